@@ -1,0 +1,83 @@
+// The environment, parsed once with zod. A bad value stops the process with the variable's name.
+// Secrets that are absent (session secret, encryption key) are generated once and kept under .data/.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const port = z.coerce.number().int().min(1).max(65535);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: port.default(3000),
+  /** The public address of this server, e.g. https://reels.example.com; defaults to http://localhost:PORT. */
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default(".data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// connection URL")
+    .default("postgresql://postgres:postgres@127.0.0.1:54329/reelsmith"),
+  TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, "must be host:port").default("127.0.0.1:7233"),
+  TEMPORAL_NAMESPACE: z.string().min(1).default("default"),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default("reelsmith"),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** 32 bytes as 64 hex characters: the AES-256-GCM key for secrets at rest. */
+  ENCRYPTION_KEY: z.string().regex(/^[0-9a-f]{64}$/i, "must be 64 hex characters (32 bytes)").optional(),
+  OWNER_EMAIL: z.email().optional(),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  CHROMIUM_PATH: z.string().min(1).optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; ENCRYPTION_KEY: string; PUBLIC_URL: string };
+
+export class EnvError extends Error {}
+
+export function parseEnv(source: NodeJS.ProcessEnv): z.infer<typeof EnvSchema> {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+type GeneratedSecrets = { sessionSecret: string; encryptionKey: string };
+
+/** Reads .data/secrets.json, creating it on first use. Safe when web and worker start together. */
+export function loadGeneratedSecrets(dataDir: string): GeneratedSecrets {
+  const file = path.join(dataDir, "secrets.json");
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (!fs.existsSync(file)) {
+    const fresh: GeneratedSecrets = {
+      sessionSecret: crypto.randomBytes(32).toString("hex"),
+      encryptionKey: crypto.randomBytes(32).toString("hex"),
+    };
+    try {
+      fs.writeFileSync(file, JSON.stringify(fresh, null, 2), { flag: "wx", mode: 0o600 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+  }
+  return JSON.parse(fs.readFileSync(file, "utf8")) as GeneratedSecrets;
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  if (cached) return cached;
+  const parsed = parseEnv(process.env);
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  const needsGenerated = !parsed.SESSION_SECRET || !parsed.ENCRYPTION_KEY;
+  const generated = needsGenerated ? loadGeneratedSecrets(dataDir) : undefined;
+  cached = {
+    ...parsed,
+    DATA_DIR: dataDir,
+    PUBLIC_URL: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, ""),
+    SESSION_SECRET: parsed.SESSION_SECRET ?? generated!.sessionSecret,
+    ENCRYPTION_KEY: parsed.ENCRYPTION_KEY ?? generated!.encryptionKey,
+  };
+  return cached;
+}

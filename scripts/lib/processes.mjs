@@ -1,0 +1,101 @@
+// Child processes for the orchestration scripts: each in its own process group, its output prefixed,
+// and all of them stopped together (SIGTERM, then SIGKILL after a grace period) so none is orphaned.
+import { spawn } from "node:child_process";
+import net from "node:net";
+import readline from "node:readline";
+import { ROOT } from "./paths.mjs";
+import { logger } from "./log.mjs";
+
+const children = new Set();
+
+export function startChild(name, command, args, { env = {}, quiet = false, onExit } = {}) {
+  const log = logger(name);
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true, // own process group: we signal the whole group, grandchildren included
+  });
+  child.name = name;
+  children.add(child);
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on("line", (line) => {
+      if (!quiet || /level=(ERROR|FATAL)|panic/.test(line)) console.log(log.prefix, line);
+    });
+  }
+  child.on("exit", (code, signal) => {
+    children.delete(child);
+    onExit?.(code, signal);
+  });
+  return child;
+}
+
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+/** Stops every child: SIGTERM to each group, SIGKILL to whatever still runs after `graceMs`. */
+export async function stopChildren(graceMs = 10_000) {
+  const running = [...children];
+  await Promise.all(
+    running.map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => signalGroup(child, "SIGKILL"), graceMs);
+          child.once("exit", () => {
+            clearTimeout(timer);
+            signalGroup(child, "SIGKILL"); // grandchildren that ignored SIGTERM
+            resolve();
+          });
+          signalGroup(child, "SIGTERM");
+        }),
+    ),
+  );
+}
+
+export function isPortOpen(port, host = "127.0.0.1") {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    socket.setTimeout(1000);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+export async function waitForPort(port, { timeoutMs = 60_000, what = `port ${port}`, child } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await isPortOpen(port)) return;
+    if (child && child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} before it was ready`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${what} did not come up within ${timeoutMs / 1000} s`);
+}
+
+export async function waitForHttp(url, { timeoutMs = 60_000, ok = (r) => r.ok } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (ok(response)) return response;
+      last = `HTTP ${response.status}`;
+    } catch (e) {
+      last = e.message;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs / 1000} s (${last})`);
+}

@@ -1,0 +1,2 @@
+import { ensurePrismaClient } from "./lib/dependencies.mjs";
+ensurePrismaClient({ force: true });

@@ -1,0 +1,91 @@
+// npm start (production build) and npm run dev (hot reload): everything Reelsmith needs, in one command.
+// Installs what is missing, starts PostgreSQL and Temporal (with its Web UI) unless DATABASE_URL /
+// TEMPORAL_ADDRESS point elsewhere, applies migrations, builds, then runs the web server and the worker.
+// Ctrl-C stops every child; nothing is left running.
+import fs from "node:fs";
+import path from "node:path";
+import { ensureDependencies } from "./lib/dependencies.mjs";
+import { DATA_DIR } from "./lib/paths.mjs";
+import { logger } from "./lib/log.mjs";
+
+const dev = process.argv.includes("--dev");
+const log = logger("reelsmith");
+const started = performance.now();
+const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+
+ensureDependencies();
+// Only now can modules that need npm packages be loaded.
+const { openDatabase } = await import("./lib/database.mjs");
+const { applyMigrations } = await import("./lib/migrations.mjs");
+const { startTemporalDevServer } = await import("./lib/temporal-server.mjs");
+const { startChild, stopChildren, waitForHttp } = await import("./lib/processes.mjs");
+const { ensureBuild } = await import("./lib/build.mjs");
+
+const PORT = Number(process.env.PORT ?? 3000);
+const TEMPORAL_UI_PORT = 8233;
+let database;
+let stopping = false;
+
+async function shutdown(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  log.info("stopping...");
+  await stopChildren();
+  await database?.stop().catch((e) => log.error("postgres did not stop cleanly:", e?.message ?? e));
+  log.info("stopped");
+  process.exit(code);
+}
+process.on("SIGINT", () => shutdown(0));
+process.on("SIGTERM", () => shutdown(0));
+
+try {
+  fs.mkdirSync(path.join(DATA_DIR, "logs"), { recursive: true });
+  const pgLog = fs.createWriteStream(path.join(DATA_DIR, "logs/postgres.log"), { flags: "a" });
+  database = await openDatabase({ onLog: (line) => pgLog.write(line) });
+  log.info(
+    database.embedded
+      ? `PostgreSQL (embedded, data in ${path.relative(process.cwd(), DATA_DIR)}/postgres) ${database.started ? "started" : "already running: attached"}`
+      : "PostgreSQL: using DATABASE_URL",
+  );
+
+  let temporalAddress = process.env.TEMPORAL_ADDRESS;
+  if (!temporalAddress) {
+    const temporal = await startTemporalDevServer({ dbFile: path.join(DATA_DIR, "temporal/temporal.db"), uiPort: TEMPORAL_UI_PORT });
+    temporalAddress = temporal.address;
+    log.info(`Temporal dev server ${temporal.attached ? "already running: attached" : "started"} at ${temporalAddress}`);
+  }
+
+  const applied = await applyMigrations(database.url);
+  log.info(applied.length ? `migrations applied: ${applied.join(", ")}` : "database schema up to date");
+
+  if (!dev && ensureBuild()) log.info("web app built");
+
+  const env = {
+    DATABASE_URL: database.url,
+    TEMPORAL_ADDRESS: temporalAddress,
+    PORT: String(PORT),
+    NODE_ENV: dev ? "development" : "production",
+    DATA_DIR,
+  };
+  const exitTogether = (name) => (code, signal) => {
+    if (stopping) return;
+    log.error(`${name} exited (${signal ?? `code ${code}`}); stopping everything`);
+    shutdown(1);
+  };
+  const tsx = ["--import", "tsx"];
+  startChild("web", process.execPath, [...tsx, "server.ts"], { env, onExit: exitTogether("web") });
+  startChild("worker", process.execPath, dev ? [...tsx, "--watch", "workflows/worker.ts"] : [...tsx, "workflows/worker.ts"], {
+    env,
+    onExit: exitTogether("worker"),
+  });
+  await waitForHttp(`http://127.0.0.1:${PORT}/healthz`, { timeoutMs: 120_000 });
+
+  log.info(`ready in ${seconds()} s`);
+  log.info(`  Reelsmith:        http://localhost:${PORT}`);
+  if (!process.env.TEMPORAL_ADDRESS) log.info(`  Temporal Web UI:  http://localhost:${TEMPORAL_UI_PORT}`);
+  log.info(`  Health:           http://localhost:${PORT}/healthz`);
+  log.info("Press Ctrl-C to stop.");
+} catch (e) {
+  log.error(e?.message ?? e);
+  await shutdown(1);
+}

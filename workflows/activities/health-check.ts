@@ -1,0 +1,15 @@
+import os from "node:os";
+import { Context } from "@temporalio/activity";
+import { prisma } from "~/server/db.server";
+
+/** Writes a row keyed by the workflow id, so a retried activity does not write twice. */
+export async function recordHealthCheck(): Promise<{ workerHost: string; checkedAt: string }> {
+  const { workflowExecution, activityId } = Context.current().info;
+  const workflowId = workflowExecution?.workflowId ?? `activity-${activityId}`;
+  const row = await prisma.healthCheck.upsert({
+    where: { workflowId },
+    create: { workflowId, workerHost: os.hostname() },
+    update: {},
+  });
+  return { workerHost: row.workerHost, checkedAt: row.checkedAt.toISOString() };
+}

@@ -1,0 +1,2 @@
+// Every activity the worker offers. Activities do all the I/O; workflows only orchestrate them.
+export { recordHealthCheck } from "./health-check";

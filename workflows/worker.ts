@@ -1,0 +1,34 @@
+// The worker process: runs Reelsmith's workflows and activities on one task queue.
+import { fileURLToPath } from "node:url";
+import { NativeConnection, Worker } from "@temporalio/worker";
+import { getEnv } from "~/server/env.server";
+import * as activities from "./activities";
+
+export async function createWorker(options: { connection?: NativeConnection; taskQueue?: string } = {}) {
+  const env = getEnv();
+  const connection = options.connection ?? (await NativeConnection.connect({ address: env.TEMPORAL_ADDRESS }));
+  return Worker.create({
+    connection,
+    namespace: env.TEMPORAL_NAMESPACE,
+    taskQueue: options.taskQueue ?? env.TEMPORAL_TASK_QUEUE,
+    workflowsPath: fileURLToPath(new URL("./index.ts", import.meta.url)),
+    activities,
+    // Two cores: a render takes one, leave the other for the rest.
+    maxConcurrentActivityTaskExecutions: 4,
+  });
+}
+
+async function main() {
+  const worker = await createWorker();
+  const env = getEnv();
+  console.log(`worker polling task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS}`);
+  // Worker.run() ends on SIGINT/SIGTERM after in-flight activities get a chance to finish.
+  await worker.run();
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
