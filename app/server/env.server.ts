@@ -35,7 +35,7 @@ export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; ENCRYPTI
 
 export class EnvError extends Error {}
 
-export function parseEnv(source: NodeJS.ProcessEnv): z.infer<typeof EnvSchema> {
+export function parseEnv(source: Record<string, string | undefined>): z.infer<typeof EnvSchema> {
   const result = EnvSchema.safeParse(source);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);

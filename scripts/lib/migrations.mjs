@@ -73,11 +73,15 @@ function connectionConfig(url) {
   };
 }
 
-function adapterFactory(url) {
+function adapterFactory(url, opened) {
   const config = connectionConfig(url);
   const factory = new PrismaPg(config);
   const connect = factory.connect.bind(factory);
-  factory.connect = async () => mendAdapter(await connect());
+  factory.connect = async () => {
+    const adapter = mendAdapter(await connect());
+    opened.push(adapter);
+    return adapter;
+  };
   factory.connectToShadowDb = async () => {
     const admin = new pg.Client(config);
     await admin.connect();
@@ -126,7 +130,8 @@ const filters = { externalTables: [], externalEnums: [] };
 /** Runs fn(engine) with a schema engine connected to `url`; turns engine errors into readable ones. */
 async function withEngine(url, fn) {
   const wasm = await loadSchemaEngine();
-  const adapter = adapterFactory(url);
+  const opened = [];
+  const adapter = adapterFactory(url, opened);
   const files = [{ path: SCHEMA, content: fs.readFileSync(SCHEMA, "utf8") }];
   const engine = await wasm.SchemaEngine.new({ datamodels: files.map((f) => [f.path, f.content]) }, () => {}, adapter);
   try {
@@ -139,6 +144,10 @@ async function withEngine(url, fn) {
     throw new Error(
       `${migration ? `migration ${migration} failed: ` : ""}${message.split("\n   0: ")[0]}${cause ? `\n${JSON.stringify(cause)}` : ""}`,
     );
+  } finally {
+    // Close our connections: a template database cannot be copied while anyone is connected to it.
+    engine.free();
+    await Promise.all(opened.map((a) => a.dispose().catch(() => {})));
   }
 }
 

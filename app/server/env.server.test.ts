@@ -1,0 +1,34 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { EnvError, loadGeneratedSecrets, parseEnv } from "./env.server";
+
+describe("parseEnv", () => {
+  it("fills safe defaults for a bare environment", () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.TEMPORAL_ADDRESS).toBe("127.0.0.1:7233");
+    expect(env.TEMPORAL_TASK_QUEUE).toBe("reelsmith");
+    expect(env.DATABASE_URL).toMatch(/^postgresql:\/\/.*:54329\/reelsmith$/);
+  });
+
+  it("names the variable when a value is bad", () => {
+    expect(() => parseEnv({ PORT: "seventy" })).toThrow(EnvError);
+    expect(() => parseEnv({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must be a postgresql:\/\/ connection URL/);
+    expect(() => parseEnv({ ENCRYPTION_KEY: "short" })).toThrow(/ENCRYPTION_KEY: must be 64 hex characters/);
+    expect(() => parseEnv({ TEMPORAL_ADDRESS: "nohostport" })).toThrow(/TEMPORAL_ADDRESS: must be host:port/);
+  });
+});
+
+describe("loadGeneratedSecrets", () => {
+  it("generates the secrets once and returns the same ones afterwards", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-env-"));
+    const first = loadGeneratedSecrets(dir);
+    expect(first.encryptionKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.sessionSecret.length).toBeGreaterThanOrEqual(32);
+    expect(loadGeneratedSecrets(dir)).toEqual(first);
+    expect(fs.statSync(path.join(dir, "secrets.json")).mode & 0o777).toBe(0o600);
+    fs.rmSync(dir, { recursive: true });
+  });
+});

@@ -1,0 +1,41 @@
+// The built app, started for the browser tests: web server and worker against a fresh database copied
+// from the test template, on their own port and task queue. Their output goes to .data/logs/e2e-app.log.
+import fs from "node:fs";
+import path from "node:path";
+import { DATA_DIR } from "./paths.mjs";
+import { startChild, stopChildren, waitForHttp } from "./processes.mjs";
+import { createDatabaseFromTemplate } from "./test-servers.mjs";
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+
+export async function startAppForTests(serverEnv) {
+  const database = `test_e2e_${Date.now()}`;
+  const databaseUrl = await createDatabaseFromTemplate(serverEnv.TEST_PG_ADMIN_URL, serverEnv.TEST_TEMPLATE_DATABASE, database);
+  const dataDir = path.join(DATA_DIR, `e2e-${E2E_PORT}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(DATA_DIR, "logs"), { recursive: true });
+  const logFile = path.join(DATA_DIR, `logs/e2e-app-${E2E_PORT}.log`);
+  const out = fs.createWriteStream(logFile);
+  const env = {
+    NODE_ENV: "production",
+    PORT: String(E2E_PORT),
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: serverEnv.TEMPORAL_ADDRESS,
+    TEMPORAL_TASK_QUEUE: `e2e-${Date.now()}`,
+    DATA_DIR: dataDir,
+  };
+  const children = [
+    startChild("web", process.execPath, ["--import", "tsx", "server.ts"], { env, quiet: true }),
+    startChild("worker", process.execPath, ["--import", "tsx", "workflows/worker.ts"], { env, quiet: true }),
+  ];
+  for (const child of children) {
+    child.stdout.on("data", (d) => out.write(`[${child.name}] ${d}`));
+    child.stderr.on("data", (d) => out.write(`[${child.name}] ${d}`));
+  }
+  const baseUrl = `http://127.0.0.1:${E2E_PORT}`;
+  await waitForHttp(`${baseUrl}/healthz`, { timeoutMs: 120_000 });
+  process.env.E2E_BASE_URL = baseUrl;
+  process.env.E2E_DATABASE_URL = databaseUrl;
+  process.env.E2E_TASK_QUEUE = env.TEMPORAL_TASK_QUEUE;
+  return { baseUrl, databaseUrl, logFile, stop: () => stopChildren(5000) };
+}

@@ -1,0 +1,59 @@
+// The servers the test suite runs against: a PostgreSQL of its own (port 54339, data under .data/test-postgres)
+// with a migrated template database each test file copies, and an in-memory Temporal dev server (port 7239).
+// TEST_PG_PORT, TEST_TEMPORAL_PORT and E2E_PORT move them.
+import path from "node:path";
+import pg from "pg";
+import { DATA_DIR } from "./paths.mjs";
+import { embeddedUrl, ensureDatabase, startEmbeddedPostgres } from "./postgres.mjs";
+import { applyMigrations } from "./migrations.mjs";
+import { startTemporalDevServer } from "./temporal-server.mjs";
+
+// Overridable so that two checkouts (or two people) can run the suite on one machine at once.
+export const TEST_PG_PORT = Number(process.env.TEST_PG_PORT ?? 54339);
+export const TEST_TEMPORAL_PORT = Number(process.env.TEST_TEMPORAL_PORT ?? 7239);
+export const TEMPLATE_DATABASE = "reelsmith_template";
+
+/** Drops the databases earlier test runs made, then (re)creates and migrates the template. */
+async function prepareTemplate(port) {
+  const admin = new pg.Client({ connectionString: embeddedUrl(port, "postgres") });
+  await admin.connect();
+  try {
+    const old = await admin.query("SELECT datname FROM pg_database WHERE datname LIKE 'test_%' OR datname = $1", [TEMPLATE_DATABASE]);
+    for (const { datname } of old.rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+  const url = await ensureDatabase(port, TEMPLATE_DATABASE);
+  await applyMigrations(url);
+}
+
+export async function startTestServers() {
+  const postgres = await startEmbeddedPostgres({ dataDir: path.join(DATA_DIR, `test-postgres-${TEST_PG_PORT}`), port: TEST_PG_PORT });
+  await prepareTemplate(TEST_PG_PORT);
+  const temporal = await startTemporalDevServer({ port: TEST_TEMPORAL_PORT, headless: true, name: "test-temporal" });
+  return {
+    env: {
+      TEST_PG_ADMIN_URL: embeddedUrl(TEST_PG_PORT, "postgres"),
+      TEST_TEMPLATE_DATABASE: TEMPLATE_DATABASE,
+      TEMPORAL_ADDRESS: temporal.address,
+    },
+    async stop() {
+      temporal.child?.kill("SIGTERM");
+      await postgres.stop();
+    },
+  };
+}
+
+/** A fresh database copied from the migrated template; returns its URL. */
+export async function createDatabaseFromTemplate(adminUrl, template, name) {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -1,0 +1,93 @@
+// npm test: the whole suite, with its own set-up. Installs what is missing (npm packages, Chromium and
+// ffmpeg, the Temporal CLI), then runs typecheck, lint, db:check, vitest (unit + integration against a real
+// PostgreSQL and a real Temporal dev server), builds the app, and runs the browser tests against it.
+//   npm test                      everything
+//   npm test -- unit integration  only these steps (typecheck lint dbcheck unit integration e2e)
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { ensureDependencies } from "./lib/dependencies.mjs";
+import { ensureSystemPackages } from "./lib/system-packages.mjs";
+import { ensureTemporalCli } from "./lib/temporal-cli.mjs";
+import { DATA_DIR, ROOT } from "./lib/paths.mjs";
+import { logger } from "./lib/log.mjs";
+import { stopChildren } from "./lib/processes.mjs";
+
+const log = logger("test");
+const ALL_STEPS = ["typecheck", "lint", "dbcheck", "unit", "integration", "e2e"];
+const asked = process.argv.slice(2).filter((a) => ALL_STEPS.includes(a));
+const steps = asked.length ? asked : ALL_STEPS;
+const timings = [];
+const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
+
+function run(name, command, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    log.info(`── ${name}`);
+    const child = spawn(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+    child.on("exit", (code, signal) => {
+      const seconds = (performance.now() - started) / 1000;
+      timings.push([name, seconds]);
+      if (code === 0) resolve();
+      else reject(new Error(`${name} failed (${signal ?? `exit code ${code}`})`));
+    });
+  });
+}
+
+let servers;
+let app;
+async function cleanup() {
+  await app?.stop().catch(() => {});
+  await servers?.stop().catch(() => {});
+  await stopChildren(5000);
+}
+process.on("SIGINT", () => cleanup().then(() => process.exit(130)));
+
+const started = performance.now();
+let failed = null;
+try {
+  ensureDependencies();
+  if (steps.includes("e2e") || steps.includes("integration")) ensureSystemPackages();
+  ensureTemporalCli();
+
+  if (steps.includes("typecheck")) await run("typecheck", bin("tsc"), ["--noEmit"]);
+  if (steps.includes("lint")) await run("lint", bin("eslint"), [".", "--max-warnings", "0"]);
+  if (steps.includes("dbcheck")) await run("db:check", process.execPath, ["scripts/db.mjs", "check"]);
+
+  if (steps.some((s) => ["unit", "integration", "e2e"].includes(s))) {
+    const { startTestServers } = await import("./lib/test-servers.mjs");
+    servers = await startTestServers();
+    log.info(`test servers up: PostgreSQL ${servers.env.TEST_PG_ADMIN_URL.replace(/:[^:@]+@/, ":***@")}, Temporal ${servers.env.TEMPORAL_ADDRESS}`);
+  }
+  const vitest = (project) => run(project, bin("vitest"), ["run", "--project", project], { ...servers.env, NODE_ENV: "test" });
+  if (steps.includes("unit")) await vitest("unit");
+  if (steps.includes("integration")) await vitest("integration");
+  if (steps.includes("e2e")) {
+    const { ensureBuild } = await import("./lib/build.mjs");
+    const t0 = performance.now();
+    ensureBuild();
+    timings.push(["build", (performance.now() - t0) / 1000]);
+    const { startAppForTests } = await import("./lib/test-app.mjs");
+    app = await startAppForTests(servers.env);
+    await vitest("e2e").catch(async (e) => {
+      log.error(`app logs are in ${path.relative(ROOT, app.logFile)}`);
+      throw e;
+    });
+  }
+} catch (e) {
+  failed = e;
+} finally {
+  await cleanup();
+}
+
+const total = (performance.now() - started) / 1000;
+fs.mkdirSync(DATA_DIR, { recursive: true });
+log.info("timings:");
+for (const [name, seconds] of timings) log.info(`  ${name.padEnd(12)} ${seconds.toFixed(1)} s`);
+log.info(`  ${"total".padEnd(12)} ${total.toFixed(1)} s`);
+if (failed) {
+  log.error(failed.message ?? failed);
+  process.exit(1);
+}
+log.info("all tests passed");
+process.exit(0);

@@ -1,0 +1,22 @@
+// Runs before each integration test file: gives the file a fresh database copied from the migrated template,
+// and a data directory of its own, before any app module reads the environment.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll } from "vitest";
+import { createDatabaseFromTemplate } from "../../scripts/lib/test-servers.mjs";
+
+const adminUrl = process.env.TEST_PG_ADMIN_URL;
+const template = process.env.TEST_TEMPLATE_DATABASE;
+if (!adminUrl || !template || !process.env.TEMPORAL_ADDRESS) {
+  throw new Error("Integration tests need the servers `npm test` starts: run them with `npm test -- integration`.");
+}
+
+const name = `test_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+process.env.DATABASE_URL = await createDatabaseFromTemplate(adminUrl, template, name);
+process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-test-"));
+process.env.TEMPORAL_TASK_QUEUE = `test-${name}`;
+
+afterAll(() => {
+  fs.rmSync(process.env.DATA_DIR!, { recursive: true, force: true });
+});

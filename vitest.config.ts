@@ -1,0 +1,46 @@
+import { defineConfig } from "vitest/config";
+import tsconfigPaths from "vite-tsconfig-paths";
+
+// Three projects, run one after another by `npm test` (scripts/test.mjs), which starts the servers they use:
+//   unit         pure functions, beside the code (app/**/*.test.ts) and in tests/unit
+//   integration  real PostgreSQL (a fresh database per test file) and a real Temporal dev server
+//   e2e          Chromium (playwright-core) against the built app
+export default defineConfig({
+  plugins: [tsconfigPaths()],
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["app/**/*.test.{ts,tsx}", "workflows/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}"],
+          exclude: ["**/*.integration.test.ts", "node_modules/**"],
+          environment: "node",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["**/*.integration.test.ts", "tests/integration/**/*.test.ts"],
+          exclude: ["node_modules/**"],
+          setupFiles: ["tests/support/integration-setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // two cores: one file at a time keeps workers and renders from starving each other
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.e2e.test.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
