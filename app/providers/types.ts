@@ -1,0 +1,74 @@
+// One interface per kind of provider. Each has a cloud implementation (used when the creator saved that
+// service's key) and an offline one (the default: works with no key and no internet). Activities call these;
+// routes never do. Implementations live beside this file: text/, speech/, image/, music/.
+import type { ResolutionValue } from "~/lib/constants";
+
+export type ProviderSource = "cloud" | "offline";
+
+// ── Text: scripts, scenes and upload metadata ─────────────────────────────────────────────────────
+export type ScriptChunkRequest = {
+  title: string;
+  topic: string;
+  /** 0-based */
+  chunkIndex: number;
+  totalChunks: number;
+  /** words this chunk should have */
+  targetWords: number;
+  /** deterministic output for the same seed (offline writer) */
+  seed: string;
+};
+export type ExpandChunkRequest = { title: string; topic: string; text: string; targetWords: number; attempt: number; seed: string };
+export type ProofreadRequest = { title: string; text: string };
+export type SceneSplitRequest = { title: string; script: string; resolution: ResolutionValue; durationSeconds: number; sceneCount: number; seed: string };
+export type ScenePlan = { imagePrompt: string; voiceoverText: string };
+export type MetadataRequest = { title: string; script: string };
+export type UploadMetadata = { description: string; tags: string[] };
+
+export interface TextProvider {
+  readonly name: string;
+  readonly source: ProviderSource;
+  writeScriptChunk(request: ScriptChunkRequest): Promise<string>;
+  expandScriptChunk(request: ExpandChunkRequest): Promise<string>;
+  proofreadScript(request: ProofreadRequest): Promise<string>;
+  splitIntoScenes(request: SceneSplitRequest): Promise<ScenePlan[]>;
+  writeUploadMetadata(request: MetadataRequest): Promise<UploadMetadata>;
+}
+
+// ── Speech ────────────────────────────────────────────────────────────────────────────────────────
+export type VoiceCategory = "premade" | "cloned" | "generated" | "professional";
+export type Voice = { id: string; name: string; category: VoiceCategory; gender?: string; age?: string; accent?: string };
+export type SpeechResult = { audio: Buffer; mimeType: "audio/wav" | "audio/mpeg"; durationSeconds: number };
+
+export interface SpeechProvider {
+  readonly name: string;
+  readonly source: ProviderSource;
+  listVoices(category?: VoiceCategory): Promise<Voice[]>;
+  synthesize(request: { text: string; voiceId?: string }): Promise<SpeechResult>;
+}
+
+// ── Images ────────────────────────────────────────────────────────────────────────────────────────
+export type AspectRatio = "16:9" | "9:16";
+export type ImageModel = { id: string; name: string; description: string; group: "custom_models" | "featured_models" | "core_models" };
+export type ImageResult = { image: Buffer; mimeType: "image/png" | "image/jpeg"; width: number; height: number };
+
+export interface ImageProvider {
+  readonly name: string;
+  readonly source: ProviderSource;
+  listModels(): Promise<ImageModel[]>;
+  generateImage(request: { prompt: string; aspectRatio: AspectRatio; modelId?: string; seed?: string }): Promise<ImageResult>;
+}
+
+// ── Music ─────────────────────────────────────────────────────────────────────────────────────────
+export type MusicTaskStatus = "pending" | "processing" | "completed" | "error";
+export type MusicTrackResult = { title: string; audioUrl?: string; audio?: Buffer; mimeType?: string; durationSeconds: number };
+
+export interface MusicProvider {
+  readonly name: string;
+  readonly source: ProviderSource;
+  /** Starts generation of `trackCount` tracks; returns a task id to poll. */
+  startGeneration(request: { prompt: string; trackCount: number; durationSeconds: number; seed?: string }): Promise<{ taskId: string }>;
+  poll(taskId: string): Promise<{ status: MusicTaskStatus; tracks: MusicTrackResult[]; error?: string }>;
+}
+
+/** The keys a creator saved (decrypted), used to choose cloud or offline per kind. */
+export type ProviderKeys = { geminiApiKey?: string; elevenLabsApiKey?: string; leonardoApiKey?: string; sunoApiKey?: string };
