@@ -1,9 +1,28 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLoaderData,
+  useNavigation,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
+import { DEFAULT_FAVICON, useGlobalBranding } from "~/components/layout/global-branding";
+import { NavigationHeader } from "~/components/nav/navigation-header";
 import { Toaster } from "~/components/ui/toaster";
 import { createQueryClient } from "~/lib/query-client";
+import { getUser, isSignedInPage } from "~/server/auth.server";
+import { getGlobalBranding } from "~/server/branding.server";
+import { prisma } from "~/server/db.server";
+import { getAccessLevel, isBillingEnabled, isOwner } from "~/server/permissions.server";
+import { getNavigationGates } from "~/server/projects.server";
 import stylesheet from "~/tailwind.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
@@ -13,12 +32,43 @@ export const meta: MetaFunction = () => [
   { name: "description", content: "Turn a title and a topic into a finished, uploaded video." },
 ];
 
+// Who is signed in, the branding, and the header's gates, all decided on the server so the first paint is
+// right. Signed out, the signed-in pages lead to the landing page at "/".
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [user, globalBranding] = await Promise.all([getUser(request), getGlobalBranding()]);
+  if (!user) {
+    if (isSignedInPage(new URL(request.url).pathname)) throw redirect("/");
+    return { session: null, branding: globalBranding };
+  }
+  const [accessLevel, navigation, settings] = await Promise.all([
+    getAccessLevel(user),
+    getNavigationGates(user.id),
+    prisma.userSettings.findUnique({ where: { userId: user.id }, select: { customLogoUrl: true } }),
+  ]);
+  return {
+    session: {
+      user: { id: user.id, email: user.email, name: user.name, avatarUrl: user.avatarUrl },
+      isOwner: isOwner(user),
+      accessLevel,
+      selfHosted: !isBillingEnabled(),
+      gates: navigation.gates,
+      currentProject: navigation.currentProject,
+    },
+    branding: { ...globalBranding, customLogoUrl: globalBranding.customLogoUrl ?? settings?.customLogoUrl ?? null },
+  };
+}
+
+// The header's gates follow the project as it advances: recompute them on every navigation.
+export const shouldRevalidate = () => true;
+
 export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href={data?.branding.customFaviconUrl || DEFAULT_FAVICON} />
         <Meta />
         <Links />
       </head>
@@ -31,11 +81,44 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
+function SignedInChrome({ children }: { children: React.ReactNode }) {
+  const { session, branding: fromServer } = useLoaderData<typeof loader>();
+  const branding = useGlobalBranding(fromServer, Boolean(session));
+  return (
+    <>
+      {session ? (
+        <NavigationHeader
+          logoUrl={branding.customLogoUrl}
+          gates={session.gates}
+          hasCurrentProject={Boolean(session.currentProject)}
+          accessLevel={session.accessLevel}
+          selfHosted={session.selfHosted}
+          userName={session.user.name ?? session.user.email}
+        />
+      ) : null}
+      {children}
+    </>
+  );
+}
+
+function PendingIndicator() {
+  const navigation = useNavigation();
+  if (navigation.state !== "loading") return null;
+  return (
+    <div role="status" className="fixed bottom-4 left-1/2 z-50 -translate-x-1/2 rounded-full bg-slate-800 px-4 py-1.5 text-sm text-slate-200 shadow-lg">
+      Loading...
+    </div>
+  );
+}
+
 export default function App() {
   const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
-      <Outlet />
+      <SignedInChrome>
+        <Outlet />
+      </SignedInChrome>
+      <PendingIndicator />
       <Toaster />
     </QueryClientProvider>
   );

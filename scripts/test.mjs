@@ -3,6 +3,7 @@
 // PostgreSQL and a real Temporal dev server), builds the app, and runs the browser tests against it.
 //   npm test                      everything
 //   npm test -- unit integration  only these steps (typecheck lint dbcheck unit integration e2e)
+//   npm test -- integration script  ...and only the test files whose path contains "script"
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -17,6 +18,7 @@ const log = logger("test");
 const ALL_STEPS = ["typecheck", "lint", "dbcheck", "unit", "integration", "e2e"];
 const asked = process.argv.slice(2).filter((a) => ALL_STEPS.includes(a));
 const steps = asked.length ? asked : ALL_STEPS;
+const fileFilters = process.argv.slice(2).filter((a) => !ALL_STEPS.includes(a));
 const timings = [];
 const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
 
@@ -59,7 +61,7 @@ try {
     servers = await startTestServers();
     log.info(`test servers up: PostgreSQL ${servers.env.TEST_PG_ADMIN_URL.replace(/:[^:@]+@/, ":***@")}, Temporal ${servers.env.TEMPORAL_ADDRESS}`);
   }
-  const vitest = (project) => run(project, bin("vitest"), ["run", "--project", project], { ...servers.env, NODE_ENV: "test" });
+  const vitest = (project) => run(project, bin("vitest"), ["run", "--project", project, ...fileFilters], { ...servers.env, NODE_ENV: "test" });
   if (steps.includes("unit")) await vitest("unit");
   if (steps.includes("integration")) await vitest("integration");
   if (steps.includes("e2e")) {

@@ -1,69 +1,31 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Clapperboard, FileText, Image as ImageIcon, Mic } from "lucide-react";
-import { Button } from "~/components/ui/button";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { DashboardView } from "~/components/layout/dashboard-view";
+import { LandingPage } from "~/components/layout/landing-page";
+import type { loader as rootLoader } from "~/root";
+import { getUser } from "~/server/auth.server";
+import { prisma } from "~/server/db.server";
+import { getDashboard } from "~/server/projects.server";
 
 export const meta: MetaFunction = () => [{ title: "Reelsmith: AI video creation for content creators" }];
 
-const features = [
-  { icon: FileText, title: "AI Script Generation", text: "A title and a topic become a complete, proofread script of the length you choose." },
-  { icon: ImageIcon, title: "Visual Storytelling", text: "Every scene gets an AI-generated image that matches what is being said." },
-  { icon: Mic, title: "Professional Voiceovers", text: "Natural AI voiceovers narrate each scene, timed to the picture." },
-];
+// "/": the landing page when signed out. Signed in, the conditional home (spec section 2): the create-video
+// screen once setup is complete (or when the settings cannot be read), otherwise the dashboard.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getUser(request);
+  if (!user) return { dashboard: null };
+  const setupComplete = await prisma.userSettings
+    .findUnique({ where: { userId: user.id }, select: { hasCompletedSetup: true } })
+    .then((s) => s?.hasCompletedSetup ?? false)
+    .catch(() => true);
+  if (setupComplete) throw redirect("/create");
+  return { dashboard: await getDashboard(user) };
+}
 
-const benefits = [
-  { title: "Save Hours of Work", text: "From idea to finished video in minutes, not days." },
-  { title: "Professional Quality", text: "HD rendering with smooth motion, captions and background music." },
-  { title: "Perfect for Any Platform", text: "Landscape for YouTube, vertical for Shorts and TikTok." },
-  { title: "Easy to Use", text: "A guided pipeline: script, storyboard, music, render, upload." },
-];
-
-export default function Landing() {
-  return (
-    <div className="min-h-screen">
-      <header className="flex items-center justify-between border-b border-slate-800 px-6 py-4">
-        <span className="flex items-center gap-2 text-lg font-bold">
-          <Clapperboard className="h-6 w-6 text-brand" aria-hidden /> Reelsmith
-        </span>
-        <Button asChild>
-          <a href="/api/login">Sign In</a>
-        </Button>
-      </header>
-      <main>
-        <section className="mx-auto max-w-4xl px-6 py-20 text-center">
-          <h1 className="text-4xl font-extrabold sm:text-5xl">Create videos with AI, from a title to YouTube</h1>
-          <p className="mt-6 text-lg text-slate-300">
-            Describe your video; Reelsmith writes the script, draws the scenes, records the voiceover, renders the video and
-            uploads it, optimised for video and social platforms.
-          </p>
-          <Button asChild size="lg" className="mt-10">
-            <a href="/api/login">Get Started</a>
-          </Button>
-        </section>
-        <section className="mx-auto grid max-w-5xl gap-6 px-6 md:grid-cols-3">
-          {features.map(({ icon: Icon, title, text }) => (
-            <article key={title} className="rounded-xl border border-slate-800 bg-slate-900 p-6">
-              <Icon className="h-8 w-8 text-brand" aria-hidden />
-              <h2 className="mt-4 text-xl font-semibold">{title}</h2>
-              <p className="mt-2 text-slate-400">{text}</p>
-            </article>
-          ))}
-        </section>
-        <section className="mx-auto mt-16 grid max-w-5xl gap-6 px-6 sm:grid-cols-2">
-          {benefits.map(({ title, text }) => (
-            <div key={title}>
-              <h3 className="text-lg font-semibold">{title}</h3>
-              <p className="text-slate-400">{text}</p>
-            </div>
-          ))}
-        </section>
-        <section className="mx-auto my-20 max-w-3xl rounded-2xl bg-brand/20 px-6 py-12 text-center">
-          <h2 className="text-3xl font-bold">Ready to make your first video?</h2>
-          <p className="mt-3 text-slate-300">Sign in and turn your next idea into a video today.</p>
-          <Button asChild size="lg" className="mt-8">
-            <a href="/api/login">Sign In to Start Creating</a>
-          </Button>
-        </section>
-      </main>
-    </div>
-  );
+export default function Home() {
+  const { dashboard } = useLoaderData<typeof loader>();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  if (!dashboard) return <LandingPage logoUrl={root?.branding.customLogoUrl ?? null} />;
+  return <DashboardView data={dashboard} />;
 }

@@ -1,0 +1,153 @@
+// The dashboard: the user's projects with how far each has come, a way to open one as the current project
+// (the pipeline pages work on it), and a way to start a new one.
+import { Link, useNavigate, useRevalidator } from "@remix-run/react";
+import { useMutation } from "@tanstack/react-query";
+import { Check, FolderOpen, Plus } from "lucide-react";
+import { PlanBadge, planLabel } from "~/components/nav/plan-badge";
+import { Button } from "~/components/ui/button";
+import { toast } from "~/hooks/use-toast";
+import { apiRequest, serverMessage } from "~/lib/api-client";
+import { DURATION_RULES } from "~/lib/constants";
+import { cn } from "~/lib/utils";
+import type { AccessLevel } from "~/server/permissions.server";
+import type { ProjectStage, ProjectSummary } from "~/server/projects.server";
+
+export type DashboardData = {
+  userName: string;
+  accessLevel: AccessLevel;
+  selfHosted: boolean;
+  projects: ProjectSummary[];
+  freeProjectLimit: number;
+};
+
+const STAGES: { stage: ProjectStage; label: string; page: string }[] = [
+  { stage: "script", label: "Script", page: "/script" },
+  { stage: "storyboard", label: "Storyboard", page: "/storyboard" },
+  { stage: "media", label: "Media", page: "/music" },
+  { stage: "music", label: "Music", page: "/render" },
+  { stage: "rendered", label: "Rendered", page: "/upload" },
+  { stage: "uploaded", label: "Uploaded", page: "/upload" },
+];
+
+const stageIndex = (stage: ProjectStage) => STAGES.findIndex((s) => s.stage === stage);
+
+function formatSeconds(seconds: number): string {
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  return m ? (s ? `${m} min ${s} s` : `${m} min`) : `${s} s`;
+}
+
+function StageSteps({ stage }: { stage: ProjectStage }) {
+  const reached = stageIndex(stage);
+  return (
+    <ol className="flex flex-wrap gap-1.5" aria-label="Progress">
+      {STAGES.map((s, i) => (
+        <li
+          key={s.stage}
+          className={cn(
+            "flex items-center gap-1 rounded-full px-2 py-0.5 text-xs",
+            i <= reached ? "bg-brand/25 text-violet-100" : "bg-slate-800 text-slate-500",
+          )}
+        >
+          {i <= reached ? <Check className="h-3 w-3" aria-hidden /> : null}
+          {s.label}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function ProjectCard({ project }: { project: ProjectSummary }) {
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const stage = STAGES[stageIndex(project.stage)]!;
+  const open = useMutation({
+    mutationFn: () => apiRequest("POST", `/api/projects/${encodeURIComponent(project.id)}/open`),
+    onSuccess: () => {
+      revalidator.revalidate();
+      navigate(stage.page);
+    },
+    onError: (error) => toast({ title: "Could not open the project", description: serverMessage(error), variant: "destructive" }),
+  });
+  return (
+    <li className={cn("flex flex-col gap-3 rounded-xl border bg-slate-900 p-5", project.isCurrent ? "border-brand/70" : "border-slate-800")}>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 className="truncate text-lg font-semibold">{project.title}</h3>
+          <p className="line-clamp-2 text-sm text-slate-400">{project.topic}</p>
+        </div>
+        {project.isCurrent ? <span className="shrink-0 rounded-full bg-brand px-2 py-0.5 text-xs font-medium text-white">Current</span> : null}
+      </div>
+      <p className="text-sm text-slate-400">
+        {DURATION_RULES[project.resolution].label} · {formatSeconds(project.durationSeconds)} · Stage:{" "}
+        <span className="font-medium text-slate-200" data-testid="project-stage">
+          {stage.label}
+        </span>
+      </p>
+      <StageSteps stage={project.stage} />
+      <Button
+        variant={project.isCurrent ? "default" : "outline"}
+        className="mt-auto self-start"
+        disabled={open.isPending}
+        onClick={() => open.mutate()}
+        aria-label={`Open ${project.title}`}
+      >
+        <FolderOpen className="h-4 w-4" aria-hidden /> {open.isPending ? "Opening..." : "Open"}
+      </Button>
+    </li>
+  );
+}
+
+export function DashboardView({ data }: { data: DashboardData }) {
+  const { accessLevel, selfHosted, projects } = data;
+  const atFreeLimit = accessLevel === "free" && projects.length >= data.freeProjectLimit;
+  const plan = planLabel(accessLevel, selfHosted);
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-10">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold">Dashboard</h1>
+          <p className="mt-1 text-slate-400">Welcome, {data.userName}.</p>
+        </div>
+        {atFreeLimit ? (
+          <Button asChild variant="outline">
+            <Link to="/subscription">Upgrade for more projects</Link>
+          </Button>
+        ) : (
+          <Button asChild>
+            <Link to="/create">
+              <Plus className="h-4 w-4" aria-hidden /> New Video
+            </Link>
+          </Button>
+        )}
+      </div>
+
+      <section className="mt-6 flex flex-wrap items-center gap-3 rounded-xl border border-slate-800 bg-slate-900/60 p-4 text-sm">
+        <PlanBadge accessLevel={accessLevel} selfHosted={selfHosted} />
+        <span className="text-slate-300">{plan.hint}</span>
+        {accessLevel === "free" ? (
+          <Link to="/subscription" className="text-brand underline">
+            Upgrade to Premium
+          </Link>
+        ) : null}
+      </section>
+
+      <h2 className="mt-10 text-xl font-semibold">Your Videos</h2>
+      {projects.length === 0 ? (
+        <div className="mt-4 rounded-xl border border-dashed border-slate-700 p-10 text-center">
+          <p className="text-lg font-medium">No videos yet</p>
+          <p className="mt-1 text-slate-400">Describe your first video and Reelsmith writes the script.</p>
+          <Button asChild className="mt-6">
+            <Link to="/create">Create New Video</Link>
+          </Button>
+        </div>
+      ) : (
+        <ul className="mt-4 grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+          {projects.map((project) => (
+            <ProjectCard key={project.id} project={project} />
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,16 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { DashboardView } from "~/components/layout/dashboard-view";
+import { requireUser } from "~/server/auth.server";
+import { getDashboard } from "~/server/projects.server";
+
+export const meta: MetaFunction = () => [{ title: "Dashboard · Reelsmith" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return getDashboard(user);
+}
+
+export default function Dashboard() {
+  return <DashboardView data={useLoaderData<typeof loader>()} />;
+}

@@ -1,0 +1,71 @@
+// Roles and limits (spec section 6). The OWNER_EMAIL account is admin. Without STRIPE_SECRET_KEY billing is
+// off and every signed-in user gets premium ("self-hosted mode"). With it, premium needs an active
+// subscription; everybody else is free: one project, 720p at most, no background music, no upload.
+import type { User } from "~/generated/prisma/client";
+import { jsonError } from "./api.server";
+import { prisma } from "./db.server";
+import { getEnv } from "./env.server";
+
+export type AccessLevel = "admin" | "premium" | "free";
+
+export const FREE_PROJECT_LIMIT = 1;
+export const FREE_MAX_RENDER_HEIGHT = 720;
+export const PREMIUM_MAX_RENDER_HEIGHT = 2160;
+
+const ACTIVE_SUBSCRIPTION_STATUSES = new Set(["active", "trialing"]);
+
+export function isBillingEnabled(): boolean {
+  return Boolean(getEnv().STRIPE_SECRET_KEY);
+}
+
+export function isOwner(user: Pick<User, "email">): boolean {
+  const owner = getEnv().OWNER_EMAIL;
+  return Boolean(owner) && user.email.trim().toLowerCase() === owner!.trim().toLowerCase();
+}
+
+/** A subscription counts while Stripe calls it active (or trialing) and its paid period has not ended. */
+export function isSubscriptionActive(subscription: { status: string; currentPeriodEnd: Date | null } | null, now = new Date()): boolean {
+  if (!subscription || !ACTIVE_SUBSCRIPTION_STATUSES.has(subscription.status)) return false;
+  return !subscription.currentPeriodEnd || subscription.currentPeriodEnd.getTime() > now.getTime();
+}
+
+export async function getAccessLevel(user: Pick<User, "id" | "email">): Promise<AccessLevel> {
+  if (isOwner(user)) return "admin";
+  if (!isBillingEnabled()) return "premium";
+  const subscription = await prisma.subscription.findUnique({ where: { userId: user.id }, select: { status: true, currentPeriodEnd: true } });
+  return isSubscriptionActive(subscription) ? "premium" : "free";
+}
+
+async function accessLevelOf(userId: string): Promise<AccessLevel> {
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
+  if (!user) throw jsonError(401, "Not signed in");
+  return getAccessLevel(user);
+}
+
+const UPGRADE_HINT = "Upgrade to Premium on the Subscription page (/subscription) to unlock it.";
+
+export const LIMIT_MESSAGES = {
+  projects: `Free accounts can have ${FREE_PROJECT_LIMIT} project. Upgrade to Premium on the Subscription page (/subscription) for unlimited projects.`,
+  music: `Background music is a Premium feature. ${UPGRADE_HINT}`,
+  upload: `Uploading to YouTube is a Premium feature. ${UPGRADE_HINT} You can still download the video and upload it yourself.`,
+} as const;
+
+/** Throws 402 when a free account already has its one project. */
+export async function assertCanCreateProject(userId: string): Promise<void> {
+  if ((await accessLevelOf(userId)) !== "free") return;
+  const count = await prisma.project.count({ where: { userId } });
+  if (count >= FREE_PROJECT_LIMIT) throw jsonError(402, LIMIT_MESSAGES.projects, { limit: "projects" });
+}
+
+export async function assertCanUseMusic(userId: string): Promise<void> {
+  if ((await accessLevelOf(userId)) === "free") throw jsonError(402, LIMIT_MESSAGES.music, { limit: "music" });
+}
+
+export async function assertCanUpload(userId: string): Promise<void> {
+  if ((await accessLevelOf(userId)) === "free") throw jsonError(402, LIMIT_MESSAGES.upload, { limit: "upload" });
+}
+
+/** The tallest render this account may make: free 720p; premium and admin up to 4K. */
+export async function maxRenderHeight(userId: string): Promise<720 | 1080 | 2160> {
+  return (await accessLevelOf(userId)) === "free" ? FREE_MAX_RENDER_HEIGHT : PREMIUM_MAX_RENDER_HEIGHT;
+}

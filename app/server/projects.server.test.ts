@@ -1,0 +1,55 @@
+import { describe, expect, it, vi } from "vitest";
+import type { ProgressSnapshot } from "./projects.server";
+
+vi.hoisted(() => {
+  process.env.SESSION_SECRET = "unit-test-session-secret-of-32-characters";
+  process.env.ENCRYPTION_KEY = "0".repeat(64);
+});
+
+const { navigationGates, projectStage, resolutionFromValue } = await import("./projects.server");
+
+const fresh: ProgressSnapshot = { scriptStatus: null, cells: [], hasCompletedMusic: false, latestVideoUrl: null, hasCompletedUpload: false };
+const done = { imageUrl: "/api/media/i", audioUrl: "/api/media/a" };
+
+describe("navigationGates", () => {
+  it("keeps every pipeline link closed for a new project", () => {
+    expect(navigationGates(fresh)).toEqual({ script: false, storyboard: false, music: false, render: false, upload: false });
+  });
+
+  it("opens Script and Storyboard once the script is processing or completed, not draft or error", () => {
+    expect(navigationGates({ ...fresh, scriptStatus: "processing" })).toMatchObject({ script: true, storyboard: true });
+    expect(navigationGates({ ...fresh, scriptStatus: "completed" })).toMatchObject({ script: true, storyboard: true });
+    expect(navigationGates({ ...fresh, scriptStatus: "error" })).toMatchObject({ script: false, storyboard: false });
+    expect(navigationGates({ ...fresh, scriptStatus: "draft" })).toMatchObject({ script: false });
+  });
+
+  it("opens Music only when every scene has both an image and audio", () => {
+    expect(navigationGates({ ...fresh, cells: [done, { imageUrl: "/i", audioUrl: null }] }).music).toBe(false);
+    expect(navigationGates({ ...fresh, cells: [done, { imageUrl: "", audioUrl: "/a" }] }).music).toBe(false);
+    expect(navigationGates({ ...fresh, cells: [done, done] }).music).toBe(true);
+  });
+
+  it("opens Render after a completed music track and Upload once the latest video has a URL", () => {
+    expect(navigationGates({ ...fresh, hasCompletedMusic: true }).render).toBe(true);
+    expect(navigationGates({ ...fresh, latestVideoUrl: "/api/media/v" }).upload).toBe(true);
+  });
+});
+
+describe("projectStage", () => {
+  it("names the furthest step reached", () => {
+    expect(projectStage(fresh)).toBe("script");
+    expect(projectStage({ ...fresh, cells: [{ imageUrl: null, audioUrl: null }] })).toBe("storyboard");
+    expect(projectStage({ ...fresh, cells: [done] })).toBe("media");
+    expect(projectStage({ ...fresh, cells: [done], hasCompletedMusic: true })).toBe("music");
+    expect(projectStage({ ...fresh, latestVideoUrl: "/v" })).toBe("rendered");
+    expect(projectStage({ ...fresh, latestVideoUrl: "/v", hasCompletedUpload: true })).toBe("uploaded");
+  });
+});
+
+describe("resolutionFromValue", () => {
+  it("maps the spec's format strings to the stored enum", () => {
+    expect(resolutionFromValue("16:9")).toBe("landscape");
+    expect(resolutionFromValue("9:16")).toBe("shorts");
+    expect(resolutionFromValue("9:16-tiktok")).toBe("tiktok");
+  });
+});

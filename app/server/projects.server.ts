@@ -1,0 +1,219 @@
+// Projects: one video each. A user works on one "current" project at a time (User.currentProjectId); the
+// pipeline pages and the navigation header read it. Creating one enforces the free plan's limit.
+import type { JobStatus, Project, Resolution } from "~/generated/prisma/client";
+import type { ResolutionValue } from "~/lib/constants";
+import { jsonError } from "./api.server";
+import { prisma } from "./db.server";
+import { FREE_PROJECT_LIMIT, assertCanCreateProject, getAccessLevel, isBillingEnabled } from "./permissions.server";
+
+export const RESOLUTION_VALUES: Record<Resolution, ResolutionValue> = { landscape: "16:9", shorts: "9:16", tiktok: "9:16-tiktok" };
+
+export function resolutionFromValue(value: ResolutionValue): Resolution {
+  return (Object.keys(RESOLUTION_VALUES) as Resolution[]).find((key) => RESOLUTION_VALUES[key] === value)!;
+}
+
+export type NewProject = { title: string; topic: string; resolution: Resolution; durationSeconds: number };
+
+/** Creates a project and makes it the user's current one; 402 when a free account already has one. */
+export async function createProject(userId: string, input: NewProject): Promise<Project> {
+  return prisma.$transaction(async (tx) => {
+    // Lock the user's row so two simultaneous creations cannot both pass the free limit.
+    await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${userId} FOR UPDATE`;
+    await assertCanCreateProject(userId);
+    const project = await tx.project.create({
+      data: { userId, title: input.title, topic: input.topic, resolution: input.resolution, durationSeconds: input.durationSeconds },
+    });
+    await tx.user.update({ where: { id: userId }, data: { currentProjectId: project.id } });
+    return project;
+  });
+}
+
+/** The project the user works on now: the one they opened last, else their most recently changed one. */
+export async function getCurrentProject(userId: string): Promise<Project | null> {
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { currentProjectId: true } });
+  if (user?.currentProjectId) {
+    const current = await prisma.project.findFirst({ where: { id: user.currentProjectId, userId } });
+    if (current) return current;
+  }
+  return prisma.project.findFirst({ where: { userId }, orderBy: { updatedAt: "desc" } });
+}
+
+/** The user's own project, or a 404 JSON response (another user's id looks exactly like a missing one). */
+export async function getProjectForUser(userId: string, projectId: string): Promise<Project> {
+  const project = await prisma.project.findFirst({ where: { id: projectId, userId } });
+  if (!project) throw jsonError(404, "Project not found. Open one of your projects from the dashboard.");
+  return project;
+}
+
+export async function setCurrentProject(userId: string, projectId: string): Promise<Project> {
+  const project = await getProjectForUser(userId, projectId);
+  await prisma.user.update({ where: { id: userId }, data: { currentProjectId: project.id } });
+  return project;
+}
+
+// ---- how far a project has come ----
+
+/** What the navigation gates and the dashboard's stage are computed from. */
+export type ProgressSnapshot = {
+  scriptStatus: JobStatus | null;
+  cells: { imageUrl: string | null; audioUrl: string | null }[];
+  hasCompletedMusic: boolean;
+  latestVideoUrl: string | null;
+  hasCompletedUpload: boolean;
+};
+
+export type NavigationGates = { script: boolean; storyboard: boolean; music: boolean; render: boolean; upload: boolean };
+
+export const CLOSED_GATES: NavigationGates = { script: false, storyboard: false, music: false, render: false, upload: false };
+
+/** The header's links (spec section 2 and 4): each appears once its condition holds for the current project. */
+export function navigationGates(p: ProgressSnapshot): NavigationGates {
+  const scriptStarted = p.scriptStatus === "completed" || p.scriptStatus === "processing";
+  return {
+    script: scriptStarted,
+    storyboard: scriptStarted,
+    music: allMediaReady(p.cells),
+    render: p.hasCompletedMusic,
+    upload: Boolean(p.latestVideoUrl),
+  };
+}
+
+export function allMediaReady(cells: ProgressSnapshot["cells"]): boolean {
+  return cells.length > 0 && cells.every((c) => Boolean(c.imageUrl) && Boolean(c.audioUrl));
+}
+
+export const PROJECT_STAGES = ["script", "storyboard", "media", "music", "rendered", "uploaded"] as const;
+export type ProjectStage = (typeof PROJECT_STAGES)[number];
+
+/** The furthest step a project has reached. */
+export function projectStage(p: ProgressSnapshot): ProjectStage {
+  if (p.hasCompletedUpload) return "uploaded";
+  if (p.latestVideoUrl) return "rendered";
+  if (p.hasCompletedMusic) return "music";
+  if (allMediaReady(p.cells)) return "media";
+  if (p.cells.length > 0) return "storyboard";
+  return "script";
+}
+
+const progressInclude = {
+  script: { select: { status: true } },
+  storyboard: { select: { cells: { select: { imageUrl: true, audioUrl: true } } } },
+  musicTracks: { where: { status: "completed" as const }, select: { id: true }, take: 1 },
+  videos: { orderBy: { createdAt: "desc" as const }, select: { videoUrl: true }, take: 1 },
+  uploads: { where: { status: "completed" as const }, select: { id: true }, take: 1 },
+};
+
+type ProjectWithProgress = Project & {
+  script: { status: JobStatus } | null;
+  storyboard: { cells: { imageUrl: string | null; audioUrl: string | null }[] } | null;
+  musicTracks: { id: string }[];
+  videos: { videoUrl: string | null }[];
+  uploads: { id: string }[];
+};
+
+function snapshotOf(project: ProjectWithProgress): ProgressSnapshot {
+  return {
+    scriptStatus: project.script?.status ?? null,
+    cells: project.storyboard?.cells ?? [],
+    hasCompletedMusic: project.musicTracks.length > 0,
+    latestVideoUrl: project.videos[0]?.videoUrl ?? null,
+    hasCompletedUpload: project.uploads.length > 0,
+  };
+}
+
+export type ProjectSummary = {
+  id: string;
+  title: string;
+  topic: string;
+  resolution: ResolutionValue;
+  durationSeconds: number;
+  stage: ProjectStage;
+  isCurrent: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export async function listProjectsWithStage(userId: string): Promise<ProjectSummary[]> {
+  const [projects, current] = await Promise.all([
+    prisma.project.findMany({ where: { userId }, include: progressInclude, orderBy: { updatedAt: "desc" } }),
+    getCurrentProject(userId),
+  ]);
+  return projects.map((project) => ({
+    id: project.id,
+    title: project.title,
+    topic: project.topic,
+    resolution: RESOLUTION_VALUES[project.resolution],
+    durationSeconds: project.durationSeconds,
+    stage: projectStage(snapshotOf(project)),
+    isCurrent: project.id === current?.id,
+    createdAt: project.createdAt.toISOString(),
+    updatedAt: project.updatedAt.toISOString(),
+  }));
+}
+
+/** The header's gates for the user's current project (all closed without one). */
+export async function getNavigationGates(userId: string): Promise<{ gates: NavigationGates; currentProject: { id: string; title: string } | null }> {
+  const current = await getCurrentProject(userId);
+  if (!current) return { gates: CLOSED_GATES, currentProject: null };
+  const project = await prisma.project.findUnique({ where: { id: current.id }, include: progressInclude });
+  if (!project) return { gates: CLOSED_GATES, currentProject: null };
+  return { gates: navigationGates(snapshotOf(project)), currentProject: { id: project.id, title: project.title } };
+}
+
+/** GET /api/projects/{id}: the video details, the stage, and the script's state. */
+export async function getProjectDetails(userId: string, projectId: string) {
+  await getProjectForUser(userId, projectId);
+  const [project, current] = await Promise.all([
+    prisma.project.findUniqueOrThrow({ where: { id: projectId }, include: { ...progressInclude, script: { select: { status: true, wordCount: true } } } }),
+    getCurrentProject(userId),
+  ]);
+  return {
+    id: project.id,
+    title: project.title,
+    topic: project.topic,
+    resolution: RESOLUTION_VALUES[project.resolution],
+    duration: project.durationSeconds,
+    musicVolume: project.musicVolume,
+    stage: projectStage(snapshotOf(project)),
+    isCurrent: project.id === current?.id,
+    script: project.script ? { status: project.script.status, wordCount: project.script.wordCount } : null,
+    latestVideoUrl: project.videos[0]?.videoUrl ?? null,
+    createdAt: project.createdAt.toISOString(),
+    updatedAt: project.updatedAt.toISOString(),
+  };
+}
+
+/** GET /api/projects/{id}/storyboard: the spec's Storyboard shape (title, status, storyboardCells). */
+export async function getProjectStoryboard(userId: string, projectId: string) {
+  await getProjectForUser(userId, projectId);
+  const storyboard = await prisma.storyboard.findUnique({
+    where: { projectId },
+    include: { cells: { orderBy: { cellIndex: "asc" } } },
+  });
+  if (!storyboard) throw jsonError(404, "This project has no storyboard yet. Generate one from the Storyboard page.");
+  return {
+    title: storyboard.title,
+    status: storyboard.status,
+    error: storyboard.error,
+    storyboardCells: storyboard.cells.map((c) => ({
+      cellIndex: c.cellIndex,
+      imagePrompt: c.imagePrompt,
+      voiceoverText: c.voiceoverText,
+      imageUrl: c.imageUrl,
+      audioUrl: c.audioUrl,
+      estimatedDuration: c.estimatedDuration,
+    })),
+  };
+}
+
+/** What the dashboard shows (at "/" and "/dashboard"). */
+export async function getDashboard(user: { id: string; email: string; name: string | null }) {
+  const [accessLevel, projects] = await Promise.all([getAccessLevel(user), listProjectsWithStage(user.id)]);
+  return {
+    userName: user.name ?? user.email,
+    accessLevel,
+    selfHosted: !isBillingEnabled(),
+    projects,
+    freeProjectLimit: FREE_PROJECT_LIMIT,
+  };
+}

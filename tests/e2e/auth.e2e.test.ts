@@ -1,0 +1,232 @@
+// Sign-in through the embedded identity provider, sign-out, the login-failed branches, what signed-out
+// visitors may reach, the /api gates, the header on a narrow screen, and the owner's favicon.
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
+import { baseUrl, launchChromium } from "../support/browser";
+import { signIn } from "../support/browser-auth";
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  context = await browser.newContext();
+  page = await context.newPage();
+});
+afterEach(async () => {
+  await context?.close();
+});
+
+const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+
+async function withDatabase<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
+  const db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await db.connect();
+  try {
+    return await fn(db);
+  } finally {
+    await db.end();
+  }
+}
+
+describe("signing in and out", () => {
+  it("a new user signs in through the embedded provider, lands on the dashboard, and signs out", async () => {
+    const email = uniqueEmail("casey");
+    await signIn(page, { email, name: "Casey Creator" });
+    expect(new URL(page.url()).pathname).toBe("/");
+    await expect(page.getByRole("heading", { name: "Dashboard" }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText("Welcome, Casey Creator.").isVisible()).resolves.toBe(true);
+    await expect(page.getByText("No videos yet").isVisible()).resolves.toBe(true);
+    // Billing is not configured in the test app: self-hosted mode, shown as such.
+    await expect(page.getByText("Self-hosted mode").first().isVisible()).resolves.toBe(true);
+
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link").allTextContents()).resolves.toEqual(["Create New Video"]);
+    await expect(page.getByRole("link", { name: "Dashboard" }).first().getAttribute("href")).resolves.toBe("/dashboard");
+
+    const user = await page.evaluate(() => fetch("/api/auth/user").then((r) => r.json()));
+    expect(user).toMatchObject({ email, name: "Casey Creator", accessLevel: "premium", selfHosted: true });
+    const cookies = await context.cookies();
+    const session = cookies.find((c) => c.name === "reelsmith_session");
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+
+    await page.getByRole("link", { name: "Sign Out" }).first().click();
+    await page.waitForURL(`${baseUrl()}/`);
+    await expect(page.getByText("AI Script Generation", { exact: true }).isVisible()).resolves.toBe(true);
+    const after = await page.evaluate(() => fetch("/api/auth/user").then((r) => r.status));
+    expect(after).toBe(401);
+  });
+
+  it("signing in again as the same person reuses the account and shows the dashboard page too", async () => {
+    const email = uniqueEmail("robin");
+    await signIn(page, { email, name: "Robin" });
+    const first = await page.evaluate(() => fetch("/api/auth/user").then((r) => r.json()));
+    await page.goto(`${baseUrl()}/api/logout`);
+    await signIn(page, { email: email.toUpperCase(), name: "Robin Renamed" });
+    const second = await page.evaluate(() => fetch("/api/auth/user").then((r) => r.json()));
+    expect(second.id).toBe(first.id);
+    expect(second.name).toBe("Robin Renamed");
+    await page.goto(`${baseUrl()}/dashboard`);
+    await expect(page.getByRole("heading", { name: "Dashboard" }).isVisible()).resolves.toBe(true);
+  });
+
+  it("asks again for an e-mail the provider cannot use", async () => {
+    await page.goto(`${baseUrl()}/api/login`);
+    await page.getByLabel("E-mail").fill("not-an-email");
+    await page.getByLabel("Name").fill("Someone");
+    await page.locator("form").evaluate((form: HTMLFormElement) => form.setAttribute("novalidate", ""));
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page.getByRole("alert").textContent()).resolves.toMatch(/Enter an e-mail address/);
+  });
+});
+
+describe("sign-in failures", () => {
+  it("cancelling at the provider shows the access-denied explanation", async () => {
+    await page.goto(`${baseUrl()}/api/login`);
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.waitForURL((url) => url.pathname === "/login-failed");
+    expect(new URL(page.url()).searchParams.get("error")).toBe("access_denied");
+    await expect(page.getByText(/testing mode/).isVisible()).resolves.toBe(true);
+    await expect(page.getByText(/Test users list/).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("link", { name: "Open Google Cloud Console" }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText("Authentication failed. Please try again.").count()).resolves.toBe(0);
+  });
+
+  it("a description containing 403 is the access-denied branch too", async () => {
+    await page.goto(`${baseUrl()}/login-failed?error=server_error&description=${encodeURIComponent("Error 403: access_denied")}`);
+    await expect(page.getByRole("link", { name: "Open Google Cloud Console" }).isVisible()).resolves.toBe(true);
+  });
+
+  it("any other failure shows the error and description, and Back to Home goes to /", async () => {
+    const response = await page.goto(`${baseUrl()}/login-failed?error=invalid_grant&description=${encodeURIComponent("Code expired")}`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByText("Authentication failed. Please try again.").isVisible()).resolves.toBe(true);
+    await expect(page.getByText("invalid_grant").isVisible()).resolves.toBe(true);
+    await expect(page.getByText("Code expired").isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("link", { name: "Open Google Cloud Console" }).count()).resolves.toBe(0);
+    await page.getByRole("link", { name: "Back to Home" }).click();
+    await page.waitForURL(`${baseUrl()}/`);
+  });
+
+  it("a callback whose state does not match is refused", async () => {
+    await page.goto(`${baseUrl()}/api/auth/callback?code=forged&state=forged`);
+    expect(new URL(page.url()).pathname).toBe("/login-failed");
+    await expect(page.getByText("Authentication failed. Please try again.").isVisible()).resolves.toBe(true);
+    await expect(page.getByText("invalid_state").isVisible()).resolves.toBe(true);
+  });
+});
+
+describe("signed out", () => {
+  it("a visit to /script shows the landing page", async () => {
+    await page.goto(`${baseUrl()}/script`);
+    expect(new URL(page.url()).pathname).toBe("/");
+    await expect(page.getByText("Visual Storytelling", { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('a[href="/api/login"]').count()).resolves.toBe(2);
+    await expect(page.locator('a[href="/api/logout"]').count()).resolves.toBe(1);
+  });
+
+  it("an unknown path shows 'Page Not Found'", async () => {
+    const response = await page.goto(`${baseUrl()}/definitely/not/here`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page Not Found" }).isVisible()).resolves.toBe(true);
+  });
+
+  it("every /api route but sign-in, webhooks and branding files answers 401 JSON", async () => {
+    const routes = fs
+      .readdirSync(path.resolve("app/routes"))
+      .filter((f) => /^api\..+\.tsx?$/.test(f) && !/\.test\./.test(f))
+      .map((f) => "/" + f.replace(/\.tsx?$/, "").replace(/\$[a-zA-Z]+/g, "x1").replaceAll(".", "/"))
+      .filter((p) => !["/api/login", "/api/logout", "/api/auth/callback"].includes(p) && !/webhook$/.test(p) && !p.startsWith("/api/branding/"));
+    expect(routes).toContain("/api/auth/user");
+    for (const route of routes) {
+      for (const method of ["GET", "POST"]) {
+        const response = await fetch(`${baseUrl()}${route}`, {
+          method,
+          headers: method === "POST" ? { "Content-Type": "application/json", Origin: baseUrl() } : {},
+          body: method === "POST" ? "{}" : undefined,
+          redirect: "manual",
+        });
+        expect(response.status, `${method} ${route}`).toBe(401);
+        expect(await response.json(), `${method} ${route}`).toEqual({ message: "Not signed in" });
+      }
+    }
+    // The owner's logo and favicon files are public (the landing page shows the logo): no 401 there.
+    expect((await fetch(`${baseUrl()}/api/branding/no-such-file`)).status).toBe(404);
+  });
+});
+
+describe("state-changing /api calls from another origin", () => {
+  it("are refused with 403, even for a signed-in user", async () => {
+    await signIn(page, { email: uniqueEmail("origin"), name: "Origin Test" });
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const body = JSON.stringify({ title: "Forged", topic: "x", resolution: "9:16", duration: 30 });
+    const forged = await fetch(`${baseUrl()}/api/projects`, {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/json", Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+      body,
+    });
+    expect(forged.status).toBe(403);
+    expect((await forged.json()).message).toMatch(/another website/);
+
+    const own = await page.evaluate(
+      (b) => fetch("/api/projects", { method: "POST", headers: { "Content-Type": "application/json" }, body: b }).then((r) => r.status),
+      body,
+    );
+    expect(own).toBe(201);
+  });
+});
+
+describe("the signed-in header and dashboard", () => {
+  it("shows the new project, opens it, and folds into a menu on a narrow screen", async () => {
+    await signIn(page, { email: uniqueEmail("mobile"), name: "Morgan" });
+    const created = await page.evaluate(() =>
+      fetch("/api/projects", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ title: "Deep Sea Lights", topic: "Bioluminescence", resolution: "9:16", duration: 30 }),
+      }).then((r) => r.json()),
+    );
+    const projectId: string = created.id;
+    await withDatabase((db) => db.query(`INSERT INTO "Script" (id, "projectId", status, "targetWords", "updatedAt") VALUES ($1, $2, 'completed', 75, now())`, [`s-${projectId}`, projectId]));
+
+    await page.goto(`${baseUrl()}/dashboard`);
+    await expect(page.getByRole("heading", { name: "Deep Sea Lights" }).isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId("project-stage").textContent()).resolves.toBe("Script");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link").allTextContents()).resolves.toEqual(["Create New Video", "View Script", "View Storyboard"]);
+
+    await page.setViewportSize({ width: 390, height: 800 });
+    await expect(nav.isVisible()).resolves.toBe(false);
+    await page.getByRole("button", { name: "Open menu" }).click();
+    const mobile = page.getByRole("navigation", { name: "Mobile" });
+    const mobileLinks = (await mobile.getByRole("link").allInnerTexts()).map((t) => t.trim());
+    expect(mobileLinks).toEqual(["Create New Video", "View Script", "View Storyboard", "Dashboard", "Sign Out"]);
+
+    await page.getByRole("button", { name: "Open Deep Sea Lights" }).click();
+    await page.waitForURL((url) => url.pathname === "/script");
+  });
+
+  it("uses the owner's favicon when one is set", async () => {
+    await withDatabase((db) =>
+      db.query(`INSERT INTO "GlobalBranding" (id, "customFaviconUrl", "updatedAt") VALUES (1, '/custom-icon.png', now())
+                ON CONFLICT (id) DO UPDATE SET "customFaviconUrl" = EXCLUDED."customFaviconUrl"`),
+    );
+    try {
+      await page.goto(baseUrl());
+      await expect(page.locator('link[rel="icon"]').getAttribute("href")).resolves.toBe("/custom-icon.png");
+    } finally {
+      await withDatabase((db) => db.query(`UPDATE "GlobalBranding" SET "customFaviconUrl" = NULL WHERE id = 1`));
+    }
+    await page.goto(baseUrl());
+    await expect(page.locator('link[rel="icon"]').getAttribute("href")).resolves.toBe("/favicon.svg");
+  });
+});
