@@ -4,7 +4,10 @@ import { NativeConnection, Worker } from "@temporalio/worker";
 import { getEnv } from "~/server/env.server";
 import * as activities from "./activities";
 
-export async function createWorker(options: { connection?: NativeConnection; taskQueue?: string } = {}) {
+/** `activities` replaces some of the real activities (tests hand in failing or slow providers this way). */
+export async function createWorker(
+  options: { connection?: NativeConnection; taskQueue?: string; activities?: Record<string, (...args: never[]) => unknown> } = {},
+) {
   const env = getEnv();
   const connection = options.connection ?? (await NativeConnection.connect({ address: env.TEMPORAL_ADDRESS }));
   return Worker.create({
@@ -12,7 +15,7 @@ export async function createWorker(options: { connection?: NativeConnection; tas
     namespace: env.TEMPORAL_NAMESPACE,
     taskQueue: options.taskQueue ?? env.TEMPORAL_TASK_QUEUE,
     workflowsPath: fileURLToPath(new URL("./index.ts", import.meta.url)),
-    activities,
+    activities: { ...activities, ...options.activities },
     // Two cores: a render takes one, leave the other for the rest.
     maxConcurrentActivityTaskExecutions: 4,
   });

@@ -1,0 +1,151 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { DurationSlider } from "~/components/create/duration-slider";
+import { Button } from "~/components/ui/button";
+import { toast } from "~/hooks/use-toast";
+import { clearCurrentScript, loadVideoDetails, saveVideoDetails } from "~/lib/browser-storage";
+import { DURATION_RULES, RESOLUTIONS, type ResolutionValue } from "~/lib/constants";
+import { MISSING_INFORMATION, VideoDetailsSchema, durationIsValid, invalidDurationMessage, type VideoDetails } from "~/lib/video-details";
+import { requireUserId } from "~/server/auth.server";
+import { createProject } from "~/server/projects.server";
+import { resolutionEnum } from "~/server/script.server";
+
+export const meta: MetaFunction = () => [{ title: "Create New Video · Reelsmith" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUserId(request);
+  return null;
+}
+
+type ActionResult = { ok: true; details: VideoDetails } | { ok: false; message: string; field?: string };
+
+// Creates the project (free accounts: one) with the checked details; the page then goes to /script.
+export async function action({ request }: ActionFunctionArgs): Promise<Response> {
+  const userId = await requireUserId(request);
+  const parsed = VideoDetailsSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return Response.json({ ok: false, message: issue.message, field: String(issue.path[0]) } satisfies ActionResult, { status: 400 });
+  }
+  const details = parsed.data;
+  try {
+    await createProject(userId, { title: details.title, topic: details.topic, resolution: resolutionEnum(details.resolution), durationSeconds: details.duration });
+  } catch (e) {
+    if (e instanceof Response) {
+      const body = (await e.json().catch(() => ({}))) as { message?: string };
+      return Response.json({ ok: false, message: body.message ?? "Could not create the project." } satisfies ActionResult, { status: e.status });
+    }
+    throw e;
+  }
+  return Response.json({ ok: true, details } satisfies ActionResult);
+}
+
+const FORMAT_LABELS: Record<ResolutionValue, { name: string; hint: string }> = {
+  "16:9": { name: "16:9 Landscape", hint: "YouTube videos, 5 to 60 minutes" },
+  "9:16": { name: "9:16 Shorts", hint: "YouTube Shorts, 5 seconds to 3 minutes" },
+  "9:16-tiktok": { name: "9:16 TikTok", hint: "TikTok, 5 seconds to 60 minutes" },
+};
+
+export default function CreateVideo() {
+  useLoaderData<typeof loader>();
+  const fetcher = useFetcher<ActionResult>();
+  const navigate = useNavigate();
+  const [title, setTitle] = useState("");
+  const [topic, setTopic] = useState("");
+  const [resolution, setResolution] = useState<ResolutionValue>("16:9");
+  const [duration, setDuration] = useState(DURATION_RULES["16:9"].default);
+  const busy = fetcher.state !== "idle";
+
+  // Start from the details saved in this browser, if any.
+  useEffect(() => {
+    const saved = loadVideoDetails(window.localStorage);
+    if (saved) {
+      setTitle(saved.title);
+      setTopic(saved.topic);
+      setResolution(saved.resolution);
+      setDuration(saved.duration);
+    }
+  }, []);
+
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result || fetcher.state !== "idle") return;
+    if (result.ok) {
+      saveVideoDetails(window.localStorage, result.details);
+      clearCurrentScript(window.localStorage);
+      navigate("/script");
+    } else {
+      toast({ title: result.field === "duration" ? "Invalid Duration" : "Could not create the video", description: result.message, variant: "destructive" });
+    }
+  }, [fetcher.data, fetcher.state, navigate]);
+
+  function chooseFormat(next: ResolutionValue) {
+    setResolution(next);
+    setDuration(DURATION_RULES[next].default);
+  }
+
+  function submit(event: React.FormEvent) {
+    event.preventDefault();
+    if (!title.trim() || !topic.trim()) {
+      toast({ ...MISSING_INFORMATION, variant: "destructive" });
+      return;
+    }
+    if (!durationIsValid(resolution, duration)) {
+      toast({ title: "Invalid Duration", description: invalidDurationMessage(resolution), variant: "destructive" });
+      return;
+    }
+    fetcher.submit({ title: title.trim(), topic: topic.trim(), resolution, duration: String(duration) }, { method: "post" });
+  }
+
+  return (
+    <main className="mx-auto max-w-2xl px-4 py-10">
+      <h1 className="text-3xl font-bold">Create New Video</h1>
+      <p className="mt-2 text-slate-400">Describe your video. Reelsmith writes the script next.</p>
+      <form onSubmit={submit} noValidate className="mt-8 grid gap-6 rounded-xl border border-slate-800 bg-slate-900 p-6">
+        <label className="grid gap-2">
+          <span className="text-sm font-medium">Title</span>
+          <input
+            name="title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            maxLength={200}
+            placeholder="e.g. The Secret Life of Octopuses"
+            className="rounded-md border border-slate-700 bg-slate-950 px-3 py-2 outline-none focus:border-brand"
+          />
+        </label>
+        <label className="grid gap-2">
+          <span className="text-sm font-medium">Topic</span>
+          <textarea
+            name="topic"
+            value={topic}
+            onChange={(e) => setTopic(e.target.value)}
+            rows={4}
+            maxLength={5000}
+            placeholder="What should the video be about? Key points, audience, tone..."
+            className="rounded-md border border-slate-700 bg-slate-950 px-3 py-2 outline-none focus:border-brand"
+          />
+        </label>
+        <fieldset className="grid gap-2">
+          <legend className="mb-2 text-sm font-medium">Format</legend>
+          <div className="grid gap-3 sm:grid-cols-3">
+            {RESOLUTIONS.map((value) => (
+              <label
+                key={value}
+                className={`cursor-pointer rounded-lg border p-3 text-sm ${resolution === value ? "border-brand bg-brand/10" : "border-slate-700"}`}
+              >
+                <input type="radio" name="resolution" value={value} checked={resolution === value} onChange={() => chooseFormat(value)} className="sr-only" />
+                <span className="block font-semibold">{FORMAT_LABELS[value].name}</span>
+                <span className="text-slate-400">{FORMAT_LABELS[value].hint}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <DurationSlider resolution={resolution} value={duration} onChange={setDuration} />
+        <Button type="submit" size="lg" disabled={busy}>
+          {busy ? "Creating..." : "Create Video"}
+        </Button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,127 @@
+// The script stage as the web side sees it: start the workflow, and report its status (spec section 3).
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from "@temporalio/client";
+import { STUCK_GENERATION_MS } from "~/lib/constants";
+import type { VideoDetails } from "~/lib/video-details";
+import type { Project, Script } from "~/generated/prisma/client";
+import { scriptProgressQuery, scriptWorkflowId, type ScriptProgress } from "../../workflows/script";
+import { prisma } from "./db.server";
+import { getEnv } from "./env.server";
+import { getTemporalClient } from "./temporal.server";
+
+export type ScriptStatus = "completed" | "processing" | "error" | "not_found" | "cancelled";
+
+export type ScriptStatusResponse = {
+  status: ScriptStatus;
+  title?: string;
+  topic?: string;
+  resolution?: string;
+  duration?: number;
+  script?: string | null;
+  createdAt?: string;
+  progress?: ScriptProgress | null;
+  error?: string | null;
+  isStuck: boolean;
+  generationStartTime?: string | null;
+};
+
+const RESOLUTION_VALUES = { landscape: "16:9", shorts: "9:16", tiktok: "9:16-tiktok" } as const;
+export const resolutionValue = (r: Project["resolution"]) => RESOLUTION_VALUES[r];
+export const resolutionEnum = (v: VideoDetails["resolution"]) =>
+  (Object.entries(RESOLUTION_VALUES).find(([, value]) => value === v)![0] as Project["resolution"]);
+
+const isStuck = (script: Pick<Script, "status" | "startedAt" | "text">) =>
+  script.status === "processing" && !script.text && !!script.startedAt && Date.now() - script.startedAt.getTime() > STUCK_GENERATION_MS;
+
+/**
+ * Starts the script workflow for the project. The details sent by the page win (the creator may have edited
+ * them in browser storage), so they are saved on the project first. A second start while one runs does not
+ * start another; a run stuck for over 30 minutes is cancelled and replaced (the spec's 'Reset & Retry').
+ */
+export async function startScriptGeneration(userId: string, project: Project, details: VideoDetails) {
+  await prisma.project.update({
+    where: { id: project.id },
+    data: { title: details.title, topic: details.topic, resolution: resolutionEnum(details.resolution), durationSeconds: details.duration },
+  });
+  const client = await getTemporalClient();
+  const workflowId = scriptWorkflowId(project.id);
+  const existing = await prisma.script.findUnique({ where: { projectId: project.id } });
+  if (existing?.status === "processing") {
+    if (!isStuck(existing) && (await isRunning(workflowId))) {
+      return { started: false, status: "processing" as const, generationStartTime: existing.startedAt?.toISOString() ?? null };
+    }
+    await client.workflow.getHandle(workflowId).terminate("Replaced by a new script generation").catch(() => {});
+  }
+  const startedAt = new Date();
+  // Marked processing now, so a status read right after this call already says so.
+  await prisma.script.upsert({
+    where: { projectId: project.id },
+    create: { projectId: project.id, status: "processing", targetWords: 0, startedAt, workflowId },
+    update: { status: "processing", text: null, wordCount: null, error: null, startedAt, completedAt: null, workflowId },
+  });
+  try {
+    await client.workflow.start("scriptWorkflow", {
+      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
+      workflowId,
+      args: [{ projectId: project.id, userId, title: details.title, topic: details.topic, durationSeconds: details.duration }],
+      workflowIdConflictPolicy: "FAIL",
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) {
+      await prisma.script.update({ where: { projectId: project.id }, data: { status: "error", error: "Failed to start script generation" } });
+      throw e;
+    }
+    return { started: false, status: "processing" as const, generationStartTime: startedAt.toISOString() };
+  }
+  return { started: true, status: "processing" as const, generationStartTime: startedAt.toISOString() };
+}
+
+async function isRunning(workflowId: string): Promise<boolean> {
+  try {
+    const description = await (await getTemporalClient()).workflow.getHandle(workflowId).describe();
+    return description.status.name === "RUNNING";
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) return false;
+    throw e;
+  }
+}
+
+/** A query needs a worker to answer; with none running it would wait, so it gets two seconds. */
+async function readProgress(workflowId: string): Promise<ScriptProgress | null> {
+  try {
+    const client = await getTemporalClient();
+    return await client.withDeadline(Date.now() + 2000, () => client.workflow.getHandle(workflowId).query(scriptProgressQuery));
+  } catch {
+    return null; // no worker to answer right now, or the run has ended: the database row still tells the state
+  }
+}
+
+export async function getScriptStatus(project: Project | null): Promise<ScriptStatusResponse> {
+  if (!project) return { status: "not_found", isStuck: false };
+  const script = await prisma.script.findUnique({ where: { projectId: project.id } });
+  if (!script || script.status === "draft") return { status: "not_found", isStuck: false };
+  const base = {
+    title: project.title,
+    topic: project.topic,
+    resolution: resolutionValue(project.resolution),
+    duration: project.durationSeconds,
+    createdAt: script.createdAt.toISOString(),
+    generationStartTime: script.startedAt?.toISOString() ?? null,
+  };
+  if (script.status === "processing" && script.workflowId) {
+    // A run started seconds ago may not be visible yet; only an older one can have ended unrecorded.
+    const settled = !script.startedAt || Date.now() - script.startedAt.getTime() > 10_000;
+    const running = !settled || (await isRunning(script.workflowId).catch(() => true));
+    if (!running) {
+      // The run ended without recording it (terminated from the Temporal UI, say): say so rather than spin forever.
+      const ended = await prisma.script.findUnique({ where: { projectId: project.id } });
+      if (ended?.status === "processing") {
+        await prisma.script.update({ where: { projectId: project.id }, data: { status: "cancelled", error: "Script generation was stopped" } });
+        return { ...base, status: "cancelled", script: null, progress: null, error: "Script generation was stopped", isStuck: false };
+      }
+      return getScriptStatus(project);
+    }
+    return { ...base, status: "processing", script: null, progress: await readProgress(script.workflowId), error: null, isStuck: isStuck(script) };
+  }
+  const status: ScriptStatus = script.status === "completed" ? "completed" : script.status === "cancelled" ? "cancelled" : "error";
+  return { ...base, status, script: script.text, progress: null, error: script.error, isStuck: false };
+}

@@ -1,0 +1,63 @@
+import fs from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countWords, minutesForWords, scriptFileName } from "~/lib/script";
+import { baseUrl, launchChromium } from "../support/browser";
+import { signIn } from "../support/browser-auth";
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  const context = await browser.newContext({ acceptDownloads: true });
+  page = await context.newPage();
+  await signIn(page, { email: `creator-${Date.now()}@example.com`, name: "Casey Creator" });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("create a video and write its script (offline writer)", () => {
+  const title = "Why Cats Purr";
+
+  it("refuses empty details with the spec's message", async () => {
+    await page.goto(`${baseUrl()}/create`);
+    await page.getByRole("button", { name: "Create Video" }).click();
+    // Radix repeats a toast's text in a live region for screen readers: read the visible toast itself.
+    const toast = page.locator("li[data-state=open]");
+    await toast.getByText("Missing Information", { exact: true }).waitFor();
+    expect(await toast.getByText("Please fill in both title and topic fields.").isVisible()).toBe(true);
+  });
+
+  it("goes from /create to a completed script that downloads under the right name", async () => {
+    await page.goto(`${baseUrl()}/create`);
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Topic").fill("The science of purring: how cats make the sound and why they do it");
+    await page.getByText("9:16 Shorts").click();
+    await page.getByRole("button", { name: "Create Video" }).click();
+    await page.waitForURL(`${baseUrl()}/script`);
+
+    await page.getByRole("button", { name: "Download Script" }).waitFor({ timeout: 90_000 });
+    for (const badge of ["YouTube Compliant", "Automatically Proofread", "Optimized Flow"]) {
+      expect(await page.getByText(badge, { exact: true }).isVisible()).toBe(true);
+    }
+    const text = (await page.getByTestId("script-text").textContent()) ?? "";
+    const words = countWords(text);
+    expect(Math.abs(words - 75) / 75).toBeLessThanOrEqual(0.1);
+    expect(await page.getByText(`${words} words (${minutesForWords(words)} mins video duration)`).isVisible()).toBe(true);
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download Script" }).click()]);
+    expect(download.suggestedFilename()).toBe(scriptFileName(title));
+    expect(fs.readFileSync((await download.path())!, "utf8")).toBe(text);
+    await page.locator("li[data-state=open]").getByText("Script downloaded", { exact: true }).waitFor();
+  });
+
+  it("keeps the script after a reload, and 'Generate Storyboard' goes to /storyboard", async () => {
+    await page.reload();
+    await page.getByRole("button", { name: "Generate Storyboard" }).waitFor();
+    await page.getByRole("button", { name: "Generate Storyboard" }).click();
+    await page.waitForURL(`${baseUrl()}/storyboard`);
+    expect(new URL(page.url()).pathname).toBe("/storyboard");
+  });
+});

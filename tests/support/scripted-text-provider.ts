@@ -1,0 +1,59 @@
+// A text provider for workflow tests: predictable words, optional delay and injected failures.
+// (The real offline writer is tested on its own; these tests are about the workflow.)
+import type { TextProvider } from "~/providers/types";
+
+export type ScriptedTextOptions = {
+  delayMs?: number;
+  /** Fail this many writeScriptChunk calls before succeeding. */
+  failFirstChunkCalls?: number;
+  /** Chunks come back at this share of their target, so the workflow must expand them. */
+  shortChunkRatio?: number;
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function words(prefix: string, count: number): string {
+  const sentences: string[] = [];
+  for (let n = 0, i = 0; n < count; i++) {
+    const length = Math.min(8, count - n);
+    const body = Array.from({ length }, (_, k) => (k === 0 ? `${prefix}s${i}` : `word${k}`)).join(" ");
+    sentences.push(`${body}.`);
+    n += length;
+  }
+  return sentences.join(" ");
+}
+
+export function scriptedTextProvider(options: ScriptedTextOptions = {}) {
+  const calls = { writeScriptChunk: 0, expandScriptChunk: 0, proofreadScript: 0, failures: 0 };
+  const provider: TextProvider = {
+    name: "scripted",
+    source: "offline",
+    async writeScriptChunk(request) {
+      calls.writeScriptChunk++;
+      if (options.delayMs) await sleep(options.delayMs);
+      if (calls.failures < (options.failFirstChunkCalls ?? 0)) {
+        calls.failures++;
+        throw new Error(`scripted failure ${calls.failures}`);
+      }
+      const count = Math.round(request.targetWords * (options.shortChunkRatio ?? 1));
+      return words(`chunk${request.chunkIndex}`, count);
+    },
+    async expandScriptChunk(request) {
+      calls.expandScriptChunk++;
+      if (options.delayMs) await sleep(options.delayMs);
+      const missing = request.targetWords - request.text.split(/\s+/).length;
+      return `${request.text} ${words(`expand${request.attempt}x`, Math.max(missing, 1))}`;
+    },
+    async proofreadScript(request) {
+      calls.proofreadScript++;
+      return request.text.replace(/\s+\n/g, "\n");
+    },
+    async splitIntoScenes() {
+      throw new Error("not used by the script workflow");
+    },
+    async writeUploadMetadata() {
+      throw new Error("not used by the script workflow");
+    },
+  };
+  return { provider, calls };
+}
