@@ -73,7 +73,9 @@ export function navigationGates(p: ProgressSnapshot): NavigationGates {
     script: scriptStarted,
     storyboard: scriptStarted,
     music: allMediaReady(p.cells),
-    render: p.hasCompletedMusic,
+    // Music is optional (spec section 1), so a storyboard with all its media opens Render too, not only a
+    // completed music track (the spec's gate, which would leave creators who skip music without the link).
+    render: p.hasCompletedMusic || allMediaReady(p.cells),
     upload: Boolean(p.latestVideoUrl),
   };
 }

@@ -3,6 +3,7 @@ import type { NavigationGates } from "~/server/projects.server";
 import { visibleNavLinks } from "./nav-links";
 
 const CLOSED_GATES: NavigationGates = { script: false, storyboard: false, music: false, render: false, upload: false };
+const OPEN_GATES: NavigationGates = { script: true, storyboard: true, music: true, render: true, upload: true };
 
 const labels = (gates: Parameters<typeof visibleNavLinks>[0]) => visibleNavLinks(gates).map((l) => l.label);
 
@@ -13,18 +14,19 @@ describe("visibleNavLinks", () => {
 
   it("adds the links in the spec's order as gates open", () => {
     expect(labels({ ...CLOSED_GATES, script: true, storyboard: true })).toEqual(["Create New Video", "View Script", "View Storyboard"]);
-    expect(labels({ script: true, storyboard: true, music: true, render: true, upload: true })).toEqual([
+    expect(labels({ ...CLOSED_GATES, script: true, storyboard: true, render: true })).toEqual([
       "Create New Video",
       "View Script",
       "View Storyboard",
-      "Add Music",
       "Render Video",
-      "Upload",
     ]);
   });
 
+  it("hides Add Music and Upload, whose screens are not built yet, even with their gates open", () => {
+    expect(labels(OPEN_GATES)).toEqual(["Create New Video", "View Script", "View Storyboard", "Render Video"]);
+  });
+
   it("links each label to its page", () => {
-    const all = visibleNavLinks({ script: true, storyboard: true, music: true, render: true, upload: true });
-    expect(all.map((l) => l.to)).toEqual(["/create", "/script", "/storyboard", "/music", "/render", "/upload"]);
+    expect(visibleNavLinks(OPEN_GATES).map((l) => l.to)).toEqual(["/create", "/script", "/storyboard", "/render"]);
   });
 });
