@@ -11,7 +11,8 @@ RUN apt-get update \
 
 FROM base AS build
 COPY package.json package-lock.json ./
-RUN npm ci --include=dev --no-audit --no-fund
+# npm install, not npm ci: see scripts/lib/dependencies.mjs (the lock cannot list every platform package)
+RUN npm install --include=dev --no-audit --no-fund
 COPY . .
 RUN PRISMA_SCHEMA_ENGINE_BINARY=/bin/false npx prisma generate && npx remix vite:build
 

@@ -67,8 +67,15 @@ export interface MusicProvider {
   readonly source: ProviderSource;
   /** Starts generation of `trackCount` tracks; returns a task id to poll. */
   startGeneration(request: { prompt: string; trackCount: number; durationSeconds: number; seed?: string }): Promise<{ taskId: string }>;
-  poll(taskId: string): Promise<{ status: MusicTaskStatus; tracks: MusicTrackResult[]; error?: string }>;
+  poll(taskId: string, options?: MusicPollOptions): Promise<{ status: MusicTaskStatus; tracks: MusicTrackResult[]; error?: string }>;
 }
+/**
+ * Offline music renders while it is polled (the task id carries the request, so any process can poll it);
+ * onProgress reports 0..1 as it goes, so an activity can heartbeat. Cloud polls return at once.
+ * Completed tracks always carry `audio` (cloud tracks are downloaded from their audioUrl); an offline track is
+ * at most 10 minutes long, so longer videos loop it.
+ */
+export type MusicPollOptions = { onProgress?: (fraction: number) => void };
 
 /** The keys a creator saved (decrypted), used to choose cloud or offline per kind. */
 export type ProviderKeys = { geminiApiKey?: string; elevenLabsApiKey?: string; leonardoApiKey?: string; sunoApiKey?: string };

@@ -29,6 +29,14 @@ const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   CHROMIUM_PATH: z.string().min(1).optional(),
+  /** Cloud provider endpoints (tests point them at the local fakes in tests/fakes). */
+  GEMINI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),
+  GEMINI_MODEL: z.string().min(1).default("gemini-2.5-flash"),
+  ELEVENLABS_BASE_URL: z.url().default("https://api.elevenlabs.io"),
+  LEONARDO_BASE_URL: z.url().default("https://cloud.leonardo.ai/api/rest/v1"),
+  SUNO_BASE_URL: z.url().default("https://api.sunoapi.org"),
+  /** The webhook API key configured on the Leonardo key; /api/leonardo-webhook accepts only calls bearing it. */
+  LEONARDO_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; ENCRYPTION_KEY: string; PUBLIC_URL: string };

@@ -1,6 +1,7 @@
 // Installs what is missing before anything else runs: npm packages and the generated Prisma client.
 // Only node built-ins here, since node_modules may not exist yet.
 import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { ROOT } from "./paths.mjs";
@@ -14,13 +15,27 @@ function run(cmd, args, env = {}) {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed with exit code ${r.status}`);
 }
 
+const INSTALLED_MARKER = path.join(ROOT, "node_modules/.reelsmith-installed");
+
+/** What the installed packages were installed from: package.json and package-lock.json. */
+function manifestHash() {
+  const hash = crypto.createHash("sha256");
+  for (const file of ["package.json", "package-lock.json"]) {
+    const f = path.join(ROOT, file);
+    if (fs.existsSync(f)) hash.update(fs.readFileSync(f));
+  }
+  return hash.digest("hex");
+}
+
+// `npm install`, not `npm ci`: the registry our machines use lacks some optional platform packages (other
+// operating systems' builds of Remotion's compositor and swc), so the lock file cannot list them and
+// `npm ci` refuses it as out of sync. `npm install` follows the lock for everything it does list.
 export function ensureNodeModules() {
-  const installed = path.join(ROOT, "node_modules/.package-lock.json");
-  const lock = path.join(ROOT, "package-lock.json");
-  const manifest = path.join(ROOT, "package.json");
-  if (mtime(installed) >= Math.max(mtime(lock), mtime(manifest))) return;
-  log.info("installing npm packages (first run or package-lock.json changed)...");
-  run("npm", fs.existsSync(lock) ? ["ci", "--no-audit", "--no-fund"] : ["install", "--no-audit", "--no-fund"]);
+  const marker = fs.existsSync(INSTALLED_MARKER) ? fs.readFileSync(INSTALLED_MARKER, "utf8") : "";
+  if (marker === manifestHash()) return;
+  log.info("installing npm packages (first run, or package.json / package-lock.json changed)...");
+  run("npm", ["install", "--no-audit", "--no-fund"]);
+  fs.writeFileSync(INSTALLED_MARKER, manifestHash());
 }
 
 /** `prisma generate` needs no schema engine, but the CLI insists on one: point it at a stub. */

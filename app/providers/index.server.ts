@@ -1,0 +1,40 @@
+// The providers for one creator: each kind uses the cloud service whose key they saved, the offline one otherwise.
+import { getEnv } from "~/server/env.server";
+import type { RetryNotice, RetryPolicy } from "./http.server";
+import { createLeonardoImageProvider } from "./image/leonardo.server";
+import { createOfflineImageProvider } from "./image/offline-scene.server";
+import { createOfflineMusicProvider } from "./music/offline.server";
+import { createSunoMusicProvider } from "./music/suno.server";
+import { createElevenLabsSpeechProvider } from "./speech/elevenlabs.server";
+import { createFliteSpeechProvider } from "./speech/flite.server";
+import { createGeminiTextProvider } from "./text/gemini.server";
+import { createOfflineTextProvider } from "./text/offline";
+import type { ImageProvider, MusicProvider, ProviderKeys, SpeechProvider, TextProvider } from "./types";
+
+export type Providers = { text: TextProvider; speech: SpeechProvider; image: ImageProvider; music: MusicProvider };
+
+/** Where Suno posts results; the route that receives them reads them with parseSunoCallback. */
+export const SUNO_CALLBACK_PATH = "/api/suno-callback";
+
+const present = (key: string | undefined): key is string => typeof key === "string" && key.trim().length > 0;
+
+export function providersFor(keys: ProviderKeys, tuning: { retry?: Partial<RetryPolicy>; onRetry?: (n: RetryNotice) => void } = {}): Providers {
+  const env = getEnv();
+  const common = { retry: tuning.retry, onRetry: tuning.onRetry };
+  return {
+    text: present(keys.geminiApiKey)
+      ? createGeminiTextProvider({ ...common, apiKey: keys.geminiApiKey.trim(), baseUrl: env.GEMINI_BASE_URL, model: env.GEMINI_MODEL })
+      : createOfflineTextProvider(),
+    speech: present(keys.elevenLabsApiKey)
+      ? createElevenLabsSpeechProvider({ ...common, apiKey: keys.elevenLabsApiKey.trim(), baseUrl: env.ELEVENLABS_BASE_URL })
+      : createFliteSpeechProvider(),
+    image: present(keys.leonardoApiKey)
+      ? createLeonardoImageProvider({ ...common, apiKey: keys.leonardoApiKey.trim(), baseUrl: env.LEONARDO_BASE_URL })
+      : createOfflineImageProvider(),
+    music: present(keys.sunoApiKey)
+      ? createSunoMusicProvider({ ...common, apiKey: keys.sunoApiKey.trim(), baseUrl: env.SUNO_BASE_URL, callbackUrl: `${env.PUBLIC_URL}${SUNO_CALLBACK_PATH}` })
+      : createOfflineMusicProvider(),
+  };
+}
+
+export { NON_RETRYABLE_PROVIDER_ERRORS, ProviderError, isProviderError } from "./errors";

@@ -1,0 +1,71 @@
+// ElevenLabs voices and text-to-speech over its documented REST API (xi-api-key header).
+// Speech is requested as raw 16-bit PCM and wrapped in WAV here, so its duration is exact without decoding MP3.
+import { z } from "zod";
+import { ProviderError } from "../errors";
+import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
+import type { SpeechProvider, Voice, VoiceCategory } from "../types";
+import { pcm16ToWav, readWavInfo } from "../wav";
+
+const PROVIDER = "ElevenLabs";
+/** "George", one of ElevenLabs' default voices, used until the creator picks one. */
+export const DEFAULT_ELEVENLABS_VOICE = "JBFqnCBsd6RMkjVDRZzb";
+export const ELEVENLABS_MODEL = "eleven_multilingual_v2";
+const PCM_RATE = 24_000;
+
+const VOICE_CATEGORIES: readonly VoiceCategory[] = ["premade", "cloned", "generated", "professional"];
+
+const VoicesSchema = z.object({
+  voices: z.array(
+    z.object({
+      voice_id: z.string().min(1),
+      name: z.string(),
+      category: z.string().nullish(),
+      labels: z.record(z.string(), z.string().nullish()).nullish(),
+    }),
+  ),
+});
+
+export function createElevenLabsSpeechProvider(options: CloudAdapterOptions): SpeechProvider {
+  const http = createHttpClient({ provider: PROVIDER, retry: options.retry, onRetry: options.onRetry });
+  const headers = { "xi-api-key": options.apiKey };
+
+  return {
+    name: "ElevenLabs",
+    source: "cloud",
+
+    async listVoices(category) {
+      const data = await http.getJson(joinUrl(options.baseUrl, "/v1/voices"), { headers }, VoicesSchema, "a voice list");
+      const voices: Voice[] = [];
+      for (const v of data.voices) {
+        const voiceCategory = VOICE_CATEGORIES.find((c) => c === v.category) ?? "premade";
+        if (category && voiceCategory !== category) continue;
+        voices.push({
+          id: v.voice_id,
+          name: v.name,
+          category: voiceCategory,
+          gender: v.labels?.gender ?? undefined,
+          age: v.labels?.age ?? undefined,
+          accent: v.labels?.accent ?? undefined,
+        });
+      }
+      return voices;
+    },
+
+    async synthesize({ text, voiceId }) {
+      if (!text.trim()) throw new ProviderError(PROVIDER, "rejected", "There is no text to speak: the voiceover is empty.");
+      const url = `${joinUrl(options.baseUrl, `/v1/text-to-speech/${encodeURIComponent(voiceId || DEFAULT_ELEVENLABS_VOICE)}`)}?output_format=pcm_${PCM_RATE}`;
+      const response = await http.request(url, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json", accept: "audio/pcm, application/octet-stream" },
+        body: JSON.stringify({ text, model_id: ELEVENLABS_MODEL }),
+      });
+      if ((response.headers.get("content-type") ?? "").includes("json")) {
+        throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} answered with JSON instead of audio: ${(await response.text()).slice(0, 160)}`);
+      }
+      const pcm = Buffer.from(await response.arrayBuffer());
+      if (pcm.length < 2) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} returned no audio for the voiceover.`);
+      const audio = pcm16ToWav(pcm.subarray(0, pcm.length - (pcm.length % 2)), PCM_RATE);
+      return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds };
+    },
+  };
+}

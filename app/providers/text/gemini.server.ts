@@ -1,0 +1,171 @@
+// Google Gemini as the text provider, through the official SDK (@google/genai). The SDK's requests go through our
+// HTTP client (its `fetch` option), so timeouts, retries and error classification match the other adapters.
+import { GoogleGenAI } from "@google/genai";
+import { z } from "zod";
+import { UPLOAD_LIMITS } from "~/lib/constants";
+import { ProviderError } from "../errors";
+import { createHttpClient, type CloudAdapterOptions } from "../http.server";
+import type { TextProvider } from "../types";
+import { countWords } from "./language";
+import { proofreadText, splitVoiceover } from "./scenes";
+
+const PROVIDER = "Gemini";
+
+export type GeminiOptions = CloudAdapterOptions & { model: string };
+
+/** Gemini answers a bad key with 400 INVALID_ARGUMENT / API_KEY_INVALID rather than 401. */
+const isGeminiKeyError = (status: number, body: string) => status === 400 && /API_KEY_INVALID|API key not valid|API key expired/i.test(body);
+
+/** Narration only: markdown emphasis, headings, bullets and bracketed stage directions removed. */
+export function cleanNarration(text: string): string {
+  return text
+    .replace(/^\s*#{1,6}\s.*$/gm, "")
+    .replace(/^\s*(part|section|chapter)\s+\w+\s*[:.-].{0,60}$/gim, "")
+    .replace(/^\s*[-*•]\s+/gm, "")
+    .replace(/\*\*|__|\*/g, "")
+    .replace(/^\s*\[[^\]]*\]\s*$/gm, "")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+export function createGeminiTextProvider(options: GeminiOptions): TextProvider {
+  const http = createHttpClient({ provider: PROVIDER, retry: options.retry, onRetry: options.onRetry, isAuthFailure: isGeminiKeyError });
+  const ai = new GoogleGenAI({
+    apiKey: options.apiKey,
+    httpOptions: { baseUrl: options.baseUrl, fetch: (input, init) => http.request(input, init) },
+  });
+  // Flash models think by default, and thinking spends the output budget: scripts need every token for words.
+  const thinking = /flash/i.test(options.model) ? { thinkingConfig: { thinkingBudget: 0 } } : {};
+
+  async function generate(prompt: string, maxOutputTokens: number, json?: { schema: unknown }): Promise<string> {
+    let response;
+    try {
+      response = await ai.models.generateContent({
+        model: options.model,
+        contents: prompt,
+        config: {
+          maxOutputTokens,
+          temperature: json ? 0.4 : 0.9,
+          ...thinking,
+          ...(json ? { responseMimeType: "application/json", responseJsonSchema: json.schema } : {}),
+        },
+      });
+    } catch (error) {
+      if (error instanceof ProviderError) throw error;
+      throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} sent an answer we could not read: ${(error as Error).message.slice(0, 200)}`);
+    }
+    const candidate = response.candidates?.[0];
+    if (!candidate) {
+      const blocked = response.promptFeedback?.blockReason;
+      if (blocked) throw new ProviderError(PROVIDER, "rejected", `${PROVIDER} refused the prompt (${blocked}). Try rewording the title or topic.`);
+      throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} sent an answer with no candidates.`);
+    }
+    const text = response.text?.trim();
+    if (!text) {
+      const reason = candidate.finishReason ?? "unknown";
+      throw new ProviderError(PROVIDER, reason === "SAFETY" ? "rejected" : "malformed", `${PROVIDER} returned no text (finish reason: ${reason}).`);
+    }
+    return text;
+  }
+
+  const budgetFor = (words: number) => Math.ceil(words * 2.2) + 256;
+
+  function parseJson<T>(text: string, schema: z.ZodType<T>, what: string): T {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} sent ${what} that is not JSON.`);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} sent ${what} we could not read (${parsed.error.issues[0]?.message ?? "unexpected shape"}).`);
+    }
+    return parsed.data;
+  }
+
+  return {
+    name: "Google Gemini",
+    source: "cloud",
+
+    async writeScriptChunk(r) {
+      const first = r.chunkIndex === 0;
+      const last = r.chunkIndex === r.totalChunks - 1;
+      const prompt = [
+        `You are writing the narration for a YouTube video titled "${r.title}" about: ${r.topic}.`,
+        r.totalChunks > 1 ? `Write part ${r.chunkIndex + 1} of ${r.totalChunks} of the script, about ${r.targetWords} words.` : `Write the whole script, about ${r.targetWords} words.`,
+        first ? "Open with a hook that tells viewers what they will learn." : "Continue from the previous part; do not greet the viewer again and do not summarise earlier parts.",
+        last ? "End with a short conclusion and invite viewers to like and subscribe." : "Do not conclude the video in this part.",
+        "Write only the words the narrator speaks, in plain paragraphs: no headings, no scene directions, no markdown, no lists.",
+        "Every sentence must be new: never repeat a sentence used elsewhere in the script.",
+        `(Variation: ${r.seed}/${r.chunkIndex})`,
+      ].join("\n");
+      return cleanNarration(await generate(prompt, budgetFor(r.targetWords)));
+    },
+
+    async expandScriptChunk(r) {
+      const prompt = [
+        `This is part of the narration for a YouTube video titled "${r.title}" about: ${r.topic}.`,
+        `It has ${countWords(r.text)} words; rewrite it to about ${r.targetWords} words by adding concrete detail, examples and explanation.`,
+        "Keep its meaning and order. Return only the full rewritten narration in plain paragraphs, no markdown, no headings.",
+        "",
+        r.text,
+      ].join("\n");
+      return cleanNarration(await generate(prompt, budgetFor(r.targetWords)));
+    },
+
+    async proofreadScript(r) {
+      const prompt = [
+        `Proofread the narration script below for the YouTube video "${r.title}".`,
+        "Fix grammar, spelling and punctuation, and remove any sentence that repeats an earlier one word for word.",
+        "Keep everything else as it is, including its length and paragraphs. Return only the corrected script, no commentary, no markdown.",
+        "",
+        r.text,
+      ].join("\n");
+      return proofreadText(cleanNarration(await generate(prompt, budgetFor(countWords(r.text)))));
+    },
+
+    async splitIntoScenes(r) {
+      // The voiceover split is done here, exactly and in order; Gemini writes one image prompt per scene.
+      const voiceovers = splitVoiceover(r.script, r.sceneCount);
+      const frame = r.resolution === "16:9" ? "a wide 16:9 frame" : "a vertical 9:16 frame";
+      const prompt = [
+        `A YouTube video titled "${r.title}" is narrated in ${r.sceneCount} scenes. For each scene, write one image-generation prompt`,
+        `(one or two sentences: subject, setting, lighting, style) for ${frame} that illustrates what the narrator says, with no text in the image.`,
+        `Answer with a JSON array of exactly ${r.sceneCount} strings, in scene order.`,
+        "",
+        ...voiceovers.map((v, i) => `Scene ${i + 1}: ${v}`),
+      ].join("\n");
+      const schema = { type: "array", items: { type: "string" }, minItems: r.sceneCount, maxItems: r.sceneCount };
+      const text = await generate(prompt, 200 * r.sceneCount + 256, { schema });
+      const prompts = parseJson(text, z.array(z.string().min(1)), "image prompts");
+      if (prompts.length !== r.sceneCount) {
+        throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} wrote ${prompts.length} image prompts for ${r.sceneCount} scenes.`);
+      }
+      return voiceovers.map((voiceoverText, i) => ({ voiceoverText, imagePrompt: prompts[i]!.trim() }));
+    },
+
+    async writeUploadMetadata(r) {
+      const excerpt = r.script.split(/\s+/).slice(0, 1500).join(" ");
+      const prompt = [
+        `Write YouTube upload metadata for the video "${r.title}". Its script begins:`,
+        excerpt,
+        "",
+        `Answer with JSON: {"description": string (at most ${UPLOAD_LIMITS.descriptionChars} characters, a few short paragraphs and 3 hashtags),`,
+        `"tags": string[] (10 to 20 search tags, all together at most ${UPLOAD_LIMITS.tagsChars} characters)}.`,
+      ].join("\n");
+      const schema = {
+        type: "object",
+        properties: { description: { type: "string" }, tags: { type: "array", items: { type: "string" } } },
+        required: ["description", "tags"],
+      };
+      const data = parseJson(await generate(prompt, 2048, { schema }), z.object({ description: z.string().min(1), tags: z.array(z.string()) }), "upload metadata");
+      const tags: string[] = [];
+      for (const tag of data.tags.map((t) => t.trim()).filter(Boolean)) {
+        if ([...tags, tag].join(",").length > UPLOAD_LIMITS.tagsChars) break;
+        if (!tags.includes(tag)) tags.push(tag);
+      }
+      return { description: data.description.trim().slice(0, UPLOAD_LIMITS.descriptionChars), tags };
+    },
+  };
+}

@@ -1,0 +1,194 @@
+// The offline script writer: a grammar that writes readable narration of a requested length about a title and a
+// topic, deterministic for a seed, with no sentence repeated verbatim across a whole script (see offline-grammar).
+import type { ExpandChunkRequest, ScriptChunkRequest } from "../types";
+import { createRandom, hashString, pick } from "../seed";
+import {
+  ANGLES,
+  BODY_SPACE,
+  BODY_TEMPLATES,
+  DETAILS,
+  OBSERVATIONS,
+  SHORT_SPACE,
+  SHORT_TEMPLATE,
+  bodyParts,
+  ordinal,
+  shortParts,
+} from "./offline-grammar";
+import { capitalize, countWords, keywordsOf, splitSentences } from "./language";
+
+/** Body sentence numbers reserved for each chunk; short (filler) sentence numbers likewise. */
+const BODY_PER_CHUNK = 1000;
+const SHORT_PER_CHUNK = 20;
+/** Expansions number their sentences from here, clear of the chunks' ranges. */
+const EXPANSION_BASE = 200_000;
+const EXPANSION_BUCKETS = 1000;
+const EXPANSION_PER_BUCKET = 400;
+
+type Subject = { title: string; topic: string; keywords: string[]; offset: number; seed: string };
+
+function subjectOf(title: string, topic: string, seed: string): Subject {
+  // The likeliest nouns of the topic, favouring those the title repeats; a few, so each recurs often enough to read as the subject.
+  const fromTopic = keywordsOf(topic, 4, title);
+  const keywords = fromTopic.length >= 2 ? fromTopic : [...new Set([...fromTopic, ...keywordsOf(title, 4)])];
+  return {
+    title: title.trim(),
+    topic: topic.trim().replace(/[.!?]+$/, ""),
+    keywords: keywords.length ? keywords : [title.trim().toLowerCase() || "this subject"],
+    offset: hashString(`${seed}\u0000${title}\u0000${topic}`),
+    seed,
+  };
+}
+
+function fill(template: string, parts: { A: string; B: string; C?: string; S?: string }): string {
+  return template
+    .replace("{A^}", capitalize(parts.A))
+    .replace("{A}", parts.A)
+    .replace("{B}", parts.B)
+    .replace("{C}", parts.C ?? "")
+    .replace("{S}", parts.S ?? "");
+}
+
+function keywordFor(subject: Subject, key: string): string {
+  return pick(createRandom(`${subject.offset}:${key}`), subject.keywords);
+}
+
+function angle(subject: Subject, index: number, key: string): string {
+  return ANGLES[index % ANGLES.length]!.replace("{K}", keywordFor(subject, key));
+}
+
+function bodySentence(subject: Subject, n: number): string {
+  const p = bodyParts(n, subject.offset % BODY_SPACE);
+  const random = createRandom(`${subject.offset}:s:${n}`);
+  const keyword = keywordFor(subject, `b${n}`);
+  const S = pick(random, [keyword, "this subject", "the topic of this video"]);
+  return fill(BODY_TEMPLATES[p.template]!, {
+    A: ANGLES[p.angle]!.replace("{K}", keyword),
+    B: OBSERVATIONS[p.observation]!,
+    C: DETAILS[p.detail]!,
+    S,
+  });
+}
+
+function shortSentence(subject: Subject, n: number): string {
+  const p = shortParts(n, subject.offset % SHORT_SPACE);
+  return fill(SHORT_TEMPLATE, { A: ANGLES[p.angle]!.replace("{K}", keywordFor(subject, `s${n}`)), B: OBSERVATIONS[p.observation]! });
+}
+
+function quoted(title: string): string {
+  return `“${title.replace(/[“”"]/g, "")}”`;
+}
+
+/** Sentences that open, head, and close chunks. Each names its chunk, so none can repeat across a script. */
+function framing(subject: Subject, chunkIndex: number, totalChunks: number, targetWords: number) {
+  const opener: string[] = [];
+  const ending: string[] = [];
+  const isFirst = chunkIndex === 0;
+  const isLast = chunkIndex === totalChunks - 1;
+  const brief = targetWords < 150;
+  const topicClause = subject.topic ? subject.topic.charAt(0).toLowerCase() + subject.topic.slice(1) : keywordFor(subject, "topic");
+  if (isFirst) {
+    opener.push(brief ? `Welcome to ${quoted(subject.title)}.` : `Welcome! This video is called ${quoted(subject.title)}, and it is all about ${topicClause}.`);
+    if (!brief) opener.push(`Stay with us, because by the end you will see ${keywordFor(subject, "hook")} in a new light.`);
+  }
+  if (totalChunks > 1) {
+    opener.push(`Part ${ordinal(chunkIndex + 1)} of ${ordinal(totalChunks)} looks at ${angle(subject, (subject.offset + chunkIndex * 7) % ANGLES.length, `h${chunkIndex}`)}.`);
+  }
+  if (isLast) {
+    ending.push(
+      brief
+        ? `Thanks for watching, and subscribe for more about ${keywordFor(subject, "end")}.`
+        : `That brings us to the end of ${quoted(subject.title)}. Thank you for watching, and if you found it useful, like the video, subscribe, and share it with someone who is curious about ${keywordFor(subject, "end")}.`,
+    );
+  } else {
+    ending.push(
+      `That wraps up part ${ordinal(chunkIndex + 1)}; next, we turn to ${angle(subject, (subject.offset + (chunkIndex + 1) * 7) % ANGLES.length, `h${chunkIndex + 1}`)}.`,
+    );
+  }
+  return { opener, ending };
+}
+
+/** Picks, among the next few unused numbers, the sentence whose length best fills `gap` words without overshooting much. */
+function bestFit(make: (n: number) => string, from: number, count: number, used: Set<number>, gap: number) {
+  let best: { n: number; text: string; words: number } | undefined;
+  for (let n = from; n < from + count; n++) {
+    if (used.has(n)) continue;
+    const text = make(n);
+    const words = countWords(text);
+    if (words > gap + 2) continue;
+    if (!best || Math.abs(gap - words) < Math.abs(gap - best.words)) best = { n, text, words };
+  }
+  return best;
+}
+
+/** Body sentences totalling about `words` words, numbered from the given ranges. */
+function bodyOfLength(subject: Subject, words: number, bodyStart: number, bodyCount: number, shortStart: number, shortCount: number, avoid: Set<string>) {
+  const sentences: string[] = [];
+  const usedBody = new Set<number>();
+  const usedShort = new Set<number>();
+  let remaining = words;
+  const accept = (text: string, n: number, used: Set<number>) => {
+    used.add(n);
+    if (avoid.has(text)) return;
+    sentences.push(text);
+    remaining -= countWords(text);
+  };
+  let n = bodyStart;
+  while (remaining >= 36 && n < bodyStart + bodyCount) {
+    accept(bodySentence(subject, n), n, usedBody);
+    n++;
+  }
+  if (remaining >= 16) {
+    const fit = bestFit((k) => bodySentence(subject, k), n, Math.min(60, bodyStart + bodyCount - n), usedBody, remaining);
+    if (fit) accept(fit.text, fit.n, usedBody);
+  }
+  while (remaining >= 7) {
+    const fit = bestFit((k) => shortSentence(subject, k), shortStart, shortCount, usedShort, remaining);
+    if (!fit) break;
+    accept(fit.text, fit.n, usedShort);
+  }
+  return sentences;
+}
+
+/** Paragraphs of four to six sentences, so the narration reads in beats. */
+function paragraphs(sentences: string[], seed: string): string[] {
+  const random = createRandom(seed);
+  const out: string[] = [];
+  for (let i = 0; i < sentences.length; ) {
+    const size = 4 + Math.floor(random() * 3);
+    out.push(sentences.slice(i, i + size).join(" "));
+    i += size;
+  }
+  return out;
+}
+
+export function writeOfflineChunk(request: ScriptChunkRequest): string {
+  const subject = subjectOf(request.title, request.topic, request.seed);
+  const { opener, ending } = framing(subject, request.chunkIndex, request.totalChunks, request.targetWords);
+  const fixedWords = countWords([...opener, ...ending].join(" "));
+  // A very short script has no room for the framing: it is all body.
+  const framed = fixedWords + 8 <= request.targetWords;
+  const body = bodyOfLength(
+    subject,
+    request.targetWords - (framed ? fixedWords : 0),
+    request.chunkIndex * BODY_PER_CHUNK,
+    BODY_PER_CHUNK,
+    (request.chunkIndex * SHORT_PER_CHUNK) % SHORT_SPACE,
+    SHORT_PER_CHUNK,
+    new Set(),
+  );
+  const sentences = framed ? [...opener, ...body, ...ending] : body;
+  return paragraphs(sentences, `${subject.offset}:p:${request.chunkIndex}`).join("\n\n");
+}
+
+/** Lengthens a chunk to about targetWords by adding new sentences after it; never repeats one already there. */
+export function expandOfflineChunk(request: ExpandChunkRequest): string {
+  const current = request.text.trim();
+  const missing = request.targetWords - countWords(current);
+  if (missing <= 0) return current;
+  const subject = subjectOf(request.title, request.topic, request.seed);
+  const bucket = hashString(`${request.seed}\u0000${current}`) % EXPANSION_BUCKETS;
+  const start = EXPANSION_BASE + bucket * EXPANSION_PER_BUCKET + (request.attempt % 4) * 100;
+  const existing = new Set(splitSentences(current));
+  const added = bodyOfLength(subject, missing, start, 100, (bucket * 7 + request.attempt * 13) % SHORT_SPACE, 40, existing);
+  return [current, ...paragraphs(added, `${subject.offset}:e:${bucket}:${request.attempt}`)].filter(Boolean).join("\n\n");
+}

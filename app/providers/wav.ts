@@ -1,0 +1,73 @@
+// 16-bit PCM WAV: writing headers, reading the format and duration back, and measuring loudness.
+
+export type WavInfo = {
+  sampleRate: number;
+  channels: number;
+  bitsPerSample: number;
+  dataOffset: number;
+  dataLength: number;
+  durationSeconds: number;
+};
+
+export function wavHeader(dataLength: number, sampleRate: number, channels: number): Buffer {
+  const header = Buffer.alloc(44);
+  const blockAlign = channels * 2;
+  header.write("RIFF", 0, "ascii");
+  header.writeUInt32LE(36 + dataLength, 4);
+  header.write("WAVE", 8, "ascii");
+  header.write("fmt ", 12, "ascii");
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(channels, 22);
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * blockAlign, 28);
+  header.writeUInt16LE(blockAlign, 32);
+  header.writeUInt16LE(16, 34);
+  header.write("data", 36, "ascii");
+  header.writeUInt32LE(dataLength, 40);
+  return header;
+}
+
+/** Wraps raw little-endian 16-bit PCM (what ElevenLabs' pcm_* formats return) in a WAV file. */
+export function pcm16ToWav(pcm: Buffer, sampleRate: number, channels = 1): Buffer {
+  return Buffer.concat([wavHeader(pcm.length, sampleRate, channels), pcm]);
+}
+
+/** Reads the fmt and data chunks of a PCM WAV; throws on anything else. */
+export function readWavInfo(wav: Buffer): WavInfo {
+  if (wav.length < 12 || wav.toString("ascii", 0, 4) !== "RIFF" || wav.toString("ascii", 8, 12) !== "WAVE") {
+    throw new Error("Not a WAV file");
+  }
+  let offset = 12;
+  let format: { channels: number; sampleRate: number; bitsPerSample: number } | undefined;
+  while (offset + 8 <= wav.length) {
+    const id = wav.toString("ascii", offset, offset + 4);
+    // Streaming writers (flite among them) may leave the data size as 0 or 0xFFFFFFFF: the rest is data.
+    let size = wav.readUInt32LE(offset + 4);
+    const body = offset + 8;
+    if (id === "fmt ") {
+      format = { channels: wav.readUInt16LE(body + 2), sampleRate: wav.readUInt32LE(body + 4), bitsPerSample: wav.readUInt16LE(body + 14) };
+    } else if (id === "data") {
+      if (!format) throw new Error("WAV data chunk before its fmt chunk");
+      if (size === 0 || body + size > wav.length) size = wav.length - body;
+      const bytesPerSecond = format.sampleRate * format.channels * (format.bitsPerSample / 8);
+      return { ...format, dataOffset: body, dataLength: size, durationSeconds: size / bytesPerSecond };
+    }
+    offset = body + size + (size % 2);
+  }
+  throw new Error("WAV file has no data chunk");
+}
+
+/** Root mean square of a 16-bit WAV's samples, 0 (silence) to 1 (full scale). */
+export function wavRms(wav: Buffer): number {
+  const info = readWavInfo(wav);
+  if (info.bitsPerSample !== 16) throw new Error(`Only 16-bit WAV is measured, got ${info.bitsPerSample}-bit`);
+  const count = Math.floor(info.dataLength / 2);
+  if (count === 0) return 0;
+  let sum = 0;
+  for (let i = 0; i < count; i++) {
+    const s = wav.readInt16LE(info.dataOffset + i * 2) / 32768;
+    sum += s * s;
+  }
+  return Math.sqrt(sum / count);
+}

@@ -1,0 +1,118 @@
+// A small local HTTP server that the service fakes build on: routes, a key check, a log of requests, and
+// switches that make the next answers fail the ways real services do (429, 5xx, slow, malformed).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type FakeRequest = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: Buffer; json: () => unknown };
+export type FakeResponse = { status?: number; json?: unknown; body?: Buffer | string; contentType?: string; headers?: Record<string, string> };
+export type Route = { method: string; pattern: RegExp; handle: (req: FakeRequest, params: string[]) => FakeResponse | Promise<FakeResponse> };
+
+export type Trouble =
+  | { kind: "rate-limit"; retryAfterSeconds?: number }
+  | { kind: "server-error"; status?: number }
+  | { kind: "slow"; delayMs: number }
+  | { kind: "malformed" };
+
+type QueuedTrouble = Trouble & { remaining: number; path?: RegExp };
+
+export abstract class FakeApi {
+  readonly requests: FakeRequest[] = [];
+  url = "";
+  private server?: http.Server;
+  private troubles: QueuedTrouble[] = [];
+  private readonly sockets = new Set<import("node:net").Socket>();
+
+  constructor(readonly apiKey: string) {}
+
+  protected abstract routes(): Route[];
+  /** The key this request carries, as the real service reads it. */
+  protected abstract keyOf(req: FakeRequest): string | undefined;
+  /** The service's documented answer to a missing or wrong key. */
+  protected abstract rejectedKey(): FakeResponse;
+  /** Paths served without a key (e.g. generated files on a CDN). */
+  protected isPublic(_req: FakeRequest): boolean {
+    return false;
+  }
+
+  /** Makes the next `times` requests (optionally only those whose path matches) fail this way. */
+  trouble(trouble: Trouble, times = 1, path?: RegExp): this {
+    this.troubles.push({ ...trouble, remaining: times, path });
+    return this;
+  }
+
+  requestsTo(path: RegExp): FakeRequest[] {
+    return this.requests.filter((r) => path.test(r.path));
+  }
+
+  async start(): Promise<string> {
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        void this.answer(req, Buffer.concat(chunks), res).catch((e: Error) => {
+          if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+          res.end(`fake failed: ${e.message}`);
+        });
+      });
+    });
+    this.server.on("connection", (s) => {
+      this.sockets.add(s);
+      s.on("close", () => this.sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private async answer(req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const request: FakeRequest = {
+      method: req.method ?? "GET",
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body,
+      json: () => JSON.parse(body.toString("utf8") || "null"),
+    };
+    this.requests.push(request);
+    const send = (r: FakeResponse) => {
+      if (res.destroyed) return;
+      const payload = r.json !== undefined ? JSON.stringify(r.json) : (r.body ?? "");
+      res.writeHead(r.status ?? 200, { "content-type": r.contentType ?? (r.json !== undefined ? "application/json" : "application/octet-stream"), ...r.headers });
+      res.end(payload);
+    };
+
+    const trouble = this.troubles.find((t) => t.remaining > 0 && (!t.path || t.path.test(request.path)));
+    if (trouble) trouble.remaining--;
+    if (trouble?.kind === "slow") await new Promise((r) => setTimeout(r, trouble.delayMs));
+    if (trouble?.kind === "rate-limit") {
+      return send({
+        status: 429,
+        json: { error: { code: 429, message: "Too many requests", status: "RESOURCE_EXHAUSTED" } },
+        headers: trouble.retryAfterSeconds !== undefined ? { "retry-after": String(trouble.retryAfterSeconds) } : {},
+      });
+    }
+    if (trouble?.kind === "server-error") return send({ status: trouble.status ?? 500, json: { error: { code: trouble.status ?? 500, message: "Internal error" } } });
+    if (trouble?.kind === "malformed") return send({ status: 200, json: { unexpected: "shape" } });
+
+    if (!this.isPublic(request) && this.keyOf(request) !== this.apiKey) return send(this.rejectedKey());
+    for (const route of this.routes()) {
+      const match = route.method === request.method ? route.pattern.exec(request.path) : null;
+      if (match) return send(await route.handle(request, match.slice(1)));
+    }
+    send({ status: 404, json: { error: `No route ${request.method} ${request.path}` } });
+  }
+}
+
+/** A sine tone as little-endian 16-bit PCM, `seconds` long: audible, not silence. */
+export function tonePcm(seconds: number, sampleRate: number, frequency = 220): Buffer {
+  const count = Math.round(seconds * sampleRate);
+  const pcm = Buffer.alloc(count * 2);
+  for (let i = 0; i < count; i++) pcm.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / sampleRate) * 8000), i * 2);
+  return pcm;
+}

@@ -1,0 +1,133 @@
+// The offline speech, image and music generators: outputs checked, not just produced.
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { createOfflineImageProvider } from "~/providers/image/offline-scene.server";
+import { createOfflineMusicProvider, OFFLINE_MUSIC_MAX_SECONDS } from "~/providers/music/offline.server";
+import { readPrompt } from "~/providers/music/composer";
+import { createFliteSpeechProvider } from "~/providers/speech/flite.server";
+import { readWavInfo, wavRms } from "~/providers/wav";
+
+describe("offline speech (Flite)", () => {
+  const speech = createFliteSpeechProvider();
+
+  it("lists its voices as premade, with gender", async () => {
+    const voices = await speech.listVoices();
+    expect(voices.length).toBeGreaterThanOrEqual(4);
+    expect(voices.every((v) => v.category === "premade" && v.gender)).toBe(true);
+    expect(voices.some((v) => v.gender === "female")).toBe(true);
+    expect(await speech.listVoices("cloned")).toEqual([]);
+  });
+
+  it("speaks text into a WAV whose duration grows with the text and which is not silent", async () => {
+    const short = await speech.synthesize({ text: "Bees dance to share directions.", voiceId: "slt" });
+    const long = await speech.synthesize({
+      text: "Bees dance to share directions. A forager returns to the hive and repeats a figure of eight, and the angle of its run points the others toward the flowers it found.",
+      voiceId: "slt",
+    });
+    for (const r of [short, long]) {
+      expect(r.mimeType).toBe("audio/wav");
+      expect(r.durationSeconds).toBeCloseTo(readWavInfo(r.audio).durationSeconds, 6);
+      expect(wavRms(r.audio)).toBeGreaterThan(0.02);
+    }
+    // About 2 to 5 words a second is how people speak.
+    expect(short.durationSeconds).toBeGreaterThan(5 / 5);
+    expect(short.durationSeconds).toBeLessThan(5 / 1.5);
+    expect(long.durationSeconds).toBeGreaterThan(33 / 5);
+    expect(long.durationSeconds).toBeLessThan(33 / 1.5);
+  });
+
+  it("uses its default voice when asked for one it does not have", async () => {
+    const r = await speech.synthesize({ text: "Hello there.", voiceId: "elevenlabs-id" });
+    expect(r.durationSeconds).toBeGreaterThan(0.3);
+  });
+
+  it("refuses empty text with a clear message", async () => {
+    await expect(speech.synthesize({ text: "   " })).rejects.toThrow(/no text to speak/);
+  });
+});
+
+describe("offline scene images", () => {
+  const images = createOfflineImageProvider();
+
+  it("renders 1920x1080 for 16:9 and 1080x1920 for 9:16 as PNG", async () => {
+    for (const [aspectRatio, width, height] of [["16:9", 1920, 1080], ["9:16", 1080, 1920]] as const) {
+      const r = await images.generateImage({ prompt: "A calm ocean at sunrise", aspectRatio, seed: "s" });
+      const meta = await sharp(r.image).metadata();
+      expect([r.mimeType, r.width, r.height]).toEqual(["image/png", width, height]);
+      expect([meta.format, meta.width, meta.height]).toEqual(["png", width, height]);
+    }
+  });
+
+  it("draws each scene differently, with a palette from the prompt's words", async () => {
+    const mean = async (prompt: string) => {
+      const r = await images.generateImage({ prompt, aspectRatio: "16:9", seed: "s" });
+      const stats = await sharp(r.image).stats();
+      return { image: r.image, rgb: stats.channels.slice(0, 3).map((c) => c.mean) };
+    };
+    const sea = await mean("Waves of the ocean under a blue winter sky");
+    const fire = await mean("A desert sunset glowing orange over the dunes");
+    const forest = await mean("A green forest with tall trees and ferns");
+    expect(sea.image.equals(fire.image)).toBe(false);
+    expect(sea.rgb[2]!).toBeGreaterThan(sea.rgb[0]!); // blue over red
+    expect(fire.rgb[0]!).toBeGreaterThan(fire.rgb[2]!); // red over blue
+    expect(forest.rgb[1]!).toBeGreaterThan(forest.rgb[0]!); // green over red
+  });
+
+  it("draws the same picture again for the same prompt and seed", async () => {
+    const a = await images.generateImage({ prompt: "Scene one", aspectRatio: "16:9", seed: "s" });
+    const again = await images.generateImage({ prompt: "Scene one", aspectRatio: "16:9", seed: "s" });
+    expect(a.image.equals(again.image)).toBe(true);
+  });
+});
+
+describe("offline music", () => {
+  const music = createOfflineMusicProvider();
+
+  async function track(prompt: string, seconds: number, trackCount = 1) {
+    const { taskId } = await music.startGeneration({ prompt, trackCount, durationSeconds: seconds, seed: "seed" });
+    const result = await music.poll(taskId);
+    expect(result.status).toBe("completed");
+    return result.tracks;
+  }
+
+  it("reads mood and tempo words from the prompt", () => {
+    expect(readPrompt("an upbeat dance tune").mood).toBe("upbeat");
+    expect(readPrompt("calm ambient pads").mood).toBe("calm");
+    expect(readPrompt("epic cinematic trailer").bpm).toBeGreaterThan(readPrompt("epic cinematic trailer, slow").bpm);
+    expect(readPrompt("lofi at 90 bpm").bpm).toBe(90);
+  });
+
+  it("renders tracks of the requested duration that are not silent", async () => {
+    const tracks = await track("calm piano for studying", 12, 2);
+    expect(tracks).toHaveLength(2);
+    for (const t of tracks) {
+      const info = readWavInfo(t.audio!);
+      expect(t.mimeType).toBe("audio/wav");
+      expect(info.durationSeconds).toBeCloseTo(12, 2);
+      expect(t.durationSeconds).toBe(12);
+      expect(wavRms(t.audio!)).toBeGreaterThan(0.01);
+    }
+    expect(tracks[0]!.audio!.equals(tracks[1]!.audio!)).toBe(false);
+    expect(tracks[0]!.title).not.toBe(tracks[1]!.title);
+  });
+
+  it("gives different audio for different prompts, and the same for the same prompt and seed", async () => {
+    const [calm] = await track("calm ambient", 8);
+    const [upbeat] = await track("upbeat energetic dance", 8);
+    const [calmAgain] = await track("calm ambient", 8);
+    expect(calm!.audio!.equals(upbeat!.audio!)).toBe(false);
+    expect(calm!.audio!.equals(calmAgain!.audio!)).toBe(true);
+  });
+
+  it("caps a track at the offline maximum and says so in its duration", async () => {
+    const { taskId } = await music.startGeneration({ prompt: "calm", trackCount: 1, durationSeconds: 3600 });
+    expect(taskId).toMatch(/^offline-music:/);
+    const decoded = JSON.parse(Buffer.from(taskId.slice("offline-music:".length), "base64url").toString("utf8"));
+    expect(decoded.durationSeconds).toBe(OFFLINE_MUSIC_MAX_SECONDS);
+  });
+
+  it("refuses an empty prompt or a damaged task id clearly", async () => {
+    await expect(music.startGeneration({ prompt: " ", trackCount: 1, durationSeconds: 10 })).rejects.toThrow(/enter a music prompt/);
+    await expect(music.poll("offline-music:garbage")).rejects.toThrow(/damaged/);
+  });
+});

@@ -1,0 +1,90 @@
+// The offline writer: scripts of the requested length, no sentence said twice, scenes that cover the script.
+import { describe, expect, it } from "vitest";
+import { planChunks, targetWordsFor } from "~/lib/script";
+import { createOfflineTextProvider } from "~/providers/text/offline";
+import { countWords, splitSentences } from "~/providers/text/language";
+
+const text = createOfflineTextProvider();
+const video = { title: "The Secret Life of Honeybees", topic: "How honeybees communicate, build hives and pollinate crops" };
+
+async function writeScript(durationSeconds: number, seed = "seed-1") {
+  const targets = planChunks(targetWordsFor(durationSeconds));
+  const chunks: string[] = [];
+  for (let i = 0; i < targets.length; i++) {
+    chunks.push(await text.writeScriptChunk({ ...video, chunkIndex: i, totalChunks: targets.length, targetWords: targets[i]!, seed }));
+  }
+  return text.proofreadScript({ title: video.title, text: chunks.join("\n\n") });
+}
+
+describe("offline script writer", () => {
+  it.each([
+    [30, 75],
+    [300, 750],
+    [3600, 9000],
+  ])("writes a %i s video within 10%% of %i words, with no sentence repeated", async (seconds, words) => {
+    const script = await writeScript(seconds);
+    expect(Math.abs(countWords(script) - words)).toBeLessThanOrEqual(words * 0.1);
+    const sentences = splitSentences(script);
+    expect(new Set(sentences).size).toBe(sentences.length);
+  });
+
+  it("writes about the title and topic, in readable sentences", async () => {
+    const script = await writeScript(300);
+    expect(script).toContain("The Secret Life of Honeybees");
+    expect(script).toMatch(/honeybees|hives|crops/);
+    for (const s of splitSentences(script)) {
+      expect(s).toMatch(/^[A-Z“"]/);
+      expect(s).toMatch(/[.!?”]$/);
+    }
+  });
+
+  it("is deterministic for a seed, and different for another seed or chunk", async () => {
+    const request = { ...video, chunkIndex: 1, totalChunks: 3, targetWords: 400, seed: "a" };
+    const once = await text.writeScriptChunk(request);
+    expect(await text.writeScriptChunk(request)).toBe(once);
+    expect(await text.writeScriptChunk({ ...request, seed: "b" })).not.toBe(once);
+    expect(await text.writeScriptChunk({ ...request, chunkIndex: 2 })).not.toBe(once);
+  });
+
+  it("expands a short chunk to its target with new sentences", async () => {
+    const short = "Bees talk by dancing. The waggle dance points to flowers.";
+    const expanded = await text.expandScriptChunk({ ...video, text: short, targetWords: 200, attempt: 1, seed: "x" });
+    expect(expanded.startsWith(short)).toBe(true);
+    expect(Math.abs(countWords(expanded) - 200)).toBeLessThanOrEqual(20);
+    const sentences = splitSentences(expanded);
+    expect(new Set(sentences).size).toBe(sentences.length);
+  });
+
+  it("proofreads spacing and punctuation and drops a repeated sentence", async () => {
+    const out = await text.proofreadScript({ title: "T", text: "hello   world .  Bees are busy.\n\nBees are busy. the end" });
+    expect(out).toBe("Hello world. Bees are busy.\n\nThe end.");
+  });
+
+  it("splits a script into exactly the asked number of scenes that cover its text in order", async () => {
+    const script = await writeScript(300);
+    for (const sceneCount of [1, 7, 40, 120]) {
+      const scenes = await text.splitIntoScenes({ title: video.title, script, resolution: "16:9", durationSeconds: 300, sceneCount, seed: "s" });
+      expect(scenes).toHaveLength(sceneCount);
+      expect(scenes.map((s) => s.voiceoverText).join(" ")).toBe(script.replace(/\s+/g, " ").trim());
+      expect(scenes.every((s) => s.voiceoverText.length > 0 && s.imagePrompt.length > 0)).toBe(true);
+    }
+    const [first] = await text.splitIntoScenes({ title: video.title, script, resolution: "9:16", durationSeconds: 300, sceneCount: 5, seed: "s" });
+    expect(first!.imagePrompt).toContain("9:16");
+  });
+
+  it("refuses more scenes than the script has words, saying why", async () => {
+    await expect(text.splitIntoScenes({ title: "T", script: "Too short.", resolution: "16:9", durationSeconds: 30, sceneCount: 5, seed: "s" })).rejects.toThrow(
+      /2 word\(s\), too few for 5 scenes/,
+    );
+  });
+
+  it("writes upload metadata within YouTube's limits", async () => {
+    const script = await writeScript(300);
+    const meta = await text.writeUploadMetadata({ title: video.title, script });
+    expect(meta.description.length).toBeGreaterThan(50);
+    expect(meta.description.length).toBeLessThanOrEqual(4900);
+    expect(meta.tags.length).toBeGreaterThan(2);
+    expect(meta.tags.join(",").length).toBeLessThanOrEqual(400);
+    expect(meta.tags).toContain("honeybees");
+  });
+});
