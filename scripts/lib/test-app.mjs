@@ -23,6 +23,8 @@ export async function startAppForTests(serverEnv) {
     TEMPORAL_ADDRESS: serverEnv.TEMPORAL_ADDRESS,
     TEMPORAL_TASK_QUEUE: `e2e-${Date.now()}`,
     DATA_DIR: dataDir,
+    // the browser tests sign in as this account to reach the owner-only settings
+    OWNER_EMAIL: process.env.OWNER_EMAIL ?? "owner@reelsmith.test",
   };
   const children = [
     startChild("web", process.execPath, ["--import", "tsx", "server.ts"], { env, quiet: true }),
@@ -37,5 +39,6 @@ export async function startAppForTests(serverEnv) {
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_DATABASE_URL = databaseUrl;
   process.env.E2E_TASK_QUEUE = env.TEMPORAL_TASK_QUEUE;
+  process.env.E2E_OWNER_EMAIL = env.OWNER_EMAIL;
   return { baseUrl, databaseUrl, logFile, stop: () => stopChildren(5000) };
 }

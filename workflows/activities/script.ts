@@ -2,6 +2,7 @@
 import { Context } from "@temporalio/activity";
 import type { ExpandChunkRequest, ScriptChunkRequest, TextProvider } from "~/providers/types";
 import { prisma } from "~/server/db.server";
+import { logPipelineError } from "~/server/error-log.server";
 import { countWords } from "~/lib/script";
 import { asActivityFailure, providersForUser } from "./providers";
 
@@ -66,9 +67,7 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
     async markScriptEnded(input: { projectId: string; userId: string; status: "error" | "cancelled"; error: string }): Promise<void> {
       await prisma.script.updateMany({ where: { projectId: input.projectId }, data: { status: input.status, error: input.error } });
       if (input.status === "error") {
-        await prisma.errorLog.create({
-          data: { userId: input.userId, type: "script_generation", message: input.error, context: { projectId: input.projectId } },
-        });
+        await logPipelineError({ userId: input.userId, projectId: input.projectId, type: "script_generation", message: input.error });
       }
     },
   };

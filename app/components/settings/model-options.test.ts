@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { flattenModels, modelLabel, truncateDescription } from "./model-options";
+
+describe("truncateDescription", () => {
+  it("keeps a description of up to 50 characters as it is", () => {
+    const fifty = "x".repeat(50);
+    expect(truncateDescription(fifty)).toBe(fifty);
+    expect(truncateDescription("Cinematic photographs")).toBe("Cinematic photographs");
+  });
+
+  it("cuts a longer one at 50 characters and adds an ellipsis", () => {
+    const long = "A cinematic model for photorealistic scenes with dramatic lighting and depth";
+    expect(truncateDescription(long)).toBe(`${long.slice(0, 50)}...`);
+    expect(truncateDescription("y".repeat(51))).toBe(`${"y".repeat(50)}...`);
+  });
+
+  it("treats a missing description as empty", () => {
+    expect(truncateDescription(undefined)).toBe("");
+    expect(modelLabel({ id: "a", name: "Kino", description: "" })).toBe("Kino");
+  });
+});
+
+describe("modelLabel and flattenModels", () => {
+  it("labels a model with its name and shortened description", () => {
+    expect(modelLabel({ id: "k", name: "Leonardo Kino XL", description: "Cinematic" })).toBe("Leonardo Kino XL - Cinematic");
+  });
+
+  it("lists custom, featured, then core models, each model once", () => {
+    const m = (id: string) => ({ id, name: id, description: "" });
+    const flat = flattenModels({ custom_models: [m("c")], featured_models: [m("f"), m("x")], core_models: [m("x"), m("core")] });
+    expect(flat.map((x) => x.id)).toEqual(["c", "f", "x", "core"]);
+    expect(flattenModels(null)).toEqual([]);
+  });
+});

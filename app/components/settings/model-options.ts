@@ -1,0 +1,23 @@
+// The Image Model Settings select: every model of the three groups, labelled with its name and the first
+// 50 characters of its description.
+import { MODEL_DESCRIPTION_CHARS } from "~/lib/constants";
+import type { ModelSummary, ModelsResponse } from "./types";
+
+export const DEFAULT_MODEL_NAME = "Leonardo Kino XL";
+
+export function truncateDescription(description: string | null | undefined, limit = MODEL_DESCRIPTION_CHARS): string {
+  const text = (description ?? "").trim();
+  return text.length > limit ? `${text.slice(0, limit)}...` : text;
+}
+
+export function modelLabel(model: ModelSummary): string {
+  const description = truncateDescription(model.description);
+  return description ? `${model.name} - ${description}` : model.name;
+}
+
+/** Custom models first, then featured, then core; a model listed in two groups appears once. */
+export function flattenModels(response: Pick<ModelsResponse, "custom_models" | "featured_models" | "core_models"> | null | undefined): ModelSummary[] {
+  if (!response) return [];
+  const all = [...(response.custom_models ?? []), ...(response.featured_models ?? []), ...(response.core_models ?? [])];
+  return [...new Map(all.map((m) => [m.id, m])).values()];
+}

@@ -1,0 +1,28 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ImageModel } from "~/providers/types";
+import { providersFor } from "~/providers/index.server";
+import { requireUserId } from "~/server/auth.server";
+import { providerFailure } from "~/server/error-log.server";
+import { getProviderKeys } from "~/server/settings.server";
+
+// GET /api/leonardo/models: the image service's models in its three groups, or the offline styles without a key.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const userId = await requireUserId(request);
+  const { image } = providersFor(await getProviderKeys(userId));
+  try {
+    const models = await image.listModels();
+    const group = (name: ImageModel["group"]) => models.filter((m) => m.group === name).map(({ id, name, description }) => ({ id, name, description }));
+    return Response.json(
+      {
+        custom_models: group("custom_models"),
+        featured_models: group("featured_models"),
+        core_models: group("core_models"),
+        source: image.source,
+        provider: image.name,
+      },
+      { headers: { "Cache-Control": "no-store" } },
+    );
+  } catch (e) {
+    return providerFailure({ userId, error: e, type: "model_list", what: "load image models", keyName: "Leonardo API key" });
+  }
+}
