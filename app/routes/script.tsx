@@ -29,6 +29,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const SCRIPT_STATUS_KEY = ["script-status"];
 const STARTED_FLAG_KEY = "scriptGenerationStartedAt";
+// The spec's notice, as one text: its title, " - ", its description.
+const STUCK_NOTICE = "Script Generation Taking Too Long - The generation has been running for over 30 minutes. You can reset and try again.";
+const [STUCK_TITLE, STUCK_DESCRIPTION] = STUCK_NOTICE.split(" - ") as [string, string];
 
 export default function ScriptPage() {
   const { details: serverDetails } = useLoaderData<typeof loader>();
@@ -182,10 +185,10 @@ export default function ScriptPage() {
           <div role="alert" className="mb-6 flex flex-wrap items-center justify-between gap-4 rounded-xl border border-amber-700 bg-amber-950 p-4">
             <div className="flex items-start gap-3">
               <AlertTriangle className="mt-0.5 h-5 w-5 text-amber-400" aria-hidden />
-              <div>
-                <p className="font-semibold">Script Generation Taking Too Long</p>
-                <p className="text-sm text-amber-100">The generation has been running for over 30 minutes. You can reset and try again.</p>
-              </div>
+              <p className="text-sm text-amber-100">
+                <strong className="block text-base text-white">{STUCK_TITLE}</strong>
+                {STUCK_DESCRIPTION}
+              </p>
             </div>
             <Button variant="outline" onClick={resetAndRetry} disabled={start.isPending}>
               Reset & Retry
