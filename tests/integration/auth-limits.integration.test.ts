@@ -1,5 +1,6 @@
 // Roles and limits with billing configured, the projects API, and the header's gates as a project advances.
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { callRoute as call } from "../support/routes";
 
 vi.hoisted(() => {
   process.env.STRIPE_SECRET_KEY = "sk_test_integration";
@@ -23,15 +24,6 @@ afterAll(async () => {
 
 const url = "http://localhost:3000";
 
-async function call(fn: (args: never) => unknown, request: Request, params: Record<string, string> = {}): Promise<Response> {
-  try {
-    const result = await fn({ request, params, context: {} } as never);
-    return result instanceof Response ? result : Response.json(result);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 
 const postJson = (path: string, body: unknown, cookie: string) =>
   new Request(`${url}${path}`, { method: "POST", headers: { "Content-Type": "application/json", Cookie: cookie, Origin: url }, body: JSON.stringify(body) });

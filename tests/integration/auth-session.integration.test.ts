@@ -1,5 +1,6 @@
 // Sessions, guards and the signed-in API without billing (self-hosted mode), called directly as Remix would.
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { callRoute as call } from "../support/routes";
 
 vi.hoisted(() => {
   process.env.OWNER_EMAIL = "owner@example.com";
@@ -22,14 +23,6 @@ afterAll(async () => {
 const url = "http://localhost:3000";
 const get = (path: string, cookie?: string) => new Request(`${url}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
 
-async function call(fn: (args: never) => unknown, request: Request): Promise<Response> {
-  try {
-    return (await fn({ request, params: {}, context: {} } as never)) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 
 describe("guards", () => {
   it("answers 401 JSON on /api paths and redirects pages to the landing page when signed out", async () => {

@@ -5,16 +5,8 @@ import { loader as scriptStatus } from "~/routes/api.script-status";
 import { countWords } from "~/lib/script";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { startTestWorker } from "../support/temporal";
+import { callRoute as call } from "../support/routes";
 
-// Route functions are called directly; a guard's thrown Response counts as the answer.
-async function call(fn: (args: never) => Promise<unknown>, request: Request): Promise<Response> {
-  try {
-    return (await fn({ request, params: {}, context: {} } as never)) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 
 const url = "http://localhost:3000";
 const post = (body: unknown, cookie?: string) =>

@@ -12,17 +12,10 @@ import { ORPHAN_GRACE_MS } from "~/server/cleanup.server";
 import { logPipelineError } from "~/server/error-log.server";
 import { mediaSize, mediaUrl, saveMedia } from "~/server/storage.server";
 import { createTestUser, sessionCookieFor } from "../support/auth";
+import { callRoute as call } from "../support/routes";
 
 const base = "http://localhost:3000";
 
-async function call(fn: (args: never) => unknown, request: Request, params: Record<string, string> = {}): Promise<Response> {
-  try {
-    return (await fn({ request, params, context: {} } as never)) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 
 const cleanup = (cookie: string, id: string) =>
   call(cleanupMedia, new Request(`${base}/api/projects/${id}/cleanup-media`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" } }), { id });

@@ -3,6 +3,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callRoute as call } from "../support/routes";
 
 // A cloud service that refuses every call and repeats the credentials it was sent, as some services do.
 const echoingService = http.createServer((req, res) => {
@@ -38,14 +39,6 @@ const userSecrets = {
   googleOAuthClientSecret: "GOCSPX-user-oauth-secret-3210",
 };
 
-async function call(fn: (args: never) => unknown, request: Request, params: Record<string, string> = {}): Promise<Response> {
-  try {
-    return (await fn({ request, params, context: {} } as never)) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 
 const putConfig = (cookie: string, body: unknown) =>
   call(

@@ -19,17 +19,10 @@ import { loader as readConfig } from "~/routes/api.config";
 import { getGlobalBranding } from "~/server/branding.server";
 import { mediaRoot, saveMedia } from "~/server/storage.server";
 import { createTestUser, sessionCookieFor } from "../support/auth";
+import { callRoute as call } from "../support/routes";
 
 const base = "http://localhost:3000";
 
-async function call(fn: (args: never) => unknown, request: Request, params: Record<string, string> = {}): Promise<Response> {
-  try {
-    return (await fn({ request, params, context: {} } as never)) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 
 function multipart(kind: string, cookie: string, data: Buffer, fileName: string, type = "") {
   const form = new FormData();
