@@ -1,0 +1,61 @@
+import { ImageIcon, Loader2, Mic } from "lucide-react";
+import { Button } from "~/components/ui/button";
+import type { StoryboardCellView } from "~/server/storyboard.server";
+import { needsAudio, needsImage } from "~/lib/storyboard";
+import { EditableField } from "./editable-field";
+
+export type SceneBusy = { image: boolean; voiceover: boolean };
+
+/** One scene: its image and audio, its two texts (each editable), and per-scene generation. */
+export function SceneCard(props: {
+  cell: StoryboardCellView;
+  busy: SceneBusy;
+  playing: boolean;
+  vertical: boolean;
+  onSave: (field: "imagePrompt" | "voiceoverText", value: string) => Promise<void>;
+  onGenerate: (kind: "image" | "voiceover") => void;
+}) {
+  const { cell, busy } = props;
+  const hasImage = !needsImage(cell);
+  const hasAudio = !needsAudio(cell);
+  return (
+    <article
+      aria-label={`Scene ${cell.cellIndex + 1}`}
+      className={`flex flex-col overflow-hidden rounded-xl border bg-slate-900 ${props.playing ? "border-brand ring-2 ring-brand" : "border-slate-800"}`}
+    >
+      <div className={`relative bg-slate-800 ${props.vertical ? "aspect-[9/16] max-h-80" : "aspect-video"}`}>
+        {hasImage ? (
+          <img src={cell.imageUrl!} alt={cell.imagePrompt} className="h-full w-full object-cover" loading="lazy" />
+        ) : (
+          <div className="flex h-full items-center justify-center text-slate-500">
+            <ImageIcon className="h-10 w-10" aria-hidden />
+          </div>
+        )}
+        {busy.image ? (
+          <div className="absolute inset-0 flex items-center justify-center bg-slate-950/70" role="status">
+            <Loader2 className="h-8 w-8 animate-spin" aria-hidden />
+            <span className="sr-only">Generating image</span>
+          </div>
+        ) : null}
+        <span className="absolute left-2 top-2 rounded bg-slate-950/80 px-2 py-0.5 text-xs font-semibold">
+          Scene {cell.cellIndex + 1} · {(cell.audioDuration ?? cell.estimatedDuration).toFixed(1)} s
+        </span>
+      </div>
+      <div className="flex flex-1 flex-col gap-4 p-4">
+        <EditableField label="Image prompt" value={cell.imagePrompt} onSave={(v) => props.onSave("imagePrompt", v)} />
+        <EditableField label="Voiceover" value={cell.voiceoverText} onSave={(v) => props.onSave("voiceoverText", v)} />
+        {hasAudio ? <audio controls preload="none" src={cell.audioUrl!} className="w-full" aria-label={`Scene ${cell.cellIndex + 1} voiceover`} /> : null}
+        <div className="mt-auto flex flex-wrap gap-2">
+          <Button size="sm" variant="outline" onClick={() => props.onGenerate("image")} disabled={busy.image}>
+            {busy.image ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <ImageIcon className="h-4 w-4" aria-hidden />}
+            {busy.image ? "Generating..." : hasImage ? "Regenerate Image" : "Generate Image"}
+          </Button>
+          <Button size="sm" variant="outline" onClick={() => props.onGenerate("voiceover")} disabled={busy.voiceover}>
+            {busy.voiceover ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Mic className="h-4 w-4" aria-hidden />}
+            {busy.voiceover ? "Generating..." : hasAudio ? "Regenerate Voiceover" : "Generate Voiceover"}
+          </Button>
+        </div>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,27 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { jsonError, parseJsonBody } from "~/server/api.server";
+import { requireUserId } from "~/server/auth.server";
+import { getCurrentProject } from "~/server/projects.server";
+import { updateCell } from "~/server/storyboard.server";
+
+const BodySchema = z
+  .object({
+    cellIndex: z.number({ message: "cellIndex must be a number" }).int().min(0),
+    imagePrompt: z.string().trim().min(1, "The image prompt cannot be empty").max(2000).optional(),
+    voiceoverText: z.string().trim().min(1, "The voiceover text cannot be empty").max(5000).optional(),
+  })
+  .refine((b) => b.imagePrompt !== undefined || b.voiceoverText !== undefined, {
+    message: "Send imagePrompt or voiceoverText to change",
+    path: ["imagePrompt"],
+  });
+
+// PUT /api/storyboard-cell: edit a scene's image prompt and/or voiceover text.
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "PUT") return jsonError(405, "Use PUT");
+  const userId = await requireUserId(request);
+  const edit = await parseJsonBody(request, BodySchema);
+  const project = await getCurrentProject(userId);
+  if (!project) return jsonError(404, "No storyboard to edit");
+  return Response.json({ success: true, cell: await updateCell(project.id, edit) });
+}

@@ -1,0 +1,149 @@
+// The storyboard stage as the web side sees it: start the split, read its status and cells, edit a cell,
+// and generate scene media (one scene, or all at once) through their workflows.
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from "@temporalio/client";
+import type { Project } from "~/generated/prisma/client";
+import { estimatedDurationFor } from "~/lib/storyboard";
+import {
+  generateAllProgressQuery,
+  generateAllWorkflowId,
+  sceneImageWorkflowId,
+  sceneVoiceoverWorkflowId,
+  type GenerateAllProgress,
+} from "../../workflows/scene-media";
+import { storyboardWorkflowId } from "../../workflows/storyboard";
+import { jsonError } from "./api.server";
+import { prisma } from "./db.server";
+import { getEnv } from "./env.server";
+import { getTemporalClient } from "./temporal.server";
+
+export const NO_SCRIPT_MESSAGE = "No script available to generate storyboard from";
+
+export type StoryboardCellView = {
+  cellIndex: number;
+  imagePrompt: string;
+  voiceoverText: string;
+  imageUrl: string | null;
+  audioUrl: string | null;
+  estimatedDuration: number;
+  audioDuration: number | null;
+};
+
+async function workflowIsRunning(workflowId: string): Promise<boolean> {
+  try {
+    const description = await (await getTemporalClient()).workflow.getHandle(workflowId).describe();
+    return description.status.name === "RUNNING";
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) return false;
+    throw e;
+  }
+}
+
+/** Starts splitting the project's script into scenes, unless scenes exist or a split is under way. */
+export async function startStoryboardGeneration(userId: string, project: Project) {
+  const script = await prisma.script.findUnique({ where: { projectId: project.id } });
+  if (script?.status !== "completed" || !script.text) throw jsonError(400, NO_SCRIPT_MESSAGE);
+  const existing = await prisma.storyboard.findUnique({ where: { projectId: project.id }, include: { _count: { select: { cells: true } } } });
+  const workflowId = storyboardWorkflowId(project.id);
+  if (existing?.status === "completed" && existing._count.cells > 0) return { existing: true, status: "completed" as const };
+  if (existing?.status === "processing" && (await workflowIsRunning(workflowId))) return { processing: true, status: "processing" as const };
+  await prisma.storyboard.upsert({
+    where: { projectId: project.id },
+    create: { projectId: project.id, title: project.title, status: "processing", workflowId },
+    update: { title: project.title, status: "processing", error: null, workflowId },
+  });
+  try {
+    await (await getTemporalClient()).workflow.start("storyboardWorkflow", {
+      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
+      workflowId,
+      args: [{ projectId: project.id, userId }],
+    });
+  } catch (e) {
+    if (e instanceof WorkflowExecutionAlreadyStartedError) return { processing: true, status: "processing" as const };
+    await prisma.storyboard.update({ where: { projectId: project.id }, data: { status: "error", error: "Failed to start storyboard generation" } });
+    throw e;
+  }
+  return { started: true, status: "processing" as const };
+}
+
+export async function getStoryboardStatus(project: Project | null) {
+  if (!project) return { status: "not_found" as const, cellCount: 0 };
+  const storyboard = await prisma.storyboard.findUnique({ where: { projectId: project.id }, include: { _count: { select: { cells: true } } } });
+  if (!storyboard) return { status: "not_found" as const, cellCount: 0 };
+  if (storyboard.status === "processing" && storyboard.workflowId && !(await workflowIsRunning(storyboard.workflowId).catch(() => true))) {
+    // ended without recording it (terminated by an operator): say so rather than spin forever
+    const message = "Storyboard generation was stopped";
+    await prisma.storyboard.updateMany({ where: { id: storyboard.id, status: "processing" }, data: { status: "error", error: message } });
+    return { status: "error" as const, cellCount: storyboard._count.cells, title: storyboard.title, error: message };
+  }
+  const status = storyboard.status === "completed" ? "completed" : storyboard.status === "processing" ? "processing" : "error";
+  return { status, cellCount: storyboard._count.cells, title: storyboard.title, error: storyboard.error };
+}
+
+export async function listCells(projectId: string): Promise<StoryboardCellView[]> {
+  return prisma.storyboardCell.findMany({
+    where: { storyboard: { projectId } },
+    orderBy: { cellIndex: "asc" },
+    select: { cellIndex: true, imagePrompt: true, voiceoverText: true, imageUrl: true, audioUrl: true, estimatedDuration: true, audioDuration: true },
+  });
+}
+
+export async function updateCell(projectId: string, edit: { cellIndex: number; imagePrompt?: string; voiceoverText?: string }) {
+  const cell = await prisma.storyboardCell.findFirst({ where: { cellIndex: edit.cellIndex, storyboard: { projectId } } });
+  if (!cell) throw jsonError(404, `Scene ${edit.cellIndex + 1} does not exist`, { field: "cellIndex" });
+  return prisma.storyboardCell.update({
+    where: { id: cell.id },
+    data: {
+      ...(edit.imagePrompt !== undefined ? { imagePrompt: edit.imagePrompt } : {}),
+      ...(edit.voiceoverText !== undefined ? { voiceoverText: edit.voiceoverText, estimatedDuration: estimatedDurationFor(edit.voiceoverText) } : {}),
+    },
+    select: { cellIndex: true, imagePrompt: true, voiceoverText: true, imageUrl: true, audioUrl: true, estimatedDuration: true, audioDuration: true },
+  });
+}
+
+/**
+ * Generates one scene's image or voiceover and answers with its URL, as the spec's calls do. The work runs as
+ * a workflow (retries, visible to operators); a second request for the same scene joins the one running.
+ */
+export async function generateSceneMedia(userId: string, project: Project, cellIndex: number, kind: "image" | "voiceover") {
+  const cell = await prisma.storyboardCell.findFirst({ where: { cellIndex, storyboard: { projectId: project.id } } });
+  if (!cell) throw jsonError(404, `Scene ${cellIndex + 1} does not exist`, { field: "cellIndex" });
+  const client = await getTemporalClient();
+  const workflowId = kind === "image" ? sceneImageWorkflowId(project.id, cellIndex) : sceneVoiceoverWorkflowId(project.id, cellIndex);
+  const workflowType = kind === "image" ? "sceneImageWorkflow" : "sceneVoiceoverWorkflow";
+  try {
+    await client.workflow.start(workflowType, { taskQueue: getEnv().TEMPORAL_TASK_QUEUE, workflowId, args: [{ projectId: project.id, userId, cellIndex }] });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
+  return client.workflow.getHandle(workflowId).result() as Promise<{ imageUrl?: string; audioUrl?: string }>;
+}
+
+export async function startGenerateAll(userId: string, project: Project) {
+  const client = await getTemporalClient();
+  const workflowId = generateAllWorkflowId(project.id);
+  try {
+    await client.workflow.start("generateAllContentWorkflow", { taskQueue: getEnv().TEMPORAL_TASK_QUEUE, workflowId, args: [{ projectId: project.id, userId }] });
+    return { started: true };
+  } catch (e) {
+    if (e instanceof WorkflowExecutionAlreadyStartedError) return { started: false, processing: true };
+    throw e;
+  }
+}
+
+/** Generate All's progress while it runs, its summary once done, or null when none has run. */
+export async function getGenerateAllProgress(project: Project): Promise<(GenerateAllProgress & { running: boolean }) | null> {
+  const client = await getTemporalClient();
+  const handle = client.workflow.getHandle(generateAllWorkflowId(project.id));
+  try {
+    const description = await handle.describe();
+    if (description.status.name === "RUNNING") {
+      const progress = await client.withDeadline(Date.now() + 2000, () => handle.query(generateAllProgressQuery)).catch(() => null);
+      return progress ? { ...progress, running: true } : null;
+    }
+    if (description.status.name === "COMPLETED") return { ...((await handle.result()) as GenerateAllProgress), running: false };
+    return null;
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) return null;
+    throw e;
+  }
+}

@@ -1,0 +1,128 @@
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { providersFor } from "~/providers/index.server";
+import { prisma } from "~/server/db.server";
+import { mediaFilePath } from "~/server/storage.server";
+import { action as editCell } from "~/routes/api.storyboard-cell";
+import { loader as readCells } from "~/routes/api.storyboards";
+import { loader as media } from "~/routes/api.media.$id";
+import { sceneCountFor } from "~/lib/storyboard";
+import { createStoryboardActivities } from "../../workflows/activities/storyboard";
+import { generateAllContentWorkflow } from "../../workflows/scene-media";
+import { storyboardWorkflow } from "../../workflows/storyboard";
+import { createTestUser, sessionCookieFor } from "../support/auth";
+import { callRoute } from "../support/routes";
+import { startTestWorker } from "../support/temporal";
+
+const base = "http://localhost:3000";
+const SCRIPT = [
+  "Cats purr when they are content, but that is only the start of the story.",
+  "The sound comes from the larynx, where muscles twitch many times a second.",
+  "Each twitch opens and closes the glottis, and the air makes a steady rumble.",
+  "Kittens purr to tell their mother that all is well while they feed.",
+  "Adult cats also purr when they are hurt, which may help them heal.",
+  "Some studies suggest that the low frequencies even strengthen bones.",
+  "So the next time a cat purrs on your lap, listen closely to that tiny engine.",
+].join(" ");
+
+// Offline providers, except that the image of scene 3 always fails, for good (a refused prompt).
+const offline = providersFor({});
+const failingScene = 2;
+const providers = {
+  ...offline,
+  image: {
+    ...offline.image,
+    async generateImage(request: Parameters<typeof offline.image.generateImage>[0]) {
+      if (request.seed?.includes(`:${failingScene}:`)) {
+        throw Object.assign(new Error("The image model refused this prompt"), { retryable: false, name: "ProviderRejectedError" });
+      }
+      return offline.image.generateImage(request);
+    },
+  },
+};
+
+let testWorker: Awaited<ReturnType<typeof startTestWorker>>;
+beforeAll(async () => {
+  testWorker = await startTestWorker({ activities: createStoryboardActivities({ providersFor: async () => providers }) });
+});
+afterAll(async () => {
+  await testWorker?.stop();
+  await prisma.$disconnect();
+});
+
+async function projectWithScript() {
+  const user = await createTestUser();
+  const project = await prisma.project.create({ data: { userId: user.id, title: "Why Cats Purr", topic: "purring", resolution: "shorts", durationSeconds: 30 } });
+  await prisma.user.update({ where: { id: user.id }, data: { currentProjectId: project.id } });
+  await prisma.script.create({ data: { projectId: project.id, status: "completed", text: SCRIPT, wordCount: 90, targetWords: 75 } });
+  await prisma.storyboard.create({ data: { projectId: project.id, title: project.title, status: "processing" } });
+  return { user, project, cookie: await sessionCookieFor(user.id) };
+}
+
+describe("storyboard and scene media on a real Temporal server", () => {
+  let ctx: Awaited<ReturnType<typeof projectWithScript>>;
+
+  it("splits the script into scenes sized for a 30 s Short, covering the script in order", async () => {
+    ctx = await projectWithScript();
+    const { cellCount } = await testWorker.client.workflow.execute(storyboardWorkflow, {
+      taskQueue: testWorker.taskQueue,
+      workflowId: `storyboard-${ctx.project.id}`,
+      args: [{ projectId: ctx.project.id, userId: ctx.user.id }],
+    });
+    expect(cellCount).toBe(sceneCountFor("9:16", 30));
+    const body = await (await callRoute(readCells, new Request(`${base}/api/storyboards`, { headers: { Cookie: ctx.cookie } }))).json();
+    expect(body.storyboardCells.map((c: { cellIndex: number }) => c.cellIndex)).toEqual([0, 1, 2, 3, 4, 5]);
+    const joined = body.storyboardCells.map((c: { voiceoverText: string }) => c.voiceoverText).join(" ");
+    expect(joined.replace(/\s+/g, " ")).toBe(SCRIPT);
+    for (const cell of body.storyboardCells) {
+      expect(cell.imagePrompt.length).toBeGreaterThan(10);
+      expect(cell.estimatedDuration).toBeGreaterThan(0);
+    }
+  });
+
+  it("edits a scene's voiceover text and re-estimates its duration; refuses an empty text naming the field", async () => {
+    const put = (body: unknown) =>
+      callRoute(editCell, new Request(`${base}/api/storyboard-cell`, { method: "PUT", headers: { Cookie: ctx.cookie, "Content-Type": "application/json" }, body: JSON.stringify(body) }));
+    const text = Array(30).fill("purr").join(" ");
+    const ok = await put({ cellIndex: 1, voiceoverText: text });
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).cell).toMatchObject({ cellIndex: 1, voiceoverText: text, estimatedDuration: 12 });
+
+    const empty = await put({ cellIndex: 1, voiceoverText: "   " });
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).field).toBe("voiceoverText");
+    const missing = await put({ cellIndex: 99, imagePrompt: "x" });
+    expect(missing.status).toBe(404);
+  });
+
+  it("Generate All fills every scene, reports the one image that failed, and finishes the rest", async () => {
+    const result = await testWorker.client.workflow.execute(generateAllContentWorkflow, {
+      taskQueue: testWorker.taskQueue,
+      workflowId: `generate-all-${ctx.project.id}`,
+      args: [{ projectId: ctx.project.id, userId: ctx.user.id }],
+    });
+    expect(result).toMatchObject({ phase: "done", imagesTotal: 6, imagesDone: 5, imagesFailed: 1, voiceoversTotal: 6, voiceoversDone: 6, voiceoversFailed: 0 });
+    expect(result.failures).toEqual([{ cellIndex: failingScene, kind: "image", message: "The image model refused this prompt" }]);
+
+    const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId: ctx.project.id } }, orderBy: { cellIndex: "asc" } });
+    expect(cells.filter((c) => c.imageUrl).map((c) => c.cellIndex)).toEqual([0, 1, 3, 4, 5]);
+    expect(cells.every((c) => c.audioUrl && (c.audioDuration ?? 0) > 0.5)).toBe(true);
+    // the files are really there, with the sizes and kinds the scenes need
+    const files = await prisma.mediaFile.findMany({ where: { projectId: ctx.project.id } });
+    expect(files.filter((f) => f.kind === "image")).toHaveLength(5);
+    expect(files.filter((f) => f.kind === "voiceover")).toHaveLength(6);
+    for (const f of files) expect(fs.statSync(mediaFilePath(f)).size).toBe(f.bytes);
+    expect(files.filter((f) => f.kind === "image").every((f) => f.width === 1080 && f.height === 1920)).toBe(true);
+  });
+
+  it("serves a scene's image to its owner and 404 to anybody else", async () => {
+    const cell = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId: ctx.project.id }, imageUrl: { not: null } } });
+    const id = cell.imageUrl!.split("/").pop()!;
+    const own = await callRoute(media, new Request(`${base}${cell.imageUrl}`, { headers: { Cookie: ctx.cookie } }), { id });
+    expect(own.status).toBe(200);
+    expect(own.headers.get("Content-Type")).toBe("image/png");
+    const stranger = await createTestUser();
+    const other = await callRoute(media, new Request(`${base}${cell.imageUrl}`, { headers: { Cookie: await sessionCookieFor(stranger.id) } }), { id });
+    expect(other.status).toBe(404);
+  });
+});

@@ -1,0 +1,144 @@
+// Activities of the storyboard stage: the scene split, and each scene's image and voiceover.
+// Made by a factory so tests can hand in providers of their own (a failing image model, say).
+import { ApplicationFailure, Context } from "@temporalio/activity";
+import type { Providers } from "~/providers/index.server";
+import { prisma } from "~/server/db.server";
+import { getUserSettings } from "~/server/settings.server";
+import { deleteMedia, mediaIdFromUrl, mediaUrl, saveMedia } from "~/server/storage.server";
+import { estimatedDurationFor, imageAspectFor, needsAudio, needsImage, sceneCountFor } from "~/lib/storyboard";
+import { resolutionValue } from "~/server/script.server";
+import { asActivityFailure, providersForUser } from "./providers";
+
+export type StoryboardActivityDeps = { providersFor: (userId: string) => Promise<Pick<Providers, "text" | "image" | "speech">> };
+
+const defaultDeps: StoryboardActivityDeps = { providersFor: providersForUser };
+
+/** A scene that is gone (deleted storyboard, wrong index) cannot be fixed by retrying. */
+const SCENE_MISSING = "SceneMissing";
+
+export function createStoryboardActivities(deps: StoryboardActivityDeps = defaultDeps) {
+  async function call<T>(fn: () => Promise<T>): Promise<T> {
+    const heartbeat = setInterval(() => Context.current().heartbeat(), 2000);
+    try {
+      return await fn();
+    } catch (e) {
+      throw asActivityFailure(e);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  async function loadCell(projectId: string, cellIndex: number) {
+    const cell = await prisma.storyboardCell.findFirst({
+      where: { cellIndex, storyboard: { projectId } },
+      include: { storyboard: { include: { project: true } } },
+    });
+    if (!cell) throw ApplicationFailure.nonRetryable(`Scene ${cellIndex + 1} does not exist`, SCENE_MISSING);
+    return cell;
+  }
+
+  return {
+    /** Splits the project's completed script into scenes and saves them as the storyboard's cells. */
+    async writeStoryboardScenes(input: { projectId: string; userId: string; seed: string }): Promise<{ cellCount: number }> {
+      const project = await prisma.project.findUniqueOrThrow({ where: { id: input.projectId }, include: { script: true } });
+      const script = project.script?.status === "completed" ? project.script.text : null;
+      if (!script) throw ApplicationFailure.nonRetryable("No script available to generate storyboard from", "NoScript");
+      const resolution = resolutionValue(project.resolution);
+      const sceneCount = sceneCountFor(resolution, project.durationSeconds);
+      const { text } = await deps.providersFor(input.userId);
+      const scenes = await call(() =>
+        text.splitIntoScenes({ title: project.title, script, resolution, durationSeconds: project.durationSeconds, sceneCount, seed: input.seed }),
+      );
+      await prisma.$transaction(async (tx) => {
+        const storyboard = await tx.storyboard.update({
+          where: { projectId: input.projectId },
+          data: { status: "completed", error: null, title: project.title },
+        });
+        await tx.storyboardCell.deleteMany({ where: { storyboardId: storyboard.id } });
+        await tx.storyboardCell.createMany({
+          data: scenes.map((scene, cellIndex) => ({
+            storyboardId: storyboard.id,
+            cellIndex,
+            imagePrompt: scene.imagePrompt,
+            voiceoverText: scene.voiceoverText,
+            estimatedDuration: estimatedDurationFor(scene.voiceoverText),
+          })),
+        });
+      });
+      return { cellCount: scenes.length };
+    },
+
+    async markStoryboardFailed(input: { projectId: string; error: string }): Promise<void> {
+      await prisma.storyboard.updateMany({ where: { projectId: input.projectId }, data: { status: "error", error: input.error } });
+    },
+
+    /** Generates the scene's image with the user's image model, at the format's aspect ratio. */
+    async generateSceneImage(input: { projectId: string; userId: string; cellIndex: number }): Promise<{ imageUrl: string }> {
+      const cell = await loadCell(input.projectId, input.cellIndex);
+      const settings = await getUserSettings(input.userId);
+      const { image } = await deps.providersFor(input.userId);
+      const result = await call(() =>
+        image.generateImage({
+          prompt: cell.imagePrompt,
+          aspectRatio: imageAspectFor(resolutionValue(cell.storyboard.project.resolution)),
+          modelId: settings.leonardoModelId ?? undefined,
+          seed: `${input.projectId}:${input.cellIndex}:${cell.imagePrompt}`,
+        }),
+      );
+      const file = await saveMedia({
+        userId: input.userId,
+        projectId: input.projectId,
+        kind: "image",
+        data: result.image,
+        mimeType: result.mimeType,
+        extension: result.mimeType === "image/jpeg" ? "jpg" : "png",
+        width: result.width,
+        height: result.height,
+      });
+      const imageUrl = mediaUrl(file);
+      await prisma.storyboardCell.update({ where: { id: cell.id }, data: { imageUrl, imageFileId: file.id } });
+      // the replaced image is no longer referenced by anything
+      const old = cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl);
+      if (old && old !== file.id) await deleteMedia(old).catch(() => {});
+      return { imageUrl };
+    },
+
+    /** Speaks the scene's voiceover text with the user's voice; stores the real duration. */
+    async generateSceneVoiceover(input: { projectId: string; userId: string; cellIndex: number }): Promise<{ audioUrl: string; durationSeconds: number }> {
+      const cell = await loadCell(input.projectId, input.cellIndex);
+      const settings = await getUserSettings(input.userId);
+      const { speech } = await deps.providersFor(input.userId);
+      const result = await call(() => speech.synthesize({ text: cell.voiceoverText, voiceId: settings.elevenLabsVoiceId ?? undefined }));
+      const file = await saveMedia({
+        userId: input.userId,
+        projectId: input.projectId,
+        kind: "voiceover",
+        data: result.audio,
+        mimeType: result.mimeType,
+        extension: result.mimeType === "audio/mpeg" ? "mp3" : "wav",
+        durationSeconds: result.durationSeconds,
+      });
+      const audioUrl = mediaUrl(file);
+      await prisma.storyboardCell.update({
+        where: { id: cell.id },
+        data: { audioUrl, audioFileId: file.id, audioDuration: result.durationSeconds },
+      });
+      const old = cell.audioFileId ?? mediaIdFromUrl(cell.audioUrl);
+      if (old && old !== file.id) await deleteMedia(old).catch(() => {});
+      return { audioUrl, durationSeconds: result.durationSeconds };
+    },
+
+    /** The cells Generate All has to fill: indexes lacking an image, and lacking audio. */
+    async findCellsLackingMedia(input: { projectId: string }): Promise<{ images: number[]; voiceovers: number[] }> {
+      const cells = await prisma.storyboardCell.findMany({
+        where: { storyboard: { projectId: input.projectId } },
+        orderBy: { cellIndex: "asc" },
+        select: { cellIndex: true, imageUrl: true, audioUrl: true },
+      });
+      return {
+        images: cells.filter((c) => needsImage(c)).map((c) => c.cellIndex),
+        voiceovers: cells.filter((c) => needsAudio(c)).map((c) => c.cellIndex),
+      };
+    },
+  };
+}
