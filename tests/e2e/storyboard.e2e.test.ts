@@ -1,0 +1,74 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseUrl, launchChromium } from "../support/browser";
+import { signIn } from "../support/browser-auth";
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  page = await browser.newPage();
+  await signIn(page, { email: `storyteller-${Date.now()}@example.com`, name: "Sam Storyteller" });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const scenes = () => page.locator("article[aria-label^='Scene ']");
+
+describe("storyboard with offline providers", () => {
+  it("turns a finished script into scene cards", async () => {
+    await page.goto(`${baseUrl()}/create`);
+    await page.getByLabel("Title").fill("Tiny Engines");
+    await page.getByLabel("Topic").fill("Why hummingbirds beat their wings so fast");
+    await page.getByText("9:16 Shorts").click();
+    // 15 s: three scenes of about five seconds
+    const slider = page.getByRole("slider", { name: "Duration in seconds" });
+    await slider.focus();
+    for (let i = 0; i < 3; i++) await slider.press("ArrowLeft");
+    await page.getByRole("button", { name: "Create Video" }).click();
+    await page.waitForURL(`${baseUrl()}/script`);
+    await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 90_000 });
+    await page.waitForURL(`${baseUrl()}/storyboard`);
+    await scenes().first().waitFor({ timeout: 90_000 });
+    expect(await scenes().count()).toBe(3);
+    expect(await page.getByRole("button", { name: "Generate All Content" }).isEnabled()).toBe(true);
+    // no scene has audio yet: no sequential player
+    expect(await page.getByRole("button", { name: "Play storyboard audio" }).count()).toBe(0);
+  });
+
+  it("edits a scene's voiceover text with Save, and Cancel leaves it as it was", async () => {
+    const first = scenes().first();
+    await first.getByRole("button", { name: "Edit voiceover" }).click();
+    await first.getByLabel("Voiceover").fill("Hummingbirds beat their wings up to eighty times a second.");
+    await first.getByRole("button", { name: "Save" }).click();
+    await first.getByText("Hummingbirds beat their wings up to eighty times a second.").waitFor();
+
+    await first.getByRole("button", { name: "Edit image prompt" }).click();
+    await first.getByLabel("Image prompt").fill("this text is thrown away");
+    await first.getByRole("button", { name: "Cancel" }).click();
+    expect(await first.getByText("this text is thrown away").count()).toBe(0);
+  });
+
+  it("Generate All Content fills every card with an image and audio, and the player plays the scenes in order", async () => {
+    const reloaded = page.waitForEvent("load", { timeout: 120_000 });
+    await page.getByRole("button", { name: "Generate All Content" }).click();
+    // a summary when the run ends, then the page reloads after 2 s with every card's image and audio
+    await page.locator("li[data-state=open]").getByText("All content generated").waitFor({ timeout: 120_000 });
+    expect(await page.getByText("3 images and 3 voiceovers generated.").count()).toBeGreaterThan(0);
+    await reloaded;
+    await page.getByText("Every scene has its image and voiceover.").waitFor();
+    expect(await page.locator("article[aria-label^='Scene '] img").count()).toBe(3);
+    expect(await page.locator("article[aria-label^='Scene '] audio").count()).toBe(3);
+    const imagesLoaded = await page.locator("article img").evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).naturalWidth === 1080));
+    expect(imagesLoaded).toBe(true);
+
+    await page.getByRole("button", { name: "Play storyboard audio" }).click();
+    await page.getByText("Scene 1 of 3").waitFor();
+    await page.getByText("Scene 2 of 3").waitFor({ timeout: 20_000 });
+    await page.getByRole("button", { name: "Stop storyboard audio" }).click();
+    await page.getByText("Play all scenes").waitFor();
+    expect(await page.getByRole("link", { name: "Continue to Render" }).isVisible()).toBe(true);
+  });
+});
