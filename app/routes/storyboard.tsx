@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertCircle, Clapperboard, Loader2 } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { GenerateAllBar } from "~/components/storyboard/generate-all-bar";
+import { LivePreview } from "~/components/storyboard/live-preview";
 import { SceneCard, type SceneBusy } from "~/components/storyboard/scene-card";
 import { SequentialPlayer } from "~/components/storyboard/sequential-player";
 import { Button } from "~/components/ui/button";
@@ -235,6 +236,7 @@ export default function StoryboardPage() {
           />
         ))}
       </div>
+      <LivePreview cells={list} resolution={project.resolution} />
       {everyAudio ? <SequentialPlayer audioUrls={list.map((c) => c.audioUrl)} onSceneChange={setPlayingScene} /> : null}
     </Shell>
   );

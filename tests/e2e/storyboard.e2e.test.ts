@@ -70,5 +70,12 @@ describe("storyboard with offline providers", () => {
     await page.getByRole("button", { name: "Stop storyboard audio" }).click();
     await page.getByText("Play all scenes").waitFor();
     expect(await page.getByRole("link", { name: "Continue to Render" }).isVisible()).toBe(true);
+
+    // the live preview shows the same composition the renderer uses, with the scenes' images
+    const preview = page.getByRole("region", { name: "Video preview" });
+    await preview.waitFor();
+    await preview.locator("img").first().waitFor();
+    const previewImage = await preview.locator("img").first().getAttribute("src");
+    expect(previewImage).toMatch(/\/api\/media\//);
   });
 });
