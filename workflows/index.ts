@@ -1,2 +1,6 @@
 // Every workflow the worker runs. The worker bundles this file; keep it free of I/O and Node APIs.
 export { healthCheckWorkflow } from "./health-check";
+export { scriptWorkflow } from "./script";
+export { renderVideoWorkflow } from "./render";
+export { storyboardWorkflow } from "./storyboard";
+export { sceneImageWorkflow, sceneVoiceoverWorkflow, generateAllContentWorkflow } from "./scene-media";

@@ -1,2 +1,12 @@
 // Every activity the worker offers. Activities do all the I/O; workflows only orchestrate them.
 export { recordHealthCheck } from "./health-check";
+export { logPipelineError } from "~/server/error-log.server";
+import { createScriptActivities } from "./script";
+
+export const { markScriptStarted, writeScriptChunk, expandScriptChunk, proofreadAndSaveScript, markScriptEnded } =
+  createScriptActivities();
+export { prepareRenderPlan, renderStoryboardVideo, recordRenderFailure } from "./render";
+import { createStoryboardActivities } from "./storyboard";
+
+export const { writeStoryboardScenes, markStoryboardFailed, generateSceneImage, generateSceneVoiceover, findCellsLackingMedia } =
+  createStoryboardActivities();

@@ -1,0 +1,145 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowLeft, Film } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { RenderChecklist } from "~/components/render/render-checklist";
+import { RenderProgressPanel } from "~/components/render/render-progress-panel";
+import {
+  deleteVideosRequest,
+  fetchLatestVideo,
+  fetchRenderProgress,
+  isRenderActive,
+  LATEST_VIDEO_KEY,
+  RENDER_PROGRESS_KEY,
+  startRenderRequest,
+} from "~/components/render/render-queries";
+import { RenderedVideo } from "~/components/render/rendered-video";
+import { Button } from "~/components/ui/button";
+import { toast } from "~/hooks/use-toast";
+import { serverMessage } from "~/lib/api-client";
+import { POLLING_MS } from "~/lib/constants";
+import { requireUserId } from "~/server/auth.server";
+import { prisma } from "~/server/db.server";
+import { allMediaReady, getCurrentProject } from "~/server/projects.server";
+
+export const meta: MetaFunction = () => [{ title: "Render · Reelsmith" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const project = await getCurrentProject(await requireUserId(request));
+  if (!project) return { title: null, sceneCount: 0, checklist: { scriptGenerated: false, storyboardCreated: false, allMediaGenerated: false } };
+  const [script, cells] = await Promise.all([
+    prisma.script.findUnique({ where: { projectId: project.id }, select: { status: true } }),
+    prisma.storyboardCell.findMany({ where: { storyboard: { projectId: project.id } }, select: { imageUrl: true, audioUrl: true } }),
+  ]);
+  const scriptGenerated = script?.status === "completed";
+  return {
+    title: scriptGenerated ? project.title : null,
+    sceneCount: cells.length,
+    checklist: { scriptGenerated, storyboardCreated: cells.length > 0, allMediaGenerated: allMediaReady(cells) },
+  };
+}
+
+export default function RenderPage() {
+  const { title, sceneCount, checklist } = useLoaderData<typeof loader>();
+  const queryClient = useQueryClient();
+  const ready = checklist.allMediaGenerated;
+
+  const progressQuery = useQuery({
+    queryKey: RENDER_PROGRESS_KEY,
+    queryFn: fetchRenderProgress,
+    refetchInterval: (query) => (isRenderActive(query.state.data) ? POLLING_MS.renderProgress : false),
+  });
+  const latestVideo = useQuery({ queryKey: LATEST_VIDEO_KEY, queryFn: fetchLatestVideo });
+  const progress = progressQuery.data;
+  const active = isRenderActive(progress);
+  const videoUrl = latestVideo.data?.videoUrl ?? null;
+
+  const refetchAll = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: RENDER_PROGRESS_KEY }),
+      queryClient.invalidateQueries({ queryKey: LATEST_VIDEO_KEY }),
+    ]);
+
+  // when a render ends, its video becomes the latest one
+  const wasActive = useRef(false);
+  useEffect(() => {
+    if (wasActive.current && !active) queryClient.invalidateQueries({ queryKey: LATEST_VIDEO_KEY });
+    wasActive.current = active;
+  }, [active, queryClient]);
+
+  const start = useMutation({
+    mutationFn: startRenderRequest,
+    onSuccess: () => {
+      toast({ title: "Rendering has begun", description: "Video rendering is starting. This may take several minutes." });
+      refetchAll();
+    },
+    onError: (error) => {
+      toast({ title: "Render failed", description: `Render failed: ${serverMessage(error)}`, variant: "destructive" });
+      refetchAll();
+    },
+  });
+
+  const remove = useMutation({
+    mutationFn: deleteVideosRequest,
+    onSuccess: () => {
+      toast({ title: "Videos deleted", description: "Video files removed and render state reset" });
+      refetchAll();
+    },
+    onError: () => {
+      toast({ title: "Delete failed", description: "Could not delete video files", variant: "destructive" });
+    },
+  });
+
+  const busy = start.isPending || active;
+  const renderedScenes = videoUrl ? sceneCount : 0;
+  const subtitle = active
+    ? `Render • ${progress?.details ?? ""} (${Math.round(progress?.progress ?? 0)}%)`
+    : `Render • ${renderedScenes} of ${sceneCount} scenes rendered`;
+  const lastError = !active && progress?.error ? progress.error : null;
+
+  return (
+    <main className="mx-auto max-w-4xl space-y-6 px-4 py-10">
+      <header>
+        <h1 className="flex items-center gap-2 text-3xl font-bold">
+          <Film className="h-7 w-7 text-brand" aria-hidden /> {title || "Video Rendering"}
+        </h1>
+        <p className="mt-2 text-slate-400" data-testid="render-subtitle">
+          {subtitle}
+        </p>
+      </header>
+
+      <section className="space-y-5 rounded-xl border border-slate-800 bg-slate-900 p-6">
+        <RenderChecklist state={checklist} />
+        <h2 className="text-xl font-semibold">{ready ? "Ready to Render" : "Complete Your Storyboard"}</h2>
+        {ready ? (
+          <Button size="lg" onClick={() => start.mutate()} disabled={busy}>
+            {busy ? "Rendering in progress..." : "Render Video"}
+          </Button>
+        ) : (
+          <div className="space-y-3">
+            <p className="font-semibold">Complete Storyboard First</p>
+            <p className="text-slate-400">You need to generate all images and voiceovers before rendering your video.</p>
+            <Button asChild variant="outline">
+              <Link to="/storyboard">Go to Storyboard</Link>
+            </Button>
+          </div>
+        )}
+        {busy && progress ? <RenderProgressPanel progress={progress} /> : null}
+        {lastError ? (
+          <p role="alert" className="rounded-lg border border-red-800 bg-red-950 p-3 text-sm text-red-200">
+            The last render failed: {lastError}
+          </p>
+        ) : null}
+      </section>
+
+      {videoUrl ? (
+        <RenderedVideo videoUrl={videoUrl} title={title || "video"} deleting={remove.isPending} onDelete={() => remove.mutate()} />
+      ) : null}
+
+      <Link to="/dashboard" className="inline-flex items-center gap-2 text-slate-300 hover:text-white">
+        <ArrowLeft className="h-4 w-4" aria-hidden /> Back to Dashboard
+      </Link>
+    </main>
+  );
+}

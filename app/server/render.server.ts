@@ -1,0 +1,181 @@
+// The render stage as the web side sees it: start a render of the current project, read its progress, find
+// the latest video, delete the videos. The work itself is workflows/render.ts on a worker.
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from "@temporalio/client";
+import { IDLE_RENDER_PROGRESS, type RenderProgress } from "~/components/render/render-progress";
+import type { Project, RenderedVideo } from "~/generated/prisma/client";
+import { captionsByDefault, videoSizeFor, type VideoFormat } from "../../remotion/video-size";
+import { renderProgressQuery, renderWorkflowId, type RenderProgressState, type RenderWorkflowInput } from "../../workflows/render";
+import { jsonError } from "./api.server";
+import { prisma } from "./db.server";
+import { getEnv } from "./env.server";
+import { maxRenderHeight } from "./permissions.server";
+import { allMediaReady, getCurrentProject, RESOLUTION_VALUES } from "./projects.server";
+import { deleteMedia, mediaIdFromUrl } from "./storage.server";
+import { getTemporalClient } from "./temporal.server";
+
+export type LatestVideo = {
+  videoUrl: string | null;
+  width?: number | null;
+  height?: number | null;
+  durationSeconds?: number | null;
+  createdAt?: string;
+};
+
+async function sceneCells(projectId: string) {
+  return prisma.storyboardCell.findMany({
+    where: { storyboard: { projectId } },
+    select: { imageUrl: true, audioUrl: true },
+    orderBy: { cellIndex: "asc" },
+  });
+}
+
+async function workflowRunning(workflowId: string): Promise<boolean> {
+  try {
+    const description = await (await getTemporalClient()).workflow.getHandle(workflowId).describe();
+    return description.status.name === "RUNNING";
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) return false;
+    throw e;
+  }
+}
+
+/** The render in flight for the project, if any. A row whose run ended unrecorded is marked failed on the way. */
+async function activeRender(project: Project): Promise<RenderedVideo | null> {
+  const row = await prisma.renderedVideo.findFirst({ where: { projectId: project.id, status: "processing" }, orderBy: { createdAt: "desc" } });
+  if (!row) return null;
+  // a run started seconds ago may not be visible yet
+  if (Date.now() - row.createdAt.getTime() < 10_000 || (await workflowRunning(renderWorkflowId(project.id)))) return row;
+  await prisma.renderedVideo.updateMany({
+    where: { id: row.id, status: "processing" },
+    data: { status: "error", error: "The render was stopped before it finished" },
+  });
+  return null;
+}
+
+/** Starts rendering the user's current project. Throws a JSON response saying what to do when it cannot. */
+export async function startRender(userId: string): Promise<{ renderId: string; width: number; height: number }> {
+  const project = await getCurrentProject(userId);
+  if (!project) throw jsonError(404, "No project yet. Create a video on the Create page first.");
+  const cells = await sceneCells(project.id);
+  if (!allMediaReady(cells)) {
+    throw jsonError(400, "Every scene needs an image and a voiceover before rendering. Generate them on the Storyboard page.");
+  }
+  if (await activeRender(project)) throw jsonError(409, "A render is already in progress for this project. Wait for it to finish.");
+
+  const format = RESOLUTION_VALUES[project.resolution] as VideoFormat;
+  const size = videoSizeFor(format, await maxRenderHeight(userId));
+  const workflowId = renderWorkflowId(project.id);
+  const render = await prisma.renderedVideo.create({ data: { projectId: project.id, status: "processing", workflowId } });
+  const input: RenderWorkflowInput = { renderId: render.id, userId, projectId: project.id, ...size, captions: captionsByDefault(format) };
+  try {
+    await (await getTemporalClient()).workflow.start("renderVideoWorkflow", {
+      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
+      workflowId,
+      args: [input],
+      workflowIdConflictPolicy: "FAIL",
+    });
+  } catch (e) {
+    await prisma.renderedVideo.delete({ where: { id: render.id } });
+    if (e instanceof WorkflowExecutionAlreadyStartedError) {
+      throw jsonError(409, "A render is already in progress for this project. Wait for it to finish.");
+    }
+    throw e;
+  }
+  return { renderId: render.id, ...size };
+}
+
+const elapsedSince = (ms: number) => Math.max(0, Math.round((Date.now() - ms) / 1000));
+
+/** The spec's render progress for the user's current project. */
+export async function getRenderProgress(userId: string): Promise<RenderProgress> {
+  const project = await getCurrentProject(userId);
+  if (!project) return IDLE_RENDER_PROGRESS;
+  const totalScenes = (await sceneCells(project.id)).length;
+  const active = await activeRender(project);
+
+  if (active) {
+    let state: RenderProgressState | null = null;
+    try {
+      state = await (await getTemporalClient()).workflow.getHandle(renderWorkflowId(project.id)).query(renderProgressQuery);
+    } catch {
+      // no worker has picked the render up yet (or none is running): it is still active, just waiting
+    }
+    if (!state) {
+      return {
+        ...IDLE_RENDER_PROGRESS,
+        isActive: true,
+        totalScenes,
+        stage: "Waiting for a render worker...",
+        elapsedTime: elapsedSince(active.createdAt.getTime()),
+        step: "Queued",
+        details: "The render starts as soon as a worker is free",
+      };
+    }
+    return {
+      isRendering: state.status === "rendering" || state.status === "saving",
+      isActive: state.status !== "completed" && state.status !== "failed",
+      totalScenes: state.totalScenes || totalScenes,
+      completedScenes: state.completedScenes,
+      currentScene: state.currentScene,
+      stage: state.stage,
+      progress: state.progress,
+      elapsedTime: elapsedSince(state.startedAt),
+      step: state.step,
+      details: state.details,
+      error: state.error,
+    };
+  }
+
+  const last = await prisma.renderedVideo.findFirst({ where: { projectId: project.id }, orderBy: { createdAt: "desc" } });
+  if (last?.status === "completed") {
+    return {
+      ...IDLE_RENDER_PROGRESS,
+      totalScenes,
+      completedScenes: totalScenes,
+      currentScene: totalScenes,
+      stage: "Render complete",
+      progress: 100,
+      elapsedTime: last.completedAt ? Math.round((last.completedAt.getTime() - last.createdAt.getTime()) / 1000) : "0s",
+      step: "Done",
+    };
+  }
+  if (last?.status === "error") {
+    return { ...IDLE_RENDER_PROGRESS, totalScenes, stage: "Render failed", details: last.error ?? "", error: last.error };
+  }
+  return { ...IDLE_RENDER_PROGRESS, totalScenes };
+}
+
+/** The current project's newest finished video. */
+export async function getLatestVideo(userId: string): Promise<LatestVideo> {
+  const project = await getCurrentProject(userId);
+  if (!project) return { videoUrl: null };
+  const video = await prisma.renderedVideo.findFirst({
+    where: { projectId: project.id, status: "completed", videoUrl: { not: null } },
+    orderBy: { createdAt: "desc" },
+  });
+  if (!video) return { videoUrl: null };
+  return {
+    videoUrl: video.videoUrl,
+    width: video.width,
+    height: video.height,
+    durationSeconds: video.durationSeconds,
+    createdAt: video.createdAt.toISOString(),
+  };
+}
+
+/** Stops a render in flight, removes every rendered video file of the current project, and resets the render state. */
+export async function deleteVideos(userId: string): Promise<{ deleted: number }> {
+  const project = await getCurrentProject(userId);
+  if (!project) return { deleted: 0 };
+  const workflowId = renderWorkflowId(project.id);
+  if (await workflowRunning(workflowId)) {
+    await (await getTemporalClient()).workflow.getHandle(workflowId).terminate("The creator deleted the videos");
+  }
+  const videos = await prisma.renderedVideo.findMany({ where: { projectId: project.id } });
+  for (const video of videos) {
+    const fileId = video.mediaFileId ?? mediaIdFromUrl(video.videoUrl);
+    if (fileId) await deleteMedia(fileId);
+  }
+  await prisma.renderedVideo.deleteMany({ where: { id: { in: videos.map((v) => v.id) } } });
+  return { deleted: videos.filter((v) => v.videoUrl).length };
+}

@@ -1,0 +1,25 @@
+// The composition's input, validated with zod by Remotion (Studio shows it as a form) and by the render activity.
+import { z } from "zod";
+
+export const COMPOSITION_ID = "StoryboardVideo";
+
+export const sceneSchema = z.object({
+  /** An http(s) or data: URL, or a file name in the bundle's public dir (resolved with staticFile). */
+  imageSrc: z.string().min(1),
+  audioSrc: z.string().min(1),
+  audioDurationInSeconds: z.number().positive(),
+  /** The voiceover text, for burned-in captions. */
+  text: z.string(),
+});
+
+export const storyboardVideoSchema = z.object({
+  width: z.number().int().min(16).multipleOf(2),
+  height: z.number().int().min(16).multipleOf(2),
+  fps: z.number().int().min(1).max(60),
+  scenes: z.array(sceneSchema).min(1),
+  music: z.object({ src: z.string().min(1), volume: z.number().min(0).max(1) }).nullable(),
+  captions: z.boolean(),
+});
+
+export type StoryboardScene = z.infer<typeof sceneSchema>;
+export type StoryboardVideoProps = z.infer<typeof storyboardVideoSchema>;

@@ -1,0 +1,93 @@
+// The render workflow end to end: a 3-scene storyboard with real image and voiceover files becomes an MP4
+// that ffprobe accepts, stored as the project's latest video.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "~/server/db.server";
+import { findMediaForUser, mediaFilePath } from "~/server/storage.server";
+import { sceneDurationInFrames, VIDEO_FPS } from "../../remotion/timing";
+import { renderProgressQuery, renderVideoWorkflow, renderWorkflowId, type RenderWorkflowInput } from "../../workflows/render";
+import { seedRenderableProject } from "../fixtures/render-project";
+import { meanVolumeDb, probeVideo } from "../fixtures/video-probe";
+import { Client, Connection } from "@temporalio/client";
+import { NativeConnection } from "@temporalio/worker";
+import { createRenderWorker } from "./render-worker";
+
+const taskQueue = process.env.TEMPORAL_TASK_QUEUE!;
+let client: Client;
+let stop: () => Promise<void>;
+
+beforeAll(async () => {
+  const native = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+  const worker = await createRenderWorker(native, taskQueue);
+  const running = worker.run();
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+  client = new Client({ connection });
+  stop = async () => {
+    worker.shutdown();
+    await running;
+    await native.close();
+    await connection.close();
+  };
+});
+afterAll(async () => {
+  await stop?.();
+  await prisma.$disconnect();
+});
+
+async function startRender(userId: string, projectId: string, size = { width: 640, height: 360 }) {
+  const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing", workflowId: renderWorkflowId(projectId) } });
+  const input: RenderWorkflowInput = { renderId: render.id, userId, projectId, ...size, captions: true };
+  const handle = await client.workflow.start(renderVideoWorkflow, {
+    taskQueue,
+    workflowId: renderWorkflowId(projectId),
+    args: [input],
+  });
+  return { handle, renderId: render.id };
+}
+
+describe("render workflow", () => {
+  it("renders 3 scenes with voiceovers and music into an H.264/AAC MP4 as long as the scenes", { timeout: 300_000 }, async () => {
+    const user = await prisma.user.create({ data: { email: "render@example.com", name: "Renderer" } });
+    const sceneSeconds = [1.5, 1.5, 1.5];
+    const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds, musicSeconds: 2, musicVolume: 40 });
+
+    const { handle, renderId } = await startRender(user.id, projectId);
+    const result = await handle.result();
+
+    const row = await prisma.renderedVideo.findUniqueOrThrow({ where: { id: renderId } });
+    expect(row).toMatchObject({ status: "completed", videoUrl: `/api/media/${result.mediaFileId}`, width: 640, height: 360, withMusic: true, volumeLevel: 40 });
+    const file = await findMediaForUser(user.id, result.mediaFileId);
+    expect(file).toMatchObject({ kind: "video", mimeType: "video/mp4", projectId });
+    const mp4 = mediaFilePath(file!);
+
+    const facts = await probeVideo(mp4);
+    const expectedFrames = sceneSeconds.reduce((sum, s) => sum + sceneDurationInFrames(s), 0);
+    expect(Math.abs(facts.video.frames - expectedFrames)).toBeLessThanOrEqual(1);
+    expect(Math.abs(facts.video.durationSeconds - expectedFrames / VIDEO_FPS)).toBeLessThanOrEqual(1 / VIDEO_FPS);
+    expect(facts.video).toMatchObject({ codec: "h264", width: 640, height: 360, pixFmt: "yuv420p" });
+    expect(facts.audio?.codec).toBe("aac");
+
+    // the voiceovers are heard, and the music plays in the pause after each voiceover
+    expect(await meanVolumeDb(mp4)).toBeGreaterThan(-35);
+    const firstPad = 1.5 + 0.1;
+    expect(await meanVolumeDb(mp4, firstPad, 0.3)).toBeGreaterThan(-45);
+
+    const progress = await handle.query(renderProgressQuery);
+    expect(progress).toMatchObject({ status: "completed", progress: 100, totalScenes: 3, completedScenes: 3 });
+    expect(fs.existsSync(path.join(os.tmpdir(), `reelsmith-render-${renderId}`))).toBe(false);
+  });
+
+  it("refuses a storyboard with a scene that has no voiceover, and records why", { timeout: 120_000 }, async () => {
+    const user = await prisma.user.create({ data: { email: "incomplete@example.com" } });
+    const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: [1, 1] });
+    await prisma.storyboardCell.updateMany({ where: { storyboard: { projectId }, cellIndex: 1 }, data: { audioUrl: null, audioFileId: null } });
+
+    const { handle, renderId } = await startRender(user.id, projectId);
+    await expect(handle.result()).rejects.toThrow();
+    const row = await prisma.renderedVideo.findUniqueOrThrow({ where: { id: renderId } });
+    expect(row.status).toBe("error");
+    expect(row.error).toBe("Scene 2's voiceover is missing. Generate it again on the Storyboard page.");
+  });
+});

@@ -1,0 +1,38 @@
+// The Remotion side of the worker: the composition bundle (built once per worker start, reused by every
+// render) and the Chromium the renderer drives.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { bundle } from "@remotion/bundler";
+import { getEnv } from "~/server/env.server";
+
+const ENTRY_POINT = fileURLToPath(new URL("../../remotion/index.ts", import.meta.url));
+const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
+
+/** CHROMIUM_PATH when set, else the first browser installed at a usual place. Never lets Remotion download one. */
+export function chromiumExecutable(): string {
+  const configured = getEnv().CHROMIUM_PATH;
+  if (configured) {
+    if (!fs.existsSync(configured)) throw new Error(`CHROMIUM_PATH=${configured} does not exist. Point it at a Chromium or Chrome binary.`);
+    return configured;
+  }
+  const found = CHROMIUM_CANDIDATES.find((candidate) => fs.existsSync(candidate));
+  if (!found) throw new Error("No Chromium found for rendering. Install it (apt-get install chromium) or set CHROMIUM_PATH.");
+  return found;
+}
+
+let bundled: Promise<string> | undefined;
+
+/** The served bundle's location. A failed bundle is not cached, so the next render tries again. */
+export function getCompositionBundle(): Promise<string> {
+  bundled ??= (async () => {
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-remotion-bundle-"));
+    process.once("exit", () => fs.rmSync(outDir, { recursive: true, force: true }));
+    return bundle({ entryPoint: ENTRY_POINT, outDir, enableCaching: true });
+  })().catch((e) => {
+    bundled = undefined;
+    throw e;
+  });
+  return bundled;
+}
