@@ -36,3 +36,23 @@ export function getCompositionBundle(): Promise<string> {
   });
   return bundled;
 }
+
+/** How Chromium is driven: Debian's build, never a download; software GL. */
+export function chromiumOptions() {
+  return { browserExecutable: chromiumExecutable(), chromeMode: "chrome-for-testing" as const, chromiumOptions: { gl: "swangle" as const } };
+}
+
+/**
+ * The encoding settings of every render (the worker's and the benchmark's): one tab is fastest on two cores,
+ * more only fight over them; JPEG frames are quicker to capture; yuv420p/bt709 is what every player expects.
+ */
+export const RENDER_SETTINGS = {
+  codec: "h264",
+  audioCodec: "aac",
+  concurrency: 1,
+  imageFormat: "jpeg",
+  jpegQuality: 90,
+  pixelFormat: "yuv420p",
+  colorSpace: "bt709",
+  x264Preset: "veryfast",
+} as const;

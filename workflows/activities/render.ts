@@ -18,7 +18,7 @@ import {
   type RenderWorkflowInput,
 } from "../render";
 import { prescaleImage, serveRenderAssets } from "./render-assets";
-import { chromiumExecutable, getCompositionBundle } from "./render-engine";
+import { chromiumOptions, getCompositionBundle, RENDER_SETTINGS } from "./render-engine";
 import { probeDurationSeconds } from "./render-probe";
 
 export type RenderPlanScene = { imageFileId: string; audioFileId: string; audioDurationInSeconds: number; text: string };
@@ -169,8 +169,7 @@ export async function renderStoryboardVideo(plan: RenderPlan): Promise<RenderRes
 
     progress.report({ details: `Loading the video composition${retryNote}`, progress: 4 });
     const serveUrl = await getCompositionBundle();
-    const browserExecutable = chromiumExecutable();
-    const chromium = { browserExecutable, chromeMode: "chrome-for-testing" as const, chromiumOptions: { gl: "swangle" as const } };
+    const chromium = chromiumOptions();
     const composition = await selectComposition({ serveUrl, id: COMPOSITION_ID, inputProps, logLevel: "error", ...chromium });
 
     const boundaries = sceneBoundaries(
@@ -182,17 +181,9 @@ export async function renderStoryboardVideo(plan: RenderPlan): Promise<RenderRes
       serveUrl,
       composition,
       inputProps,
-      codec: "h264",
-      audioCodec: "aac",
       outputLocation: output,
       ...chromium,
-      // one tab is fastest on two cores; more tabs only fight over them
-      concurrency: 1,
-      imageFormat: "jpeg",
-      jpegQuality: 90,
-      pixelFormat: "yuv420p",
-      colorSpace: "bt709",
-      x264Preset: "veryfast",
+      ...RENDER_SETTINGS,
       cancelSignal,
       logLevel: "error",
       onProgress: ({ renderedFrames, encodedFrames, progress: fraction, stitchStage }) => {

@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { Client, Connection } from "@temporalio/client";
+import { afterAll, describe, expect, it } from "vitest";
+import { prisma } from "~/server/db.server";
+import { generateAllContentWorkflow, generateAllProgressQuery } from "../../workflows/scene-media";
+import { createTestUser } from "../support/auth";
+
+const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE}-generate-all-kill`;
+const children: ChildProcess[] = [];
+
+function startWorkerProcess() {
+  const child = spawn(process.execPath, ["--import", "tsx", "tests/support/storyboard-worker-process.ts"], {
+    env: { ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, SLOW_PROVIDER_DELAY_MS: "600" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  return new Promise<ChildProcess>((resolve, reject) => {
+    child.stdout!.on("data", (d) => String(d).includes("worker ready") && resolve(child));
+    child.once("exit", (code) => reject(new Error(`worker process exited early (${code})`)));
+  });
+}
+
+afterAll(async () => {
+  for (const child of children) child.kill("SIGKILL");
+  await prisma.$disconnect();
+});
+
+describe("Generate All when the worker is killed in the middle", () => {
+  it("finishes after a new worker starts: every scene gets one image and one voiceover", async () => {
+    const user = await createTestUser();
+    const project = await prisma.project.create({ data: { userId: user.id, title: "Restart", topic: "t", resolution: "shorts", durationSeconds: 30 } });
+    const storyboard = await prisma.storyboard.create({ data: { projectId: project.id, title: "Restart", status: "completed" } });
+    await prisma.storyboardCell.createMany({
+      data: Array.from({ length: 8 }, (_, cellIndex) => ({
+        storyboardId: storyboard.id,
+        cellIndex,
+        imagePrompt: `A honeybee dancing on a comb, scene ${cellIndex + 1}`,
+        voiceoverText: `Scene ${cellIndex + 1}: the bee dances to show where the flowers are.`,
+        estimatedDuration: 4,
+      })),
+    });
+
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+    const client = new Client({ connection });
+    try {
+      const first = await startWorkerProcess();
+      const handle = await client.workflow.start(generateAllContentWorkflow, {
+        taskQueue,
+        workflowId: `generate-all-${project.id}`,
+        args: [{ projectId: project.id, userId: user.id }],
+      });
+      // Kill the worker without warning while the second batch of images is being made: the first batch is
+      // done, the 2 s pause is over, and each image takes at least 600 ms.
+      for (;;) {
+        const progress = await handle.query(generateAllProgressQuery).catch(() => null);
+        if (progress && progress.imagesDone >= 5) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await new Promise((r) => setTimeout(r, 2300));
+      expect((await handle.query(generateAllProgressQuery)).imagesDone).toBe(5);
+      first.kill("SIGKILL");
+      await new Promise((r) => first.once("exit", r));
+
+      await startWorkerProcess();
+      const result = await handle.result();
+      expect(result).toMatchObject({ imagesTotal: 8, imagesDone: 8, imagesFailed: 0, voiceoversTotal: 8, voiceoversDone: 8, voiceoversFailed: 0 });
+
+      const cells = await prisma.storyboardCell.findMany({ where: { storyboardId: storyboard.id }, orderBy: { cellIndex: "asc" } });
+      expect(cells.every((c) => c.imageFileId && c.audioFileId && c.imageUrl && c.audioUrl)).toBe(true);
+      // each scene points at its own files, which exist as rows of this project
+      const referenced = cells.flatMap((c) => [c.imageFileId!, c.audioFileId!]);
+      expect(new Set(referenced).size).toBe(16);
+      const files = await prisma.mediaFile.findMany({ where: { id: { in: referenced } } });
+      expect(files).toHaveLength(16);
+      expect(files.every((f) => f.projectId === project.id)).toBe(true);
+    } finally {
+      await connection.close();
+    }
+  });
+});
