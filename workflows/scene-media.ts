@@ -10,7 +10,7 @@ export type SceneMediaInput = { projectId: string; userId: string; cellIndex: nu
 
 const { generateSceneImage, generateSceneVoiceover, findCellsLackingMedia } = proxyActivities<Activities>({
   startToCloseTimeout: "10 minutes",
-  heartbeatTimeout: "30 seconds",
+  heartbeatTimeout: "20 seconds",
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: ["SceneMissing"] },
 });
 

@@ -1,6 +1,6 @@
 // The storyboard stage as the web side sees it: start the split, read its status and cells, edit a cell,
 // and generate scene media (one scene, or all at once) through their workflows.
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from "@temporalio/client";
+import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError } from "@temporalio/client";
 import type { Project } from "~/generated/prisma/client";
 import { estimatedDurationFor } from "~/lib/storyboard";
 import {
@@ -10,7 +10,7 @@ import {
   sceneVoiceoverWorkflowId,
   type GenerateAllProgress,
 } from "../../workflows/scene-media";
-import { storyboardWorkflowId } from "../../workflows/storyboard";
+import { innermostMessage, storyboardWorkflowId } from "../../workflows/storyboard";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { getEnv } from "./env.server";
@@ -115,7 +115,13 @@ export async function generateSceneMedia(userId: string, project: Project, cellI
   } catch (e) {
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
   }
-  return client.workflow.getHandle(workflowId).result() as Promise<{ imageUrl?: string; audioUrl?: string }>;
+  try {
+    return (await client.workflow.getHandle(workflowId).result()) as { imageUrl?: string; audioUrl?: string };
+  } catch (e) {
+    // the provider's reason (a rejected key, a refused prompt), after the activity's retries
+    if (e instanceof WorkflowFailedError) throw jsonError(502, innermostMessage(e) || `The ${kind} could not be generated`);
+    throw e;
+  }
 }
 
 export async function startGenerateAll(userId: string, project: Project) {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { ROOT } from "./paths.mjs";
 import { logger } from "./log.mjs";
 
-const INPUTS = ["app", "public", "remix.config.js", "vite.config.ts", "tailwind.config.ts", "postcss.config.js", "package-lock.json"];
+const INPUTS = ["app", "workflows", "remotion", "public", "remix.config.js", "vite.config.ts", "tailwind.config.ts", "postcss.config.js", "package-lock.json"];
 const OUTPUT = path.join(ROOT, "build/server/index.js");
 
 function newestMtime(target) {

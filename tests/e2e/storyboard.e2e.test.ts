@@ -64,9 +64,18 @@ describe("storyboard with offline providers", () => {
     const imagesLoaded = await page.locator("article img").evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).naturalWidth === 1080));
     expect(imagesLoaded).toBe(true);
 
+    // play/pause toggles on the same scene; then it plays on through every scene and stops at the end
     await page.getByRole("button", { name: "Play storyboard audio" }).click();
     await page.getByText("Scene 1 of 3").waitFor();
+    await page.getByRole("button", { name: "Pause storyboard audio" }).click();
+    await page.getByRole("button", { name: "Play storyboard audio" }).click();
+    expect(await page.getByText("Scene 1 of 3").count()).toBe(1);
     await page.getByText("Scene 2 of 3").waitFor({ timeout: 20_000 });
+    await page.getByText("Scene 3 of 3").waitFor({ timeout: 20_000 });
+    await page.getByText("Play all scenes").waitFor({ timeout: 20_000 });
+    // stop resets to the start
+    await page.getByRole("button", { name: "Play storyboard audio" }).click();
+    await page.getByText("Scene 1 of 3").waitFor();
     await page.getByRole("button", { name: "Stop storyboard audio" }).click();
     await page.getByText("Play all scenes").waitFor();
     expect(await page.getByRole("link", { name: "Continue to Render" }).isVisible()).toBe(true);
@@ -77,5 +86,10 @@ describe("storyboard with offline providers", () => {
     await preview.locator("img").first().waitFor();
     const previewImage = await preview.locator("img").first().getAttribute("src");
     expect(previewImage).toMatch(/\/api\/media\//);
+    // and it plays: the time label moves past the first second
+    await preview.hover();
+    await preview.getByRole("button", { name: "Play video" }).click();
+    await preview.getByRole("button", { name: "Pause video" }).waitFor();
+    await preview.getByText(/^0:0[1-9] \/ 0:\d\d$/).waitFor({ timeout: 30_000 });
   });
 });

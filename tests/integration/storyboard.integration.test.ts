@@ -6,6 +6,9 @@ import { mediaFilePath } from "~/server/storage.server";
 import { action as editCell } from "~/routes/api.storyboard-cell";
 import { loader as readCells } from "~/routes/api.storyboards";
 import { loader as media } from "~/routes/api.media.$id";
+import { action as generateImage } from "~/routes/api.ai.generate-image";
+import { action as generateStoryboards } from "~/routes/api.generate-storyboards";
+import { loader as storyboardStatus } from "~/routes/api.storyboard-status";
 import { sceneCountFor } from "~/lib/storyboard";
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
 import { generateAllContentWorkflow } from "../../workflows/scene-media";
@@ -115,6 +118,32 @@ describe("storyboard and scene media on a real Temporal server", () => {
     expect(files.filter((f) => f.kind === "image").every((f) => f.width === 1080 && f.height === 1920)).toBe(true);
   });
 
+  it("regenerating a scene's image replaces its file; a refused prompt answers with the provider's reason", async () => {
+    const post = (cellIndex: number) =>
+      callRoute(
+        generateImage,
+        new Request(`${base}/api/ai/generate-image`, {
+          method: "POST",
+          headers: { Cookie: ctx.cookie, "Content-Type": "application/json" },
+          body: JSON.stringify({ prompt: "a cat", cellIndex }),
+        }),
+      );
+    const before = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId: ctx.project.id }, cellIndex: 0 } });
+    const ok = await post(0);
+    expect(ok.status).toBe(200);
+    const { imageUrl } = await ok.json();
+    expect(imageUrl).toMatch(/^\/api\/media\//);
+    expect(imageUrl).not.toBe(before.imageUrl);
+    expect(await prisma.mediaFile.findUnique({ where: { id: before.imageFileId! } })).toBeNull();
+    expect(await prisma.mediaFile.count({ where: { projectId: ctx.project.id, kind: "image" } })).toBe(5);
+
+    const refused = await post(failingScene);
+    expect(refused.status).toBe(502);
+    expect((await refused.json()).message).toBe("The image model refused this prompt");
+    const missing = await post(99);
+    expect(missing.status).toBe(404);
+  });
+
   it("serves a scene's image to its owner and 404 to anybody else", async () => {
     const cell = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId: ctx.project.id }, imageUrl: { not: null } } });
     const id = cell.imageUrl!.split("/").pop()!;
@@ -124,5 +153,43 @@ describe("storyboard and scene media on a real Temporal server", () => {
     const stranger = await createTestUser();
     const other = await callRoute(media, new Request(`${base}${cell.imageUrl}`, { headers: { Cookie: await sessionCookieFor(stranger.id) } }), { id });
     expect(other.status).toBe(404);
+  });
+});
+
+describe("POST /api/generate-storyboards", () => {
+  it("starts the split once, says when one exists, and refuses without a script", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    const project = await prisma.project.create({ data: { userId: user.id, title: "Tides", topic: "the moon", resolution: "landscape", durationSeconds: 300 } });
+    await prisma.user.update({ where: { id: user.id }, data: { currentProjectId: project.id } });
+    const post = () =>
+      callRoute(
+        generateStoryboards,
+        new Request(`${base}/api/generate-storyboards`, {
+          method: "POST",
+          headers: { Cookie: cookie, "Content-Type": "application/json" },
+          body: JSON.stringify({ script: SCRIPT, title: "Tides", topic: "the moon", resolution: "16:9", duration: 300 }),
+        }),
+      );
+    const status = async () => (await callRoute(storyboardStatus, new Request(`${base}/api/storyboard-status`, { headers: { Cookie: cookie } }))).json();
+
+    const refused = await post();
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).message).toBe("No script available to generate storyboard from");
+    expect(await status()).toMatchObject({ status: "not_found", cellCount: 0 });
+
+    await prisma.script.create({ data: { projectId: project.id, status: "completed", text: SCRIPT, wordCount: 90, targetWords: 750 } });
+    const started = await post();
+    expect(started.status).toBe(202);
+    expect(await started.json()).toMatchObject({ status: "processing" });
+    let current = await status();
+    for (let i = 0; current.status === "processing" && i < 300; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      current = await status();
+    }
+    expect(current).toMatchObject({ status: "completed", cellCount: sceneCountFor("16:9", 300), title: "Tides" });
+
+    const again = await post();
+    expect(await again.json()).toMatchObject({ existing: true });
   });
 });

@@ -24,10 +24,10 @@ export function SequentialPlayer(props: { audioUrls: (string | null)[]; onSceneC
     const url = audioUrls[index];
     if (!url) return;
     if (!element.src.endsWith(url)) element.src = url;
-    if (playing) element.play().catch(() => advance());
+    // A broken file fires the element's error event (which moves on); a pause or a new src interrupting play()
+    // is no error; the browser refusing to play without a gesture stops playback.
+    if (playing) element.play().catch((e: DOMException) => e.name === "NotAllowedError" && setPlaying(false));
     else element.pause();
-    // advance is stable enough for this effect: it only reads props and sets state
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [index, playing, audioUrls]);
 
   function advance() {
