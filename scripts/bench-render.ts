@@ -113,7 +113,7 @@ function renderWithFfmpeg(size: { width: number; height: number }, output: strin
     (_, i) =>
       `[${i}:v]scale=${size.width * 2}:${size.height * 2},zoompan=z='min(zoom+0.0008,1.12)':d=${frames}:s=${size.width}x${size.height}:fps=${FPS},setsar=1[v${i}]`,
   );
-  const audio = scenes.map((_, i) => `[${SCENES + i}:a]apad=whole_dur=5[a${i}]`);
+  const audio = scenes.map((_, i) => `[${SCENES + i}:a]apad=whole_dur=5,atrim=0:5[a${i}]`);
   const filter = [
     ...video,
     `${scenes.map((_, i) => `[v${i}]`).join("")}concat=n=${SCENES}:v=1:a=0,format=yuv420p[v]`,
