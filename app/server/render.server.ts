@@ -1,6 +1,6 @@
 // The render stage as the web side sees it: start a render of the current project, read its progress, find
 // the latest video, delete the videos. The work itself is workflows/render.ts on a worker.
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from "@temporalio/client";
+import { WorkflowExecutionAlreadyStartedError } from "@temporalio/client";
 import { IDLE_RENDER_PROGRESS, type RenderProgress } from "~/components/render/render-progress";
 import type { Project, RenderedVideo } from "~/generated/prisma/client";
 import { captionsByDefault, videoSizeFor, type VideoFormat } from "../../remotion/video-size";
@@ -11,7 +11,7 @@ import { getEnv } from "./env.server";
 import { maxRenderHeight } from "./permissions.server";
 import { allMediaReady, getCurrentProject, RESOLUTION_VALUES } from "./projects.server";
 import { deleteMedia, mediaIdFromUrl } from "./storage.server";
-import { getTemporalClient } from "./temporal.server";
+import { getTemporalClient, workflowIsRunning } from "./temporal.server";
 
 export type LatestVideo = {
   videoUrl: string | null;
@@ -29,22 +29,13 @@ async function sceneCells(projectId: string) {
   });
 }
 
-async function workflowRunning(workflowId: string): Promise<boolean> {
-  try {
-    const description = await (await getTemporalClient()).workflow.getHandle(workflowId).describe();
-    return description.status.name === "RUNNING";
-  } catch (e) {
-    if (e instanceof WorkflowNotFoundError) return false;
-    throw e;
-  }
-}
 
 /** The render in flight for the project, if any. A row whose run ended unrecorded is marked failed on the way. */
 async function activeRender(project: Project): Promise<RenderedVideo | null> {
   const row = await prisma.renderedVideo.findFirst({ where: { projectId: project.id, status: "processing" }, orderBy: { createdAt: "desc" } });
   if (!row) return null;
   // a run started seconds ago may not be visible yet
-  if (Date.now() - row.createdAt.getTime() < 10_000 || (await workflowRunning(renderWorkflowId(project.id)))) return row;
+  if (Date.now() - row.createdAt.getTime() < 10_000 || (await workflowIsRunning(renderWorkflowId(project.id)))) return row;
   await prisma.renderedVideo.updateMany({
     where: { id: row.id, status: "processing" },
     data: { status: "error", error: "The render was stopped before it finished" },
@@ -168,7 +159,7 @@ export async function deleteVideos(userId: string): Promise<{ deleted: number }>
   const project = await getCurrentProject(userId);
   if (!project) return { deleted: 0 };
   const workflowId = renderWorkflowId(project.id);
-  if (await workflowRunning(workflowId)) {
+  if (await workflowIsRunning(workflowId)) {
     await (await getTemporalClient()).workflow.getHandle(workflowId).terminate("The creator deleted the videos");
   }
   const videos = await prisma.renderedVideo.findMany({ where: { projectId: project.id } });

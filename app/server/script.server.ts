@@ -1,12 +1,12 @@
 // The script stage as the web side sees it: start the workflow, and report its status (spec section 3).
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from "@temporalio/client";
+import { WorkflowExecutionAlreadyStartedError } from "@temporalio/client";
 import { STUCK_GENERATION_MS } from "~/lib/constants";
 import type { VideoDetails } from "~/lib/video-details";
 import type { Project, Script } from "~/generated/prisma/client";
 import { scriptProgressQuery, scriptWorkflowId, type ScriptProgress } from "../../workflows/script";
 import { prisma } from "./db.server";
 import { getEnv } from "./env.server";
-import { getTemporalClient } from "./temporal.server";
+import { getTemporalClient, workflowIsRunning } from "./temporal.server";
 
 export type ScriptStatus = "completed" | "processing" | "error" | "not_found" | "cancelled";
 
@@ -46,7 +46,7 @@ export async function startScriptGeneration(userId: string, project: Project, de
   const workflowId = scriptWorkflowId(project.id);
   const existing = await prisma.script.findUnique({ where: { projectId: project.id } });
   if (existing?.status === "processing") {
-    if (!isStuck(existing) && (await isRunning(workflowId))) {
+    if (!isStuck(existing) && (await workflowIsRunning(workflowId))) {
       return { started: false, status: "processing" as const, generationStartTime: existing.startedAt?.toISOString() ?? null };
     }
     await client.workflow.getHandle(workflowId).terminate("Replaced by a new script generation").catch(() => {});
@@ -75,15 +75,6 @@ export async function startScriptGeneration(userId: string, project: Project, de
   return { started: true, status: "processing" as const, generationStartTime: startedAt.toISOString() };
 }
 
-async function isRunning(workflowId: string): Promise<boolean> {
-  try {
-    const description = await (await getTemporalClient()).workflow.getHandle(workflowId).describe();
-    return description.status.name === "RUNNING";
-  } catch (e) {
-    if (e instanceof WorkflowNotFoundError) return false;
-    throw e;
-  }
-}
 
 /** A query needs a worker to answer; with none running it would wait, so it gets two seconds. */
 async function readProgress(workflowId: string): Promise<ScriptProgress | null> {
@@ -110,7 +101,7 @@ export async function getScriptStatus(project: Project | null): Promise<ScriptSt
   if (script.status === "processing" && script.workflowId) {
     // A run started seconds ago may not be visible yet; only an older one can have ended unrecorded.
     const settled = !script.startedAt || Date.now() - script.startedAt.getTime() > 10_000;
-    const running = !settled || (await isRunning(script.workflowId).catch(() => true));
+    const running = !settled || (await workflowIsRunning(script.workflowId).catch(() => true));
     if (!running) {
       // The run ended without recording it (terminated from the Temporal UI, say): say so rather than spin forever.
       const ended = await prisma.script.findUnique({ where: { projectId: project.id } });

@@ -14,7 +14,7 @@ import { innermostMessage, storyboardWorkflowId } from "../../workflows/storyboa
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { getEnv } from "./env.server";
-import { getTemporalClient } from "./temporal.server";
+import { getTemporalClient, workflowIsRunning } from "./temporal.server";
 
 export const NO_SCRIPT_MESSAGE = "No script available to generate storyboard from";
 
@@ -28,15 +28,6 @@ export type StoryboardCellView = {
   audioDuration: number | null;
 };
 
-async function workflowIsRunning(workflowId: string): Promise<boolean> {
-  try {
-    const description = await (await getTemporalClient()).workflow.getHandle(workflowId).describe();
-    return description.status.name === "RUNNING";
-  } catch (e) {
-    if (e instanceof WorkflowNotFoundError) return false;
-    throw e;
-  }
-}
 
 /** Starts splitting the project's script into scenes, unless scenes exist or a split is under way. */
 export async function startStoryboardGeneration(userId: string, project: Project) {

@@ -1,5 +1,5 @@
 // The web side's Temporal client: one connection per process, opened on first use and reused.
-import { Client, Connection } from "@temporalio/client";
+import { Client, Connection, WorkflowNotFoundError } from "@temporalio/client";
 import { getEnv } from "./env.server";
 
 declare global {
@@ -19,4 +19,15 @@ export function getTemporalClient(): Promise<Client> {
     throw e;
   });
   return globalThis.__reelsmithTemporal;
+}
+
+/** Whether a workflow with this id is running now (false when it ended or never existed). */
+export async function workflowIsRunning(workflowId: string): Promise<boolean> {
+  try {
+    const description = await (await getTemporalClient()).workflow.getHandle(workflowId).describe();
+    return description.status.name === "RUNNING";
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) return false;
+    throw e;
+  }
 }
