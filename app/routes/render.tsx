@@ -70,9 +70,10 @@ export default function RenderPage() {
 
   const start = useMutation({
     mutationFn: startRenderRequest,
-    onSuccess: () => {
+    // awaiting the refetch keeps the button busy until the progress says the render is active
+    onSuccess: async () => {
       toast({ title: "Rendering has begun", description: "Video rendering is starting. This may take several minutes." });
-      refetchAll();
+      await refetchAll();
     },
     onError: (error) => {
       toast({ title: "Render failed", description: `Render failed: ${serverMessage(error)}`, variant: "destructive" });

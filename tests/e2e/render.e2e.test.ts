@@ -46,11 +46,17 @@ describe("from a title to a rendered video", () => {
     await page.waitForURL(`${baseUrl()}/render`);
   });
 
-  it("renders the video, shows progress, then the player", async () => {
+  // a 1080x1920 render on two cores shared with the rest of the suite: minutes, not seconds
+  it("renders the video, shows progress, then the player", { timeout: 480_000 }, async () => {
     await page.getByRole("heading", { name: "Ready to Render" }).waitFor();
     await page.getByRole("button", { name: "Render Video" }).click();
     await openToast().getByText("Rendering has begun").waitFor();
-    await page.getByRole("heading", { name: "Video Rendered Successfully" }).waitFor({ timeout: 170_000 });
+    await page.getByRole("button", { name: "Rendering in progress..." }).waitFor();
+    await page.getByRole("progressbar", { name: "Render progress" }).waitFor();
+    await page.getByTestId("render-subtitle").filter({ hasText: /^Render • .*\(\d+%\)$/ }).waitFor();
+    await page.getByRole("heading", { name: "Video Rendered Successfully" }).waitFor({ timeout: 460_000 });
+    expect(await page.getByTestId("render-subtitle").textContent()).toMatch(/^Render • (\d+) of \1 scenes rendered$/);
+    expect(await page.getByRole("progressbar").count()).toBe(0);
     const src = await page.locator("section[aria-label='Rendered video'] video").getAttribute("src");
     expect(src).toMatch(/^\/api\/media\//);
     expect(await page.getByText("Upload to YouTube").count()).toBe(0); // the upload stage is not built yet
@@ -76,5 +82,6 @@ describe("from a title to a rendered video", () => {
     await openToast().getByText("Videos deleted").waitFor();
     await page.getByRole("heading", { name: "Video Rendered Successfully" }).waitFor({ state: "detached" });
     expect(await page.getByRole("button", { name: "Render Video" }).isVisible()).toBe(true);
+    expect(await page.getByTestId("render-subtitle").textContent()).toMatch(/^Render • 0 of \d+ scenes rendered$/);
   });
 });

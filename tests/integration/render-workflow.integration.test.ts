@@ -9,7 +9,7 @@ import { findMediaForUser, mediaFilePath } from "~/server/storage.server";
 import { sceneDurationInFrames, VIDEO_FPS } from "../../remotion/timing";
 import { renderProgressQuery, renderVideoWorkflow, renderWorkflowId, type RenderWorkflowInput } from "../../workflows/render";
 import { seedRenderableProject } from "../fixtures/render-project";
-import { meanVolumeDb, probeVideo } from "../fixtures/video-probe";
+import { frameBrightness, meanVolumeDb, probeVideo } from "../fixtures/video-probe";
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection } from "@temporalio/worker";
 import { createRenderWorker } from "./render-worker";
@@ -68,6 +68,9 @@ describe("render workflow", () => {
     expect(Math.abs(facts.video.durationSeconds - expectedFrames / VIDEO_FPS)).toBeLessThanOrEqual(1 / VIDEO_FPS);
     expect(facts.video).toMatchObject({ codec: "h264", width: 640, height: 360, pixFmt: "yuv420p" });
     expect(facts.audio?.codec).toBe("aac");
+
+    // the scene images are on screen (bright gradients), not a black or blank page
+    expect(await frameBrightness(mp4, 0.5)).toBeGreaterThan(100);
 
     // the voiceovers are heard, and the music plays in the pause after each voiceover
     expect(await meanVolumeDb(mp4)).toBeGreaterThan(-35);
