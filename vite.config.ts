@@ -13,5 +13,5 @@ export default defineConfig({
   plugins: [remix(remixConfig), tsconfigPaths()],
   server: { port: 3000 },
   // Node-only packages the server bundle must load from node_modules rather than inline.
-  ssr: { external: ["@prisma/client", "@prisma/adapter-pg", "pg", "sharp", "@temporalio/client", "oidc-provider"] },
+  ssr: { external: ["@prisma/client", "@prisma/adapter-pg", "pg", "sharp", "@temporalio/client", "@temporalio/workflow", "oidc-provider"] },
 });

@@ -1,44 +1,35 @@
 // Scene media: one scene's image or voiceover, and Generate All Content, which fills every scene lacking
 // media: images in batches of 5 with a 2 s pause, voiceovers one by one with a 1 s pause. A failed scene is
 // counted and skipped; the rest go on. Running as a workflow, it survives a closed tab or a restarted worker.
-import { defineQuery, proxyActivities, setHandler, sleep } from "@temporalio/workflow";
-import type { createStoryboardActivities } from "./activities/storyboard";
+import { proxyActivities, setHandler, sleep } from "@temporalio/workflow";
+import type { StoryboardActivities } from "./activities/storyboard";
 import { GENERATE_ALL } from "../app/lib/constants";
+import { innermostMessage } from "./shared/errors";
+import {
+  generateAllProgressQuery,
+  SCENE_MISSING,
+  type GenerateAllInput,
+  type GenerateAllProgress,
+  type SceneImageResult,
+  type SceneMediaInput,
+  type SceneVoiceoverResult,
+} from "./shared/scene-media";
 
-type Activities = ReturnType<typeof createStoryboardActivities>;
-export type SceneMediaInput = { projectId: string; userId: string; cellIndex: number };
-
-const { generateSceneImage, generateSceneVoiceover, findCellsLackingMedia } = proxyActivities<Activities>({
+const { generateSceneImage, generateSceneVoiceover, findCellsLackingMedia } = proxyActivities<StoryboardActivities>({
   startToCloseTimeout: "10 minutes",
   heartbeatTimeout: "20 seconds",
-  retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: ["SceneMissing"] },
+  retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [SCENE_MISSING] },
 });
 
-export const sceneImageWorkflowId = (projectId: string, cellIndex: number) => `scene-image-${projectId}-${cellIndex}`;
-export const sceneVoiceoverWorkflowId = (projectId: string, cellIndex: number) => `scene-voiceover-${projectId}-${cellIndex}`;
-export const generateAllWorkflowId = (projectId: string) => `generate-all-${projectId}`;
-
-export async function sceneImageWorkflow(input: SceneMediaInput): Promise<{ imageUrl: string }> {
+export async function sceneImageWorkflow(input: SceneMediaInput): Promise<SceneImageResult> {
   return generateSceneImage(input);
 }
 
-export async function sceneVoiceoverWorkflow(input: SceneMediaInput): Promise<{ audioUrl: string; durationSeconds: number }> {
+export async function sceneVoiceoverWorkflow(input: SceneMediaInput): Promise<SceneVoiceoverResult> {
   return generateSceneVoiceover(input);
 }
 
-export type GenerateAllProgress = {
-  phase: "finding" | "images" | "voiceovers" | "done";
-  imagesTotal: number;
-  imagesDone: number;
-  imagesFailed: number;
-  voiceoversTotal: number;
-  voiceoversDone: number;
-  voiceoversFailed: number;
-  failures: { cellIndex: number; kind: "image" | "voiceover"; message: string }[];
-};
-export const generateAllProgressQuery = defineQuery<GenerateAllProgress>("generateAllProgress");
-
-export async function generateAllContentWorkflow(input: { projectId: string; userId: string }): Promise<GenerateAllProgress> {
+export async function generateAllContentWorkflow(input: GenerateAllInput): Promise<GenerateAllProgress> {
   const progress: GenerateAllProgress = {
     phase: "finding",
     imagesTotal: 0,
@@ -54,9 +45,7 @@ export async function generateAllContentWorkflow(input: { projectId: string; use
   progress.imagesTotal = missing.images.length;
   progress.voiceoversTotal = missing.voiceovers.length;
   const failed = (cellIndex: number, kind: "image" | "voiceover", error: unknown) => {
-    let e = error as { message?: string; cause?: unknown } | undefined;
-    while (e?.cause) e = e.cause as typeof e;
-    progress.failures.push({ cellIndex, kind, message: e?.message ?? String(error) });
+    progress.failures.push({ cellIndex, kind, message: innermostMessage(error, String(error)) });
   };
 
   progress.phase = "images";

@@ -1,50 +1,20 @@
 // The script stage: a title and a topic become a proofread script of minutes x 150 words.
 // Long scripts are written in bounded chunks, each its own retryable activity, so a failure or a worker
 // restart loses at most the chunk in flight. Progress is read with scriptProgressQuery.
-import {
-  ApplicationFailure,
-  CancellationScope,
-  defineQuery,
-  isCancellation,
-  proxyActivities,
-  setHandler,
-  workflowInfo,
-} from "@temporalio/workflow";
-import type { createScriptActivities } from "./activities/script";
+import { proxyActivities, setHandler, workflowInfo } from "@temporalio/workflow";
+import type { ScriptActivities } from "./activities/script";
 import { countWords, EXPANSION_THRESHOLD, MAX_EXPANSION_ATTEMPTS, planChunks, targetWordsFor } from "../app/lib/script";
-
-type Activities = ReturnType<typeof createScriptActivities>;
-
-export type ScriptPhase = "initializing" | "generating_chunks" | "expanding_chunks" | "proofreading";
-export type ScriptProgress = {
-  phase: ScriptPhase;
-  percentComplete: number;
-  currentChunk: number;
-  totalChunks: number;
-  currentWords: number;
-  targetWords: number;
-  expansionAttempt: number;
-  stage: string;
-};
-export type ScriptWorkflowInput = {
-  projectId: string;
-  userId: string;
-  title: string;
-  topic: string;
-  durationSeconds: number;
-};
-
-export const scriptProgressQuery = defineQuery<ScriptProgress>("scriptProgress");
-export const scriptWorkflowId = (projectId: string) => `script-${projectId}`;
+import { recordStageFailure } from "./shared/failures";
+import { SCRIPT_FAILED, scriptProgressQuery, type ScriptProgress, type ScriptWorkflowInput, type ScriptWorkflowResult } from "./shared/script";
 
 const { writeScriptChunk, expandScriptChunk, proofreadAndSaveScript, markScriptStarted, markScriptEnded } =
-  proxyActivities<Activities>({
+  proxyActivities<ScriptActivities>({
     startToCloseTimeout: "3 minutes",
     heartbeatTimeout: "10 seconds",
     retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "30 seconds", maximumAttempts: 5 },
   });
 
-export async function scriptWorkflow(input: ScriptWorkflowInput): Promise<{ wordCount: number }> {
+export async function scriptWorkflow(input: ScriptWorkflowInput): Promise<ScriptWorkflowResult> {
   const targetWords = targetWordsFor(input.durationSeconds);
   const chunkTargets = planChunks(targetWords);
   const seed = `${input.projectId}:${workflowInfo().runId}`;
@@ -113,20 +83,15 @@ export async function scriptWorkflow(input: ScriptWorkflowInput): Promise<{ word
     progress.stage = "Script complete";
     return { wordCount };
   } catch (error) {
-    const cancelled = isCancellation(error);
-    const message = cancelled ? "Script generation was cancelled" : failureMessage(error);
-    // Record the outcome even when cancelled: a cancelled scope would refuse to schedule the activity.
-    await CancellationScope.nonCancellable(() =>
-      markScriptEnded({ projectId: input.projectId, userId: input.userId, status: cancelled ? "cancelled" : "error", error: message }),
-    );
-    if (cancelled) throw error;
-    throw ApplicationFailure.nonRetryable(message, "ScriptGenerationFailed");
+    return await recordStageFailure(error, {
+      userId: input.userId,
+      projectId: input.projectId,
+      logType: "script_generation",
+      failureType: SCRIPT_FAILED,
+      fallbackMessage: "An error occurred during script generation",
+      cancelledMessage: "Script generation was cancelled",
+      recordOnRow: ({ message, cancelled }) =>
+        markScriptEnded({ projectId: input.projectId, status: cancelled ? "cancelled" : "error", error: message }),
+    });
   }
-}
-
-function failureMessage(error: unknown): string {
-  // An activity failure wraps the activity's own error as its cause: that message is the useful one.
-  let current = error as { message?: string; cause?: unknown } | undefined;
-  while (current?.cause) current = current.cause as typeof current;
-  return current?.message || "An error occurred during script generation";
 }

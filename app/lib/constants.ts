@@ -19,15 +19,6 @@ export const GENERATION_STARTED_FLAG_MS = 30 * 1000;
 
 export const WORDS_PER_MINUTE = 150;
 
-export const RESOLUTIONS = ["16:9", "9:16", "9:16-tiktok"] as const;
-export type ResolutionValue = (typeof RESOLUTIONS)[number];
-
-export const DURATION_RULES: Record<ResolutionValue, { label: string; default: number; min: number; max: number; step: number }> = {
-  "16:9": { label: "16:9 (YouTube)", default: 300, min: 300, max: 3600, step: 60 },
-  "9:16": { label: "9:16 (Shorts)", default: 30, min: 5, max: 180, step: 5 },
-  "9:16-tiktok": { label: "9:16 (TikTok)", default: 60, min: 5, max: 3600, step: 60 },
-};
-
 export const GENERATE_ALL = { imageBatchSize: 5, imageBatchPauseMs: 2000, voiceoverPauseMs: 1000, reloadAfterMs: 2000 };
 
 export const MUSIC = { minTracks: 1, maxTracks: 5, defaultVolume: 5, minVolume: 0, maxVolume: 100, maxCachedAudio: 3 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { estimatedDurationFor, imageAspectFor, needsAudio, needsImage, sceneCountFor, storyboardComplete } from "./storyboard";
+import { allScenesHaveMedia, estimatedDurationFor, needsAudio, needsImage, sceneCountFor } from "./storyboard";
+import { imageAspectFor } from "./video-format";
 
 describe("scene sizing", () => {
   it("cuts a 30 s Short into six scenes of about 5 s", () => {
@@ -36,9 +37,9 @@ describe("scene media", () => {
   });
 
   it("is complete only with at least one scene and every scene's image and audio", () => {
-    expect(storyboardComplete([])).toBe(false);
-    expect(storyboardComplete([{ imageUrl: "/api/media/i", audioUrl: "/api/media/a" }])).toBe(true);
-    expect(storyboardComplete([{ imageUrl: "/api/media/i", audioUrl: null }])).toBe(false);
+    expect(allScenesHaveMedia([])).toBe(false);
+    expect(allScenesHaveMedia([{ imageUrl: "/api/media/i", audioUrl: "/api/media/a" }])).toBe(true);
+    expect(allScenesHaveMedia([{ imageUrl: "/api/media/i", audioUrl: null }])).toBe(false);
   });
 
   it("generates landscape images for 16:9 and portrait ones for both vertical formats", () => {

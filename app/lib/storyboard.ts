@@ -1,5 +1,6 @@
 // Storyboard rules shared by the browser and the server (spec sections 3, 4 and 9).
-import { WORDS_PER_MINUTE, type ResolutionValue } from "./constants";
+import { WORDS_PER_MINUTE } from "./constants";
+import type { ResolutionValue } from "./video-format";
 import { countWords } from "./script";
 
 export type CellMedia = { imageUrl?: string | null; audioUrl?: string | null };
@@ -28,12 +29,10 @@ export function needsAudio(cell: CellMedia): boolean {
   return !cell.audioUrl;
 }
 
-/** Every scene has an image and audio (and there is at least one scene): ready for music and rendering. */
-export function storyboardComplete(cells: CellMedia[]): boolean {
+/**
+ * Every scene has an image and a voiceover, and there is at least one scene: the one rule for "ready", read by
+ * the render gate, the header's links, the dashboard and the storyboard's Continue button.
+ */
+export function allScenesHaveMedia(cells: CellMedia[]): boolean {
   return cells.length > 0 && cells.every((c) => !needsImage(c) && !needsAudio(c));
-}
-
-/** The aspect ratio images are generated at for a format. */
-export function imageAspectFor(resolution: ResolutionValue): "16:9" | "9:16" {
-  return resolution === "16:9" ? "16:9" : "9:16";
 }

@@ -1,6 +1,6 @@
 // The spec's video details (title, topic, format, duration) and their rules, for the browser and the server.
 import { z } from "zod";
-import { DURATION_RULES, RESOLUTIONS, type ResolutionValue } from "./constants";
+import { DURATION_RULES, RESOLUTIONS, type ResolutionValue } from "./video-format";
 
 export const MISSING_INFORMATION = { title: "Missing Information", description: "Please fill in both title and topic fields." };
 

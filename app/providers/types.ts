@@ -1,7 +1,7 @@
 // One interface per kind of provider. Each has a cloud implementation (used when the creator saved that
 // service's key) and an offline one (the default: works with no key and no internet). Activities call these;
 // routes never do. Implementations live beside this file: text/, speech/, image/, music/.
-import type { ResolutionValue } from "~/lib/constants";
+import type { ResolutionValue } from "~/lib/video-format";
 
 export type ProviderSource = "cloud" | "offline";
 

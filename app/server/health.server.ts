@@ -2,7 +2,9 @@
 import { randomUUID } from "node:crypto";
 import { getEnv } from "./env.server";
 import { prisma } from "./db.server";
-import { getTemporalClient } from "./temporal.server";
+import { healthCheckWorkflow } from "../../workflows/health-check";
+import { healthCheckWorkflowId } from "../../workflows/shared/health";
+import { getTemporalClient, startWorkflow } from "./temporal.server";
 import protos from "@temporalio/proto";
 
 // @temporalio/proto is CommonJS: named ESM imports of it fail in the server build.
@@ -50,12 +52,13 @@ async function checkTemporalAndWorker(): Promise<{ temporal: Check; worker: Chec
 /** Runs the health-check workflow: web -> Temporal -> worker -> database, end to end. */
 async function checkPipeline(): Promise<Check> {
   try {
-    const client = await getTemporalClient();
-    const result = await client.workflow.execute("healthCheckWorkflow", {
-      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
-      workflowId: `health-check-${randomUUID()}`,
-      workflowExecutionTimeout: "20 seconds",
+    const handle = await startWorkflow(healthCheckWorkflow, {
+      workflowId: healthCheckWorkflowId(randomUUID()),
+      args: [],
+      memo: { startedBy: "/healthz?deep=1" },
+      executionTimeout: "20 seconds",
     });
+    const result = await handle.result();
     return { ok: true, ...result };
   } catch (e) {
     return { ok: false, error: message(e) };

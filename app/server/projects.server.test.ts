@@ -6,7 +6,8 @@ vi.hoisted(() => {
   process.env.ENCRYPTION_KEY = "0".repeat(64);
 });
 
-const { navigationGates, projectStage, resolutionFromValue } = await import("./projects.server");
+const { navigationGates, projectStage } = await import("./projects.server");
+const { resolutionEnum } = await import("~/lib/video-format");
 
 const fresh: ProgressSnapshot = { scriptStatus: null, cells: [], hasCompletedMusic: false, latestVideoUrl: null, hasCompletedUpload: false };
 const done = { imageUrl: "/api/media/i", audioUrl: "/api/media/a" };
@@ -46,10 +47,10 @@ describe("projectStage", () => {
   });
 });
 
-describe("resolutionFromValue", () => {
+describe("resolutionEnum", () => {
   it("maps the spec's format strings to the stored enum", () => {
-    expect(resolutionFromValue("16:9")).toBe("landscape");
-    expect(resolutionFromValue("9:16")).toBe("shorts");
-    expect(resolutionFromValue("9:16-tiktok")).toBe("tiktok");
+    expect(resolutionEnum("16:9")).toBe("landscape");
+    expect(resolutionEnum("9:16")).toBe("shorts");
+    expect(resolutionEnum("9:16-tiktok")).toBe("tiktok");
   });
 });

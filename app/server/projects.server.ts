@@ -1,16 +1,11 @@
 // Projects: one video each. A user works on one "current" project at a time (User.currentProjectId); the
 // pipeline pages and the navigation header read it. Creating one enforces the free plan's limit.
 import type { JobStatus, Project, Resolution } from "~/generated/prisma/client";
-import type { ResolutionValue } from "~/lib/constants";
+import { allScenesHaveMedia } from "~/lib/storyboard";
+import { resolutionValue, type ResolutionValue } from "~/lib/video-format";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { FREE_PROJECT_LIMIT, assertCanCreateProject, getAccessLevel, isBillingEnabled } from "./permissions.server";
-
-export const RESOLUTION_VALUES: Record<Resolution, ResolutionValue> = { landscape: "16:9", shorts: "9:16", tiktok: "9:16-tiktok" };
-
-export function resolutionFromValue(value: ResolutionValue): Resolution {
-  return (Object.keys(RESOLUTION_VALUES) as Resolution[]).find((key) => RESOLUTION_VALUES[key] === value)!;
-}
 
 export type NewProject = { title: string; topic: string; resolution: Resolution; durationSeconds: number };
 
@@ -72,16 +67,12 @@ export function navigationGates(p: ProgressSnapshot): NavigationGates {
   return {
     script: scriptStarted,
     storyboard: scriptStarted,
-    music: allMediaReady(p.cells),
+    music: allScenesHaveMedia(p.cells),
     // Music is optional (spec section 1), so a storyboard with all its media opens Render too, not only a
     // completed music track (the spec's gate, which would leave creators who skip music without the link).
-    render: p.hasCompletedMusic || allMediaReady(p.cells),
+    render: p.hasCompletedMusic || allScenesHaveMedia(p.cells),
     upload: Boolean(p.latestVideoUrl),
   };
-}
-
-export function allMediaReady(cells: ProgressSnapshot["cells"]): boolean {
-  return cells.length > 0 && cells.every((c) => Boolean(c.imageUrl) && Boolean(c.audioUrl));
 }
 
 export const PROJECT_STAGES = ["script", "storyboard", "media", "music", "rendered", "uploaded"] as const;
@@ -92,7 +83,7 @@ export function projectStage(p: ProgressSnapshot): ProjectStage {
   if (p.hasCompletedUpload) return "uploaded";
   if (p.latestVideoUrl) return "rendered";
   if (p.hasCompletedMusic) return "music";
-  if (allMediaReady(p.cells)) return "media";
+  if (allScenesHaveMedia(p.cells)) return "media";
   if (p.cells.length > 0) return "storyboard";
   return "script";
 }
@@ -144,7 +135,7 @@ export async function listProjectsWithStage(userId: string): Promise<ProjectSumm
     id: project.id,
     title: project.title,
     topic: project.topic,
-    resolution: RESOLUTION_VALUES[project.resolution],
+    resolution: resolutionValue(project.resolution),
     durationSeconds: project.durationSeconds,
     stage: projectStage(snapshotOf(project)),
     isCurrent: project.id === current?.id,
@@ -173,7 +164,7 @@ export async function getProjectDetails(userId: string, projectId: string) {
     id: project.id,
     title: project.title,
     topic: project.topic,
-    resolution: RESOLUTION_VALUES[project.resolution],
+    resolution: resolutionValue(project.resolution),
     duration: project.durationSeconds,
     musicVolume: project.musicVolume,
     stage: projectStage(snapshotOf(project)),

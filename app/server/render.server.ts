@@ -1,17 +1,17 @@
 // The render stage as the web side sees it: start a render of the current project, read its progress, find
 // the latest video, delete the videos. The work itself is workflows/render.ts on a worker.
-import { WorkflowExecutionAlreadyStartedError } from "@temporalio/client";
 import { IDLE_RENDER_PROGRESS, type RenderProgress } from "~/components/render/render-progress";
 import type { Project, RenderedVideo } from "~/generated/prisma/client";
-import { captionsByDefault, videoSizeFor, type VideoFormat } from "../../remotion/video-size";
-import { renderProgressQuery, renderWorkflowId, type RenderProgressState, type RenderWorkflowInput } from "../../workflows/render";
+import { renderVideoWorkflow } from "../../workflows/render";
+import { renderProgressQuery, renderWorkflowId, type RenderProgressState, type RenderWorkflowInput } from "../../workflows/shared/render";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
-import { getEnv } from "./env.server";
 import { maxRenderHeight } from "./permissions.server";
-import { allMediaReady, getCurrentProject, RESOLUTION_VALUES } from "./projects.server";
+import { allScenesHaveMedia } from "~/lib/storyboard";
+import { captionsByDefault, resolutionValue, videoSizeFor } from "~/lib/video-format";
+import { getCurrentProject } from "./projects.server";
 import { deleteMedia, mediaIdFromUrl } from "./storage.server";
-import { getTemporalClient, workflowIsRunning } from "./temporal.server";
+import { getTemporalClient, runEndedUnrecorded, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 export type LatestVideo = {
   videoUrl: string | null;
@@ -34,8 +34,7 @@ async function sceneCells(projectId: string) {
 async function activeRender(project: Project): Promise<RenderedVideo | null> {
   const row = await prisma.renderedVideo.findFirst({ where: { projectId: project.id, status: "processing" }, orderBy: { createdAt: "desc" } });
   if (!row) return null;
-  // a run started seconds ago may not be visible yet
-  if (Date.now() - row.createdAt.getTime() < 10_000 || (await workflowIsRunning(renderWorkflowId(project.id)))) return row;
+  if (!(await runEndedUnrecorded(renderWorkflowId(project.id), row.createdAt))) return row;
   await prisma.renderedVideo.updateMany({
     where: { id: row.id, status: "processing" },
     data: { status: "error", error: "The render was stopped before it finished" },
@@ -48,26 +47,21 @@ export async function startRender(userId: string): Promise<{ renderId: string; w
   const project = await getCurrentProject(userId);
   if (!project) throw jsonError(404, "No project yet. Create a video on the Create page first.");
   const cells = await sceneCells(project.id);
-  if (!allMediaReady(cells)) {
+  if (!allScenesHaveMedia(cells)) {
     throw jsonError(400, "Every scene needs an image and a voiceover before rendering. Generate them on the Storyboard page.");
   }
   if (await activeRender(project)) throw jsonError(409, "A render is already in progress for this project. Wait for it to finish.");
 
-  const format = RESOLUTION_VALUES[project.resolution] as VideoFormat;
+  const format = resolutionValue(project.resolution);
   const size = videoSizeFor(format, await maxRenderHeight(userId));
   const workflowId = renderWorkflowId(project.id);
   const render = await prisma.renderedVideo.create({ data: { projectId: project.id, status: "processing", workflowId } });
   const input: RenderWorkflowInput = { renderId: render.id, userId, projectId: project.id, ...size, captions: captionsByDefault(format) };
   try {
-    await (await getTemporalClient()).workflow.start("renderVideoWorkflow", {
-      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
-      workflowId,
-      args: [input],
-      workflowIdConflictPolicy: "FAIL",
-    });
+    await startWorkflow(renderVideoWorkflow, { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
   } catch (e) {
     await prisma.renderedVideo.delete({ where: { id: render.id } });
-    if (e instanceof WorkflowExecutionAlreadyStartedError) {
+    if (e instanceof WorkflowAlreadyRunningError) {
       throw jsonError(409, "A render is already in progress for this project. Wait for it to finish.");
     }
     throw e;

@@ -1,12 +1,12 @@
 // The script stage as the web side sees it: start the workflow, and report its status (spec section 3).
-import { WorkflowExecutionAlreadyStartedError } from "@temporalio/client";
 import { STUCK_GENERATION_MS } from "~/lib/constants";
+import { resolutionEnum, resolutionValue } from "~/lib/video-format";
 import type { VideoDetails } from "~/lib/video-details";
 import type { Project, Script } from "~/generated/prisma/client";
-import { scriptProgressQuery, scriptWorkflowId, type ScriptProgress } from "../../workflows/script";
+import { scriptWorkflow } from "../../workflows/script";
+import { scriptProgressQuery, scriptWorkflowId, type ScriptProgress } from "../../workflows/shared/script";
 import { prisma } from "./db.server";
-import { getEnv } from "./env.server";
-import { getTemporalClient, workflowIsRunning } from "./temporal.server";
+import { getTemporalClient, runEndedUnrecorded, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 export type ScriptStatus = "completed" | "processing" | "error" | "not_found" | "cancelled";
 
@@ -23,11 +23,6 @@ export type ScriptStatusResponse = {
   isStuck: boolean;
   generationStartTime?: string | null;
 };
-
-const RESOLUTION_VALUES = { landscape: "16:9", shorts: "9:16", tiktok: "9:16-tiktok" } as const;
-export const resolutionValue = (r: Project["resolution"]) => RESOLUTION_VALUES[r];
-export const resolutionEnum = (v: VideoDetails["resolution"]) =>
-  (Object.entries(RESOLUTION_VALUES).find(([, value]) => value === v)![0] as Project["resolution"]);
 
 const isStuck = (script: Pick<Script, "status" | "startedAt" | "text">) =>
   script.status === "processing" && !script.text && !!script.startedAt && Date.now() - script.startedAt.getTime() > STUCK_GENERATION_MS;
@@ -59,14 +54,13 @@ export async function startScriptGeneration(userId: string, project: Project, de
     update: { status: "processing", text: null, wordCount: null, error: null, startedAt, completedAt: null, workflowId },
   });
   try {
-    await client.workflow.start("scriptWorkflow", {
-      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
+    await startWorkflow(scriptWorkflow, {
       workflowId,
       args: [{ projectId: project.id, userId, title: details.title, topic: details.topic, durationSeconds: details.duration }],
-      workflowIdConflictPolicy: "FAIL",
+      memo: { userId, projectId: project.id, projectTitle: details.title },
     });
   } catch (e) {
-    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) {
+    if (!(e instanceof WorkflowAlreadyRunningError)) {
       await prisma.script.update({ where: { projectId: project.id }, data: { status: "error", error: "Failed to start script generation" } });
       throw e;
     }
@@ -99,11 +93,8 @@ export async function getScriptStatus(project: Project | null): Promise<ScriptSt
     generationStartTime: script.startedAt?.toISOString() ?? null,
   };
   if (script.status === "processing" && script.workflowId) {
-    // A run started seconds ago may not be visible yet; only an older one can have ended unrecorded.
-    const settled = !script.startedAt || Date.now() - script.startedAt.getTime() > 10_000;
-    const running = !settled || (await workflowIsRunning(script.workflowId).catch(() => true));
-    if (!running) {
-      // The run ended without recording it (terminated from the Temporal UI, say): say so rather than spin forever.
+    if (await runEndedUnrecorded(script.workflowId, script.startedAt)) {
+      // terminated from the Temporal UI, say: say so rather than spin forever
       const ended = await prisma.script.findUnique({ where: { projectId: project.id } });
       if (ended?.status === "processing") {
         await prisma.script.update({ where: { projectId: project.id }, data: { status: "cancelled", error: "Script generation was stopped" } });

@@ -1,6 +1,6 @@
 // The storyboard stage as the web side sees it: start the split, read its status and cells, edit a cell,
 // and generate scene media (one scene, or all at once) through their workflows.
-import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError } from "@temporalio/client";
+import { WorkflowFailedError, WorkflowNotFoundError } from "@temporalio/client";
 import type { Project } from "~/generated/prisma/client";
 import { estimatedDurationFor } from "~/lib/storyboard";
 import {
@@ -9,12 +9,14 @@ import {
   sceneImageWorkflowId,
   sceneVoiceoverWorkflowId,
   type GenerateAllProgress,
-} from "../../workflows/scene-media";
-import { innermostMessage, storyboardWorkflowId } from "../../workflows/storyboard";
+} from "../../workflows/shared/scene-media";
+import { generateAllContentWorkflow, sceneImageWorkflow, sceneVoiceoverWorkflow } from "../../workflows/scene-media";
+import { innermostMessage } from "../../workflows/shared/errors";
+import { storyboardWorkflowId } from "../../workflows/shared/storyboard";
+import { storyboardWorkflow } from "../../workflows/storyboard";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
-import { getEnv } from "./env.server";
-import { getTemporalClient, workflowIsRunning } from "./temporal.server";
+import { getTemporalClient, runEndedUnrecorded, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 export const NO_SCRIPT_MESSAGE = "No script available to generate storyboard from";
 
@@ -43,13 +45,13 @@ export async function startStoryboardGeneration(userId: string, project: Project
     update: { title: project.title, status: "processing", error: null, workflowId },
   });
   try {
-    await (await getTemporalClient()).workflow.start("storyboardWorkflow", {
-      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
+    await startWorkflow(storyboardWorkflow, {
       workflowId,
       args: [{ projectId: project.id, userId }],
+      memo: { userId, projectId: project.id, projectTitle: project.title },
     });
   } catch (e) {
-    if (e instanceof WorkflowExecutionAlreadyStartedError) return { processing: true, status: "processing" as const };
+    if (e instanceof WorkflowAlreadyRunningError) return { processing: true, status: "processing" as const };
     await prisma.storyboard.update({ where: { projectId: project.id }, data: { status: "error", error: "Failed to start storyboard generation" } });
     throw e;
   }
@@ -60,8 +62,8 @@ export async function getStoryboardStatus(project: Project | null) {
   if (!project) return { status: "not_found" as const, cellCount: 0 };
   const storyboard = await prisma.storyboard.findUnique({ where: { projectId: project.id }, include: { _count: { select: { cells: true } } } });
   if (!storyboard) return { status: "not_found" as const, cellCount: 0 };
-  if (storyboard.status === "processing" && storyboard.workflowId && !(await workflowIsRunning(storyboard.workflowId).catch(() => true))) {
-    // ended without recording it (terminated by an operator): say so rather than spin forever
+  if (storyboard.status === "processing" && (await runEndedUnrecorded(storyboard.workflowId, storyboard.updatedAt))) {
+    // terminated by an operator: say so rather than spin forever
     const message = "Storyboard generation was stopped";
     await prisma.storyboard.updateMany({ where: { id: storyboard.id, status: "processing" }, data: { status: "error", error: message } });
     return { status: "error" as const, cellCount: storyboard._count.cells, title: storyboard.title, error: message };
@@ -100,11 +102,15 @@ export async function generateSceneMedia(userId: string, project: Project, cellI
   if (!cell) throw jsonError(404, `Scene ${cellIndex + 1} does not exist`, { field: "cellIndex" });
   const client = await getTemporalClient();
   const workflowId = kind === "image" ? sceneImageWorkflowId(project.id, cellIndex) : sceneVoiceoverWorkflowId(project.id, cellIndex);
-  const workflowType = kind === "image" ? "sceneImageWorkflow" : "sceneVoiceoverWorkflow";
+  const workflow = kind === "image" ? sceneImageWorkflow : sceneVoiceoverWorkflow;
   try {
-    await client.workflow.start(workflowType, { taskQueue: getEnv().TEMPORAL_TASK_QUEUE, workflowId, args: [{ projectId: project.id, userId, cellIndex }] });
+    await startWorkflow(workflow, {
+      workflowId,
+      args: [{ projectId: project.id, userId, cellIndex }],
+      memo: { userId, projectId: project.id, projectTitle: project.title },
+    });
   } catch (e) {
-    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+    if (!(e instanceof WorkflowAlreadyRunningError)) throw e; // a second request joins the run in flight
   }
   try {
     return (await client.workflow.getHandle(workflowId).result()) as { imageUrl?: string; audioUrl?: string };
@@ -116,13 +122,15 @@ export async function generateSceneMedia(userId: string, project: Project, cellI
 }
 
 export async function startGenerateAll(userId: string, project: Project) {
-  const client = await getTemporalClient();
-  const workflowId = generateAllWorkflowId(project.id);
   try {
-    await client.workflow.start("generateAllContentWorkflow", { taskQueue: getEnv().TEMPORAL_TASK_QUEUE, workflowId, args: [{ projectId: project.id, userId }] });
+    await startWorkflow(generateAllContentWorkflow, {
+      workflowId: generateAllWorkflowId(project.id),
+      args: [{ projectId: project.id, userId }],
+      memo: { userId, projectId: project.id, projectTitle: project.title },
+    });
     return { started: true };
   } catch (e) {
-    if (e instanceof WorkflowExecutionAlreadyStartedError) return { started: false, processing: true };
+    if (e instanceof WorkflowAlreadyRunningError) return { started: false, processing: true };
     throw e;
   }
 }

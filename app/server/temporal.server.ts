@@ -1,5 +1,8 @@
-// The web side's Temporal client: one connection per process, opened on first use and reused.
-import { Client, Connection, WorkflowNotFoundError } from "@temporalio/client";
+// The web side's Temporal client: one connection per process, opened on first use and reused; the one way a
+// pipeline stage is started (typed by the workflow function, on the configured task queue, with a memo that
+// tells an operator in the Temporal UI whose video each run is).
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type WorkflowHandle } from "@temporalio/client";
+import type { Workflow } from "@temporalio/workflow";
 import { getEnv } from "./env.server";
 
 declare global {
@@ -21,6 +24,41 @@ export function getTemporalClient(): Promise<Client> {
   return globalThis.__reelsmithTemporal;
 }
 
+/** Shown in the Temporal UI's list and on each run's page: whose video this is. */
+export type WorkflowMemo = { userId: string; projectId?: string; projectTitle?: string } | { startedBy: string };
+
+/** A run with this workflow id is already open: the caller joins it or says so, never starts a second. */
+export class WorkflowAlreadyRunningError extends Error {
+  constructor(readonly workflowId: string) {
+    super(`A run of ${workflowId} is already in progress`);
+    this.name = "WorkflowAlreadyRunningError";
+  }
+}
+
+/**
+ * Starts a workflow by function reference, so its arguments are type-checked against the workflow's signature.
+ * Throws WorkflowAlreadyRunningError when a run with the same id is open.
+ */
+export async function startWorkflow<W extends Workflow>(
+  workflow: W,
+  options: { workflowId: string; args: Parameters<W>; memo: WorkflowMemo; executionTimeout?: string },
+): Promise<WorkflowHandle<W>> {
+  const client = await getTemporalClient();
+  try {
+    return await client.workflow.start(workflow, {
+      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
+      workflowId: options.workflowId,
+      args: options.args,
+      memo: options.memo,
+      workflowIdConflictPolicy: "FAIL",
+      ...(options.executionTimeout ? { workflowExecutionTimeout: options.executionTimeout } : {}),
+    });
+  } catch (e) {
+    if (e instanceof WorkflowExecutionAlreadyStartedError) throw new WorkflowAlreadyRunningError(options.workflowId);
+    throw e;
+  }
+}
+
 /** Whether a workflow with this id is running now (false when it ended or never existed). */
 export async function workflowIsRunning(workflowId: string): Promise<boolean> {
   try {
@@ -30,4 +68,15 @@ export async function workflowIsRunning(workflowId: string): Promise<boolean> {
     if (e instanceof WorkflowNotFoundError) return false;
     throw e;
   }
+}
+
+/**
+ * A row says "processing" but the run behind it ended without recording its outcome (an operator terminated it
+ * in the Temporal UI, or its history was lost). True only when the server confirms no run is open; a row younger
+ * than `graceMs` is given time, since a run started a moment ago may not be visible yet.
+ */
+export async function runEndedUnrecorded(workflowId: string | null | undefined, startedAt: Date | null | undefined, graceMs = 10_000) {
+  if (!workflowId) return false;
+  if (startedAt && Date.now() - startedAt.getTime() < graceMs) return false;
+  return !(await workflowIsRunning(workflowId).catch(() => true));
 }

@@ -11,9 +11,9 @@ const { prisma } = await import("~/server/db.server");
 const { requireUserId, getUserId } = await import("~/server/auth.server");
 const { getSessionUserId } = await import("~/server/session.server");
 const { getAccessLevel, maxRenderHeight, assertCanUseMusic, assertCanUpload } = await import("~/server/permissions.server");
-const { loader: authUser } = await import("~/routes/api.auth.user");
-const { loader: logout } = await import("~/routes/api.logout");
-const { loader: globalBranding } = await import("~/routes/api.global-branding");
+const { loader: authUser } = await import("~/routes/auth/api.auth.user");
+const { loader: logout } = await import("~/routes/auth/api.logout");
+const { loader: globalBranding } = await import("~/routes/settings/api.global-branding");
 const { createTestUser, sessionCookieFor } = await import("../support/auth");
 
 afterAll(async () => {

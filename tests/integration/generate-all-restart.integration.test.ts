@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Client, Connection } from "@temporalio/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
-import { generateAllContentWorkflow, generateAllProgressQuery } from "../../workflows/scene-media";
+import { generateAllContentWorkflow } from "../../workflows/scene-media";
+import { generateAllProgressQuery } from "../../workflows/shared/scene-media";
 import { createTestUser } from "../support/auth";
 
 const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE}-generate-all-kill`;

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
 import { findMediaForUser, mediaFilePath } from "~/server/storage.server";
 import { sceneDurationInFrames } from "../../remotion/timing";
-import { renderProgressQuery, renderVideoWorkflow, renderWorkflowId } from "../../workflows/render";
+import { renderVideoWorkflow } from "../../workflows/render";
+import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
-import { action as generateScript } from "~/routes/api.generate-script";
-import { loader as scriptStatus } from "~/routes/api.script-status";
+import { action as generateScript } from "~/routes/script/api.generate-script";
+import { loader as scriptStatus } from "~/routes/script/api.script-status";
 import { countWords } from "~/lib/script";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { startTestWorker } from "../support/temporal";

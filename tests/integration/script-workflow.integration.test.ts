@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
 import { countWords, planChunks, targetWordsFor } from "~/lib/script";
 import { createScriptActivities } from "../../workflows/activities/script";
-import { scriptProgressQuery, scriptWorkflow, type ScriptPhase } from "../../workflows/script";
+import { scriptWorkflow } from "../../workflows/script";
+import { scriptProgressQuery, type ScriptPhase } from "../../workflows/shared/script";
 import { scriptedTextProvider } from "../support/scripted-text-provider";
 import { startTestWorker } from "../support/temporal";
 

@@ -6,8 +6,8 @@ vi.hoisted(() => {
 });
 
 import { prisma } from "~/server/db.server";
-import { action as cleanupMedia } from "~/routes/api.projects.$id.cleanup-media";
-import * as errorLogs from "~/routes/api.error-logs";
+import { action as cleanupMedia } from "~/routes/settings/api.projects.$id.cleanup-media";
+import * as errorLogs from "~/routes/settings/api.error-logs";
 import { ORPHAN_GRACE_MS } from "~/server/cleanup.server";
 import { logPipelineError } from "~/server/error-log.server";
 import { mediaSize, mediaUrl, saveMedia } from "~/server/storage.server";

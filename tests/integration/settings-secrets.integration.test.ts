@@ -20,7 +20,7 @@ const { prisma } = await import("~/server/db.server");
 const { getProviderKeys, getPublicConfig } = await import("~/server/settings.server");
 const { SecretDecryptionError, decryptSecret } = await import("~/server/encryption.server");
 const { logError } = await import("~/server/error-log.server");
-const config = await import("~/routes/api.config");
+const config = await import("~/routes/settings/api.config");
 const { createTestUser, sessionCookieFor } = await import("../support/auth");
 
 const base = "http://localhost:3000";
@@ -188,7 +188,7 @@ describe("PUT /api/config", () => {
 
 // ── Every /api route, called with every method, must never answer with a saved secret ───────────
 
-const routeModules = import.meta.glob<Record<string, unknown>>("../../app/routes/api.*.{ts,tsx}");
+const routeModules = import.meta.glob<Record<string, unknown>>("../../app/routes/*/api.*.{ts,tsx}");
 
 function urlFor(file: string, params: Record<string, string>): string {
   const name = file.split("/").pop()!.replace(/\.tsx?$/, "");
@@ -269,7 +269,7 @@ describe("no /api response contains a saved secret", () => {
   }, 600_000);
 
   it("scrubs a key a provider echoed back out of the error it answers and logs", async () => {
-    const voices = await import("~/routes/api.elevenlabs.voices");
+    const voices = await import("~/routes/settings/api.elevenlabs.voices");
     const response = await call(voices.loader, new Request(`${base}/api/elevenlabs/voices`, { headers: { Cookie: ownerCookie } }));
     expect(response.status).toBe(502);
     const { message } = await response.json();

@@ -11,11 +11,11 @@ vi.hoisted(() => {
 });
 
 import { prisma } from "~/server/db.server";
-import { action as uploadMultipart } from "~/routes/api.upload.$kind";
-import { action as uploadLogoDataUrl } from "~/routes/api.upload-logo";
-import { action as uploadWatermarkDataUrl } from "~/routes/api.upload-watermark";
-import { loader as brandingFile } from "~/routes/api.branding.$id";
-import { loader as readConfig } from "~/routes/api.config";
+import { action as uploadMultipart } from "~/routes/settings/api.upload.$kind";
+import { action as uploadLogoDataUrl } from "~/routes/settings/api.upload-logo";
+import { action as uploadWatermarkDataUrl } from "~/routes/settings/api.upload-watermark";
+import { loader as brandingFile } from "~/routes/settings/api.branding.$id";
+import { loader as readConfig } from "~/routes/settings/api.config";
 import { getGlobalBranding } from "~/server/branding.server";
 import { mediaRoot, saveMedia } from "~/server/storage.server";
 import { createTestUser, sessionCookieFor } from "../support/auth";

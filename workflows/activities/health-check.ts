@@ -1,9 +1,10 @@
 import os from "node:os";
 import { Context } from "@temporalio/activity";
 import { prisma } from "~/server/db.server";
+import type { HealthCheckResult } from "../shared/health";
 
 /** Writes a row keyed by the workflow id, so a retried activity does not write twice. */
-export async function recordHealthCheck(): Promise<{ workerHost: string; checkedAt: string }> {
+export async function recordHealthCheck(): Promise<HealthCheckResult> {
   const { workflowExecution, activityId } = Context.current().info;
   const workflowId = workflowExecution?.workflowId ?? `activity-${activityId}`;
   const row = await prisma.healthCheck.upsert({
@@ -13,3 +14,5 @@ export async function recordHealthCheck(): Promise<{ workerHost: string; checked
   });
   return { workerHost: row.workerHost, checkedAt: row.checkedAt.toISOString() };
 }
+
+export type HealthCheckActivities = { recordHealthCheck: typeof recordHealthCheck };

@@ -13,20 +13,16 @@ import {
   RENDER_INPUT_ERROR,
   renderProgressSignal,
   renderWorkflowId,
+  type RenderPlan,
+  type RenderPlanScene,
   type RenderProgressUpdate,
   type RenderResult,
   type RenderWorkflowInput,
-} from "../render";
+} from "../shared/render";
 import { prescaleImage, serveRenderAssets } from "./render-assets";
 import { chromiumOptions, getCompositionBundle, RENDER_SETTINGS } from "./render-engine";
 import { probeDurationSeconds } from "./render-probe";
 
-export type RenderPlanScene = { imageFileId: string; audioFileId: string; audioDurationInSeconds: number; text: string };
-export type RenderPlan = RenderWorkflowInput & {
-  fps: number;
-  scenes: RenderPlanScene[];
-  music: { fileId: string; volume: number } | null;
-};
 
 const inputError = (message: string) => ApplicationFailure.create({ message, type: RENDER_INPUT_ERROR, nonRetryable: true });
 
@@ -256,3 +252,9 @@ export async function recordRenderFailure(input: { renderId: string; message: st
     data: { status: "error", error: input.message },
   });
 }
+
+export type RenderActivities = {
+  prepareRenderPlan: typeof prepareRenderPlan;
+  renderStoryboardVideo: typeof renderStoryboardVideo;
+  recordRenderFailure: typeof recordRenderFailure;
+};

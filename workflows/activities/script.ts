@@ -1,9 +1,8 @@
 // Activities of the script stage. Built by a factory so tests can hand in a provider of their own.
-import { Context } from "@temporalio/activity";
 import type { ExpandChunkRequest, ScriptChunkRequest, TextProvider } from "~/providers/types";
 import { prisma } from "~/server/db.server";
-import { logPipelineError } from "~/server/error-log.server";
 import { countWords } from "~/lib/script";
+import { withHeartbeat } from "../shared/heartbeat";
 import { asActivityFailure, providersForUser } from "./providers";
 
 export type ScriptActivityDeps = { textProviderFor: (userId: string) => Promise<TextProvider> };
@@ -16,13 +15,10 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
   // Heartbeats while the provider works: a worker that dies mid-call is noticed within the heartbeat
   // timeout, and the chunk is retried on another worker instead of waiting out the whole call timeout.
   const withProvider = async <T>(userId: string, fn: (text: TextProvider) => Promise<T>): Promise<T> => {
-    const heartbeat = setInterval(() => Context.current().heartbeat(), 2000);
     try {
-      return await fn(await deps.textProviderFor(userId));
+      return await withHeartbeat(async () => fn(await deps.textProviderFor(userId)));
     } catch (e) {
       throw asActivityFailure(e);
-    } finally {
-      clearInterval(heartbeat);
     }
   };
 
@@ -64,11 +60,10 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
     },
 
     /** Records a failed or cancelled run, and logs a failure for the owner's error list. */
-    async markScriptEnded(input: { projectId: string; userId: string; status: "error" | "cancelled"; error: string }): Promise<void> {
+    async markScriptEnded(input: { projectId: string; status: "error" | "cancelled"; error: string }): Promise<void> {
       await prisma.script.updateMany({ where: { projectId: input.projectId }, data: { status: input.status, error: input.error } });
-      if (input.status === "error") {
-        await logPipelineError({ userId: input.userId, projectId: input.projectId, type: "script_generation", message: input.error });
-      }
     },
   };
 }
+
+export type ScriptActivities = ReturnType<typeof createScriptActivities>;

@@ -1,30 +1,28 @@
 // Activities of the storyboard stage: the scene split, and each scene's image and voiceover.
 // Made by a factory so tests can hand in providers of their own (a failing image model, say).
-import { ApplicationFailure, Context } from "@temporalio/activity";
+import { ApplicationFailure } from "@temporalio/activity";
 import type { Providers } from "~/providers/index.server";
 import { prisma } from "~/server/db.server";
 import { getUserSettings } from "~/server/settings.server";
 import { deleteMedia, mediaIdFromUrl, mediaUrl, saveMedia } from "~/server/storage.server";
-import { estimatedDurationFor, imageAspectFor, needsAudio, needsImage, sceneCountFor } from "~/lib/storyboard";
-import { resolutionValue } from "~/server/script.server";
+import { estimatedDurationFor, needsAudio, needsImage, sceneCountFor } from "~/lib/storyboard";
+import { imageAspectFor, resolutionValue } from "~/lib/video-format";
+import { withHeartbeat } from "../shared/heartbeat";
+import { SCENE_MISSING } from "../shared/scene-media";
+import { NO_SCRIPT } from "../shared/storyboard";
 import { asActivityFailure, providersForUser } from "./providers";
 
 export type StoryboardActivityDeps = { providersFor: (userId: string) => Promise<Pick<Providers, "text" | "image" | "speech">> };
 
 const defaultDeps: StoryboardActivityDeps = { providersFor: providersForUser };
 
-/** A scene that is gone (deleted storyboard, wrong index) cannot be fixed by retrying. */
-const SCENE_MISSING = "SceneMissing";
 
 export function createStoryboardActivities(deps: StoryboardActivityDeps = defaultDeps) {
   async function call<T>(fn: () => Promise<T>): Promise<T> {
-    const heartbeat = setInterval(() => Context.current().heartbeat(), 2000);
     try {
-      return await fn();
+      return await withHeartbeat(fn);
     } catch (e) {
       throw asActivityFailure(e);
-    } finally {
-      clearInterval(heartbeat);
     }
   }
 
@@ -42,7 +40,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
     async writeStoryboardScenes(input: { projectId: string; userId: string; seed: string }): Promise<{ cellCount: number }> {
       const project = await prisma.project.findUniqueOrThrow({ where: { id: input.projectId }, include: { script: true } });
       const script = project.script?.status === "completed" ? project.script.text : null;
-      if (!script) throw ApplicationFailure.nonRetryable("No script available to generate storyboard from", "NoScript");
+      if (!script) throw ApplicationFailure.nonRetryable("No script available to generate storyboard from", NO_SCRIPT);
       const resolution = resolutionValue(project.resolution);
       const sceneCount = sceneCountFor(resolution, project.durationSeconds);
       const { text } = await deps.providersFor(input.userId);
@@ -142,3 +140,5 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
     },
   };
 }
+
+export type StoryboardActivities = ReturnType<typeof createStoryboardActivities>;

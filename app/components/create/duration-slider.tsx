@@ -1,5 +1,5 @@
 import * as Slider from "@radix-ui/react-slider";
-import { DURATION_RULES, type ResolutionValue } from "~/lib/constants";
+import { DURATION_RULES, type ResolutionValue } from "~/lib/video-format";
 import { formatDuration } from "~/lib/video-details";
 
 /** The duration slider: range and step follow the chosen format (spec section 9). */

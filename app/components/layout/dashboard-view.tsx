@@ -7,7 +7,7 @@ import { PlanBadge, planLabel } from "~/components/nav/plan-badge";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/hooks/use-toast";
 import { apiRequest, serverMessage } from "~/lib/api-client";
-import { DURATION_RULES } from "~/lib/constants";
+import { DURATION_RULES } from "~/lib/video-format";
 import { cn } from "~/lib/utils";
 import type { AccessLevel } from "~/server/permissions.server";
 import type { ProjectStage, ProjectSummary } from "~/server/projects.server";

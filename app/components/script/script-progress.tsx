@@ -1,4 +1,4 @@
-import type { ScriptProgress } from "../../../workflows/script";
+import type { ScriptProgress } from "../../../workflows/shared/script";
 
 const PHASE_LABELS: Record<ScriptProgress["phase"], string> = {
   initializing: "Getting ready",

@@ -1,6 +1,6 @@
 import { Loader2, Wand2 } from "lucide-react";
 import { Button } from "~/components/ui/button";
-import type { GenerateAllProgress } from "../../../workflows/scene-media";
+import type { GenerateAllProgress } from "../../../workflows/shared/scene-media";
 
 /** The 'Generate All Content' bar: what is missing, the button, and the run's progress. */
 export function GenerateAllBar(props: {

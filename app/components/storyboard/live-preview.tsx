@@ -7,7 +7,7 @@ import type { StoryboardCellView } from "~/server/storyboard.server";
 import type { StoryboardVideoProps } from "../../../remotion/props";
 import { StoryboardVideo } from "../../../remotion/StoryboardVideo";
 import { totalDurationInFrames, VIDEO_FPS } from "../../../remotion/timing";
-import { captionsByDefault, videoSizeFor } from "../../../remotion/video-size";
+import { captionsByDefault, videoSizeFor } from "~/lib/video-format";
 
 /** Props for the composition from the scenes; null until every scene has its image and measured audio. */
 export function previewProps(cells: StoryboardCellView[], resolution: ResolutionValue): StoryboardVideoProps | null {

@@ -5,11 +5,10 @@ import { DurationSlider } from "~/components/create/duration-slider";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/hooks/use-toast";
 import { clearCurrentScript, loadVideoDetails, saveVideoDetails } from "~/lib/browser-storage";
-import { DURATION_RULES, RESOLUTIONS, type ResolutionValue } from "~/lib/constants";
+import { DURATION_RULES, RESOLUTIONS, resolutionEnum, type ResolutionValue } from "~/lib/video-format";
 import { MISSING_INFORMATION, VideoDetailsSchema, durationIsValid, invalidDurationMessage, type VideoDetails } from "~/lib/video-details";
 import { requireUserId } from "~/server/auth.server";
 import { createProject } from "~/server/projects.server";
-import { resolutionEnum } from "~/server/script.server";
 
 export const meta: MetaFunction = () => [{ title: "Create New Video · Reelsmith" }];
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { RESOLUTIONS } from "~/lib/constants";
+import { RESOLUTIONS } from "~/lib/video-format";
 import { VideoDetailsSchema } from "~/lib/video-details";
 import { jsonError, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";

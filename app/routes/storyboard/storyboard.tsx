@@ -12,12 +12,12 @@ import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
 import { loadCurrentScript } from "~/lib/browser-storage";
 import { GENERATE_ALL, GENERATION_STARTED_FLAG_MS, POLLING_MS } from "~/lib/constants";
-import { needsAudio, needsImage, storyboardComplete } from "~/lib/storyboard";
+import { needsAudio, needsImage, allScenesHaveMedia } from "~/lib/storyboard";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
-import { resolutionValue } from "~/server/script.server";
+import { resolutionValue } from "~/lib/video-format";
 import type { StoryboardCellView } from "~/server/storyboard.server";
-import type { GenerateAllProgress } from "../../workflows/scene-media";
+import type { GenerateAllProgress } from "../../../workflows/shared/scene-media";
 
 export const meta: MetaFunction = () => [{ title: "Storyboard · Reelsmith" }];
 
@@ -210,7 +210,7 @@ export default function StoryboardPage() {
             Storyboard · {list.length} scenes · {project.resolution}
           </p>
         </div>
-        {storyboardComplete(list) ? (
+        {allScenesHaveMedia(list) ? (
           <Button asChild>
             <Link to="/render">Continue to Render</Link>
           </Button>

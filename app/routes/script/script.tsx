@@ -14,7 +14,8 @@ import { scriptFileName } from "~/lib/script";
 import type { VideoDetails } from "~/lib/video-details";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
-import { resolutionValue, type ScriptStatusResponse } from "~/server/script.server";
+import { resolutionValue } from "~/lib/video-format";
+import type { ScriptStatusResponse } from "~/server/script.server";
 
 export const meta: MetaFunction = () => [{ title: "Script · Reelsmith" }];
 

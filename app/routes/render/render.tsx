@@ -21,7 +21,8 @@ import { serverMessage } from "~/lib/api-client";
 import { POLLING_MS } from "~/lib/constants";
 import { requireUserId } from "~/server/auth.server";
 import { prisma } from "~/server/db.server";
-import { allMediaReady, getCurrentProject } from "~/server/projects.server";
+import { allScenesHaveMedia } from "~/lib/storyboard";
+import { getCurrentProject } from "~/server/projects.server";
 
 export const meta: MetaFunction = () => [{ title: "Render · Reelsmith" }];
 
@@ -36,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     title: scriptGenerated ? project.title : null,
     sceneCount: cells.length,
-    checklist: { scriptGenerated, storyboardCreated: cells.length > 0, allMediaGenerated: allMediaReady(cells) },
+    checklist: { scriptGenerated, storyboardCreated: cells.length > 0, allMediaGenerated: allScenesHaveMedia(cells) },
   };
 }
 

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { VideoDetailsSchema } from "~/lib/video-details";
 import { jsonError, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { createProject, listProjectsWithStage, resolutionFromValue } from "~/server/projects.server";
+import { resolutionEnum } from "~/lib/video-format";
+import { createProject, listProjectsWithStage } from "~/server/projects.server";
 
 // GET /api/projects: the user's projects with their stage, newest first.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -18,7 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const project = await createProject(userId, {
     title: details.title,
     topic: details.topic,
-    resolution: resolutionFromValue(details.resolution),
+    resolution: resolutionEnum(details.resolution),
     durationSeconds: details.duration,
   });
   return Response.json({ id: project.id, title: project.title }, { status: 201 });

@@ -1,0 +1,87 @@
+// Every URL Reelsmith serves, grouped by pipeline stage. remix.config.js hands this to the Remix Vite plugin
+// (no file-system routing: a route exists because it is listed here). Each group's files live in
+// app/routes/<group>/; a stage's server side is app/server/<stage>.server.ts and its workflow contract
+// workflows/shared/<stage>.ts.
+import type { DefineRouteFunction, DefineRoutesFunction } from "@remix-run/dev/dist/config/routes";
+
+type Group = (route: DefineRouteFunction) => void;
+
+const auth: Group = (route) => {
+  route("/api/login", "routes/auth/api.login.ts");
+  route("/api/logout", "routes/auth/api.logout.ts");
+  route("/api/auth/callback", "routes/auth/api.auth.callback.ts");
+  route("/api/auth/user", "routes/auth/api.auth.user.ts");
+  route("/login-failed", "routes/auth/login-failed.tsx");
+};
+
+const projects: Group = (route) => {
+  route("", "routes/projects/_index.tsx", { index: true });
+  route("/dashboard", "routes/projects/dashboard.tsx");
+  route("/api/projects", "routes/projects/api.projects.ts");
+  route("/api/projects/:id", "routes/projects/api.projects.$id.ts");
+  route("/api/projects/:id/open", "routes/projects/api.projects.$id.open.ts");
+  route("/api/projects/:id/storyboard", "routes/projects/api.projects.$id.storyboard.ts");
+  route("/api/media/:id", "routes/projects/api.media.$id.ts");
+  route("/healthz", "routes/projects/healthz.ts");
+};
+
+const script: Group = (route) => {
+  route("/create", "routes/script/create.tsx");
+  route("/script", "routes/script/script.tsx");
+  route("/api/generate-script", "routes/script/api.generate-script.ts");
+  route("/api/script-status", "routes/script/api.script-status.ts");
+};
+
+const storyboard: Group = (route) => {
+  route("/storyboard", "routes/storyboard/storyboard.tsx");
+  route("/api/generate-storyboards", "routes/storyboard/api.generate-storyboards.ts");
+  route("/api/storyboard-status", "routes/storyboard/api.storyboard-status.ts");
+  route("/api/storyboards", "routes/storyboard/api.storyboards.ts");
+  route("/api/storyboard-cell", "routes/storyboard/api.storyboard-cell.ts");
+  route("/api/ai/generate-image", "routes/storyboard/api.ai.generate-image.ts");
+  route("/api/ai/generate-voiceover", "routes/storyboard/api.ai.generate-voiceover.ts");
+  route("/api/generate-all-content", "routes/storyboard/api.generate-all-content.ts");
+};
+
+// music: /music and its /api routes (routes/music/)
+
+const render: Group = (route) => {
+  route("/render", "routes/render/render.tsx");
+  route("/api/render-video", "routes/render/api.render-video.ts");
+  route("/api/render-progress", "routes/render/api.render-progress.ts");
+  route("/api/latest-video", "routes/render/api.latest-video.ts");
+  route("/api/delete-videos", "routes/render/api.delete-videos.ts");
+};
+
+// publish: /upload, /thumbnail, the YouTube connection and upload (routes/publish/)
+
+// billing: /subscription and the Stripe webhook (routes/billing/)
+
+const settings: Group = (route) => {
+  route("/settings", "routes/settings/settings.tsx");
+  route("/settings/legacy", "routes/settings/settings_.legacy.tsx");
+  route("/api/config", "routes/settings/api.config.ts");
+  route("/api/elevenlabs/voices", "routes/settings/api.elevenlabs.voices.ts");
+  route("/api/elevenlabs/default-voices", "routes/settings/api.elevenlabs.default-voices.ts");
+  route("/api/leonardo/models", "routes/settings/api.leonardo.models.ts");
+  route("/api/upload/:kind", "routes/settings/api.upload.$kind.ts");
+  route("/api/upload-logo", "routes/settings/api.upload-logo.ts");
+  route("/api/upload-watermark", "routes/settings/api.upload-watermark.ts");
+  route("/api/error-logs", "routes/settings/api.error-logs.ts");
+  route("/api/global-branding", "routes/settings/api.global-branding.ts");
+  route("/api/branding/:id", "routes/settings/api.branding.$id.ts");
+  route("/api/projects/:id/cleanup-media", "routes/settings/api.projects.$id.cleanup-media.ts");
+};
+
+/** Any other path: the 'Page Not Found' screen. Listed last so every real route wins. */
+const notFound: Group = (route) => {
+  route("*", "routes/projects/$.tsx");
+};
+
+export const ROUTE_GROUPS = { auth, projects, script, storyboard, render, settings, notFound } as const;
+
+export default function routes(defineRoutes: DefineRoutesFunction) {
+  return defineRoutes((route) => {
+    for (const group of Object.values(ROUTE_GROUPS)) group(route);
+  });
+}

@@ -1,0 +1,51 @@
+// The render stage's contract: workflows/render.ts (orchestration), workflows/activities/render.ts (the I/O),
+// app/server/render.server.ts and app/routes/render/ (the web side), app/components/render/ (the view).
+import { defineQuery, defineSignal } from "@temporalio/workflow";
+
+export type RenderWorkflowInput = {
+  /** The RenderedVideo row this run fills in. */
+  renderId: string;
+  userId: string;
+  projectId: string;
+  width: number;
+  height: number;
+  captions: boolean;
+};
+
+export type RenderStatus = "preparing" | "rendering" | "saving" | "completed" | "failed";
+
+/** The spec's render progress fields, less isRendering/isActive/elapsedTime, which the web side derives. */
+export type RenderProgressState = {
+  status: RenderStatus;
+  totalScenes: number;
+  completedScenes: number;
+  currentScene: number;
+  stage: string;
+  /** 0 to 100 */
+  progress: number;
+  step: string;
+  details: string;
+  /** ms since the epoch */
+  startedAt: number;
+  error: string | null;
+};
+
+export type RenderProgressUpdate = Partial<Omit<RenderProgressState, "startedAt">>;
+
+/** What prepareRenderPlan collected: every scene's media with its measured voiceover length, and the music. */
+export type RenderPlanScene = { imageFileId: string; audioFileId: string; audioDurationInSeconds: number; text: string };
+export type RenderPlan = RenderWorkflowInput & {
+  fps: number;
+  scenes: RenderPlanScene[];
+  music: { fileId: string; volume: number } | null;
+};
+
+export type RenderResult = { mediaFileId: string; videoUrl: string; durationSeconds: number; width: number; height: number };
+
+export const renderProgressQuery = defineQuery<RenderProgressState>("renderProgress");
+export const renderProgressSignal = defineSignal<[RenderProgressUpdate]>("renderProgressUpdate");
+export const renderWorkflowId = (projectId: string) => `render-${projectId}`;
+/** Errors a retry cannot fix (a scene without media, a missing project). */
+export const RENDER_INPUT_ERROR = "RenderInputError";
+/** The workflow's own failure type once the reason is recorded. */
+export const RENDER_FAILED = "RenderFailed";
