@@ -16,4 +16,85 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  // Walls between the layers. Workflow code is replayed deterministically inside Temporal's sandbox, so it may
+  // import only the workflow SDK, the stage contracts, browser-safe app/lib, and activity types.
+  {
+    files: ["workflows/*.ts", "workflows/shared/*.ts"],
+    ignores: ["workflows/worker.ts", "workflows/shared/heartbeat.ts", "**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": "off",
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(?!@temporalio/workflow$|\\./shared/|\\./|\\.\\./app/lib/|~/lib/|\\./activities/|\\.\\./activities/).*",
+              message: "Workflow files import only @temporalio/workflow, workflows/shared, app/lib and activity types.",
+            },
+            {
+              group: ["./activities/*", "../activities/*", "./activities"],
+              allowTypeImports: true,
+              message: "Workflows reach activities only through proxyActivities: import their types, never their code.",
+            },
+            {
+              group: ["~/generated/prisma/client", "~/server/*", "~/providers/*", "~/components/*", "~/routes/*"],
+              message: "Workflow files stay free of I/O: no server, provider, database or UI modules.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["workflows/activities/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["~/routes/*", "~/components/*"], message: "Activities never import routes or UI components." },
+            {
+              regex: "^~/server/(script|storyboard|render|music|thumbnail|youtube|upload|publish|billing|projects|auth|session|api)\\.server$",
+              message: "Activities never import a web stage module: put the shared rule in app/lib or workflows/shared.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/server/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["~/components/*", "~/routes/*"], message: "Server modules never import UI components or routes." }] },
+      ],
+    },
+  },
+  {
+    files: ["app/routes/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["~/providers/*"], message: "Routes reach providers through a server module (app/server/providers.server.ts)." }] },
+      ],
+    },
+  },
+  {
+    files: ["app/components/**/*.{ts,tsx}", "app/routes/**/*.tsx"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(\\.\\./)+workflows/(?!shared/).*",
+              message: "Components take types from workflows/shared/<stage>.ts, never from workflow bodies.",
+            },
+            { group: ["~/providers/*"], allowTypeImports: true, message: "Components reach providers through the /api routes (types are fine)." },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,6 +1,6 @@
 // The render stage as the web side sees it: start a render of the current project, read its progress, find
 // the latest video, delete the videos. The work itself is workflows/render.ts on a worker.
-import { IDLE_RENDER_PROGRESS, type RenderProgress } from "~/components/render/render-progress";
+import { IDLE_RENDER_PROGRESS, type RenderProgress } from "~/lib/render-progress";
 import type { Project, RenderedVideo } from "~/generated/prisma/client";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { renderProgressQuery, renderWorkflowId, type RenderProgressState, type RenderWorkflowInput } from "../../workflows/shared/render";

@@ -1,7 +1,15 @@
 // The web side's Temporal client: one connection per process, opened on first use and reused; the one way a
 // pipeline stage is started (typed by the workflow function, on the configured task queue, with a memo that
 // tells an operator in the Temporal UI whose video each run is).
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type WorkflowHandle } from "@temporalio/client";
+import {
+  Client,
+  Connection,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  type WorkflowHandle,
+  type WorkflowStartOptions,
+} from "@temporalio/client";
+import type { Duration } from "@temporalio/common";
 import type { Workflow } from "@temporalio/workflow";
 import { getEnv } from "./env.server";
 
@@ -41,18 +49,20 @@ export class WorkflowAlreadyRunningError extends Error {
  */
 export async function startWorkflow<W extends Workflow>(
   workflow: W,
-  options: { workflowId: string; args: Parameters<W>; memo: WorkflowMemo; executionTimeout?: string },
+  options: { workflowId: string; args: Parameters<W>; memo: WorkflowMemo; executionTimeout?: Duration },
 ): Promise<WorkflowHandle<W>> {
   const client = await getTemporalClient();
   try {
-    return await client.workflow.start(workflow, {
+    // the SDK's conditional type for `args` cannot be resolved for a generic W; Parameters<W> is what it means
+    const startOptions = {
       taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
       workflowId: options.workflowId,
       args: options.args,
       memo: options.memo,
       workflowIdConflictPolicy: "FAIL",
-      ...(options.executionTimeout ? { workflowExecutionTimeout: options.executionTimeout } : {}),
-    });
+      workflowExecutionTimeout: options.executionTimeout,
+    } as unknown as WorkflowStartOptions<W>;
+    return await client.workflow.start(workflow, startOptions);
   } catch (e) {
     if (e instanceof WorkflowExecutionAlreadyStartedError) throw new WorkflowAlreadyRunningError(options.workflowId);
     throw e;

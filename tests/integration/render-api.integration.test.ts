@@ -2,7 +2,7 @@
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RenderProgress } from "~/components/render/render-progress";
+import type { RenderProgress } from "~/lib/render-progress";
 import { prisma } from "~/server/db.server";
 import { loader as mediaLoader } from "~/routes/projects/api.media.$id";
 import { action as deleteVideosAction } from "~/routes/render/api.delete-videos";

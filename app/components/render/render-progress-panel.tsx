@@ -1,5 +1,5 @@
 import { Clock } from "lucide-react";
-import { DEFAULT_RENDER_STAGE, formatElapsed, type RenderProgress } from "./render-progress";
+import { DEFAULT_RENDER_STAGE, formatElapsed, type RenderProgress } from "~/lib/render-progress";
 
 export function RenderProgressPanel({ progress }: { progress: RenderProgress }) {
   const percent = Math.max(0, Math.min(100, Math.round(progress.progress)));

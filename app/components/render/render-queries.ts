@@ -1,6 +1,6 @@
 // The Render page's server reads and writes (spec section 7), with the spec's fallbacks.
 import { apiGet, apiRequest } from "~/lib/api-client";
-import { IDLE_RENDER_PROGRESS, type RenderProgress } from "./render-progress";
+import { IDLE_RENDER_PROGRESS, type RenderProgress } from "~/lib/render-progress";
 
 export const RENDER_PROGRESS_KEY = ["render-progress"];
 export const LATEST_VIDEO_KEY = ["latest-video"];

@@ -2,7 +2,7 @@
 // uses, so a creator sees pacing, motion and captions before spending minutes on a render.
 import { Player } from "@remotion/player";
 import { useEffect, useState } from "react";
-import type { ResolutionValue } from "~/lib/constants";
+import type { ResolutionValue } from "~/lib/video-format";
 import type { StoryboardCellView } from "~/server/storyboard.server";
 import type { StoryboardVideoProps } from "../../../remotion/props";
 import { StoryboardVideo } from "../../../remotion/StoryboardVideo";

@@ -1,13 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { providersFor } from "~/providers/index.server";
 import { requireUserId } from "~/server/auth.server";
 import { providerFailure } from "~/server/error-log.server";
-import { getProviderKeys } from "~/server/settings.server";
+import { userProviders } from "~/server/providers.server";
 
 // GET /api/elevenlabs/default-voices: the names of the ready-made voices (the offline ones without a key).
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
-  const { speech } = providersFor(await getProviderKeys(userId));
+  const { speech } = await userProviders(userId);
   try {
     const voices = await speech.listVoices("premade");
     return Response.json({ voices: voices.map((v) => v.name), source: speech.source }, { headers: { "Cache-Control": "no-store" } });

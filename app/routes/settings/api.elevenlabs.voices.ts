@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { providersFor } from "~/providers/index.server";
 import { jsonError } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { providerFailure } from "~/server/error-log.server";
-import { getProviderKeys } from "~/server/settings.server";
+import { userProviders } from "~/server/providers.server";
 
 const Query = z.object({ category: z.enum(["premade", "cloned", "generated", "professional"]).optional() });
 
@@ -14,7 +13,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const query = Query.safeParse({ category: params.category || undefined });
   if (!query.success) return jsonError(400, "category must be premade, cloned, generated or professional.", { field: "category" });
-  const { speech } = providersFor(await getProviderKeys(userId));
+  const { speech } = await userProviders(userId);
   try {
     const voices = await speech.listVoices(query.data.category);
     return Response.json({ voices, source: speech.source, provider: speech.name }, { headers: { "Cache-Control": "no-store" } });

@@ -1,14 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import type { ImageModel } from "~/providers/types";
-import { providersFor } from "~/providers/index.server";
 import { requireUserId } from "~/server/auth.server";
 import { providerFailure } from "~/server/error-log.server";
-import { getProviderKeys } from "~/server/settings.server";
+import { userProviders, type ImageModel } from "~/server/providers.server";
 
 // GET /api/leonardo/models: the image service's models in its three groups, or the offline styles without a key.
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
-  const { image } = providersFor(await getProviderKeys(userId));
+  const { image } = await userProviders(userId);
   try {
     const models = await image.listModels();
     const group = (name: ImageModel["group"]) => models.filter((m) => m.group === name).map(({ id, name, description }) => ({ id, name, description }));
