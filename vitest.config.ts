@@ -16,6 +16,8 @@ export default defineConfig({
           include: ["app/**/*.test.{ts,tsx}", "workflows/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}"],
           exclude: ["**/*.integration.test.ts", "node_modules/**"],
           environment: "node",
+          // some units synthesise audio or images: seconds of CPU, more when the two cores are shared
+          testTimeout: 30_000,
         },
       },
       {

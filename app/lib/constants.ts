@@ -69,3 +69,6 @@ export const TOAST = {
 export const TOOLTIP_DELAY_MS = 700;
 
 export const QUERY_DEFAULTS = { gcTimeMs: 5 * 60 * 1000, retryDelayCapMs: 30_000 };
+
+/** The query key of GET /api/script-status, shared by the header and the script page so they share one cache entry. */
+export const SCRIPT_STATUS_KEY = ["script-status"];

@@ -1,28 +1,16 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { Client, Connection } from "@temporalio/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
 import { generateAllContentWorkflow } from "../../workflows/scene-media";
 import { generateAllProgressQuery } from "../../workflows/shared/scene-media";
 import { createTestUser } from "../support/auth";
+import { killAllWorkerProcesses, killWorkerProcess, startWorkerProcess } from "../support/worker-process";
 
 const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE}-generate-all-kill`;
-const children: ChildProcess[] = [];
-
-function startWorkerProcess() {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/support/storyboard-worker-process.ts"], {
-    env: { ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, SLOW_PROVIDER_DELAY_MS: "600" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  return new Promise<ChildProcess>((resolve, reject) => {
-    child.stdout!.on("data", (d) => String(d).includes("worker ready") && resolve(child));
-    child.once("exit", (code) => reject(new Error(`worker process exited early (${code})`)));
-  });
-}
+const startSlowWorker = () => startWorkerProcess("slow-storyboard", { taskQueue, env: { SLOW_PROVIDER_DELAY_MS: "600" } });
 
 afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
+  await killAllWorkerProcesses();
   await prisma.$disconnect();
 });
 
@@ -44,7 +32,7 @@ describe("Generate All when the worker is killed in the middle", () => {
     const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
     const client = new Client({ connection });
     try {
-      const first = await startWorkerProcess();
+      const first = await startSlowWorker();
       const handle = await client.workflow.start(generateAllContentWorkflow, {
         taskQueue,
         workflowId: `generate-all-${project.id}`,
@@ -59,10 +47,9 @@ describe("Generate All when the worker is killed in the middle", () => {
       }
       await new Promise((r) => setTimeout(r, 2300));
       expect((await handle.query(generateAllProgressQuery)).imagesDone).toBe(5);
-      first.kill("SIGKILL");
-      await new Promise((r) => first.once("exit", r));
+      await killWorkerProcess(first);
 
-      await startWorkerProcess();
+      await startSlowWorker();
       const result = await handle.result();
       expect(result).toMatchObject({ imagesTotal: 8, imagesDone: 8, imagesFailed: 0, voiceoversTotal: 8, voiceoversDone: 8, voiceoversFailed: 0 });
 

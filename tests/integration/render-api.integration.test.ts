@@ -1,6 +1,5 @@
 // The render calls as the browser makes them (spec section 7), and the owner-only media route.
-import { Client, Connection } from "@temporalio/client";
-import { NativeConnection } from "@temporalio/worker";
+import type { Client } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RenderProgress } from "~/lib/render-progress";
 import { prisma } from "~/server/db.server";
@@ -13,23 +12,15 @@ import { renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
 import { createTestUser, sessionCookieFor } from "../support/auth";
-import { createRenderWorker } from "./render-worker";
+import { startTestWorker } from "../support/temporal";
 
 let stopWorker: () => Promise<void>;
 let client: Client;
 
 beforeAll(async () => {
-  const native = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-  const worker = await createRenderWorker(native, process.env.TEMPORAL_TASK_QUEUE!);
-  const running = worker.run();
-  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-  client = new Client({ connection });
-  stopWorker = async () => {
-    worker.shutdown();
-    await running;
-    await native.close();
-    await connection.close();
-  };
+  const testWorker = await startTestWorker({ stage: "render" });
+  client = testWorker.client;
+  stopWorker = testWorker.stop;
 });
 afterAll(async () => {
   await stopWorker?.();

@@ -1,6 +1,5 @@
 // A worker killed in the middle of a render: the render activity stops heartbeating, Temporal retries it on the
 // next worker, and the render completes.
-import { spawn, type ChildProcess } from "node:child_process";
 import { Client, Connection } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
@@ -10,45 +9,17 @@ import { renderVideoWorkflow } from "../../workflows/render";
 import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
+import { killAllWorkerProcesses, killWorkerProcess, startWorkerProcess } from "../support/worker-process";
 
-const workers: ChildProcess[] = [];
 let connection: Connection;
 let client: Client;
-
-/** A render worker in a process group of its own, so killing it also kills its Chromium. */
-function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/integration/render-worker.ts"], {
-    cwd: process.cwd(),
-    env: process.env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  workers.push(child);
-  let output = "";
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (d) => {
-      output += d;
-      if (output.includes("render worker ready")) resolve(child);
-    });
-    child.stderr!.on("data", (d) => (output += d));
-    child.on("exit", (code) => reject(new Error(`render worker exited (${code}) before it was ready:\n${output}`)));
-  });
-}
-
-const killGroup = (child: ChildProcess) => {
-  try {
-    process.kill(-child.pid!, "SIGKILL");
-  } catch {
-    // already gone
-  }
-};
 
 beforeAll(async () => {
   connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
   client = new Client({ connection });
 });
 afterAll(async () => {
-  workers.forEach(killGroup);
+  await killAllWorkerProcesses();
   await connection?.close();
   await prisma.$disconnect();
 });
@@ -60,7 +31,7 @@ describe("render workflow and a dying worker", () => {
     const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds });
     const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing" } });
 
-    const first = await startWorkerProcess();
+    const first = await startWorkerProcess("render", { taskQueue: process.env.TEMPORAL_TASK_QUEUE! });
     const handle = await client.workflow.start(renderVideoWorkflow, {
       taskQueue: process.env.TEMPORAL_TASK_QUEUE!,
       workflowId: renderWorkflowId(projectId),
@@ -76,9 +47,9 @@ describe("render workflow and a dying worker", () => {
       if (Date.now() > deadline) throw new Error(`the render never reached the frames: ${JSON.stringify(state)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    killGroup(first);
+    await killWorkerProcess(first);
 
-    await startWorkerProcess();
+    await startWorkerProcess("render", { taskQueue: process.env.TEMPORAL_TASK_QUEUE! });
     const result = await handle.result();
 
     const history = await handle.fetchHistory();

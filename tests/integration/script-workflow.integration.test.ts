@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
 import { countWords, planChunks, targetWordsFor } from "~/lib/script";
@@ -7,6 +6,7 @@ import { scriptWorkflow } from "../../workflows/script";
 import { scriptProgressQuery, type ScriptPhase } from "../../workflows/shared/script";
 import { scriptedTextProvider } from "../support/scripted-text-provider";
 import { startTestWorker } from "../support/temporal";
+import { killAllWorkerProcesses, killWorkerProcess, startWorkerProcess } from "../support/worker-process";
 
 async function createProject(durationSeconds: number) {
   const user = await prisma.user.create({ data: { email: `writer-${Math.random().toString(36).slice(2)}@example.com` } });
@@ -113,24 +113,10 @@ describe("script workflow on a real Temporal server", () => {
 });
 
 describe("a worker killed in the middle of generation", () => {
-  const children: ChildProcess[] = [];
   const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE}-kill`;
+  const startSlowWorker = () => startWorkerProcess("slow-script", { taskQueue, env: { SCRIPTED_DELAY_MS: "400" } });
 
-  function startWorkerProcess() {
-    const child = spawn(process.execPath, ["--import", "tsx", "tests/support/script-worker-process.ts"], {
-      env: { ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, SCRIPTED_DELAY_MS: "400" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    children.push(child);
-    return new Promise<ChildProcess>((resolve, reject) => {
-      child.stdout!.on("data", (d) => String(d).includes("worker ready") && resolve(child));
-      child.once("exit", (code) => reject(new Error(`worker process exited early (${code})`)));
-    });
-  }
-
-  afterAll(() => {
-    for (const child of children) child.kill("SIGKILL");
-  });
+  afterAll(killAllWorkerProcesses);
 
   it("finishes the same workflow after a new worker starts, with no chunk lost or duplicated", async () => {
     const { project, input } = await createProject(600); // 1,500 words: 4 chunks
@@ -138,7 +124,7 @@ describe("a worker killed in the middle of generation", () => {
     const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
     const client = new Client({ connection });
     try {
-      const first = await startWorkerProcess();
+      const first = await startSlowWorker();
       const handle = await client.workflow.start(scriptWorkflow, { taskQueue, workflowId: `script-${project.id}`, args: [input] });
       // Wait until the second chunk is being written, then kill the worker without warning.
       for (;;) {
@@ -146,10 +132,9 @@ describe("a worker killed in the middle of generation", () => {
         if (progress && progress.currentChunk >= 2) break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      first.kill("SIGKILL");
-      await new Promise((r) => first.once("exit", r));
+      await killWorkerProcess(first);
 
-      await startWorkerProcess();
+      await startSlowWorker();
       const { wordCount } = await handle.result();
 
       const script = await prisma.script.findUniqueOrThrow({ where: { projectId: project.id } });

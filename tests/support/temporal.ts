@@ -1,15 +1,35 @@
-// A worker for one integration test file, on the file's own task queue, against the test Temporal server.
+// A worker for one integration test file, in the test's own process, on the file's task queue, against the test
+// Temporal server. `stage: "render"` runs only the render stage (its workflow and activities), so render tests
+// test rendering alone, whatever state the other stages are in.
+import { fileURLToPath } from "node:url";
 import { Client, Connection } from "@temporalio/client";
-import { NativeConnection, type Worker } from "@temporalio/worker";
+import { NativeConnection, Worker } from "@temporalio/worker";
+import { prepareRenderPlan, recordRenderFailure, renderStoryboardVideo } from "../../workflows/activities/render";
 import { createWorker } from "../../workflows/worker";
 
+type Activities = NonNullable<Parameters<typeof createWorker>[0]>["activities"];
+
+/** Only the render stage, on a given connection and queue (also used by tests/support/worker-process-main.ts). */
+export function createRenderWorker(connection: NativeConnection, taskQueue: string): Promise<Worker> {
+  return Worker.create({
+    connection,
+    namespace: "default",
+    taskQueue,
+    workflowsPath: fileURLToPath(new URL("../../workflows/render.ts", import.meta.url)),
+    activities: { prepareRenderPlan, renderStoryboardVideo, recordRenderFailure },
+  });
+}
+
 export async function startTestWorker(
-  options: { activities?: Parameters<typeof createWorker>[0] extends infer O ? O extends { activities?: infer A } ? A : never : never } = {},
+  options: { stage?: "all" | "render"; activities?: Activities } = {},
 ): Promise<{ worker: Worker; client: Client; taskQueue: string; stop: () => Promise<void> }> {
   const address = process.env.TEMPORAL_ADDRESS!;
   const taskQueue = process.env.TEMPORAL_TASK_QUEUE!;
   const nativeConnection = await NativeConnection.connect({ address });
-  const worker = await createWorker({ connection: nativeConnection, taskQueue, activities: options.activities });
+  const worker =
+    options.stage === "render"
+      ? await createRenderWorker(nativeConnection, taskQueue)
+      : await createWorker({ connection: nativeConnection, taskQueue, activities: options.activities });
   const running = worker.run();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace: "default" });

@@ -6,7 +6,7 @@ import { Clapperboard, LayoutDashboard, LogOut, Menu, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { apiGet } from "~/lib/api-client";
-import { POLLING_MS } from "~/lib/constants";
+import { POLLING_MS, SCRIPT_STATUS_KEY } from "~/lib/constants";
 import { cn } from "~/lib/utils";
 import type { AccessLevel } from "~/server/permissions.server";
 import type { NavigationGates } from "~/server/projects.server";
@@ -22,8 +22,6 @@ export type NavigationHeaderProps = {
   userName: string;
 };
 
-/** The query key the script page uses for GET /api/script-status, so both share one cache entry. */
-const SCRIPT_STATUS_KEY = ["script-status"];
 
 // The server decides the gates on each navigation; while the script gate is still closed the header also
 // polls the script status (spec: every 2 s) so its links appear as soon as generation starts.

@@ -1,0 +1,135 @@
+// The storyboard page's orchestration: status, cells and Generate All polling, the automatic start of the
+// scene split, scene edits and per-scene generation. The page (app/routes/storyboard/storyboard.tsx) only draws.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { toast } from "~/hooks/use-toast";
+import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
+import { loadCurrentScript } from "~/lib/browser-storage";
+import { GENERATE_ALL, GENERATION_STARTED_FLAG_MS, POLLING_MS } from "~/lib/constants";
+import type { StoryboardCellView } from "~/server/storyboard.server";
+import type { GenerateAllProgress } from "../../../workflows/shared/scene-media";
+import type { SceneBusy } from "./scene-card";
+
+export type StoryboardStatus = { status: "not_found" | "processing" | "completed" | "error"; cellCount: number; title?: string; error?: string | null };
+type GenerateAllState = { progress: (GenerateAllProgress & { running: boolean }) | null };
+
+const STARTED_FLAG_KEY = "storyboardGenerationStartedAt";
+export const noBusy: SceneBusy = { image: false, voiceover: false };
+
+
+/** Everything the storyboard page shows and does, for the current project (null: none yet). */
+export function useStoryboard(project: { title: string } | null) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState<Record<number, SceneBusy>>({});
+  const [playingScene, setPlayingScene] = useState<number | null>(null);
+  const finishedRun = useRef(false);
+
+  const status = useQuery({
+    queryKey: ["storyboard-status"],
+    queryFn: () => apiGet<StoryboardStatus>("/api/storyboard-status"),
+    refetchInterval: POLLING_MS.storyboardStatus,
+  });
+  const cells = useQuery({
+    queryKey: ["storyboards"],
+    queryFn: () => apiGet<{ storyboardCells: StoryboardCellView[] }>("/api/storyboards"),
+    enabled: !!project,
+    refetchInterval: POLLING_MS.storyboards,
+  });
+  const generateAll = useQuery({
+    queryKey: ["generate-all-content"],
+    queryFn: () => apiGet<GenerateAllState>("/api/generate-all-content"),
+    enabled: status.data?.status === "completed",
+    refetchInterval: (q) => (q.state.data?.progress?.running ? 2000 : false),
+  });
+  const list = cells.data?.storyboardCells ?? [];
+  const refresh = useCallback(() => {
+    queryClient.invalidateQueries({ queryKey: ["storyboards"] });
+    queryClient.invalidateQueries({ queryKey: ["storyboard-status"] });
+  }, [queryClient]);
+
+  const start = useMutation({
+    mutationFn: () => {
+      const script = loadCurrentScript(window.localStorage);
+      return apiRequest<{ existing?: boolean; processing?: boolean }>("POST", "/api/generate-storyboards", {
+        script: script?.script ?? undefined,
+        title: script?.title ?? project?.title,
+      });
+    },
+    onSuccess: (result) => {
+      window.sessionStorage.setItem(STARTED_FLAG_KEY, String(Date.now()));
+      if (result?.existing) toast({ title: "Storyboard already exists" });
+      else if (result?.processing) toast({ title: "Generation in progress" });
+      else toast({ title: "Storyboard generation started" });
+      refresh();
+    },
+    onError: (error) => toast({ title: "Generation failed", description: serverMessage(error) || "Failed to start storyboard generation", variant: "destructive" }),
+  });
+
+  // Start automatically when the saved script is completed, no storyboard exists, and none is being started.
+  useEffect(() => {
+    if (status.data?.status !== "not_found" || list.length > 0 || start.isPending) return;
+    const script = loadCurrentScript(window.localStorage);
+    if (script?.status !== "completed") return;
+    if (Date.now() - Number(window.sessionStorage.getItem(STARTED_FLAG_KEY) ?? 0) < GENERATION_STARTED_FLAG_MS) return;
+    start.mutate();
+  }, [status.data?.status, list.length, start]);
+
+  const saveCell = async (cellIndex: number, field: "imagePrompt" | "voiceoverText", value: string) => {
+    try {
+      await apiRequest("PUT", "/api/storyboard-cell", { cellIndex, [field]: value });
+      refresh();
+    } catch (error) {
+      toast({ title: "Update failed", description: serverMessage(error), variant: "destructive" });
+      throw error;
+    }
+  };
+
+  const generateScene = async (cellIndex: number, kind: "image" | "voiceover") => {
+    const cell = list.find((c) => c.cellIndex === cellIndex);
+    setBusy((b) => ({ ...b, [cellIndex]: { ...(b[cellIndex] ?? noBusy), [kind]: true } }));
+    try {
+      if (kind === "image") await apiRequest("POST", "/api/ai/generate-image", { prompt: cell?.imagePrompt, cellIndex });
+      else await apiRequest("POST", "/api/ai/generate-voiceover", { text: cell?.voiceoverText, cellIndex });
+      refresh();
+    } catch (error) {
+      toast({ title: kind === "image" ? "Image generation failed" : "Voiceover generation failed", description: serverMessage(error), variant: "destructive" });
+    } finally {
+      setBusy((b) => ({ ...b, [cellIndex]: { ...(b[cellIndex] ?? noBusy), [kind]: false } }));
+    }
+  };
+
+  const startAll = useMutation({
+    mutationFn: () => apiRequest("POST", "/api/generate-all-content"),
+    onSuccess: () => {
+      finishedRun.current = false;
+      queryClient.invalidateQueries({ queryKey: ["generate-all-content"] });
+    },
+    onError: (error) => toast({ title: "Batch generation failed", description: serverMessage(error), variant: "destructive" }),
+  });
+
+  // When a run this page watched ends: the summary, a refetch, and a reload after 2 s (the spec's order).
+  const progress = generateAll.data?.progress ?? null;
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (progress?.running) {
+      wasRunning.current = true;
+      refresh();
+      return;
+    }
+    if (!wasRunning.current || !progress || finishedRun.current) return;
+    finishedRun.current = true;
+    wasRunning.current = false;
+    const failed = progress.imagesFailed + progress.voiceoversFailed;
+    toast({
+      title: failed ? "Generation finished with errors" : "All content generated",
+      description: `${progress.imagesDone} images and ${progress.voiceoversDone} voiceovers generated${failed ? `, ${failed} failed` : ""}.`,
+      variant: failed ? "destructive" : "default",
+    });
+    refresh();
+    const timer = setTimeout(() => window.location.reload(), GENERATE_ALL.reloadAfterMs);
+    return () => clearTimeout(timer);
+  }, [progress, refresh]);
+
+
+  return { status, list, progress, busy, start, startAll, saveCell, generateScene, playingScene, setPlayingScene };
+}

@@ -1,0 +1,39 @@
+// The entry script of tests/support/worker-process.ts: a worker of the kind named by WORKER_KIND.
+//   slow-script      every stage; the text provider is scripted and slow (SCRIPTED_DELAY_MS)
+//   slow-storyboard  every stage; the offline image and voice providers, each call delayed (SLOW_PROVIDER_DELAY_MS)
+//   render           only the render stage
+import { NativeConnection } from "@temporalio/worker";
+import { providersFor } from "~/providers/index.server";
+import { createScriptActivities } from "../../workflows/activities/script";
+import { createStoryboardActivities } from "../../workflows/activities/storyboard";
+import { createWorker } from "../../workflows/worker";
+import { scriptedTextProvider } from "./scripted-text-provider";
+import { createRenderWorker } from "./temporal";
+
+async function workerFor(kind: string | undefined) {
+  switch (kind) {
+    case "slow-script": {
+      const { provider } = scriptedTextProvider({ delayMs: Number(process.env.SCRIPTED_DELAY_MS ?? 500) });
+      return createWorker({ activities: createScriptActivities({ textProviderFor: async () => provider }) });
+    }
+    case "slow-storyboard": {
+      const delayMs = Number(process.env.SLOW_PROVIDER_DELAY_MS ?? 600);
+      const sleep = () => new Promise((r) => setTimeout(r, delayMs));
+      const offline = providersFor({});
+      const slow = {
+        ...offline,
+        image: { ...offline.image, generateImage: async (r: Parameters<typeof offline.image.generateImage>[0]) => (await sleep(), offline.image.generateImage(r)) },
+        speech: { ...offline.speech, synthesize: async (r: Parameters<typeof offline.speech.synthesize>[0]) => (await sleep(), offline.speech.synthesize(r)) },
+      };
+      return createWorker({ activities: createStoryboardActivities({ providersFor: async () => slow }) });
+    }
+    case "render":
+      return createRenderWorker(await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! }), process.env.TEMPORAL_TASK_QUEUE!);
+    default:
+      throw new Error(`Unknown WORKER_KIND ${kind}`);
+  }
+}
+
+const worker = await workerFor(process.env.WORKER_KIND);
+console.log("worker ready");
+await worker.run();

@@ -1,0 +1,44 @@
+// Workers in processes of their own, which a test kills without warning to prove a stage survives it. Each runs
+// tests/support/worker-process-main.ts in its own process group, so killing it also kills what it started
+// (Chromium, for the render worker).
+import { spawn, type ChildProcess } from "node:child_process";
+
+export type WorkerProcessKind = "slow-script" | "slow-storyboard" | "render";
+
+const started: ChildProcess[] = [];
+
+/** Starts a worker of this kind on `taskQueue` and resolves once it polls. */
+export function startWorkerProcess(kind: WorkerProcessKind, options: { taskQueue: string; env?: Record<string, string> }): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "tests/support/worker-process-main.ts"], {
+    cwd: process.cwd(),
+    env: { ...process.env, ...options.env, WORKER_KIND: kind, TEMPORAL_TASK_QUEUE: options.taskQueue },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  started.push(child);
+  let output = "";
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (d) => {
+      output += d;
+      if (output.includes("worker ready")) resolve(child);
+    });
+    child.stderr!.on("data", (d) => (output += d));
+    child.once("exit", (code) => reject(new Error(`${kind} worker exited (${code}) before it was ready:\n${output}`)));
+  });
+}
+
+/** SIGKILL to the worker's whole process group; resolves once it is gone. */
+export async function killWorkerProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  try {
+    process.kill(-child.pid!, "SIGKILL");
+  } catch {
+    return; // already gone
+  }
+  await exited;
+}
+
+export async function killAllWorkerProcesses(): Promise<void> {
+  await Promise.all(started.map(killWorkerProcess));
+}
