@@ -1,4 +1,4 @@
-// The browser's calls to /api, as the spec's section 7 and 8 describe them: cookies always sent, JSON bodies
+// The browser's calls to /api, as the spec describes them: cookies always sent, JSON bodies
 // (FormData as is), and a failed response becomes an Error "<status>: <body text or status text>".
 // Reads that answer 401 give null (signed out, or no data).
 

@@ -1,4 +1,4 @@
-// The spec's business constants (section 9), named as the spec names them. Import them; never repeat the numbers.
+// The spec's business constants, named as the spec names them. Import them; never repeat the numbers.
 
 export const POLLING_MS = {
   headerScriptStatus: 2000,

@@ -1,4 +1,4 @@
-// TanStack Query with the spec's data-reading defaults (section 7 and 9): no interval refetch, no refetch on
+// TanStack Query with the spec's data-reading defaults: no interval refetch, no refetch on
 // focus, data never stale, reads not retried; mutations retried twice unless the failure is a 401.
 import { QueryClient } from "@tanstack/react-query";
 import { QUERY_DEFAULTS } from "./constants";

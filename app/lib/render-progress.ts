@@ -1,4 +1,4 @@
-// The spec's render progress shape (section 3), shared by the /api/render-progress route and the Render page.
+// The render progress shape, shared by the /api/render-progress route and the Render page.
 
 export type RenderProgress = {
   /** Frames are being rendered or the video is being encoded and saved. */
@@ -21,7 +21,7 @@ export type RenderProgress = {
 
 export const DEFAULT_RENDER_STAGE = "Preparing render...";
 
-/** What the page shows when nothing renders, and when reading the progress fails (spec section 4). */
+/** What the page shows when nothing renders, and when reading the progress fails. */
 export const IDLE_RENDER_PROGRESS: RenderProgress = {
   isRendering: false,
   isActive: false,

@@ -1,4 +1,4 @@
-// Roles and limits (spec section 6). The OWNER_EMAIL account is admin. Without STRIPE_SECRET_KEY billing is
+// Roles and limits: admin (everything), premium, free (one project, 720p, no music, no upload). The OWNER_EMAIL account is admin. Without STRIPE_SECRET_KEY billing is
 // off and every signed-in user gets premium ("self-hosted mode"). With it, premium needs an active
 // subscription; everybody else is free: one project, 720p at most, no background music, no upload.
 import type { User } from "~/generated/prisma/client";

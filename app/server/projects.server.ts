@@ -61,14 +61,14 @@ export type NavigationGates = { script: boolean; storyboard: boolean; music: boo
 
 export const CLOSED_GATES: NavigationGates = { script: false, storyboard: false, music: false, render: false, upload: false };
 
-/** The header's links (spec section 2 and 4): each appears once its condition holds for the current project. */
+/** The header's links: each appears once its condition holds for the current project. */
 export function navigationGates(p: ProgressSnapshot): NavigationGates {
   const scriptStarted = p.scriptStatus === "completed" || p.scriptStatus === "processing";
   return {
     script: scriptStarted,
     storyboard: scriptStarted,
     music: allScenesHaveMedia(p.cells),
-    // Music is optional (spec section 1), so a storyboard with all its media opens Render too, not only a
+    // Music is optional, so a storyboard with all its media opens Render too, not only a
     // completed music track (the spec's gate, which would leave creators who skip music without the link).
     render: p.hasCompletedMusic || allScenesHaveMedia(p.cells),
     upload: Boolean(p.latestVideoUrl),

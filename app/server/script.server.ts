@@ -1,4 +1,4 @@
-// The script stage as the web side sees it: start the workflow, and report its status (spec section 3).
+// The script stage as the web side sees it: start the workflow, and report its status.
 import { STUCK_GENERATION_MS } from "~/lib/constants";
 import { resolutionEnum, resolutionValue } from "~/lib/video-format";
 import type { VideoDetails } from "~/lib/video-details";

@@ -1,4 +1,4 @@
-// The spec's Config entity (section 3) for one user: read with secrets masked, written with secrets encrypted.
+// The Config entity for one user: read with secrets masked, written with secrets encrypted.
 // A saved secret never leaves the server: GET /api/config carries only its length, for the masked placeholder.
 import { z } from "zod";
 import type { UserSettings } from "~/generated/prisma/client";

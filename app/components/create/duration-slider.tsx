@@ -2,7 +2,7 @@ import * as Slider from "@radix-ui/react-slider";
 import { DURATION_RULES, type ResolutionValue } from "~/lib/video-format";
 import { formatDuration } from "~/lib/video-details";
 
-/** The duration slider: range and step follow the chosen format (spec section 9). */
+/** The duration slider: range and step follow the chosen format. */
 export function DurationSlider({ resolution, value, onChange }: { resolution: ResolutionValue; value: number; onChange: (v: number) => void }) {
   const rules = DURATION_RULES[resolution];
   return (

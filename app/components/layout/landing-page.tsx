@@ -1,4 +1,4 @@
-// The signed-out landing page (spec section 2): header with the custom logo or the product name, hero,
+// The signed-out landing page: header with the custom logo or the product name, hero,
 // three feature cards, four benefits, a closing call to action, two sign-in buttons and a Sign Out button.
 import { CheckCircle2, Clapperboard, FileText, Image as ImageIcon, Mic } from "lucide-react";
 import { Button } from "~/components/ui/button";

@@ -1,4 +1,4 @@
-// The Render page's server reads and writes (spec section 7), with the spec's fallbacks.
+// The Render page's server reads and writes, each with its fallback.
 import { apiGet, apiRequest } from "~/lib/api-client";
 import { IDLE_RENDER_PROGRESS, type RenderProgress } from "~/lib/render-progress";
 
@@ -7,7 +7,7 @@ export const LATEST_VIDEO_KEY = ["latest-video"];
 
 export type LatestVideo = { videoUrl: string | null; width?: number | null; height?: number | null; durationSeconds?: number | null };
 
-/** On any failure the page falls back to idle with 0 progress and '0s' elapsed (spec section 4). */
+/** On any failure the page falls back to idle with 0 progress and '0s' elapsed . */
 export async function fetchRenderProgress(): Promise<RenderProgress> {
   try {
     return (await apiGet<RenderProgress>("/api/render-progress")) ?? IDLE_RENDER_PROGRESS;

@@ -22,7 +22,7 @@ export function RenderedVideo(props: { videoUrl: string; title: string; deleting
         preload="metadata"
         className="w-full rounded-lg bg-black"
         onError={() => {
-          // diagnostic only (spec section 4): what does the server say about the file?
+          // diagnostic only, never shown: what does the server say about the file?
           fetch(videoUrl, { method: "HEAD", credentials: "include" })
             .then((r) => console.warn("video playback failed; HEAD", videoUrl, r.status, r.headers.get("Content-Type")))
             .catch((e) => console.warn("video playback failed; HEAD request failed", videoUrl, e));

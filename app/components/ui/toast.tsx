@@ -1,4 +1,4 @@
-// Radix Toast primitives, styled. Constants (duration, swipe, hotkey, width) follow the spec's section 9.
+// Radix Toast primitives, styled. Constants: 5 s duration, a 50 px swipe to the right, F8 to focus, 420 px wide, one toast at a time.
 import * as ToastPrimitives from "@radix-ui/react-toast";
 import { cva, type VariantProps } from "class-variance-authority";
 import { X } from "lucide-react";

@@ -10,7 +10,7 @@ import { getDashboard } from "~/server/projects.server";
 
 export const meta: MetaFunction = () => [{ title: "Reelsmith: AI video creation for content creators" }];
 
-// "/": the landing page when signed out. Signed in, the conditional home (spec section 2): the create-video
+// "/": the landing page when signed out. Signed in, the conditional home: the create-video
 // screen once setup is complete (or when the settings cannot be read), otherwise the dashboard.
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getUser(request);

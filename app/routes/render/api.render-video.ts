@@ -4,7 +4,7 @@ import { jsonError, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { startRender } from "~/server/render.server";
 
-// The call has no payload (spec section 7); an empty object is accepted too.
+// The call has no payload; an empty object is accepted too.
 const BodySchema = z.object({}).strict();
 
 // POST /api/render-video: render the current project, refused unless every scene has an image and audio and
