@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { prepareRenderPlan, recordRenderFailure, renderStoryboardVideo } from "../../workflows/activities/render";
+import { logPipelineError } from "~/server/error-log.server";
 import { createWorker } from "../../workflows/worker";
 
 type Activities = NonNullable<Parameters<typeof createWorker>[0]>["activities"];
@@ -16,7 +17,8 @@ export function createRenderWorker(connection: NativeConnection, taskQueue: stri
     namespace: "default",
     taskQueue,
     workflowsPath: fileURLToPath(new URL("../../workflows/render.ts", import.meta.url)),
-    activities: { prepareRenderPlan, renderStoryboardVideo, recordRenderFailure },
+    // the render stage records its failures in the error log, as every stage does
+    activities: { prepareRenderPlan, renderStoryboardVideo, recordRenderFailure, logPipelineError },
   });
 }
 
