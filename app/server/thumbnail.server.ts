@@ -171,25 +171,27 @@ export async function renderThumbnail(input: ThumbnailInput): Promise<ThumbnailO
     ...metricsOf(faces[0]!),
   });
 
-  // The picture (cover-cropped into the border) and the title, drawn in frame coordinates then cut to the
-  // picture, so nothing can ever cover the border.
-  const picture = await sharp(input.image).rotate().resize(pw, ph, { fit: "cover", position: "attention" }).removeAlpha().png().toBuffer();
+  // The picture, cover-cropped and framed by the border; then the title, drawn in frame coordinates and cut to
+  // the picture (so nothing can ever cover the border), and the watermark. Two pipelines: sharp composites last.
+  const framed = await sharp(input.image)
+    .rotate()
+    .resize(pw, ph, { fit: "cover", position: "attention" })
+    .removeAlpha()
+    .extend({ top: py, bottom: THUMBNAIL.height - py - ph, left: px, right: THUMBNAIL.width - px - pw, background: { r: 0, g: 0, b: 0 } })
+    .png()
+    .toBuffer();
   const text = await sharp(Buffer.from(titleSvg(layout, faces)))
     .extract({ left: px, top: py, width: pw, height: ph })
     .png()
     .toBuffer();
-  const layers: sharp.OverlayOptions[] = [{ input: text, left: 0, top: 0 }];
+  const layers: sharp.OverlayOptions[] = [{ input: text, left: px, top: py }];
   let watermarkBox: ThumbnailOutput["watermarkBox"] = null;
   if (watermark) {
     const at = watermarkPosition(watermark);
-    layers.push({ input: watermark.png, left: at.left - px, top: at.top - py });
+    layers.push({ input: watermark.png, left: at.left, top: at.top });
     watermarkBox = { ...at, width: watermark.width, height: watermark.height };
   }
-  const png = await sharp(picture)
-    .composite(layers)
-    .extend({ top: py, bottom: THUMBNAIL.height - py - ph, left: px, right: THUMBNAIL.width - px - pw, background: { r: 0, g: 0, b: 0, alpha: 1 } })
-    .png()
-    .toBuffer();
+  const png = await sharp(framed).composite(layers).png().toBuffer();
   return { png, layout, watermarkBox };
 }
 
