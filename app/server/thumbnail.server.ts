@@ -1,199 +1,30 @@
-// Thumbnails (spec sections 2 and 9): a scene image under the title text, 1280x720 with a 30 px black
-// border and the creator's watermark bottom-right. The nine fonts ship with the app in @fontsource packages;
-// the title is turned into outlines with opentype.js (so sharp/librsvg needs no installed font and the
-// measured layout is exactly what is drawn), with a black stroke and a soft shadow that keep it readable on
-// any picture. Also: the workspace the Thumbnail Generator reads, and approval.
-import { createRequire } from "node:module";
-import fs from "node:fs";
-import opentype from "opentype.js";
-import sharp from "sharp";
-import { THUMBNAIL } from "~/lib/constants";
+// The publish stage's thumbnail and metadata half as the web sees it: what the Thumbnail Generator reads,
+// generating (the thumbnail and metadata workflows, whose results the routes wait for: docs/decisions/021),
+// and approval. The renderer itself is app/server/thumbnail-render.server.ts (run by the worker).
+import { createHash } from "node:crypto";
+import { WorkflowFailedError } from "@temporalio/client";
 import {
-  PICTURE_BOX,
   THUMBNAIL_FONTS,
-  WATERMARK,
-  layoutTitle,
   thumbnailFontFor,
   thumbnailFontSizeFor,
-  titleBox,
-  watermarkPosition,
-  type ThumbnailFontOption,
+  type GenerateThumbnailRequest,
   type ThumbnailView,
   type ThumbnailWorkspace,
-  type TitleLayout,
 } from "~/lib/thumbnail";
+import { thumbnailWorkflow, uploadMetadataWorkflow } from "../../workflows/thumbnail";
+import { innermostMessage } from "../../workflows/shared/errors";
+import {
+  thumbnailWorkflowId,
+  uploadMetadataWorkflowId,
+  type ThumbnailWorkflowResult,
+  type UploadMetadataWorkflowResult,
+} from "../../workflows/shared/thumbnail";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { getCurrentProject, getProjectForUser } from "./projects.server";
 import { getUserSettings } from "./settings.server";
-import { findMediaForUser, mediaIdFromUrl, readMedia } from "./storage.server";
-
-// ── Fonts ───────────────────────────────────────────────────────────────────────────────────────────
-/** The @fontsource package and weight of each spec font (Montserrat Extra Bold is Montserrat at 800). */
-const FONT_FILES: Record<string, { pkg: string; weight: number }> = {
-  "bebas-neue": { pkg: "bebas-neue", weight: 400 },
-  anton: { pkg: "anton", weight: 400 },
-  oswald: { pkg: "oswald", weight: 700 },
-  poppins: { pkg: "poppins", weight: 800 },
-  bangers: { pkg: "bangers", weight: 400 },
-  "luckiest-guy": { pkg: "luckiest-guy", weight: 400 },
-  "russo-one": { pkg: "russo-one", weight: 400 },
-  "montserrat-extra-bold": { pkg: "montserrat", weight: 800 },
-  "lilita-one": { pkg: "lilita-one", weight: 400 },
-};
-
-/** Unicode subsets tried in order for each character (a family ships only some of them). */
-const SUBSETS = ["latin", "latin-ext", "cyrillic", "cyrillic-ext", "greek", "vietnamese"] as const;
-/** Characters none of the chosen font's subsets has are set in this font (a box would show otherwise). */
-const FALLBACK_FONT = "montserrat-extra-bold";
-
-const require = createRequire(import.meta.url);
-const loadedFonts = new Map<string, opentype.Font[]>();
-
-/** The font's faces (one per subset the package ships, then the fallback's), parsed once per process. */
-export function loadThumbnailFont(font: ThumbnailFontOption): opentype.Font[] {
-  const cached = loadedFonts.get(font.value);
-  if (cached) return cached;
-  const faces = [...facesOf(font)];
-  if (font.value !== FALLBACK_FONT) faces.push(...facesOf(THUMBNAIL_FONTS.find((f) => f.value === FALLBACK_FONT)!));
-  loadedFonts.set(font.value, faces);
-  return faces;
-}
-
-function facesOf(font: ThumbnailFontOption): opentype.Font[] {
-  const file = FONT_FILES[font.value];
-  if (!file) throw new Error(`No font file is known for ${font.family}`);
-  const faces: opentype.Font[] = [];
-  for (const subset of SUBSETS) {
-    let path: string;
-    try {
-      path = require.resolve(`@fontsource/${file.pkg}/files/${file.pkg}-${subset}-${file.weight}-normal.woff`);
-    } catch {
-      continue; // this family has no such subset
-    }
-    const bytes = fs.readFileSync(path);
-    faces.push(opentype.parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
-  }
-  if (!faces.length) throw new Error(`The font files of ${font.family} are missing: reinstall @fontsource/${file.pkg}`);
-  return faces;
-}
-
-/** Splits text into runs each set in the first face that has all its characters (the first face otherwise). */
-function runsOf(text: string, faces: opentype.Font[]): { face: opentype.Font; text: string }[] {
-  const runs: { face: opentype.Font; text: string }[] = [];
-  for (const char of Array.from(text)) {
-    const face = faces.find((f) => f.charToGlyphIndex(char) > 0) ?? faces[0]!;
-    const last = runs.at(-1);
-    if (last && last.face === face) last.text += char;
-    else runs.push({ face, text: char });
-  }
-  return runs;
-}
-
-export function measureWith(faces: opentype.Font[]) {
-  return (text: string, fontSize: number) =>
-    runsOf(text, faces).reduce((width, run) => width + run.face.getAdvanceWidth(run.text, fontSize, { kerning: true }), 0);
-}
-
-/** Vertical metrics per pixel of size, from the Latin face's OS/2 (hhea as fallback) table. */
-function metricsOf(face: opentype.Font) {
-  const os2 = face.tables.os2 as { sTypoAscender?: number; sTypoDescender?: number; usWinAscent?: number; usWinDescent?: number } | undefined;
-  const ascent = (os2?.usWinAscent ?? face.ascender) / face.unitsPerEm;
-  const descent = Math.abs(os2?.usWinDescent ?? face.descender) / face.unitsPerEm;
-  // capitals sit between the baseline and the cap height: lines closer than the full ascent+descent look better
-  return { ascentRatio: ascent, descentRatio: descent, lineHeightRatio: Math.max(1.0, (ascent + descent) * 0.92) };
-}
-
-// ── Rendering ───────────────────────────────────────────────────────────────────────────────────────
-/** The stroke is this share of the size (at least 3 px); the shadow sits below and right of the text. */
-const STROKE_RATIO = 0.09;
-const SHADOW_OFFSET_RATIO = 0.05;
-const SHADOW_BLUR_RATIO = 0.035;
-/** Room kept around the ink for the stroke and shadow, per pixel of size. */
-const OUTLINE_RATIO = STROKE_RATIO / 2 + SHADOW_OFFSET_RATIO + 2 * SHADOW_BLUR_RATIO;
-
-export type ThumbnailInput = {
-  /** The base picture (any format sharp reads). */
-  image: Buffer;
-  title: string;
-  font: ThumbnailFontOption;
-  fontSize: number;
-  /** The creator's watermark, or null for none. */
-  watermark: Buffer | null;
-};
-
-export type ThumbnailOutput = { png: Buffer; layout: TitleLayout; watermarkBox: { left: number; top: number; width: number; height: number } | null };
-
-/** The title as SVG outlines over a frame-sized transparent canvas. */
-function titleSvg(layout: TitleLayout, faces: opentype.Font[]): string {
-  const size = layout.fontSize;
-  const paths: string[] = [];
-  layout.lines.forEach((line, i) => {
-    let x = layout.lineStarts[i]!;
-    for (const run of runsOf(line, faces)) {
-      paths.push(run.face.getPath(run.text, x, layout.baselines[i]!, size, { kerning: true }).toPathData(2));
-      x += run.face.getAdvanceWidth(run.text, size, { kerning: true });
-    }
-  });
-  const d = paths.join(" ");
-  const stroke = Math.max(3, size * STROKE_RATIO).toFixed(1);
-  const offset = (size * SHADOW_OFFSET_RATIO).toFixed(1);
-  const blur = (size * SHADOW_BLUR_RATIO).toFixed(1);
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${THUMBNAIL.width}" height="${THUMBNAIL.height}" viewBox="0 0 ${THUMBNAIL.width} ${THUMBNAIL.height}">`,
-    `<defs><filter id="shadow" x="-10%" y="-10%" width="120%" height="120%"><feGaussianBlur stdDeviation="${blur}"/></filter></defs>`,
-    `<path d="${d}" transform="translate(${offset} ${offset})" fill="#000" fill-opacity="0.7" stroke="#000" stroke-opacity="0.7" stroke-width="${stroke}" stroke-linejoin="round" filter="url(#shadow)"/>`,
-    `<path d="${d}" fill="#fff" stroke="#000" stroke-width="${stroke}" stroke-linejoin="round" paint-order="stroke"/>`,
-    `</svg>`,
-  ].join("");
-}
-
-/** Renders the thumbnail: a PNG of exactly 1280x720. */
-export async function renderThumbnail(input: ThumbnailInput): Promise<ThumbnailOutput> {
-  const faces = loadThumbnailFont(input.font);
-  const { width: pw, height: ph, left: px, top: py } = PICTURE_BOX;
-
-  let watermark: { png: Buffer; width: number; height: number } | null = null;
-  if (input.watermark) {
-    const { data, info } = await sharp(input.watermark)
-      .resize(WATERMARK.maxWidth, WATERMARK.maxHeight, { fit: "inside" })
-      .png()
-      .toBuffer({ resolveWithObject: true });
-    watermark = { png: data, width: info.width, height: info.height };
-  }
-
-  const layout = layoutTitle({
-    text: input.title.trim(),
-    fontSize: thumbnailFontSizeFor(input.fontSize),
-    box: titleBox(watermark),
-    measure: measureWith(faces),
-    outlineRatio: OUTLINE_RATIO,
-    ...metricsOf(faces[0]!),
-  });
-
-  // The picture, cover-cropped and framed by the border; then the title, drawn in frame coordinates and cut to
-  // the picture (so nothing can ever cover the border), and the watermark. Two pipelines: sharp composites last.
-  const framed = await sharp(input.image)
-    .rotate()
-    .resize(pw, ph, { fit: "cover", position: "attention" })
-    .removeAlpha()
-    .extend({ top: py, bottom: THUMBNAIL.height - py - ph, left: px, right: THUMBNAIL.width - px - pw, background: { r: 0, g: 0, b: 0 } })
-    .png()
-    .toBuffer();
-  const text = await sharp(Buffer.from(titleSvg(layout, faces)))
-    .extract({ left: px, top: py, width: pw, height: ph })
-    .png()
-    .toBuffer();
-  const layers: sharp.OverlayOptions[] = [{ input: text, left: px, top: py }];
-  let watermarkBox: ThumbnailOutput["watermarkBox"] = null;
-  if (watermark) {
-    const at = watermarkPosition(watermark);
-    layers.push({ input: watermark.png, left: at.left, top: at.top });
-    watermarkBox = { ...at, width: watermark.width, height: watermark.height };
-  }
-  const png = await sharp(framed).composite(layers).png().toBuffer();
-  return { png, layout, watermarkBox };
-}
+import { findMediaForUser, mediaIdFromUrl } from "./storage.server";
+import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, type WorkflowMemo } from "./temporal.server";
 
 // ── What the Thumbnail Generator reads ────────────────────────────────────────────────────────────
 const RECENT_THUMBNAILS = 12;
@@ -234,14 +65,13 @@ export async function getThumbnailWorkspace(userId: string, projectId?: string |
   };
 }
 
-/** The user's own image behind an /api/media URL (scene images, uploads), or a 400 naming the field. */
-export async function ownedImage(userId: string, url: string, field: string): Promise<Buffer> {
+/** Checks that an /api/media URL is one of the user's own images (scene images, uploads); a 400 naming the field if not. */
+export async function assertOwnedImage(userId: string, url: string, field: string): Promise<void> {
   const id = mediaIdFromUrl(url);
   const file = id ? await findMediaForUser(userId, id) : null;
   if (!file || !file.mimeType.startsWith("image/")) {
     throw jsonError(400, `${field}: pick one of your scene images (this one was not found)`, { field });
   }
-  return readMedia(file);
 }
 
 /** Marks one of the user's thumbnails as the approved one of its project (the others are no longer approved). */
@@ -261,4 +91,69 @@ export async function approvedThumbnail(projectId: string): Promise<ThumbnailVie
   return t ? toThumbnailView(t) : null;
 }
 
-export { THUMBNAIL_FONTS };
+// ── Generating ──────────────────────────────────────────────────────────────────────────────────────
+const requestKey = (value: unknown) => createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 20);
+
+/** Starts the run (or joins the open one with this id) and waits for its result; a failure is a 502 with its reason. */
+async function runAndWait<R>(start: () => Promise<unknown>, workflowId: string, fallback: string): Promise<R> {
+  try {
+    await start();
+  } catch (e) {
+    if (!(e instanceof WorkflowAlreadyRunningError)) throw e;
+  }
+  try {
+    return (await (await getTemporalClient()).workflow.getHandle(workflowId).result()) as R;
+  } catch (e) {
+    if (e instanceof WorkflowFailedError) {
+      const message = innermostMessage(e, fallback);
+      throw jsonError(502, message, { success: false, error: message });
+    }
+    throw e;
+  }
+}
+
+/** The font a request names (fontValue, else fontFamily), the creator's preferred one when it names none. */
+function requestedFont(body: GenerateThumbnailRequest, preferred: string | null) {
+  const named = body.fontValue?.trim() || body.fontFamily?.trim();
+  if (!named) return thumbnailFontFor(preferred);
+  const font = THUMBNAIL_FONTS.find((f) => f.value === named.toLowerCase() || f.family.toLowerCase() === named.toLowerCase());
+  if (!font) {
+    const field = body.fontValue?.trim() ? "fontValue" : "fontFamily";
+    throw jsonError(400, `${field}: choose one of ${THUMBNAIL_FONTS.map((f) => f.family).join(", ")}`, { field, success: false });
+  }
+  return font;
+}
+
+/** POST /api/generate-thumbnail: renders a thumbnail for one of the user's projects and answers with its URL. */
+export async function generateThumbnail(userId: string, body: GenerateThumbnailRequest): Promise<ThumbnailWorkflowResult> {
+  const project = await thumbnailProject(userId, body.projectId);
+  if (!project) throw jsonError(404, "No project yet. Create a video first.", { success: false });
+  await assertOwnedImage(userId, body.imageUrl, "imageUrl");
+  const settings = await getUserSettings(userId);
+  const font = requestedFont(body, settings.preferredThumbnailFont);
+  const fontSize = body.fontSize ?? thumbnailFontSizeFor(settings.preferredThumbnailFontSize);
+  let cellIndex: number | null = null;
+  if (typeof body.cellIndex === "number") {
+    const cell = await prisma.storyboardCell.findFirst({ where: { cellIndex: body.cellIndex, storyboard: { projectId: project.id } }, select: { id: true } });
+    cellIndex = cell ? body.cellIndex : null;
+  }
+  const input = { userId, projectId: project.id, imageUrl: body.imageUrl, cellIndex, title: body.title, font: font.value, fontSize };
+  const workflowId = thumbnailWorkflowId(project.id, requestKey(input));
+  const memo: WorkflowMemo = { userId, projectId: project.id, projectTitle: project.title };
+  return runAndWait<ThumbnailWorkflowResult>(
+    () => startWorkflow(thumbnailWorkflow, { workflowId, args: [input], memo }),
+    workflowId,
+    "The thumbnail could not be generated",
+  );
+}
+
+/** POST /api/generate-metadata: a description and tags for the upload, from the user's text provider. */
+export async function generateUploadMetadata(userId: string, body: { title: string; script: string }): Promise<UploadMetadataWorkflowResult> {
+  const input = { userId, title: body.title, script: body.script };
+  const workflowId = uploadMetadataWorkflowId(userId, requestKey(input));
+  return runAndWait<UploadMetadataWorkflowResult>(
+    () => startWorkflow(uploadMetadataWorkflow, { workflowId, args: [input], memo: { userId, projectTitle: body.title } }),
+    workflowId,
+    "The description and tags could not be written",
+  );
+}

@@ -7,7 +7,7 @@ import type { Providers } from "~/providers/index.server";
 import { prisma } from "~/server/db.server";
 import { getUserSettings } from "~/server/settings.server";
 import { findMediaForUser, mediaIdFromUrl, mediaUrl, readMedia, saveMedia } from "~/server/storage.server";
-import { renderThumbnail } from "~/server/thumbnail.server";
+import { renderThumbnail } from "~/server/thumbnail-render.server";
 import {
   THUMBNAIL_IMAGE_MISSING,
   type ThumbnailWorkflowInput,

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { GenerateThumbnailSchema } from "~/lib/thumbnail";
 import { jsonError, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { generateThumbnail } from "~/server/thumbnail-jobs.server";
+import { generateThumbnail } from "~/server/thumbnail.server";
 
 // POST /api/generate-thumbnail: imageUrl, title, cellIndex, fontFamily, fontValue, fontSize (and optionally the
 // projectId; the current project otherwise) -> { success, thumbnailUrl, error }. Another user's image or project: 400/404.
