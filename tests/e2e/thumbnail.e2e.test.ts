@@ -83,6 +83,11 @@ describe("the Thumbnail Generator", () => {
     await page.reload();
     await page.getByTestId("thumbnail-approved").waitFor();
     expect(await page.getByRole("img", { name: "Thumbnail: They Glow in the Dark" }).count()).toBe(1);
+    // the form comes back with the approved thumbnail's choices, which are now the creator's defaults too
+    await page.getByText("Font size: 92px").waitFor();
+    expect(await page.getByLabel("Title text").inputValue()).toBe("They Glow in the Dark");
+    const config = await page.evaluate(async () => (await fetch("/api/config", { credentials: "include" })).json());
+    expect(config).toMatchObject({ preferredThumbnailFont: "Luckiest Guy", preferredThumbnailFontSize: 92 });
   });
 
   it("the project area /projects/{id} shows the same thumbnail, with its back link to the project's upload page", async () => {
@@ -97,6 +102,7 @@ describe("the Thumbnail Generator", () => {
     await page.getByRole("heading", { name: "Secrets of the Deep Ocean" }).waitFor();
     expect(await page.getByRole("link", { name: "Back to Upload" }).getAttribute("href")).toBe(`/projects/${projectId}/upload`);
     await page.getByTestId("thumbnail-approved").waitFor();
+    expect(await page.getByRole("combobox", { name: "Font" }).textContent()).toContain("Luckiest Guy");
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/project-area.png`, fullPage: true });
 
     await page.goto(`${baseUrl()}/projects/not-a-project-of-mine`);

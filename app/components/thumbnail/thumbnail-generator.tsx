@@ -27,7 +27,7 @@ import { Slider } from "~/components/ui/slider";
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
 import { THUMBNAIL } from "~/lib/constants";
-import { THUMBNAIL_FONTS, THUMBNAIL_TITLE_MAX_CHARS, type ThumbnailView, type ThumbnailWorkspace } from "~/lib/thumbnail";
+import { THUMBNAIL_FONTS, THUMBNAIL_TITLE_MAX_CHARS, thumbnailFontFor, type ThumbnailView, type ThumbnailWorkspace } from "~/lib/thumbnail";
 import { cn } from "~/lib/utils";
 
 /** How each font is named in its @fontsource stylesheet (family and weight), for the previews. */
@@ -72,18 +72,18 @@ export function ThumbnailGenerator({ projectId }: { projectId?: string } = {}) {
   const [fontSize, setFontSize] = useState<number>(THUMBNAIL.defaultFontSize);
   const [current, setCurrent] = useState<{ thumbnailUrl: string; title: string; fontSize: number; approved: boolean } | null>(null);
 
-  // the creator's defaults and the project's latest thumbnail, once loaded
+  // the project's latest thumbnail (its title, font and size), else the creator's defaults, once loaded
   const loadedFor = data?.projectId ?? null;
   useEffect(() => {
     if (!data) return;
-    setTitle((t) => t || data.projectTitle || "");
-    setFont(data.defaultFont);
-    setFontSize(data.defaultFontSize);
-    setImageUrl((u) => u ?? data.images[0]?.imageUrl ?? null);
     const latest: ThumbnailView | undefined = data.thumbnails.find((t) => t.approved) ?? data.thumbnails[0];
+    setTitle((t) => t || latest?.title || data.projectTitle || "");
+    setFont(latest ? thumbnailFontFor(latest.fontFamily).value : data.defaultFont);
+    setFontSize(latest?.fontSize ?? data.defaultFontSize);
+    setImageUrl((u) => u ?? data.images[0]?.imageUrl ?? null);
     setCurrent((c) => c ?? (latest ? { thumbnailUrl: latest.thumbnailUrl, title: latest.title, fontSize: latest.fontSize, approved: latest.approved } : null));
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [loadedFor, data?.defaultFont, data?.defaultFontSize]);
+  }, [loadedFor]);
 
   const images = data?.images ?? [];
   const selected = images.find((i) => i.imageUrl === imageUrl) ?? null;
@@ -104,6 +104,11 @@ export function ThumbnailGenerator({ projectId }: { projectId?: string } = {}) {
       });
     },
     onSuccess: (result) => {
+      // the choice becomes the creator's default (settings' preferred font and size); failing to save it is harmless
+      const family = THUMBNAIL_FONTS.find((f) => f.value === font)!.family;
+      apiRequest("PUT", "/api/config", { preferredThumbnailFont: family, preferredThumbnailFontSize: fontSize }).catch((e) =>
+        console.warn("could not save the thumbnail font preference", e),
+      );
       setCurrent({ thumbnailUrl: result.thumbnailUrl, title: trimmedTitle, fontSize: result.fontSize, approved: false });
       toast({
         title: "Thumbnail generated",
