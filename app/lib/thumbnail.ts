@@ -1,4 +1,4 @@
-// Thumbnail rules shared by the browser and the server (spec sections 2, 5 and 9): the nine fonts, the size
+// Thumbnail rules shared by the browser and the server: the nine fonts, the size
 // scale, the frame geometry, and the title layout (word wrapping that keeps every line inside the frame).
 // The layout is pure: it takes a measuring function, so the server measures with the real font's metrics
 // and tests can measure with anything.

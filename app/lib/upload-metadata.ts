@@ -1,4 +1,4 @@
-// Upload metadata rules (spec sections 5 and 9): a description of at most 4,900 characters and tags of at
+// Upload metadata rules: a description of at most 4,900 characters and tags of at
 // most 400 characters together. Shared by the metadata writer's activity and the browser.
 import { z } from "zod";
 import { UPLOAD_LIMITS } from "./constants";

@@ -1,4 +1,4 @@
-// The thumbnail renderer (spec sections 2 and 9): a scene image under the title text, 1280x720 with a 30 px
+// The thumbnail renderer: a scene image under the title text, 1280x720 with a 30 px
 // black border and the creator's watermark bottom-right. The nine fonts ship with the app in @fontsource
 // packages; the title is turned into outlines with opentype.js (so sharp/librsvg needs no installed font and the
 // measured layout is exactly what is drawn), with a black stroke and a soft shadow that keep it readable on any

@@ -1,6 +1,7 @@
-// The thumbnail and metadata calls as the browser makes them (spec section 7), against real PostgreSQL and a
+// The thumbnail and metadata calls as the browser makes them, against real PostgreSQL and a
 // real Temporal worker: a thumbnail is generated, stored, served to its owner only, and approved; the
 // metadata stays within YouTube's limits; another user's projects, images and thumbnails answer 404/400.
+import fs from "node:fs";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action as approveAction } from "~/routes/publish/api.approve-thumbnail";
@@ -12,6 +13,7 @@ import { loader as projectStoryboardLoader } from "~/routes/projects/api.project
 import { loader as mediaLoader } from "~/routes/projects/api.media.$id";
 import { loader as projectPageLoader } from "~/routes/publish/projects.$id";
 import { prisma } from "~/server/db.server";
+import { mediaFilePath } from "~/server/storage.server";
 import { tagsLength } from "~/lib/upload-metadata";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";
@@ -143,6 +145,19 @@ describe("POST /api/generate-thumbnail and /api/approve-thumbnail", () => {
     expect((await callRoute(projectLoader, request(`/api/projects/${a.projectId}`, a.cookie), { id: a.projectId })).status).toBe(200);
     const storyboard = await callRoute(projectStoryboardLoader, request(`/api/projects/${a.projectId}/storyboard`, a.cookie), { id: a.projectId });
     expect(((await storyboard.json()) as { storyboardCells: unknown[] }).storyboardCells).toHaveLength(2);
+  });
+
+  it("answers 502 with the reason, and logs it, when the picked image's file is gone", async () => {
+    const a = await creatorWithProject();
+    const file = await prisma.mediaFile.findUniqueOrThrow({ where: { id: a.imageUrl.split("/").pop()! } });
+    fs.rmSync(mediaFilePath(file));
+    const response = await callRoute(generateThumbnailAction, request("/api/generate-thumbnail", a.cookie, { imageUrl: a.imageUrl, title: "Gone" }));
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({ success: false, error: "The picked scene image no longer exists; pick another one" });
+    expect(await prisma.errorLog.findFirst({ where: { userId: a.user.id, type: "thumbnail_generation" } })).toMatchObject({
+      message: "The picked scene image no longer exists; pick another one",
+    });
+    expect(await prisma.thumbnail.count({ where: { projectId: a.projectId } })).toBe(0);
   });
 
   it("answers 401 without a session", async () => {

@@ -6,7 +6,7 @@ import { thumbnailFontFor } from "~/lib/thumbnail";
 import type { Providers } from "~/providers/index.server";
 import { prisma } from "~/server/db.server";
 import { getUserSettings } from "~/server/settings.server";
-import { findMediaForUser, mediaIdFromUrl, mediaUrl, readMedia, saveMedia } from "~/server/storage.server";
+import { findMediaForUser, mediaIdFromUrl, mediaSize, mediaUrl, readMedia, saveMedia } from "~/server/storage.server";
 import { renderThumbnail } from "~/server/thumbnail-render.server";
 import {
   THUMBNAIL_IMAGE_MISSING,
@@ -22,10 +22,11 @@ export type ThumbnailActivityDeps = { providersFor: (userId: string) => Promise<
 
 const defaultDeps: ThumbnailActivityDeps = { providersFor: providersForUser };
 
+/** The user's own image file behind an /api/media URL, when its row and its bytes both exist. */
 async function ownImage(userId: string, url: string | null | undefined) {
   const id = mediaIdFromUrl(url);
   const file = id ? await findMediaForUser(userId, id) : null;
-  return file && file.mimeType.startsWith("image/") ? file : null;
+  return file && file.mimeType.startsWith("image/") && (await mediaSize(file)) !== null ? file : null;
 }
 
 export function createThumbnailActivities(deps: ThumbnailActivityDeps = defaultDeps) {

@@ -1,4 +1,4 @@
-// The Thumbnail Generator (spec sections 2, 4, 5, 9): pick a scene image, enter the title text, choose one of
+// The Thumbnail Generator: pick a scene image, enter the title text, choose one of
 // the nine fonts and a size (40-160 px, steps of 4), generate, preview, download, approve.
 //
 // Props: `{ projectId?: string }`. With a projectId it works on that project (the caller's own; used by
