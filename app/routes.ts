@@ -54,6 +54,14 @@ const render: Group = (route) => {
 };
 
 // publish: /upload, /thumbnail, the YouTube connection and upload (routes/publish/)
+const publish: Group = (route) => {
+  route("/thumbnail", "routes/publish/thumbnail.tsx");
+  route("/projects/:id", "routes/publish/projects.$id.tsx");
+  route("/api/thumbnails", "routes/publish/api.thumbnails.ts");
+  route("/api/generate-thumbnail", "routes/publish/api.generate-thumbnail.ts");
+  route("/api/approve-thumbnail", "routes/publish/api.approve-thumbnail.ts");
+  route("/api/generate-metadata", "routes/publish/api.generate-metadata.ts");
+};
 
 // billing: /subscription and the Stripe webhook (routes/billing/)
 
@@ -78,7 +86,7 @@ const notFound: Group = (route) => {
   route("*", "routes/projects/$.tsx");
 };
 
-export const ROUTE_GROUPS = { auth, projects, script, storyboard, render, settings, notFound } as const;
+export const ROUTE_GROUPS = { auth, projects, script, storyboard, render, publish, settings, notFound } as const;
 
 export default function routes(defineRoutes: DefineRoutesFunction) {
   return defineRoutes((route) => {

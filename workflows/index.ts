@@ -4,3 +4,4 @@ export { scriptWorkflow } from "./script";
 export { renderVideoWorkflow } from "./render";
 export { storyboardWorkflow } from "./storyboard";
 export { sceneImageWorkflow, sceneVoiceoverWorkflow, generateAllContentWorkflow } from "./scene-media";
+export { thumbnailWorkflow, uploadMetadataWorkflow } from "./thumbnail";

@@ -10,3 +10,6 @@ import { createStoryboardActivities } from "./storyboard";
 
 export const { writeStoryboardScenes, markStoryboardFailed, generateSceneImage, generateSceneVoiceover, findCellsLackingMedia } =
   createStoryboardActivities();
+import { createThumbnailActivities } from "./thumbnail";
+
+export const { renderProjectThumbnail, writeUploadMetadataFor } = createThumbnailActivities();
