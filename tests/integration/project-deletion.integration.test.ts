@@ -11,8 +11,8 @@ vi.hoisted(() => {
 const { prisma } = await import("~/server/db.server");
 const { mediaFilePath, mediaUrl, saveMedia } = await import("~/server/storage.server");
 const { getTemporalClient } = await import("~/server/temporal.server");
-const projectRoute = await import("~/routes/api.projects.$id");
-const projectsRoute = await import("~/routes/api.projects");
+const projectRoute = await import("~/routes/projects/api.projects.$id");
+const projectsRoute = await import("~/routes/projects/api.projects");
 const { createTestUser, sessionCookieFor } = await import("../support/auth");
 
 afterAll(async () => {
