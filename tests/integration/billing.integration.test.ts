@@ -8,7 +8,7 @@ import { signedEvent, startStripeRecorder, subscriptionObject } from "../support
 
 const WEBHOOK_SECRET = "whsec_reelsmith_integration_secret";
 vi.hoisted(() => {
-  process.env.STRIPE_SECRET_KEY = "sk_test_reelsmith_integration";
+  process.env.STRIPE_SECRET_KEY = "sk_test_reelsmithIntegration";
   process.env.STRIPE_WEBHOOK_SECRET = "whsec_reelsmith_integration_secret";
   process.env.OWNER_EMAIL = "owner@example.com";
 });
@@ -155,11 +155,16 @@ describe("the webhook", () => {
     expect(applied.status).toBe(200);
     expect(await applied.json()).toEqual({ received: true, duplicate: false, type: "checkout.session.completed" });
     expect(requestsTo("GET", `/v1/subscriptions/${subscriptionId}`)).toHaveLength(1);
+    const linked = await prisma.subscription.findUniqueOrThrow({ where: { userId: user.id } });
+    expect(linked).toMatchObject({ stripeSubscriptionId: subscriptionId, stripeCustomerId: customer, status: "active" });
+    // stripe-mock's fixture subscription has a period that ended in 2000, so access waits for a current period
+    expect(linked.currentPeriodEnd!.getTime()).toBeLessThan(Date.now());
+    expect(await statusOf(cookie)).toMatchObject({ hasActiveSubscription: false, accessLevel: "free" });
+
+    // the subscription's own event carries its current period: premium
+    expect((await deliver(signedEvent(WEBHOOK_SECRET, { id: `evt_updated_${user.id}`, type: "customer.subscription.updated", created: now + 1, object: sub({}) }))).status).toBe(200);
     expect(await statusOf(cookie)).toMatchObject({ hasActiveSubscription: true, accessLevel: "premium", subscription: { status: "active" } });
     await expect(limitsOf(user.id)).resolves.toEqual(PREMIUM_LIMITS);
-
-    // the subscription's own event carries its period
-    expect((await deliver(signedEvent(WEBHOOK_SECRET, { id: `evt_updated_${user.id}`, type: "customer.subscription.updated", created: now + 1, object: sub({}) }))).status).toBe(200);
     let status = await statusOf(cookie);
     expect(status.subscription).toEqual({
       status: "active",

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { callRoute as call } from "../support/routes";
 
 vi.hoisted(() => {
-  process.env.STRIPE_SECRET_KEY = "sk_test_project_deletion";
+  process.env.STRIPE_SECRET_KEY = "sk_test_projectDeletion";
 });
 
 const { prisma } = await import("~/server/db.server");
