@@ -165,9 +165,9 @@ export function SubscriptionView({ initial, checkout }: { initial: SubscriptionS
                 <FeatureList items={PLAN_FEATURES.premium} />
               </div>
             </div>
-          ) : state !== "off" ? (
+          ) : (
             <FeatureList items={PLAN_FEATURES.premium} />
-          ) : null}
+          )}
 
           {billable ? (
             <div className="flex flex-wrap gap-3">
