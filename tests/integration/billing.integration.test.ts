@@ -25,8 +25,12 @@ const cancelRoute = await import("~/routes/billing/api.subscription.cancel");
 const webhookRoute = await import("~/routes/billing/api.stripe.webhook");
 const { syncCheckoutSession } = await import("~/server/billing.server");
 const { createTestUser, sessionCookieFor } = await import("../support/auth");
+const renderRoute = await import("~/routes/render/api.render-video");
+const { getTemporalClient } = await import("~/server/temporal.server");
+const { seedRenderableProject } = await import("../fixtures/render-project");
 
 afterAll(async () => {
+  await (await getTemporalClient()).connection.close();
   await prisma.$disconnect();
   await recorder.close();
 });
@@ -274,5 +278,46 @@ describe("the webhook", () => {
     const portal = await call(portalRoute.loader, get("/api/subscription/portal", cookie));
     expect(portal.status).toBe(400);
     expect((await portal.json()).message).toBe("There is no billing account yet. Subscribe to Premium first.");
+  });
+});
+
+describe("render quality follows the plan", () => {
+  const renderAt = (cookie: string, quality?: number) =>
+    call(
+      renderRoute.action,
+      new Request(`${url}/api/render-video`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/json", Origin: url },
+        body: quality ? JSON.stringify({ quality }) : undefined,
+      }),
+    );
+
+  it("free renders 720p and is refused HD and 4K; premium renders HD by default and 4K when asked", async () => {
+    const free = await createTestUser();
+    const freeCookie = await sessionCookieFor(free.id);
+    await seedRenderableProject({ userId: free.id, sceneSeconds: [0.5] });
+    const refused = await renderAt(freeCookie, 2160);
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({ field: "quality", message: "4K 2160p is a Premium feature; the free plan renders up to 720p. Upgrade on the Subscription page (/subscription)." });
+    expect((await renderAt(freeCookie, 1080)).status).toBe(402);
+
+    const premium = await createTestUser();
+    const premiumCookie = await sessionCookieFor(premium.id);
+    await prisma.subscription.create({
+      data: { userId: premium.id, stripeCustomerId: `cus_${premium.id}`, stripeSubscriptionId: `sub_${premium.id}`, status: "active", currentPeriodEnd: new Date(Date.now() + 86_400_000) },
+    });
+    const { projectId } = await seedRenderableProject({ userId: premium.id, sceneSeconds: [0.5] });
+    const started = await renderAt(premiumCookie, 2160);
+    expect(started.status).toBe(202);
+    expect(await started.json()).toMatchObject({ started: true, width: 3840, height: 2160 });
+    // no worker serves this file's queue: stop the run instead of rendering 4K on two cores
+    await (await getTemporalClient()).workflow.getHandle(`render-${projectId}`).terminate("test: only the size was checked");
+
+    const freeDefault = await createTestUser();
+    await seedRenderableProject({ userId: freeDefault.id, sceneSeconds: [0.5] });
+    const freeStarted = await renderAt(await sessionCookieFor(freeDefault.id));
+    expect(await freeStarted.json()).toMatchObject({ width: 1280, height: 720 });
+    const freeProject = await prisma.project.findFirstOrThrow({ where: { userId: freeDefault.id } });
+    await (await getTemporalClient()).workflow.getHandle(`render-${freeProject.id}`).terminate("test: only the size was checked");
   });
 });
