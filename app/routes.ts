@@ -63,7 +63,14 @@ const publish: Group = (route) => {
   route("/api/generate-metadata", "routes/publish/api.generate-metadata.ts");
 };
 
-// billing: /subscription and the Stripe webhook (routes/billing/)
+const billing: Group = (route) => {
+  route("/subscription", "routes/billing/subscription.tsx");
+  route("/api/subscription/status", "routes/billing/api.subscription.status.ts");
+  route("/api/subscription/checkout", "routes/billing/api.subscription.checkout.ts");
+  route("/api/subscription/portal", "routes/billing/api.subscription.portal.ts");
+  route("/api/subscription/cancel", "routes/billing/api.subscription.cancel.ts");
+  route("/api/stripe/webhook", "routes/billing/api.stripe.webhook.ts");
+};
 
 const settings: Group = (route) => {
   route("/settings", "routes/settings/settings.tsx");
@@ -86,7 +93,7 @@ const notFound: Group = (route) => {
   route("*", "routes/projects/$.tsx");
 };
 
-export const ROUTE_GROUPS = { auth, projects, script, storyboard, render, publish, settings, notFound } as const;
+export const ROUTE_GROUPS = { auth, projects, script, storyboard, render, publish, billing, settings, notFound } as const;
 
 export default function routes(defineRoutes: DefineRoutesFunction) {
   return defineRoutes((route) => {

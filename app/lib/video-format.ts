@@ -23,14 +23,31 @@ export const resolutionEnum = (value: ResolutionValue): Resolution =>
 
 export type VideoSize = { width: number; height: number };
 
+/** The render qualities, named by the short side of the picture: 720p (free), HD 1080p and 4K 2160p (premium). */
+export const RENDER_HEIGHTS = [720, 1080, 2160] as const;
+export type RenderHeight = (typeof RENDER_HEIGHTS)[number];
+
+export const RENDER_HEIGHT_LABELS: Record<RenderHeight, string> = { 720: "720p", 1080: "HD 1080p", 2160: "4K 2160p" };
+
+const LANDSCAPE_SIZES: Record<RenderHeight, VideoSize> = {
+  720: { width: 1280, height: 720 },
+  1080: { width: 1920, height: 1080 },
+  2160: { width: 3840, height: 2160 },
+};
+
 /**
- * Output size for a format under a plan's height limit: 16:9 is 1920x1080 (HD plans) or 1280x720 (free);
- * 9:16 is 1080x1920 or 720x1280. Larger plans get 1080p too: scene images are generated at HD sizes.
+ * Output size for a format at a quality (or the tallest quality not above the given height): 16:9 is
+ * 1280x720, 1920x1080 or 3840x2160; 9:16 is the same sizes upright (720x1280, 1080x1920, 2160x3840).
  */
-export function videoSizeFor(format: VideoFormat, maxRenderHeight: number): VideoSize {
-  const hd = maxRenderHeight >= 1080;
-  if (format === "16:9") return hd ? { width: 1920, height: 1080 } : { width: 1280, height: 720 };
-  return hd ? { width: 1080, height: 1920 } : { width: 720, height: 1280 };
+export function videoSizeFor(format: VideoFormat, height: number): VideoSize {
+  const quality = [...RENDER_HEIGHTS].reverse().find((h) => h <= height) ?? 720;
+  const size = LANDSCAPE_SIZES[quality];
+  return format === "16:9" ? size : { width: size.height, height: size.width };
+}
+
+/** The quality a render uses when none is chosen: HD when the plan allows it (4K is asked for: it is slow). */
+export function defaultRenderHeight(maxHeight: number): RenderHeight {
+  return maxHeight >= 1080 ? 1080 : 720;
 }
 
 /** The aspect ratio scene images are generated at. */

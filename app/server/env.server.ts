@@ -28,6 +28,12 @@ const EnvSchema = z.object({
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** The signing secret of the Stripe webhook endpoint (whsec_...); /api/stripe/webhook refuses events without it. */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** The lookup key of the 10 USD / month price; created on first checkout when Stripe has none. */
+  STRIPE_PRICE_LOOKUP_KEY: z.string().min(1).max(200).default("reelsmith_premium_monthly"),
+  /** Where the Stripe API is (tests point it at stripe-mock, e.g. http://127.0.0.1:12111). */
+  STRIPE_API_URL: z.url().default("https://api.stripe.com"),
   CHROMIUM_PATH: z.string().min(1).optional(),
   /** Cloud provider endpoints (tests point them at the local fakes in tests/fakes). */
   GEMINI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),

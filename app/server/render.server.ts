@@ -8,7 +8,7 @@ import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { maxRenderHeight } from "./permissions.server";
 import { allScenesHaveMedia } from "~/lib/storyboard";
-import { captionsByDefault, resolutionValue, videoSizeFor } from "~/lib/video-format";
+import { captionsByDefault, defaultRenderHeight, RENDER_HEIGHT_LABELS, resolutionValue, videoSizeFor, type RenderHeight } from "~/lib/video-format";
 import { getCurrentProject } from "./projects.server";
 import { deleteMedia, mediaIdFromUrl } from "./storage.server";
 import { getTemporalClient, runEndedUnrecorded, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
@@ -42,8 +42,11 @@ async function activeRender(project: Project): Promise<RenderedVideo | null> {
   return null;
 }
 
-/** Starts rendering the user's current project. Throws a JSON response saying what to do when it cannot. */
-export async function startRender(userId: string): Promise<{ renderId: string; width: number; height: number }> {
+/**
+ * Starts rendering the user's current project at the chosen quality (default: HD when the plan allows it).
+ * Throws a JSON response saying what to do when it cannot; 402 when the quality is above the plan's.
+ */
+export async function startRender(userId: string, quality?: RenderHeight): Promise<{ renderId: string; width: number; height: number }> {
   const project = await getCurrentProject(userId);
   if (!project) throw jsonError(404, "No project yet. Create a video on the Create page first.");
   const cells = await sceneCells(project.id);
@@ -53,7 +56,14 @@ export async function startRender(userId: string): Promise<{ renderId: string; w
   if (await activeRender(project)) throw jsonError(409, "A render is already in progress for this project. Wait for it to finish.");
 
   const format = resolutionValue(project.resolution);
-  const size = videoSizeFor(format, await maxRenderHeight(userId));
+  const allowed = await maxRenderHeight(userId);
+  if (quality && quality > allowed) {
+    throw jsonError(402, `${RENDER_HEIGHT_LABELS[quality]} is a Premium feature; the free plan renders up to 720p. Upgrade on the Subscription page (/subscription).`, {
+      field: "quality",
+      limit: "quality",
+    });
+  }
+  const size = videoSizeFor(format, quality ?? defaultRenderHeight(allowed));
   const workflowId = renderWorkflowId(project.id);
   const render = await prisma.renderedVideo.create({ data: { projectId: project.id, status: "processing", workflowId } });
   const input: RenderWorkflowInput = { renderId: render.id, userId, projectId: project.id, ...size, captions: captionsByDefault(format) };

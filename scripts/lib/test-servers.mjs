@@ -7,11 +7,14 @@ import { DATA_DIR } from "./paths.mjs";
 import { embeddedUrl, ensureDatabase, startEmbeddedPostgres } from "./postgres.mjs";
 import { applyMigrations } from "./migrations.mjs";
 import { startTemporalDevServer } from "./temporal-server.mjs";
+import { startStripeMock } from "./stripe-mock.mjs";
 
 // Overridable so that two checkouts (or two people) can run the suite on one machine at once.
 export const TEST_PG_PORT = Number(process.env.TEST_PG_PORT ?? 54339);
 export const TEST_TEMPORAL_PORT = Number(process.env.TEST_TEMPORAL_PORT ?? 7239);
 export const TEMPLATE_DATABASE = "reelsmith_template";
+/** stripe-mock (HTTP; HTTPS on the next port), in the e2e port's range so parallel checkouts do not collide. */
+export const TEST_STRIPE_MOCK_PORT = Number(process.env.TEST_STRIPE_MOCK_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 111);
 
 /** Drops the databases earlier test runs made, then (re)creates and migrates the template. */
 async function prepareTemplate(port) {
@@ -30,15 +33,20 @@ async function prepareTemplate(port) {
 export async function startTestServers() {
   const postgres = await startEmbeddedPostgres({ dataDir: path.join(DATA_DIR, `test-postgres-${TEST_PG_PORT}`), port: TEST_PG_PORT });
   await prepareTemplate(TEST_PG_PORT);
-  const temporal = await startTemporalDevServer({ port: TEST_TEMPORAL_PORT, headless: true, name: "test-temporal" });
+  const [temporal, stripeMock] = await Promise.all([
+    startTemporalDevServer({ port: TEST_TEMPORAL_PORT, headless: true, name: "test-temporal" }),
+    startStripeMock({ port: TEST_STRIPE_MOCK_PORT }),
+  ]);
   return {
     env: {
       TEST_PG_ADMIN_URL: embeddedUrl(TEST_PG_PORT, "postgres"),
       TEST_TEMPLATE_DATABASE: TEMPLATE_DATABASE,
       TEMPORAL_ADDRESS: temporal.address,
+      TEST_STRIPE_API_URL: stripeMock.url,
     },
     async stop() {
       temporal.child?.kill("SIGTERM");
+      stripeMock.child?.kill("SIGTERM");
       await postgres.stop();
     },
   };

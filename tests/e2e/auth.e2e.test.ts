@@ -209,7 +209,7 @@ describe("the signed-in header and dashboard", () => {
     await page.getByRole("button", { name: "Open menu" }).click();
     const mobile = page.getByRole("navigation", { name: "Mobile" });
     const mobileLinks = (await mobile.getByRole("link").allInnerTexts()).map((t) => t.trim());
-    expect(mobileLinks).toEqual(["Create New Video", "View Script", "View Storyboard", "Dashboard", "Sign Out"]);
+    expect(mobileLinks).toEqual(["Create New Video", "View Script", "View Storyboard", "Dashboard", "Settings", "Self-hosted mode", "Sign Out"]);
 
     await page.getByRole("button", { name: "Open Deep Sea Lights" }).click();
     await page.waitForURL((url) => url.pathname === "/script");

@@ -2,11 +2,15 @@
 // (the pipeline pages work on it), and a way to start a new one.
 import { Link, useNavigate, useRevalidator } from "@remix-run/react";
 import { useMutation } from "@tanstack/react-query";
-import { Check, FolderOpen, Plus } from "lucide-react";
+import { Check, FolderOpen, Plus, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { SCREENS_NOT_BUILT_YET } from "~/components/nav/nav-links";
 import { PlanBadge, planLabel } from "~/components/nav/plan-badge";
 import { Button } from "~/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { toast } from "~/hooks/use-toast";
 import { apiRequest, serverMessage } from "~/lib/api-client";
+import { STAGE_STEPS, stageIndex, stagePage } from "~/lib/project-stage";
 import { DURATION_RULES } from "~/lib/video-format";
 import { cn } from "~/lib/utils";
 import type { AccessLevel } from "~/server/permissions.server";
@@ -20,17 +24,6 @@ export type DashboardData = {
   freeProjectLimit: number;
 };
 
-const STAGES: { stage: ProjectStage; label: string; page: string }[] = [
-  { stage: "script", label: "Script", page: "/script" },
-  { stage: "storyboard", label: "Storyboard", page: "/storyboard" },
-  { stage: "media", label: "Media", page: "/music" },
-  { stage: "music", label: "Music", page: "/render" },
-  { stage: "rendered", label: "Rendered", page: "/upload" },
-  { stage: "uploaded", label: "Uploaded", page: "/upload" },
-];
-
-const stageIndex = (stage: ProjectStage) => STAGES.findIndex((s) => s.stage === stage);
-
 function formatSeconds(seconds: number): string {
   const m = Math.floor(seconds / 60);
   const s = seconds % 60;
@@ -41,7 +34,7 @@ function StageSteps({ stage }: { stage: ProjectStage }) {
   const reached = stageIndex(stage);
   return (
     <ol className="flex flex-wrap gap-1.5" aria-label="Progress">
-      {STAGES.map((s, i) => (
+      {STAGE_STEPS.map((s, i) => (
         <li
           key={s.stage}
           className={cn(
@@ -60,14 +53,27 @@ function StageSteps({ stage }: { stage: ProjectStage }) {
 function ProjectCard({ project }: { project: ProjectSummary }) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
-  const stage = STAGES[stageIndex(project.stage)]!;
+  const stage = STAGE_STEPS[stageIndex(project.stage)]!;
+  const [confirmDelete, setConfirmDelete] = useState(false);
   const open = useMutation({
     mutationFn: () => apiRequest("POST", `/api/projects/${encodeURIComponent(project.id)}/open`),
     onSuccess: () => {
       revalidator.revalidate();
-      navigate(stage.page);
+      navigate(stagePage(project.stage, SCREENS_NOT_BUILT_YET));
     },
     onError: (error) => toast({ title: "Could not open the project", description: serverMessage(error), variant: "destructive" }),
+  });
+  const remove = useMutation({
+    mutationFn: () => apiRequest("DELETE", `/api/projects/${encodeURIComponent(project.id)}`),
+    onSuccess: () => {
+      setConfirmDelete(false);
+      toast({ title: "Project deleted", description: `"${project.title}" and its files were removed.` });
+      revalidator.revalidate();
+    },
+    onError: (error) => {
+      setConfirmDelete(false);
+      toast({ title: "Delete failed", description: serverMessage(error), variant: "destructive" });
+    },
   });
   return (
     <li className={cn("flex flex-col gap-3 rounded-xl border bg-slate-900 p-5", project.isCurrent ? "border-brand/70" : "border-slate-800")}>
@@ -85,15 +91,38 @@ function ProjectCard({ project }: { project: ProjectSummary }) {
         </span>
       </p>
       <StageSteps stage={project.stage} />
-      <Button
-        variant={project.isCurrent ? "default" : "outline"}
-        className="mt-auto self-start"
-        disabled={open.isPending}
-        onClick={() => open.mutate()}
-        aria-label={`Open ${project.title}`}
-      >
-        <FolderOpen className="h-4 w-4" aria-hidden /> {open.isPending ? "Opening..." : "Open"}
-      </Button>
+      <div className="mt-auto flex items-center justify-between gap-2">
+        <Button
+          variant={project.isCurrent ? "default" : "outline"}
+          disabled={open.isPending || remove.isPending}
+          onClick={() => open.mutate()}
+          aria-label={`Open ${project.title}`}
+        >
+          <FolderOpen className="h-4 w-4" aria-hidden /> {open.isPending ? "Opening..." : "Open"}
+        </Button>
+        <Button variant="ghost" size="sm" className="text-slate-400 hover:text-red-300" disabled={remove.isPending} onClick={() => setConfirmDelete(true)} aria-label={`Delete ${project.title}`}>
+          <Trash2 className="h-4 w-4" aria-hidden /> Delete
+        </Button>
+      </div>
+      <Dialog open={confirmDelete} onOpenChange={(next) => !remove.isPending && setConfirmDelete(next)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Delete this project?</DialogTitle>
+            <DialogDescription>
+              &ldquo;{project.title}&rdquo; will be removed with its script, storyboard, images, voiceovers, music and videos. Work in progress on it is
+              stopped. This cannot be undone.
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setConfirmDelete(false)} disabled={remove.isPending}>
+              Keep it
+            </Button>
+            <Button variant="destructive" onClick={() => remove.mutate()} disabled={remove.isPending}>
+              {remove.isPending ? "Deleting..." : "Delete project"}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
     </li>
   );
 }

@@ -2,7 +2,7 @@
 // dashboard icon and Sign Out. Below the md breakpoint everything folds behind a menu toggle.
 import { Link, NavLink, useLocation } from "@remix-run/react";
 import { useQuery } from "@tanstack/react-query";
-import { Clapperboard, LayoutDashboard, LogOut, Menu, X } from "lucide-react";
+import { Clapperboard, LayoutDashboard, LogOut, Menu, Settings, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { apiGet } from "~/lib/api-client";
@@ -72,7 +72,9 @@ export function NavigationHeader({ logoUrl, gates, hasCurrentProject, accessLeve
         </nav>
 
         <div className="hidden items-center gap-2 md:flex">
-          <PlanBadge accessLevel={accessLevel} selfHosted={selfHosted} />
+          <Link to="/subscription" title="Subscription" className="rounded-full focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand">
+            <PlanBadge accessLevel={accessLevel} selfHosted={selfHosted} />
+          </Link>
           <NavLink
             to="/dashboard"
             aria-label="Dashboard"
@@ -80,6 +82,14 @@ export function NavigationHeader({ logoUrl, gates, hasCurrentProject, accessLeve
             className={({ isActive }) => cn("rounded-md p-2 hover:bg-slate-800", isActive ? "bg-slate-800 text-white" : "text-slate-300")}
           >
             <LayoutDashboard className="h-5 w-5" aria-hidden />
+          </NavLink>
+          <NavLink
+            to="/settings"
+            aria-label="Settings"
+            title="Settings"
+            className={({ isActive }) => cn("rounded-md p-2 hover:bg-slate-800", isActive ? "bg-slate-800 text-white" : "text-slate-300")}
+          >
+            <Settings className="h-5 w-5" aria-hidden />
           </NavLink>
           <Button asChild variant="outline" size="sm">
             <a href="/api/logout">
@@ -110,8 +120,13 @@ export function NavigationHeader({ logoUrl, gates, hasCurrentProject, accessLeve
           <NavLink to="/dashboard" className={({ isActive }) => cn(linkClass({ isActive }), "flex items-center gap-2")}>
             <LayoutDashboard className="h-4 w-4" aria-hidden /> Dashboard
           </NavLink>
+          <NavLink to="/settings" className={({ isActive }) => cn(linkClass({ isActive }), "flex items-center gap-2")}>
+            <Settings className="h-4 w-4" aria-hidden /> Settings
+          </NavLink>
           <div className="mt-2 flex items-center justify-between gap-2 border-t border-slate-800 pt-3">
-            <PlanBadge accessLevel={accessLevel} selfHosted={selfHosted} />
+            <Link to="/subscription" title="Subscription">
+              <PlanBadge accessLevel={accessLevel} selfHosted={selfHosted} />
+            </Link>
             <Button asChild variant="outline" size="sm">
               <a href="/api/logout">
                 <LogOut className="h-4 w-4" aria-hidden /> Sign Out

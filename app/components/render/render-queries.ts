@@ -20,7 +20,8 @@ export async function fetchLatestVideo(): Promise<LatestVideo> {
   return (await apiGet<LatestVideo>("/api/latest-video")) ?? { videoUrl: null };
 }
 
-export const startRenderRequest = () => apiRequest<{ started: boolean }>("POST", "/api/render-video");
+export const startRenderRequest = (quality?: number) =>
+  apiRequest<{ started: boolean }>("POST", "/api/render-video", quality ? { quality } : undefined);
 export const deleteVideosRequest = () => apiRequest<{ success: boolean }>("DELETE", "/api/delete-videos");
 
 export const isRenderActive = (p: RenderProgress | undefined) => Boolean(p?.isRendering || p?.isActive);

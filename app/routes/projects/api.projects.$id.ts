@@ -1,9 +1,18 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { jsonError } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
+import { deleteProject } from "~/server/project-deletion.server";
 import { getProjectDetails } from "~/server/projects.server";
 
 // GET /api/projects/{id}: one of the user's projects (another user's id: 404).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
   return Response.json(await getProjectDetails(userId, params.id!));
+}
+
+// DELETE /api/projects/{id}: stop its workflows, remove its media files and rows (another user's id: 404).
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "DELETE") return jsonError(405, "Use DELETE to remove a project.");
+  const userId = await requireUserId(request);
+  return Response.json({ success: true, ...(await deleteProject(userId, params.id!)) });
 }

@@ -2,8 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Film } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { RenderChecklist } from "~/components/render/render-checklist";
+import { QualityPicker } from "~/components/render/quality-picker";
 import { RenderProgressPanel } from "~/components/render/render-progress-panel";
 import {
   deleteVideosRequest,
@@ -22,13 +23,16 @@ import { POLLING_MS } from "~/lib/constants";
 import { requireUserId } from "~/server/auth.server";
 import { prisma } from "~/server/db.server";
 import { allScenesHaveMedia } from "~/lib/storyboard";
+import { defaultRenderHeight, type RenderHeight } from "~/lib/video-format";
+import { maxRenderHeight } from "~/server/permissions.server";
 import { getCurrentProject } from "~/server/projects.server";
 
 export const meta: MetaFunction = () => [{ title: "Render · Reelsmith" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const project = await getCurrentProject(await requireUserId(request));
-  if (!project) return { title: null, sceneCount: 0, checklist: { scriptGenerated: false, storyboardCreated: false, allMediaGenerated: false } };
+  const userId = await requireUserId(request);
+  const [project, maxHeight] = await Promise.all([getCurrentProject(userId), maxRenderHeight(userId)]);
+  if (!project) return { title: null, sceneCount: 0, maxHeight, checklist: { scriptGenerated: false, storyboardCreated: false, allMediaGenerated: false } };
   const [script, cells] = await Promise.all([
     prisma.script.findUnique({ where: { projectId: project.id }, select: { status: true } }),
     prisma.storyboardCell.findMany({ where: { storyboard: { projectId: project.id } }, select: { imageUrl: true, audioUrl: true } }),
@@ -37,12 +41,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     title: scriptGenerated ? project.title : null,
     sceneCount: cells.length,
+    maxHeight,
     checklist: { scriptGenerated, storyboardCreated: cells.length > 0, allMediaGenerated: allScenesHaveMedia(cells) },
   };
 }
 
 export default function RenderPage() {
-  const { title, sceneCount, checklist } = useLoaderData<typeof loader>();
+  const { title, sceneCount, checklist, maxHeight } = useLoaderData<typeof loader>();
+  const [quality, setQuality] = useState<RenderHeight>(defaultRenderHeight(maxHeight));
   const queryClient = useQueryClient();
   const ready = checklist.allMediaGenerated;
 
@@ -70,7 +76,7 @@ export default function RenderPage() {
   }, [active, queryClient]);
 
   const start = useMutation({
-    mutationFn: startRenderRequest,
+    mutationFn: () => startRenderRequest(quality),
     // awaiting the refetch keeps the button busy until the progress says the render is active
     onSuccess: async () => {
       toast({ title: "Rendering has begun", description: "Video rendering is starting. This may take several minutes." });
@@ -115,9 +121,12 @@ export default function RenderPage() {
         <RenderChecklist state={checklist} />
         <h2 className="text-xl font-semibold">{ready ? "Ready to Render" : "Complete Your Storyboard"}</h2>
         {ready ? (
-          <Button size="lg" onClick={() => start.mutate()} disabled={busy}>
-            {busy ? "Rendering in progress..." : "Render Video"}
-          </Button>
+          <div className="space-y-4">
+            <QualityPicker value={quality} maxHeight={maxHeight} disabled={busy} onChange={setQuality} />
+            <Button size="lg" onClick={() => start.mutate()} disabled={busy}>
+              {busy ? "Rendering in progress..." : "Render Video"}
+            </Button>
+          </div>
         ) : (
           <div className="space-y-3">
             <p className="font-semibold">Complete Storyboard First</p>
