@@ -1,12 +1,11 @@
 // Sign-in through the embedded identity provider, sign-out, the login-failed branches, what signed-out
 // visitors may reach, the /api gates, the header on a narrow screen, and the owner's favicon.
-import fs from "node:fs";
-import path from "node:path";
 import pg from "pg";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
 import { baseUrl, launchChromium } from "../support/browser";
 import { signIn } from "../support/browser-auth";
+import { listRoutes } from "../support/routes";
 
 let browser: Browser;
 let context: BrowserContext;
@@ -141,10 +140,10 @@ describe("signed out", () => {
   });
 
   it("every /api route but sign-in, webhooks and branding files answers 401 JSON", async () => {
-    const routes = fs
-      .readdirSync(path.resolve("app/routes"))
-      .filter((f) => /^api\..+\.tsx?$/.test(f) && !/\.test\./.test(f))
-      .map((f) => "/" + f.replace(/\.tsx?$/, "").replace(/\$[a-zA-Z]+/g, "x1").replaceAll(".", "/"))
+    const routes = (await listRoutes())
+      .map((r) => r.path)
+      .filter((p) => p.startsWith("/api/"))
+      .map((p) => p.replace(/:[a-zA-Z]+/g, "x1"))
       .filter((p) => !["/api/login", "/api/logout", "/api/auth/callback"].includes(p) && !/webhook$/.test(p) && !p.startsWith("/api/branding/"));
     expect(routes).toContain("/api/auth/user");
     for (const route of routes) {

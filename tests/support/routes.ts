@@ -14,3 +14,14 @@ export async function callRoute(
     throw thrown;
   }
 }
+
+/** Every route in the route config (app/routes.ts): its URL pattern and its module file, so a new route cannot be forgotten. */
+export async function listRoutes(): Promise<{ path: string; file: string }[]> {
+  const { ROUTE_GROUPS } = await import("~/routes");
+  const found: { path: string; file: string }[] = [];
+  const route = ((path: string, file: string) => {
+    found.push({ path, file });
+  }) as unknown as Parameters<(typeof ROUTE_GROUPS)["auth"]>[0];
+  for (const group of Object.values(ROUTE_GROUPS)) group(route);
+  return found;
+}
