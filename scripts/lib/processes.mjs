@@ -47,6 +47,7 @@ function signalGroup(child, signal) {
  */
 export function superviseChild(name, command, args, { env = {}, quiet = false, minBackoffMs = 1000, maxBackoffMs = 30_000, stableAfterMs = 60_000, onStart } = {}) {
   const log = logger("reelsmith");
+  /** @type {{ name: string; stopped: boolean; timer: ReturnType<typeof setTimeout> | null; restarts: number; child: import("node:child_process").ChildProcess | null }} */
   const supervisor = { name, stopped: false, timer: null, restarts: 0, child: null };
   let backoff = minBackoffMs;
   const launch = () => {
