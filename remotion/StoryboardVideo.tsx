@@ -1,99 +1,80 @@
-// The video: each scene's image with a slow Ken Burns move and its voiceover, one after another; background
-// music under the whole video; optional captions timed per sentence.
-import { AbsoluteFill, Html5Audio, Img, Sequence, Series, interpolate, staticFile, useCurrentFrame, useVideoConfig } from "remotion";
-import type { StoryboardScene, StoryboardVideoProps } from "./props";
-import { captionCues, sceneDurationInFrames } from "./timing";
+// The video, drawn from its timeline (remotion/timeline.ts): each scene's layer (an image with its slow pan and
+// zoom, a clip, or a colour) one after another, caption lines over them, the voiceovers and the music under them.
+// The fast renderer compiles the same timeline to ffmpeg; nothing about the picture is decided here.
+import { useMemo } from "react";
+import { AbsoluteFill, Html5Audio, Img, OffthreadVideo, Sequence, staticFile, useCurrentFrame, useVideoConfig } from "remotion";
+import { CaptionBox } from "./Caption";
+import type { StoryboardVideoProps } from "./props";
+import { buildTimeline, trackVolumeAt, visibleRectAt, type AudioTrack, type ImageLayer, type SceneLayer, type Timeline } from "./timeline";
 
 const resolveSrc = (src: string) => (/^(https?:|data:|blob:)/.test(src) ? src : staticFile(src));
 
-// Alternating moves keep consecutive scenes from feeling identical.
-const MOVES = [
-  { scale: [1, 1.12], x: [0, -2], y: [0, -1] },
-  { scale: [1.12, 1], x: [2, 0], y: [1, 0] },
-  { scale: [1, 1.1], x: [0, 2], y: [0, 1.5] },
-  { scale: [1.1, 1.02], x: [-2, 0], y: [1, -1] },
-] as const;
-
-function KenBurnsImage({ src, index }: { src: string; index: number }) {
+function MovingImage({ layer, durationInFrames }: { layer: ImageLayer; durationInFrames: number }) {
   const frame = useCurrentFrame();
-  const { durationInFrames } = useVideoConfig();
-  const move = MOVES[index % MOVES.length]!;
-  const t = interpolate(frame, [0, Math.max(1, durationInFrames - 1)], [0, 1], { extrapolateLeft: "clamp", extrapolateRight: "clamp" });
-  const lerp = (range: readonly [number, number]) => range[0] + (range[1] - range[0]) * t;
+  const { width, height } = useVideoConfig();
+  const rect = visibleRectAt(layer.move, frame, durationInFrames, width, height);
+  const scale = width / rect.width;
   return (
-    <AbsoluteFill style={{ overflow: "hidden", backgroundColor: "black" }}>
+    <AbsoluteFill style={{ overflow: "hidden" }}>
       <Img
-        src={src}
+        src={resolveSrc(layer.src)}
         style={{
-          width: "100%",
-          height: "100%",
+          position: "absolute",
+          left: 0,
+          top: 0,
+          width,
+          height,
           objectFit: "cover",
-          transform: `scale(${lerp(move.scale)}) translate(${lerp(move.x)}%, ${lerp(move.y)}%)`,
+          transformOrigin: "0 0",
+          transform: `scale(${scale}) translate(${-rect.left}px, ${-rect.top}px)`,
         }}
       />
     </AbsoluteFill>
   );
 }
 
-function Captions({ scene }: { scene: StoryboardScene }) {
-  const { fps, width, height } = useVideoConfig();
-  const fontSize = Math.round(Math.min(width, height) * 0.05);
+function Layer({ layer, durationInFrames }: { layer: SceneLayer; durationInFrames: number }) {
+  if (layer.kind === "image") return <MovingImage layer={layer} durationInFrames={durationInFrames} />;
+  if (layer.kind === "clip") return <OffthreadVideo src={resolveSrc(layer.src)} muted style={{ width: "100%", height: "100%", objectFit: "cover" }} />;
+  return <AbsoluteFill style={{ backgroundColor: layer.color }} />;
+}
+
+function Track({ track }: { track: AudioTrack }) {
+  const faded = track.fadeInFrames > 0 || track.fadeOutFrames > 0;
   return (
-    <>
-      {captionCues(scene.text, scene.audioDurationInSeconds, fps).map((cue) => (
-        <Sequence key={cue.fromFrame} from={cue.fromFrame} durationInFrames={cue.durationInFrames} layout="none">
-          <AbsoluteFill style={{ justifyContent: "flex-end", alignItems: "center", padding: `0 6% ${Math.round(height * 0.08)}px` }}>
-            <div
-              style={{
-                maxWidth: "100%",
-                padding: `${fontSize * 0.3}px ${fontSize * 0.6}px`,
-                borderRadius: fontSize * 0.3,
-                backgroundColor: "rgba(0, 0, 0, 0.6)",
-                color: "white",
-                fontFamily: "DejaVu Sans, Helvetica, Arial, sans-serif",
-                fontWeight: 700,
-                fontSize,
-                lineHeight: 1.25,
-                textAlign: "center",
-              }}
-            >
-              {cue.text}
-            </div>
-          </AbsoluteFill>
-        </Sequence>
-      ))}
-    </>
+    <Html5Audio
+      src={resolveSrc(track.src)}
+      loop={track.loop}
+      volume={faded ? (f) => trackVolumeAt(track, track.fromFrame + f) : track.volume}
+    />
   );
 }
 
-export function StoryboardVideo({ scenes, music, captions }: StoryboardVideoProps) {
-  const { fps, durationInFrames } = useVideoConfig();
-  const fade = Math.min(fps, Math.floor(durationInFrames / 4));
+export function TimelineVideo({ timeline }: { timeline: Timeline }) {
   return (
-    <AbsoluteFill style={{ backgroundColor: "black" }}>
-      <Series>
-        {scenes.map((scene, i) => (
-          <Series.Sequence key={i} durationInFrames={sceneDurationInFrames(scene.audioDurationInSeconds, fps)}>
-            <KenBurnsImage src={resolveSrc(scene.imageSrc)} index={i} />
-            <Html5Audio src={resolveSrc(scene.audioSrc)} />
-            {captions ? <Captions scene={scene} /> : null}
-          </Series.Sequence>
-        ))}
-      </Series>
-      {music && music.volume > 0 ? (
-        <Html5Audio
-          src={resolveSrc(music.src)}
-          loop
-          // a short fade in and out so the music does not start or stop abruptly
-          volume={(f) =>
-            music.volume *
-            interpolate(f, [0, fade, durationInFrames - fade, durationInFrames], [0, 1, 1, 0], {
-              extrapolateLeft: "clamp",
-              extrapolateRight: "clamp",
-            })
-          }
-        />
-      ) : null}
+    <AbsoluteFill style={{ backgroundColor: timeline.background }}>
+      {timeline.scenes.map((scene) => (
+        <Sequence key={`scene-${scene.index}`} from={scene.fromFrame} durationInFrames={scene.durationInFrames}>
+          <Layer layer={scene.layer} durationInFrames={scene.durationInFrames} />
+        </Sequence>
+      ))}
+      {timeline.overlays.map((overlay) => (
+        <Sequence key={`caption-${overlay.fromFrame}`} from={overlay.fromFrame} durationInFrames={overlay.durationInFrames}>
+          <CaptionBox text={overlay.text} />
+        </Sequence>
+      ))}
+      {timeline.audio.map((track, i) =>
+        track.volume > 0 ? (
+          <Sequence key={`audio-${i}`} from={track.fromFrame} durationInFrames={track.durationInFrames} layout="none">
+            <Track track={track} />
+          </Sequence>
+        ) : null,
+      )}
     </AbsoluteFill>
   );
+}
+
+export function StoryboardVideo(props: StoryboardVideoProps) {
+  const timeline = useMemo(() => buildTimeline(props), [props]);
+  return <TimelineVideo timeline={timeline} />;
 }

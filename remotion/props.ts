@@ -10,6 +10,8 @@ export const sceneSchema = z.object({
   audioDurationInSeconds: z.number().positive(),
   /** The voiceover text, for burned-in captions. */
   text: z.string(),
+  /** A video clip shown instead of the image (muted; the voiceover is the scene's sound). */
+  clipSrc: z.string().min(1).optional(),
 });
 
 export const storyboardVideoSchema = z.object({

@@ -1,7 +1,9 @@
 // npm start (production build) and npm run dev (hot reload): everything Reelsmith needs, in one command.
 // Installs what is missing, starts PostgreSQL and Temporal (with its Web UI) unless DATABASE_URL /
 // TEMPORAL_ADDRESS point elsewhere, applies migrations, builds, then runs the web server and the worker.
-// Ctrl-C stops every child; nothing is left running.
+// Everything a render needs (ffmpeg, the headless shell, the caption font) is installed or reported before
+// anything starts. The web server and the worker are supervised: a crashed one is started again with back-off
+// (an interrupted render resumes through Temporal's retry). Ctrl-C stops every child; nothing is left running.
 import fs from "node:fs";
 import path from "node:path";
 import { ensureDependencies } from "./lib/dependencies.mjs";
@@ -14,11 +16,18 @@ const started = performance.now();
 const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
 
 ensureDependencies();
+const { ensureSystemPackages } = await import("./lib/system-packages.mjs");
+try {
+  ensureSystemPackages({ for: "render" });
+} catch (e) {
+  log.error(`cannot render videos: ${e.message}`);
+  process.exit(1);
+}
 // Only now can modules that need npm packages be loaded.
 const { openDatabase } = await import("./lib/database.mjs");
 const { applyMigrations } = await import("./lib/migrations.mjs");
 const { startTemporalDevServer } = await import("./lib/temporal-server.mjs");
-const { startChild, stopChildren, waitForHttp } = await import("./lib/processes.mjs");
+const { superviseChild, stopChildren, waitForHttp } = await import("./lib/processes.mjs");
 const { ensureBuild } = await import("./lib/build.mjs");
 
 const PORT = Number(process.env.PORT ?? 3000);
@@ -67,17 +76,9 @@ try {
     NODE_ENV: dev ? "development" : "production",
     DATA_DIR,
   };
-  const exitTogether = (name) => (code, signal) => {
-    if (stopping) return;
-    log.error(`${name} exited (${signal ?? `code ${code}`}); stopping everything`);
-    shutdown(1);
-  };
   const tsx = ["--import", "tsx"];
-  startChild("web", process.execPath, [...tsx, "server.ts"], { env, onExit: exitTogether("web") });
-  startChild("worker", process.execPath, dev ? [...tsx, "--watch", "workflows/worker.ts"] : [...tsx, "workflows/worker.ts"], {
-    env,
-    onExit: exitTogether("worker"),
-  });
+  superviseChild("web", process.execPath, [...tsx, "server.ts"], { env });
+  superviseChild("worker", process.execPath, dev ? [...tsx, "--watch", "workflows/worker.ts"] : [...tsx, "workflows/worker.ts"], { env });
   await waitForHttp(`http://127.0.0.1:${PORT}/healthz`, { timeoutMs: 120_000 });
 
   log.info(`ready in ${seconds()} s`);

@@ -1,9 +1,14 @@
 // The render stage: the storyboard becomes an MP4, one workflow per project (`render-<projectId>`).
-// The plan (scenes, real audio lengths, music) is collected first; the render activity heartbeats while
-// Chromium renders, so a worker killed mid-render is noticed within the heartbeat timeout and the render is
-// retried on a live worker. Progress arrives from the activity by signal and is read with renderProgressQuery.
-import { proxyActivities, setHandler } from "@temporalio/workflow";
+// The plan (scenes, real audio lengths, music) is collected first, with the renderer chosen for it: the fast
+// renderer (one ffmpeg run) whenever the timeline holds only what it draws, the exact one (Remotion) otherwise.
+// The choice and its reason are on the render's row and in the run's memo (Temporal UI: the workflow's Memo);
+// a fast render that still fails after its retries, for a reason other than the input, falls back to the exact
+// renderer, saying so. The render activity heartbeats, so a worker killed mid-render is noticed within the
+// heartbeat timeout and the render is retried on a live worker. Progress arrives from the activity by signal and
+// is read with renderProgressQuery.
+import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, setHandler, upsertMemo } from "@temporalio/workflow";
 import type { RenderActivities } from "./activities/render";
+import { innermostMessage } from "./shared/errors";
 import { recordStageFailure } from "./shared/failures";
 import {
   RENDER_FAILED,
@@ -16,16 +21,23 @@ import {
   type RenderWorkflowInput,
 } from "./shared/render";
 
-const { prepareRenderPlan, recordRenderFailure } = proxyActivities<RenderActivities>({
+const { prepareRenderPlan, recordRenderFailure, recordRendererChoice } = proxyActivities<RenderActivities>({
   startToCloseTimeout: "2 minutes",
   retry: { initialInterval: "1 second", maximumAttempts: 5, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
 });
 
-const { renderStoryboardVideo } = proxyActivities<RenderActivities>({
+const { renderVideoExact } = proxyActivities<RenderActivities>({
   // an hour of 1080p video on two cores takes a few hours; the heartbeat notices a dead worker much sooner
   startToCloseTimeout: "8 hours",
   heartbeatTimeout: "30 seconds",
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 4, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
+});
+
+const { renderVideoFast } = proxyActivities<RenderActivities>({
+  startToCloseTimeout: "4 hours",
+  heartbeatTimeout: "30 seconds",
+  // fewer attempts: after a third failure the exact renderer takes over
+  retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
 });
 
 export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<RenderResult> {
@@ -53,7 +65,21 @@ export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<R
     state.totalScenes = plan.scenes.length;
     state.currentScene = 1;
     state.progress = 2;
-    const result = await renderStoryboardVideo(plan);
+    upsertMemo({ renderer: plan.renderer.engine, rendererReason: plan.renderer.reason });
+    let result: RenderResult;
+    if (plan.renderer.engine === "fast") {
+      try {
+        result = await renderVideoFast(plan);
+      } catch (e) {
+        if (isCancellation(e) || !(e instanceof ActivityFailure) || isInputError(e)) throw e;
+        const reason = `the fast renderer failed (${innermostMessage(e, "no reason given")}), so the exact renderer took over`;
+        upsertMemo({ renderer: "exact", rendererReason: reason });
+        await recordRendererChoice({ renderId: input.renderId, engine: "exact", reason });
+        result = await renderVideoExact({ ...plan, renderer: { engine: "exact", reason } });
+      }
+    } else {
+      result = await renderVideoExact(plan);
+    }
     Object.assign(state, {
       status: "completed",
       completedScenes: plan.scenes.length,
@@ -78,4 +104,8 @@ export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<R
       },
     });
   }
+}
+
+function isInputError(e: ActivityFailure): boolean {
+  return e.cause instanceof ApplicationFailure && e.cause.type === RENDER_INPUT_ERROR;
 }

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { getEnv } from "~/server/env.server";
 import * as activities from "./activities";
+import { closeBrowser, getCompositionBundle } from "./activities/render-engine";
 
 /** `activities` replaces some of the real activities (tests hand in failing or slow providers this way). */
 export async function createWorker(
@@ -22,11 +23,18 @@ export async function createWorker(
 }
 
 async function main() {
+  // the composition is bundled while the worker starts, not when the first render arrives (that render awaits it)
+  const started = performance.now();
+  getCompositionBundle().then(
+    () => console.log(`video composition bundled in ${((performance.now() - started) / 1000).toFixed(1)} s`),
+    (e: unknown) => console.error("bundling the video composition failed (the next render tries again):", e),
+  );
   const worker = await createWorker();
   const env = getEnv();
   console.log(`worker polling task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS}`);
   // Worker.run() ends on SIGINT/SIGTERM after in-flight activities get a chance to finish.
   await worker.run();
+  await closeBrowser();
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

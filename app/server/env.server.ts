@@ -35,6 +35,10 @@ const EnvSchema = z.object({
   /** Where the Stripe API is (tests point it at stripe-mock, e.g. http://127.0.0.1:12111). */
   STRIPE_API_URL: z.url().default("https://api.stripe.com"),
   CHROMIUM_PATH: z.string().min(1).optional(),
+  /** Which renderer renders videos: "auto" (the fast ffmpeg renderer when it supports the video, else Remotion), "fast" or "exact". */
+  RENDER_ENGINE: z.enum(["auto", "fast", "exact"]).default("auto"),
+  /** Browser tabs the exact (Remotion) renderer captures frames with; see docs/decisions/061. */
+  RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** Cloud provider endpoints (tests point them at the local fakes in tests/fakes). */
   GEMINI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),
   GEMINI_MODEL: z.string().min(1).default("gemini-2.5-flash"),

@@ -1,5 +1,6 @@
 // Child processes for the orchestration scripts: each in its own process group, its output prefixed,
 // and all of them stopped together (SIGTERM, then SIGKILL after a grace period) so none is orphaned.
+// A supervised child (the web server, the worker) is started again when it dies, with back-off.
 import { spawn } from "node:child_process";
 import net from "node:net";
 import readline from "node:readline";
@@ -7,6 +8,7 @@ import { ROOT } from "./paths.mjs";
 import { logger } from "./log.mjs";
 
 const children = new Set();
+const supervisors = new Set();
 
 export function startChild(name, command, args, { env = {}, quiet = false, onExit } = {}) {
   const log = logger(name);
@@ -38,8 +40,48 @@ function signalGroup(child, signal) {
   }
 }
 
+/**
+ * Keeps a child running: when it exits (crash, OOM kill, `kill -9`), it is started again after a back-off that
+ * doubles from `minBackoffMs` to `maxBackoffMs`, and falls back to the minimum once a run lasted `stableAfterMs`.
+ * Each exit and restart is one clear line in the log. stopChildren() ends the supervision first.
+ */
+export function superviseChild(name, command, args, { env = {}, quiet = false, minBackoffMs = 1000, maxBackoffMs = 30_000, stableAfterMs = 60_000, onStart } = {}) {
+  const log = logger("reelsmith");
+  /** @type {{ name: string; stopped: boolean; timer: ReturnType<typeof setTimeout> | null; restarts: number; child: import("node:child_process").ChildProcess | null }} */
+  const supervisor = { name, stopped: false, timer: null, restarts: 0, child: null };
+  let backoff = minBackoffMs;
+  const launch = () => {
+    supervisor.timer = null;
+    if (supervisor.stopped) return;
+    const startedAt = Date.now();
+    const child = startChild(name, command, args, {
+      env,
+      quiet,
+      onExit: (code, signal) => {
+        if (supervisor.stopped) return;
+        if (Date.now() - startedAt >= stableAfterMs) backoff = minBackoffMs;
+        supervisor.restarts += 1;
+        log.error(`${name} (pid ${child.pid}) exited (${signal ?? `code ${code}`}); restarting it in ${backoff / 1000} s (restart ${supervisor.restarts})`);
+        supervisor.timer = setTimeout(launch, backoff);
+        backoff = Math.min(maxBackoffMs, backoff * 2);
+      },
+    });
+    supervisor.child = child;
+    log.info(`${name} started (pid ${child.pid})`);
+    onStart?.(child);
+  };
+  supervisors.add(supervisor);
+  launch();
+  return supervisor;
+}
+
 /** Stops every child: SIGTERM to each group, SIGKILL to whatever still runs after `graceMs`. */
 export async function stopChildren(graceMs = 10_000) {
+  for (const supervisor of supervisors) {
+    supervisor.stopped = true;
+    if (supervisor.timer) clearTimeout(supervisor.timer);
+  }
+  supervisors.clear();
   const running = [...children];
   await Promise.all(
     running.map(

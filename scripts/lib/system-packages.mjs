@@ -1,17 +1,23 @@
-// Debian packages the tests need: Chromium (Playwright and Remotion drive it) and ffmpeg (ffprobe checks
-// the rendered videos). Installed with apt-get when missing and we are root; otherwise we say what to install.
+// Debian packages Reelsmith needs. To render (npm start and npm test): ffmpeg (the fast renderer, ffprobe) and
+// chromium-headless-shell (the exact renderer and the captions). The tests also drive full Chromium with
+// Playwright. Installed with apt-get when missing and we are root; otherwise we say what to install.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { logger } from "./log.mjs";
 
 const log = logger("reelsmith");
-const REQUIRED = [
-  { pkg: "chromium", file: "/usr/bin/chromium" },
+const RENDER = [
+  { pkg: "ffmpeg", file: "/usr/bin/ffmpeg" },
   { pkg: "ffmpeg", file: "/usr/bin/ffprobe" },
+  { pkg: "chromium-headless-shell", file: "/usr/bin/chromium-headless-shell" },
+  { pkg: "fonts-dejavu-core", file: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf" },
 ];
+const TEST = [...RENDER, { pkg: "chromium", file: "/usr/bin/chromium" }];
 
-export function ensureSystemPackages() {
-  const missing = REQUIRED.filter((r) => !fs.existsSync(r.file)).map((r) => r.pkg);
+/** `for: "render"` is what npm start needs; `"test"` adds the browser the browser tests drive. */
+export function ensureSystemPackages({ for: purpose = "test" } = {}) {
+  const required = purpose === "render" ? RENDER : TEST;
+  const missing = [...new Set(required.filter((r) => !fs.existsSync(r.file)).map((r) => r.pkg))];
   if (!missing.length) return;
   if (process.getuid?.() !== 0 || !fs.existsSync("/usr/bin/apt-get")) {
     throw new Error(`Missing system packages: ${missing.join(", ")}. Install them, e.g. sudo apt-get install -y ${missing.join(" ")}`);

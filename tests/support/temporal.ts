@@ -4,7 +4,13 @@
 import { fileURLToPath } from "node:url";
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection, Worker } from "@temporalio/worker";
-import { prepareRenderPlan, recordRenderFailure, renderStoryboardVideo } from "../../workflows/activities/render";
+import {
+  prepareRenderPlan,
+  recordRendererChoice,
+  recordRenderFailure,
+  renderVideoExact,
+  renderVideoFast,
+} from "../../workflows/activities/render";
 import { logPipelineError } from "~/server/error-log.server";
 import { createWorker } from "../../workflows/worker";
 
@@ -18,7 +24,7 @@ export function createRenderWorker(connection: NativeConnection, taskQueue: stri
     taskQueue,
     workflowsPath: fileURLToPath(new URL("../../workflows/render.ts", import.meta.url)),
     // the render stage records its failures in the error log, as every stage does
-    activities: { prepareRenderPlan, renderStoryboardVideo, recordRenderFailure, logPipelineError },
+    activities: { prepareRenderPlan, renderVideoFast, renderVideoExact, recordRendererChoice, recordRenderFailure, logPipelineError },
   });
 }
 

@@ -5,7 +5,7 @@ import { createScriptActivities } from "./script";
 
 export const { markScriptStarted, writeScriptChunk, expandScriptChunk, proofreadAndSaveScript, markScriptEnded } =
   createScriptActivities();
-export { prepareRenderPlan, renderStoryboardVideo, recordRenderFailure } from "./render";
+export { prepareRenderPlan, renderVideoFast, renderVideoExact, renderStoryboardVideo, recordRendererChoice, recordRenderFailure } from "./render";
 import { createStoryboardActivities } from "./storyboard";
 
 export const { writeStoryboardScenes, markStoryboardFailed, generateSceneImage, generateSceneVoiceover, findCellsLackingMedia } =

@@ -20,9 +20,13 @@ const CONTENT_TYPES: Record<string, string> = {
   ".flac": "audio/flac",
 };
 
-/** Writes the image scaled and cropped to cover width x height, as a JPEG. */
+/**
+ * Writes the image scaled and cropped to cover width x height: a PNG (lossless, quick to write) when the target
+ * ends in .png, which both renderers then read, so they start from the same pixels; a JPEG otherwise.
+ */
 export async function prescaleImage(source: string, target: string, width: number, height: number): Promise<void> {
-  await sharp(source).rotate().resize(width, height, { fit: "cover" }).jpeg({ quality: 90 }).toFile(target);
+  const scaled = sharp(source).rotate().resize(width, height, { fit: "cover" }).removeAlpha();
+  await (target.endsWith(".png") ? scaled.png({ compressionLevel: 1 }) : scaled.jpeg({ quality: 90 })).toFile(target);
 }
 
 export type AssetServer = { urlFor: (name: string) => string; close: () => Promise<void> };

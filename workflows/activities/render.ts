@@ -1,18 +1,23 @@
-// The render stage's activities: collect the scenes (with their real audio lengths), render them with Remotion
-// in Debian's Chromium, store the MP4 as the project's latest video, or record why it failed.
+// The render stage's activities: collect the scenes (with their real audio lengths) and choose the renderer,
+// render the timeline with the fast renderer (one ffmpeg run, render-fast.ts) or the exact one (Remotion in
+// Debian's headless shell), store the MP4 as the project's latest video, or record why it failed.
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import { makeCancelSignal, renderMedia, selectComposition } from "@remotion/renderer";
+import { getEnv } from "~/server/env.server";
 import { prisma } from "~/server/db.server";
 import { deleteMedia, findMediaForUser, mediaFilePath, mediaIdFromUrl, mediaSize, mediaUrl, saveMediaFromPath } from "~/server/storage.server";
 import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
+import { buildTimeline } from "../../remotion/timeline";
 import { VIDEO_FPS, completedScenesAt, sceneBoundaries } from "../../remotion/timing";
 import {
   RENDER_INPUT_ERROR,
   renderProgressSignal,
   renderWorkflowId,
+  type RenderEngine,
+  type RendererChoice,
   type RenderPlan,
   type RenderPlanScene,
   type RenderProgressUpdate,
@@ -20,9 +25,44 @@ import {
   type RenderWorkflowInput,
 } from "../shared/render";
 import { prescaleImage, serveRenderAssets } from "./render-assets";
-import { chromiumOptions, getCompositionBundle, RENDER_SETTINGS } from "./render-engine";
+import { chromiumOptions, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
+import { renderTimelineFast } from "./render-fast";
+import { fastRendererSupport } from "./render-fast-compile";
 import { probeDurationSeconds } from "./render-probe";
 
+
+/** The composition's props for a plan, with each file's src given by `src` (URLs for Chromium, paths for ffmpeg). */
+function planProps(plan: Omit<RenderPlan, "renderer">, src: (kind: "image" | "audio" | "music", index: number) => string): StoryboardVideoProps {
+  return storyboardVideoSchema.parse({
+    width: plan.width,
+    height: plan.height,
+    fps: plan.fps,
+    captions: plan.captions,
+    scenes: plan.scenes.map((scene, i) => ({
+      imageSrc: src("image", i),
+      audioSrc: src("audio", i),
+      audioDurationInSeconds: scene.audioDurationInSeconds,
+      text: scene.text,
+    })),
+    music: plan.music ? { src: src("music", 0), volume: plan.music.volume } : null,
+  });
+}
+
+/** Fast whenever the timeline holds only what the fast renderer draws, unless RENDER_ENGINE says otherwise. */
+export function chooseRenderer(plan: Omit<RenderPlan, "renderer">): RendererChoice {
+  const setting = getEnv().RENDER_ENGINE;
+  if (setting === "exact") return { engine: "exact", reason: "RENDER_ENGINE=exact is set" };
+  const support = fastRendererSupport(buildTimeline(planProps(plan, (kind, i) => `${kind}-${i}`)));
+  if (support.supported) {
+    return { engine: "fast", reason: setting === "fast" ? "RENDER_ENGINE=fast is set" : "the timeline holds only stills, captions and audio, which the fast renderer draws" };
+  }
+  return { engine: "exact", reason: `${support.reason}${setting === "fast" ? " (RENDER_ENGINE=fast is set, but cannot be followed)" : ""}` };
+}
+
+/** Writes which renderer renders (or rendered) the video, and why, on the render's row. */
+export async function recordRendererChoice(input: { renderId: string } & RendererChoice): Promise<void> {
+  await prisma.renderedVideo.updateMany({ where: { id: input.renderId }, data: { renderer: input.engine, rendererReason: input.reason } });
+}
 
 const inputError = (message: string) => ApplicationFailure.create({ message, type: RENDER_INPUT_ERROR, nonRetryable: true });
 
@@ -64,7 +104,10 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
       break;
     }
   }
-  return { ...input, fps: VIDEO_FPS, scenes, music };
+  const plan = { ...input, fps: VIDEO_FPS, scenes, music };
+  const renderer = chooseRenderer(plan);
+  await recordRendererChoice({ renderId: input.renderId, ...renderer });
+  return { ...plan, renderer };
 }
 
 /** Keeps Temporal told that this attempt is alive (heartbeats) and the workflow told how far it got (signals). */
@@ -90,8 +133,22 @@ function progressReporter(plan: RenderPlan) {
   };
 }
 
-/** Renders the plan to an MP4, stores it, and makes it the project's latest video. Safe to retry. */
+/** Renders the plan with the fast renderer (one ffmpeg run), stores it, makes it the latest video. Safe to retry. */
+export async function renderVideoFast(plan: RenderPlan): Promise<RenderResult> {
+  return renderVideo(plan, "fast");
+}
+
+/** Renders the plan with the exact renderer (Remotion), stores it, makes it the latest video. Safe to retry. */
+export async function renderVideoExact(plan: RenderPlan): Promise<RenderResult> {
+  return renderVideo(plan, "exact");
+}
+
+/** The render before the renderer choice existed: the exact renderer. Kept for runs started by an older worker. */
 export async function renderStoryboardVideo(plan: RenderPlan): Promise<RenderResult> {
+  return renderVideo(plan, "exact");
+}
+
+async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<RenderResult> {
   const render = await prisma.renderedVideo.findUnique({ where: { id: plan.renderId } });
   if (!render) throw inputError("The render was deleted before it finished.");
   if (render.status === "completed" && render.mediaFileId && render.videoUrl) {
@@ -115,9 +172,30 @@ export async function renderStoryboardVideo(plan: RenderPlan): Promise<RenderRes
   await fsp.rm(workDir, { recursive: true, force: true });
   await fsp.mkdir(workDir, { recursive: true });
   const { cancelSignal, cancel } = makeCancelSignal();
-  const onCancel = () => cancel();
+  const abort = new AbortController();
+  const onCancel = () => {
+    cancel();
+    abort.abort();
+  };
   ctx.cancellationSignal.addEventListener("abort", onCancel);
   let assets: Awaited<ReturnType<typeof serveRenderAssets>> | undefined;
+  const boundaries = sceneBoundaries(
+    plan.scenes.map((s) => s.audioDurationInSeconds),
+    plan.fps,
+  );
+  const durationInFrames = boundaries.at(-1)!;
+  const framesDone = (frame: number, of: number, encoding: boolean) => {
+    const completedScenes = completedScenesAt(boundaries, frame);
+    progress.report({
+      status: "rendering",
+      completedScenes,
+      currentScene: Math.min(total, completedScenes + 1),
+      stage: encoding ? "Encoding video" : "Rendering scenes",
+      step: encoding ? "Step 2 of 3: Encoding the MP4" : "Step 2 of 3: Rendering frames",
+      details: `Scene ${Math.min(total, completedScenes + 1)} of ${total}, frame ${Math.min(frame, of)} of ${of} (${engine} renderer)${retryNote}`,
+      progress: Math.min(95, Math.round(5 + (frame / Math.max(1, of)) * 90)),
+    });
+  };
 
   try {
     progress.report(
@@ -133,77 +211,70 @@ export async function renderStoryboardVideo(plan: RenderPlan): Promise<RenderRes
       true,
     );
     const files = new Map<string, string>();
+    const names = { image: [] as string[], audio: [] as string[], music: [] as string[] };
     for (const [i, scene] of plan.scenes.entries()) {
       const image = await findMediaForUser(plan.userId, scene.imageFileId);
       const audio = await findMediaForUser(plan.userId, scene.audioFileId);
       if (!image || !audio) throw inputError(`Scene ${i + 1}'s media was deleted during the render. Generate it again.`);
-      const scaled = path.join(workDir, `scene-${i + 1}.jpg`);
+      const scaled = path.join(workDir, `scene-${i + 1}.png`);
       await prescaleImage(mediaFilePath(image), scaled, plan.width, plan.height);
-      files.set(`scene-${i + 1}.jpg`, scaled);
-      files.set(`voiceover-${i + 1}${path.extname(audio.storageKey)}`, mediaFilePath(audio));
+      names.image.push(`scene-${i + 1}.png`);
+      files.set(`scene-${i + 1}.png`, scaled);
+      const voice = `voiceover-${i + 1}${path.extname(audio.storageKey)}`;
+      names.audio.push(voice);
+      files.set(voice, mediaFilePath(audio));
     }
     const musicFile = plan.music ? await findMediaForUser(plan.userId, plan.music.fileId) : null;
-    if (musicFile) files.set(`music${path.extname(musicFile.storageKey)}`, mediaFilePath(musicFile));
-    assets = await serveRenderAssets(files);
-
-    const inputProps: StoryboardVideoProps = storyboardVideoSchema.parse({
-      width: plan.width,
-      height: plan.height,
-      fps: plan.fps,
-      captions: plan.captions,
-      scenes: plan.scenes.map((scene, i) => ({
-        imageSrc: assets!.urlFor(`scene-${i + 1}.jpg`),
-        audioSrc: assets!.urlFor([...files.keys()].find((name) => name.startsWith(`voiceover-${i + 1}.`))!),
-        audioDurationInSeconds: scene.audioDurationInSeconds,
-        text: scene.text,
-      })),
-      music:
-        plan.music && musicFile
-          ? { src: assets.urlFor([...files.keys()].find((name) => name.startsWith("music."))!), volume: plan.music.volume }
-          : null,
-    });
-
-    progress.report({ details: `Loading the video composition${retryNote}`, progress: 4 });
-    const serveUrl = await getCompositionBundle();
-    const chromium = chromiumOptions();
-    const composition = await selectComposition({ serveUrl, id: COMPOSITION_ID, inputProps, logLevel: "error", ...chromium });
-
-    const boundaries = sceneBoundaries(
-      plan.scenes.map((s) => s.audioDurationInSeconds),
-      plan.fps,
-    );
+    if (musicFile) {
+      names.music.push(`music${path.extname(musicFile.storageKey)}`);
+      files.set(names.music[0]!, mediaFilePath(musicFile));
+    }
+    const available = { ...plan, music: musicFile ? plan.music : null };
     const output = path.join(workDir, "video.mp4");
-    await renderMedia({
-      serveUrl,
-      composition,
-      inputProps,
-      outputLocation: output,
-      ...chromium,
-      ...RENDER_SETTINGS,
-      cancelSignal,
-      logLevel: "error",
-      onProgress: ({ renderedFrames, encodedFrames, progress: fraction, stitchStage }) => {
-        const completedScenes = completedScenesAt(boundaries, renderedFrames);
-        const encoding = stitchStage === "muxing" || renderedFrames >= composition.durationInFrames;
-        progress.report({
-          status: "rendering",
-          completedScenes,
-          currentScene: Math.min(total, completedScenes + 1),
-          stage: encoding ? "Encoding video" : "Rendering scenes",
-          step: encoding ? "Step 2 of 3: Encoding the MP4" : "Step 2 of 3: Rendering frames",
-          details: encoding
-            ? `Encoded ${encodedFrames} of ${composition.durationInFrames} frames${retryNote}`
-            : `Scene ${Math.min(total, completedScenes + 1)} of ${total}, frame ${renderedFrames} of ${composition.durationInFrames}${retryNote}`,
-          progress: Math.min(95, Math.round(5 + fraction * 90)),
+
+    if (engine === "fast") {
+      const timeline = buildTimeline(planProps(available, (kind, i) => files.get(names[kind][i]!)!));
+      progress.report({ details: `Drawing ${timeline.overlays.length} caption lines (fast renderer)${retryNote}`, progress: 4 });
+      await renderTimelineFast({
+        timeline,
+        workDir,
+        output,
+        signal: abort.signal,
+        onProgress: (p) => {
+          if (p.phase === "encoding") framesDone(p.frame, p.total, false);
+        },
+      });
+    } else {
+      assets = await serveRenderAssets(files);
+      const inputProps = planProps(available, (kind, i) => assets!.urlFor(names[kind][i]!));
+      progress.report({ details: `Loading the video composition (exact renderer)${retryNote}`, progress: 4 });
+      const serveUrl = await getCompositionBundle();
+      const chromium = chromiumOptions();
+      await withBrowser(async (browser) => {
+        const composition = await selectComposition({ serveUrl, id: COMPOSITION_ID, inputProps, logLevel: "error", puppeteerInstance: browser, ...chromium });
+        await renderMedia({
+          serveUrl,
+          composition,
+          inputProps,
+          outputLocation: output,
+          ...chromium,
+          ...renderSettings(),
+          puppeteerInstance: browser,
+          cancelSignal,
+          logLevel: "error",
+          onProgress: ({ renderedFrames, encodedFrames, stitchStage }) => {
+            const encoding = stitchStage === "muxing" || renderedFrames >= composition.durationInFrames;
+            framesDone(encoding ? encodedFrames : renderedFrames, composition.durationInFrames, encoding);
+          },
         });
-      },
-    });
+      });
+    }
 
     progress.report(
       { status: "saving", completedScenes: total, currentScene: total, stage: "Saving video", step: "Step 3 of 3: Saving the video", details: "Storing the MP4", progress: 97 },
       true,
     );
-    const durationSeconds = composition.durationInFrames / composition.fps;
+    const durationSeconds = durationInFrames / plan.fps;
     const file = await saveMediaFromPath({
       userId: plan.userId,
       projectId: plan.projectId,
@@ -212,8 +283,8 @@ export async function renderStoryboardVideo(plan: RenderPlan): Promise<RenderRes
       mimeType: "video/mp4",
       extension: "mp4",
       durationSeconds,
-      width: composition.width,
-      height: composition.height,
+      width: plan.width,
+      height: plan.height,
     });
     const videoUrl = mediaUrl(file);
     const { count } = await prisma.renderedVideo.updateMany({
@@ -222,11 +293,12 @@ export async function renderStoryboardVideo(plan: RenderPlan): Promise<RenderRes
         status: "completed",
         mediaFileId: file.id,
         videoUrl,
-        width: composition.width,
-        height: composition.height,
+        width: plan.width,
+        height: plan.height,
         durationSeconds,
-        withMusic: !!inputProps.music,
-        volumeLevel: inputProps.music ? Math.round(inputProps.music.volume * 100) : null,
+        withMusic: !!available.music,
+        volumeLevel: available.music ? Math.round(available.music.volume * 100) : null,
+        renderer: engine,
         error: null,
         completedAt: new Date(),
       },
@@ -236,7 +308,7 @@ export async function renderStoryboardVideo(plan: RenderPlan): Promise<RenderRes
       await deleteMedia(file);
       throw inputError("The render was deleted before it finished.");
     }
-    return { mediaFileId: file.id, videoUrl, durationSeconds, width: composition.width, height: composition.height };
+    return { mediaFileId: file.id, videoUrl, durationSeconds, width: plan.width, height: plan.height };
   } finally {
     ctx.cancellationSignal.removeEventListener("abort", onCancel);
     progress.stop();
@@ -255,6 +327,9 @@ export async function recordRenderFailure(input: { renderId: string; message: st
 
 export type RenderActivities = {
   prepareRenderPlan: typeof prepareRenderPlan;
+  renderVideoFast: typeof renderVideoFast;
+  renderVideoExact: typeof renderVideoExact;
   renderStoryboardVideo: typeof renderStoryboardVideo;
+  recordRendererChoice: typeof recordRendererChoice;
   recordRenderFailure: typeof recordRenderFailure;
 };

@@ -34,10 +34,15 @@ export type RenderProgressUpdate = Partial<Omit<RenderProgressState, "startedAt"
 
 /** What prepareRenderPlan collected: every scene's media with its measured voiceover length, and the music. */
 export type RenderPlanScene = { imageFileId: string; audioFileId: string; audioDurationInSeconds: number; text: string };
+/** "fast": the timeline compiled to one ffmpeg run; "exact": Remotion capturing every frame in the headless shell. */
+export type RenderEngine = "fast" | "exact";
+/** Which renderer renders a video and why; on the render's row and in the run's memo (`renderer`, `rendererReason`). */
+export type RendererChoice = { engine: RenderEngine; reason: string };
 export type RenderPlan = RenderWorkflowInput & {
   fps: number;
   scenes: RenderPlanScene[];
   music: { fileId: string; volume: number } | null;
+  renderer: RendererChoice;
 };
 
 export type RenderResult = { mediaFileId: string; videoUrl: string; durationSeconds: number; width: number; height: number };

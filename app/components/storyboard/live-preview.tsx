@@ -6,7 +6,8 @@ import type { ResolutionValue } from "~/lib/video-format";
 import type { StoryboardCellView } from "~/server/storyboard.server";
 import type { StoryboardVideoProps } from "../../../remotion/props";
 import { StoryboardVideo } from "../../../remotion/StoryboardVideo";
-import { totalDurationInFrames, VIDEO_FPS } from "../../../remotion/timing";
+import { buildTimeline } from "../../../remotion/timeline";
+import { VIDEO_FPS } from "../../../remotion/timing";
 import { captionsByDefault, videoSizeFor } from "~/lib/video-format";
 
 /** Props for the composition from the scenes; null until every scene has its image and measured audio. */
@@ -41,10 +42,7 @@ export function LivePreview({ cells, resolution }: { cells: StoryboardCellView[]
         <Player
           component={StoryboardVideo}
           inputProps={props}
-          durationInFrames={totalDurationInFrames(
-            props.scenes.map((s) => s.audioDurationInSeconds),
-            props.fps,
-          )}
+          durationInFrames={buildTimeline(props).durationInFrames}
           compositionWidth={props.width}
           compositionHeight={props.height}
           fps={props.fps}

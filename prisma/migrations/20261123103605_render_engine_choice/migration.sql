@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "RenderedVideo" ADD COLUMN     "renderer" TEXT,
+ADD COLUMN     "rendererReason" TEXT;

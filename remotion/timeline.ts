@@ -1,0 +1,155 @@
+// The video as one timeline: scenes (each a background colour, a still image with its pan and zoom, or a clip),
+// overlay cues (caption lines with their first frame and length) and audio tracks (voiceovers, music, with
+// volumes and fades). Computed from the composition's props by one pure function, and drawn by both renderers:
+// the Remotion composition (Player preview, Studio, the exact render) and the fast renderer, which compiles the
+// same timeline into one ffmpeg run. The motion is written once, over an `Arithmetic`, so the composition
+// evaluates it with numbers and the fast renderer turns the very same formula into an ffmpeg expression.
+// Pure: no React, no Node.
+import type { StoryboardVideoProps } from "./props";
+import { captionCues, sceneDurationInFrames } from "./timing";
+
+/** A slow pan and zoom: the image's scale and its offset (% of the frame) at the first and last frame. */
+export type Move = {
+  scale: readonly [number, number];
+  x: readonly [number, number];
+  y: readonly [number, number];
+};
+
+// Alternating moves keep consecutive scenes from feeling identical.
+export const MOVES: readonly Move[] = [
+  { scale: [1, 1.12], x: [0, -2], y: [0, -1] },
+  { scale: [1.12, 1], x: [2, 0], y: [1, 0] },
+  { scale: [1, 1.1], x: [0, 2], y: [0, 1.5] },
+  { scale: [1.1, 1.02], x: [-2, 0], y: [1, -1] },
+];
+
+export type ColorLayer = { kind: "color"; color: string };
+/** A still image, scaled to cover the frame, moving by `move` over the scene. */
+export type ImageLayer = { kind: "image"; src: string; move: Move };
+/** A video clip, scaled to cover the frame, from its start, muted. */
+export type ClipLayer = { kind: "clip"; src: string };
+export type SceneLayer = ColorLayer | ImageLayer | ClipLayer;
+
+export type TimelineScene = { index: number; fromFrame: number; durationInFrames: number; layer: SceneLayer };
+export type CaptionOverlay = { kind: "caption"; text: string; sceneIndex: number; fromFrame: number; durationInFrames: number };
+export type Overlay = CaptionOverlay;
+
+export type AudioTrack = {
+  kind: "voiceover" | "music";
+  src: string;
+  fromFrame: number;
+  /** The track is cut after this many frames (a voiceover never runs into the next scene). */
+  durationInFrames: number;
+  /** 0 to 1 */
+  volume: number;
+  /** Repeats from its start until durationInFrames is filled. */
+  loop: boolean;
+  /** Linear fades, in frames, at the start and the end of the track's time on the timeline. */
+  fadeInFrames: number;
+  fadeOutFrames: number;
+};
+
+export type Timeline = {
+  width: number;
+  height: number;
+  fps: number;
+  durationInFrames: number;
+  background: string;
+  scenes: TimelineScene[];
+  overlays: Overlay[];
+  audio: AudioTrack[];
+};
+
+/** The one definition of the video, from the composition's props. */
+export function buildTimeline(props: StoryboardVideoProps): Timeline {
+  const { fps } = props;
+  const scenes: TimelineScene[] = [];
+  const overlays: Overlay[] = [];
+  const audio: AudioTrack[] = [];
+  let fromFrame = 0;
+  for (const [index, scene] of props.scenes.entries()) {
+    const durationInFrames = sceneDurationInFrames(scene.audioDurationInSeconds, fps);
+    const layer: SceneLayer = scene.clipSrc
+      ? { kind: "clip", src: scene.clipSrc }
+      : { kind: "image", src: scene.imageSrc, move: MOVES[index % MOVES.length]! };
+    scenes.push({ index, fromFrame, durationInFrames, layer });
+    audio.push({ kind: "voiceover", src: scene.audioSrc, fromFrame, durationInFrames, volume: 1, loop: false, fadeInFrames: 0, fadeOutFrames: 0 });
+    if (props.captions) {
+      for (const cue of captionCues(scene.text, scene.audioDurationInSeconds, fps)) {
+        // a cue never outlasts its scene
+        const length = Math.min(cue.durationInFrames, durationInFrames - cue.fromFrame);
+        if (length > 0) overlays.push({ kind: "caption", text: cue.text, sceneIndex: index, fromFrame: fromFrame + cue.fromFrame, durationInFrames: length });
+      }
+    }
+    fromFrame += durationInFrames;
+  }
+  const durationInFrames = Math.max(1, fromFrame);
+  if (props.music && props.music.volume > 0) {
+    // a short fade in and out so the music does not start or stop abruptly
+    const fade = Math.min(fps, Math.floor(durationInFrames / 4));
+    audio.push({ kind: "music", src: props.music.src, fromFrame: 0, durationInFrames, volume: props.music.volume, loop: true, fadeInFrames: fade, fadeOutFrames: fade });
+  }
+  return { width: props.width, height: props.height, fps, durationInFrames, background: "#000000", scenes, overlays, audio };
+}
+
+/** The loudness factor (0 to 1) of a track at a frame of the whole video, fades included. */
+export function trackVolumeAt(track: AudioTrack, frame: number): number {
+  const local = frame - track.fromFrame;
+  if (local < 0 || local >= track.durationInFrames) return 0;
+  let gain = track.volume;
+  if (track.fadeInFrames > 0) gain *= Math.min(1, local / track.fadeInFrames);
+  if (track.fadeOutFrames > 0) gain *= Math.min(1, (track.durationInFrames - local) / track.fadeOutFrames);
+  return gain;
+}
+
+// ── motion, written once over any arithmetic ───────────────────────────────────────────────────────────────
+
+/** The operations the motion formula needs: numbers for the composition, ffmpeg expressions for the fast renderer. */
+export type Arithmetic<T> = {
+  lit: (n: number) => T;
+  add: (a: T, b: T) => T;
+  sub: (a: T, b: T) => T;
+  mul: (a: T, b: T) => T;
+  div: (a: T, b: T) => T;
+  /** min(max(a, 0), 1) */
+  clamp01: (a: T) => T;
+};
+
+export const numbers: Arithmetic<number> = {
+  lit: (n) => n,
+  add: (a, b) => a + b,
+  sub: (a, b) => a - b,
+  mul: (a, b) => a * b,
+  div: (a, b) => a / b,
+  clamp01: (a) => Math.min(Math.max(a, 0), 1),
+};
+
+/** How far through its scene a frame is: 0 at the first frame, 1 at the last. */
+export function sceneProgress<T>(m: Arithmetic<T>, frameInScene: T, durationInFrames: number): T {
+  return m.clamp01(m.div(frameInScene, m.lit(Math.max(1, durationInFrames - 1))));
+}
+
+/**
+ * The part of the (frame-sized) image that fills the frame at `progress`: the image is scaled by `scale` about
+ * the frame's centre and shifted by x% / y% of the frame before scaling (CSS `scale() translate()`). Sub-pixel:
+ * nothing is rounded, so a slow zoom never steps.
+ */
+export function visibleRect<T>(m: Arithmetic<T>, move: Move, progress: T, width: number, height: number) {
+  const lerp = (range: readonly [number, number]) => m.add(m.lit(range[0]), m.mul(m.lit(range[1] - range[0]), progress));
+  const scale = lerp(move.scale);
+  const cx = m.lit(width / 2);
+  const cy = m.lit(height / 2);
+  const left = m.sub(m.sub(cx, m.div(cx, scale)), m.mul(lerp(move.x), m.lit(width / 100)));
+  const top = m.sub(m.sub(cy, m.div(cy, scale)), m.mul(lerp(move.y), m.lit(height / 100)));
+  return { left, top, width: m.div(m.lit(width), scale), height: m.div(m.lit(height), scale) };
+}
+
+/** The rectangle as numbers, for a frame of the scene. */
+export function visibleRectAt(move: Move, frameInScene: number, durationInFrames: number, width: number, height: number) {
+  return visibleRect(numbers, move, sceneProgress(numbers, frameInScene, durationInFrames), width, height);
+}
+
+/** Which overlays show at a frame of the whole video. */
+export function overlaysAt(timeline: Timeline, frame: number): Overlay[] {
+  return timeline.overlays.filter((o) => frame >= o.fromFrame && frame < o.fromFrame + o.durationInFrames);
+}

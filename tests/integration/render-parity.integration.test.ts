@@ -1,0 +1,87 @@
+// Parity of the two renderers: the same timeline (a textured image with hard edges moving slowly, two
+// voiceovers, music, three caption lines) rendered by the fast renderer (one ffmpeg run) and by the exact
+// renderer (Remotion capturing every frame) gives the same video: the same frame count, audio as long as the
+// video, every 15th frame alike (PSNR >= 35 dB or SSIM >= 0.98), and each caption on exactly its frames.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Timeline } from "../../remotion/timeline";
+import { closeBrowser } from "../../workflows/activities/render-engine";
+import { compareFrames, parityFixture, regionBrightness, renderExact, renderFast } from "../fixtures/render-parity";
+import { meanVolumeDb, probeVideo, type VideoFacts } from "../fixtures/video-probe";
+
+const size = { width: 640, height: 360 };
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-parity-"));
+const fastFile = path.join(dir, "fast.mp4");
+const exactFile = path.join(dir, "exact.mp4");
+let timeline: Timeline;
+let fast: VideoFacts;
+let exact: VideoFacts;
+
+beforeAll(async () => {
+  const fixture = await parityFixture(dir, size);
+  timeline = await renderFast(fixture, dir, fastFile);
+  await renderExact(fixture, exactFile);
+  fast = await probeVideo(fastFile);
+  exact = await probeVideo(exactFile);
+}, 600_000);
+
+afterAll(async () => {
+  await closeBrowser();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const alike = (c: { psnr: number; ssim: number }) => c.psnr >= 35 || c.ssim >= 0.98;
+
+describe("the fast renderer against the exact one", () => {
+  it("has exactly the timeline's frames, and audio as long as the video", () => {
+    expect(timeline.durationInFrames).toBe(102);
+    expect(fast.video.frames).toBe(timeline.durationInFrames);
+    expect(exact.video.frames).toBe(timeline.durationInFrames);
+    expect(fast.video).toMatchObject({ codec: "h264", width: 640, height: 360, pixFmt: "yuv420p" });
+    const seconds = timeline.durationInFrames / 30;
+    // within one AAC frame (1024 samples at 48 kHz) of the video; the exact renderer pads up to a few more
+    expect(Math.abs(fast.audio!.durationSeconds - seconds)).toBeLessThan(0.025);
+    expect(Math.abs(exact.audio!.durationSeconds - fast.audio!.durationSeconds)).toBeLessThan(0.07);
+  });
+
+  it("draws every 15th frame alike (PSNR >= 35 dB or SSIM >= 0.98)", async () => {
+    const frames = Array.from({ length: Math.ceil(timeline.durationInFrames / 15) }, (_, i) => i * 15);
+    const comparisons = await compareFrames(fastFile, exactFile, frames);
+    expect(comparisons).toHaveLength(frames.length);
+    for (const c of comparisons) expect(alike(c), `frame ${c.frame}: PSNR ${c.psnr} dB, SSIM ${c.ssim}`).toBe(true);
+  });
+
+  it("shows each caption line on exactly its frames, as the exact renderer does", async () => {
+    const edges = timeline.overlays.flatMap((o) => [o.fromFrame, o.fromFrame + o.durationInFrames - 1]);
+    for (const c of await compareFrames(fastFile, exactFile, edges)) expect(alike(c), `caption frame ${c.frame}: PSNR ${c.psnr} dB, SSIM ${c.ssim}`).toBe(true);
+    // the middle of the caption box (dark, with white text) is as dark in both on a line's first and last frame
+    const boxMiddle = `80:20:${size.width / 2 - 40}:${Math.round(size.height * 0.85)}`;
+    for (const frame of edges) {
+      const inFast = await regionBrightness(fastFile, frame, boxMiddle);
+      const inExact = await regionBrightness(exactFile, frame, boxMiddle);
+      expect(Math.abs(inFast - inExact), `frame ${frame}: box brightness ${inFast} (fast) against ${inExact} (exact)`).toBeLessThan(10);
+    }
+    // and the box is gone on the frame after the last line, in both
+    const lastLine = timeline.overlays.at(-1)!;
+    const end = lastLine.fromFrame + lastLine.durationInFrames;
+    expect(end).toBeLessThan(timeline.durationInFrames);
+    for (const file of [fastFile, exactFile]) {
+      const withCaption = await regionBrightness(file, end - 1, boxMiddle);
+      const without = await regionBrightness(file, end, boxMiddle);
+      expect(without - withCaption, `${path.basename(file)}: the caption's box darkens its frames`).toBeGreaterThan(10);
+    }
+  });
+
+  it("plays each voiceover in its scene, as the exact renderer does", async () => {
+    const secondScene = timeline.scenes[1]!.fromFrame / 30;
+    for (const file of [fastFile, exactFile]) {
+      expect(await meanVolumeDb(file, 0.1, 0.8)).toBeGreaterThan(-40);
+      expect(await meanVolumeDb(file, secondScene + 0.1, 1.0)).toBeGreaterThan(-40);
+    }
+    const fastLoudness = await meanVolumeDb(fastFile, secondScene + 0.1, 1.0);
+    const exactLoudness = await meanVolumeDb(exactFile, secondScene + 0.1, 1.0);
+    expect(Math.abs(fastLoudness - exactLoudness)).toBeLessThan(3);
+  });
+});
