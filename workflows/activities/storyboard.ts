@@ -78,6 +78,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       const result = await call(() =>
         image.generateImage({
           prompt: cell.imagePrompt,
+          narration: cell.voiceoverText,
           aspectRatio: imageAspectFor(resolutionValue(cell.storyboard.project.resolution)),
           modelId: settings.leonardoModelId ?? undefined,
           seed: `${input.projectId}:${input.cellIndex}:${cell.imagePrompt}`,
