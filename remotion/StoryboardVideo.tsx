@@ -1,6 +1,7 @@
-// The video: each scene's image with a slow Ken Burns move and its voiceover, one after another; background
+// The video: each scene's image with a slow Ken Burns move (or its muted clip) and its voiceover, one after another; background
 // music under the whole video; optional captions timed per sentence.
 import { AbsoluteFill, Html5Audio, Img, Sequence, Series, interpolate, staticFile, useCurrentFrame, useVideoConfig } from "remotion";
+import { ClipLayer } from "./ClipLayer";
 import type { StoryboardScene, StoryboardVideoProps } from "./props";
 import { captionCues, sceneDurationInFrames } from "./timing";
 
@@ -74,7 +75,11 @@ export function StoryboardVideo({ scenes, music, captions }: StoryboardVideoProp
       <Series>
         {scenes.map((scene, i) => (
           <Series.Sequence key={i} durationInFrames={sceneDurationInFrames(scene.audioDurationInSeconds, fps)}>
-            <KenBurnsImage src={resolveSrc(scene.imageSrc)} index={i} />
+            {scene.clipSrc && scene.clipDurationInSeconds ? (
+              <ClipLayer src={resolveSrc(scene.clipSrc)} clipDurationInSeconds={scene.clipDurationInSeconds} />
+            ) : (
+              <KenBurnsImage src={resolveSrc(scene.imageSrc)} index={i} />
+            )}
             <Html5Audio src={resolveSrc(scene.audioSrc)} />
             {captions ? <Captions scene={scene} /> : null}
           </Series.Sequence>

@@ -52,7 +52,9 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
     const audioDurationInSeconds = await probeDurationSeconds(mediaFilePath(audio)).catch(() => {
       throw inputError(`Scene ${i + 1}'s voiceover is not a playable audio file. Generate it again on the Storyboard page.`);
     });
-    scenes.push({ imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText });
+    const clipFile = cell.clipFileId ? await requireFile(input.userId, cell.clipFileId, `Scene ${i + 1}'s clip`) : null;
+    const clip = clipFile ? { fileId: clipFile.id, durationInSeconds: cell.clipDuration ?? clipFile.durationSeconds ?? audioDurationInSeconds } : undefined;
+    scenes.push({ imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText, ...(clip ? { clip } : {}) });
   }
 
   let music: RenderPlan["music"] = null;
@@ -141,6 +143,11 @@ export async function renderStoryboardVideo(plan: RenderPlan): Promise<RenderRes
       await prescaleImage(mediaFilePath(image), scaled, plan.width, plan.height);
       files.set(`scene-${i + 1}.jpg`, scaled);
       files.set(`voiceover-${i + 1}${path.extname(audio.storageKey)}`, mediaFilePath(audio));
+      if (scene.clip) {
+        const clip = await findMediaForUser(plan.userId, scene.clip.fileId);
+        if (!clip) throw inputError(`Scene ${i + 1}'s clip was deleted during the render. Upload it again.`);
+        files.set(`clip-${i + 1}.mp4`, mediaFilePath(clip));
+      }
     }
     const musicFile = plan.music ? await findMediaForUser(plan.userId, plan.music.fileId) : null;
     if (musicFile) files.set(`music${path.extname(musicFile.storageKey)}`, mediaFilePath(musicFile));
@@ -156,6 +163,7 @@ export async function renderStoryboardVideo(plan: RenderPlan): Promise<RenderRes
         audioSrc: assets!.urlFor([...files.keys()].find((name) => name.startsWith(`voiceover-${i + 1}.`))!),
         audioDurationInSeconds: scene.audioDurationInSeconds,
         text: scene.text,
+        ...(scene.clip ? { clipSrc: assets!.urlFor(`clip-${i + 1}.mp4`), clipDurationInSeconds: scene.clip.durationInSeconds } : {}),
       })),
       music:
         plan.music && musicFile

@@ -95,9 +95,14 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
         height: result.height,
       });
       const imageUrl = mediaUrl(file);
-      await prisma.storyboardCell.update({ where: { id: cell.id }, data: { imageUrl, imageFileId: file.id } });
-      // the replaced image is no longer referenced by anything
-      const old = cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl);
+      // A new generated image replaces the generated one. When the creator's own media showed, it stays in the
+      // project's images (they can pick it again); only the generated image kept for Undo is replaced.
+      const ownMedia = cell.imageSource !== "generated";
+      await prisma.storyboardCell.update({
+        where: { id: cell.id },
+        data: { imageUrl, imageFileId: file.id, imageSource: "generated", generatedImageUrl: null, generatedImageFileId: null, clipUrl: null, clipFileId: null, clipDuration: null },
+      });
+      const old = ownMedia ? cell.generatedImageFileId : (cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl));
       if (old && old !== file.id) await deleteMedia(old).catch(() => {});
       return { imageUrl };
     },

@@ -33,7 +33,14 @@ export type RenderProgressState = {
 export type RenderProgressUpdate = Partial<Omit<RenderProgressState, "startedAt">>;
 
 /** What prepareRenderPlan collected: every scene's media with its measured voiceover length, and the music. */
-export type RenderPlanScene = { imageFileId: string; audioFileId: string; audioDurationInSeconds: number; text: string };
+export type RenderPlanScene = {
+  imageFileId: string;
+  audioFileId: string;
+  audioDurationInSeconds: number;
+  text: string;
+  /** the scene's muted clip, shown instead of the image */
+  clip?: { fileId: string; durationInSeconds: number };
+};
 export type RenderPlan = RenderWorkflowInput & {
   fps: number;
   scenes: RenderPlanScene[];

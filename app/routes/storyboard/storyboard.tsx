@@ -111,6 +111,10 @@ export default function StoryboardPage() {
             playing={playingScene === cell.cellIndex}
             onSave={(field, value) => saveCell(cell.cellIndex, field, value)}
             onGenerate={(kind) => generateScene(cell.cellIndex, kind)}
+            onMediaChanged={() => {
+              refresh();
+              queryClient.invalidateQueries({ queryKey: ["scene-media"] });
+            }}
           />
         ))}
       </div>
