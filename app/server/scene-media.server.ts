@@ -10,11 +10,9 @@ import { promisify } from "node:util";
 import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
 import type { MediaFile, Project, StoryboardCell } from "~/generated/prisma/client";
-import { imageAspectFor } from "~/lib/storyboard";
-import { IMAGE_SIZES } from "~/providers/image/offline-scene.server";
+import { resolutionValue, videoSizeFor } from "~/lib/video-format";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
-import { resolutionValue } from "./script.server";
 import { mediaUrl, saveMedia, saveMediaFromPath } from "./storage.server";
 
 const run = promisify(execFile);
@@ -172,7 +170,8 @@ async function showOwnMedia(cell: StoryboardCell, image: MediaFile, source: "upl
 export async function uploadSceneMedia(userId: string, project: Project, cellIndex: number, upload: { data: Buffer; fileName?: string | null }) {
   const cell = await findCell(project.id, cellIndex);
   const kind = await sniffSceneUpload(upload.data, upload.fileName);
-  const size = IMAGE_SIZES[imageAspectFor(resolutionValue(project.resolution))];
+  // the size scene images are generated at (HD), so an upload looks like any other scene in the render
+  const size = videoSizeFor(resolutionValue(project.resolution), 1080);
   if (kind.kind === "image") {
     const jpeg = await prepareSceneImage(upload.data, size);
     const file = await saveMedia({ userId, projectId: project.id, kind: "image", data: jpeg, mimeType: "image/jpeg", extension: "jpg", ...size });
