@@ -10,9 +10,11 @@ import { promisify } from "node:util";
 import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
 import type { MediaFile, Project, StoryboardCell } from "~/generated/prisma/client";
+import { effectiveImageSource, type ImageSourceValue } from "~/lib/image-source";
 import { resolutionValue, videoSizeFor } from "~/lib/video-format";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
+import { getProviderKeys } from "./settings.server";
 import { mediaUrl, saveMedia, saveMediaFromPath } from "./storage.server";
 
 const run = promisify(execFile);
@@ -228,4 +230,19 @@ export async function restoreGeneratedImage(project: Project, cellIndex: number)
     },
   });
   return { imageUrl: cell.generatedImageUrl, clipUrl: null };
+}
+
+/** The project's image source: as chosen, as in effect, and whether Leonardo can be chosen at all. */
+export async function getImageSource(userId: string, project: Project) {
+  const leonardoKeySaved = !!(await getProviderKeys(userId)).leonardoApiKey;
+  const chosen = project.imageSource ?? null;
+  return { imageSource: chosen, effective: effectiveImageSource(chosen, leonardoKeySaved), leonardoKeySaved };
+}
+
+/** Remembers which source the project's scene images come from; Leonardo needs the creator's key. */
+export async function setImageSource(userId: string, project: Project, source: ImageSourceValue) {
+  const leonardoKeySaved = !!(await getProviderKeys(userId)).leonardoApiKey;
+  if (source === "leonardo" && !leonardoKeySaved) throw jsonError(400, "Leonardo needs your Leonardo API key: save it in Settings first.", { field: "imageSource" });
+  await prisma.project.update({ where: { id: project.id }, data: { imageSource: source } });
+  return { imageSource: source, effective: source, leonardoKeySaved };
 }

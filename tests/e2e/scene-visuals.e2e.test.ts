@@ -34,9 +34,9 @@ async function createStoryboard(title: string, topic: string, format: "9:16 Shor
   await slider.focus();
   for (let i = 0; i < stepsLeft; i++) await slider.press("ArrowLeft");
   await page.getByRole("button", { name: "Create Video" }).click();
-  await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 90_000 });
+  await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 150_000 });
   await page.waitForURL(`${baseUrl()}/storyboard`);
-  await page.getByRole("article", { name: "Scene 1" }).waitFor({ timeout: 90_000 });
+  await page.getByRole("article", { name: "Scene 1", exact: true }).waitFor({ timeout: 90_000 });
 }
 
 async function generateAll() {
