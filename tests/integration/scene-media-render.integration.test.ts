@@ -15,9 +15,8 @@ import { renderVideoWorkflow } from "../../workflows/render";
 import { renderWorkflowId, type RenderWorkflowInput } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { meanVolumeDb, probeVideo } from "../fixtures/video-probe";
-import { Client, Connection } from "@temporalio/client";
-import { NativeConnection } from "@temporalio/worker";
-import { createRenderWorker } from "./render-worker";
+import type { Client } from "@temporalio/client";
+import { startTestWorker } from "../support/temporal";
 
 const run = promisify(execFile);
 const taskQueue = process.env.TEMPORAL_TASK_QUEUE!;
@@ -26,17 +25,9 @@ let client: Client;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  const native = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-  const worker = await createRenderWorker(native, taskQueue);
-  const running = worker.run();
-  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-  client = new Client({ connection });
-  stop = async () => {
-    worker.shutdown();
-    await running;
-    await native.close();
-    await connection.close();
-  };
+  const testWorker = await startTestWorker({ stage: "render" });
+  client = testWorker.client;
+  stop = testWorker.stop;
 });
 afterAll(async () => {
   await stop?.();

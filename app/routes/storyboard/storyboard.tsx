@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function StoryboardPage() {
   const { project } = useLoaderData<typeof loader>();
-  const { status, list, progress, busy, start, startAll, saveCell, generateScene, playingScene, setPlayingScene } = useStoryboard(project);
+  const { status, list, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene } = useStoryboard(project);
 
   if (!project) {
     return (
@@ -115,10 +115,7 @@ export default function StoryboardPage() {
             playing={playingScene === cell.cellIndex}
             onSave={(field, value) => saveCell(cell.cellIndex, field, value)}
             onGenerate={(kind) => generateScene(cell.cellIndex, kind)}
-            onMediaChanged={() => {
-              refresh();
-              queryClient.invalidateQueries({ queryKey: ["scene-media"] });
-            }}
+            onMediaChanged={refreshMedia}
           />
         ))}
       </div>
