@@ -41,6 +41,8 @@ const storyboard: Group = (route) => {
   route("/api/ai/generate-image", "routes/storyboard/api.ai.generate-image.ts");
   route("/api/ai/generate-voiceover", "routes/storyboard/api.ai.generate-voiceover.ts");
   route("/api/generate-all-content", "routes/storyboard/api.generate-all-content.ts");
+  route("/api/scene-media", "routes/storyboard/api.scene-media.ts");
+  route("/api/image-source", "routes/storyboard/api.image-source.ts");
 };
 
 // music: /music and its /api routes (routes/music/)

@@ -4,6 +4,7 @@
 import { useMemo } from "react";
 import { AbsoluteFill, Html5Audio, Img, OffthreadVideo, Sequence, staticFile, useCurrentFrame, useVideoConfig } from "remotion";
 import { CaptionBox } from "./Caption";
+import { ClipLayer } from "./ClipLayer";
 import type { StoryboardVideoProps } from "./props";
 import { buildTimeline, trackVolumeAt, visibleRectAt, type AudioTrack, type ImageLayer, type SceneLayer, type Timeline } from "./timeline";
 
@@ -35,7 +36,13 @@ function MovingImage({ layer, durationInFrames }: { layer: ImageLayer; durationI
 
 function Layer({ layer, durationInFrames }: { layer: SceneLayer; durationInFrames: number }) {
   if (layer.kind === "image") return <MovingImage layer={layer} durationInFrames={durationInFrames} />;
-  if (layer.kind === "clip") return <OffthreadVideo src={resolveSrc(layer.src)} muted style={{ width: "100%", height: "100%", objectFit: "cover" }} />;
+  if (layer.kind === "clip") {
+    return layer.durationInSeconds ? (
+      <ClipLayer src={resolveSrc(layer.src)} clipDurationInSeconds={layer.durationInSeconds} />
+    ) : (
+      <OffthreadVideo src={resolveSrc(layer.src)} muted style={{ width: "100%", height: "100%", objectFit: "cover" }} />
+    );
+  }
   return <AbsoluteFill style={{ backgroundColor: layer.color }} />;
 }
 

@@ -10,8 +10,9 @@ export const sceneSchema = z.object({
   audioDurationInSeconds: z.number().positive(),
   /** The voiceover text, for burned-in captions. */
   text: z.string(),
-  /** A video clip shown instead of the image (muted; the voiceover is the scene's sound). */
+  /** A video clip shown instead of the image (muted, looped or cut to the scene), with its length. */
   clipSrc: z.string().min(1).optional(),
+  clipDurationInSeconds: z.number().positive().optional(),
 });
 
 export const storyboardVideoSchema = z.object({

@@ -26,8 +26,8 @@ export const MOVES: readonly Move[] = [
 export type ColorLayer = { kind: "color"; color: string };
 /** A still image, scaled to cover the frame, moving by `move` over the scene. */
 export type ImageLayer = { kind: "image"; src: string; move: Move };
-/** A video clip, scaled to cover the frame, from its start, muted. */
-export type ClipLayer = { kind: "clip"; src: string };
+/** A video clip, scaled to cover the frame, from its start, muted, looped when shorter than its scene. */
+export type ClipLayer = { kind: "clip"; src: string; durationInSeconds?: number };
 export type SceneLayer = ColorLayer | ImageLayer | ClipLayer;
 
 export type TimelineScene = { index: number; fromFrame: number; durationInFrames: number; layer: SceneLayer };
@@ -70,7 +70,7 @@ export function buildTimeline(props: StoryboardVideoProps): Timeline {
   for (const [index, scene] of props.scenes.entries()) {
     const durationInFrames = sceneDurationInFrames(scene.audioDurationInSeconds, fps);
     const layer: SceneLayer = scene.clipSrc
-      ? { kind: "clip", src: scene.clipSrc }
+      ? { kind: "clip", src: scene.clipSrc, durationInSeconds: scene.clipDurationInSeconds }
       : { kind: "image", src: scene.imageSrc, move: MOVES[index % MOVES.length]! };
     scenes.push({ index, fromFrame, durationInFrames, layer });
     audio.push({ kind: "voiceover", src: scene.audioSrc, fromFrame, durationInFrames, volume: 1, loop: false, fadeInFrames: 0, fadeOutFrames: 0 });

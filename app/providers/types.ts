@@ -55,7 +55,8 @@ export interface ImageProvider {
   readonly name: string;
   readonly source: ProviderSource;
   listModels(): Promise<ImageModel[]>;
-  generateImage(request: { prompt: string; aspectRatio: AspectRatio; modelId?: string; seed?: string }): Promise<ImageResult>;
+  /** `narration` is the scene's voiceover: the offline illustrator reads its subjects from it as well as from the prompt. */
+  generateImage(request: { prompt: string; aspectRatio: AspectRatio; modelId?: string; seed?: string; narration?: string }): Promise<ImageResult>;
 }
 
 // ── Music ─────────────────────────────────────────────────────────────────────────────────────────

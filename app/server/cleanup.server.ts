@@ -36,12 +36,13 @@ export async function findOrphanedMedia(projectId: string, now = new Date()): Pr
     }),
     prisma.storyboardCell.findMany({
       where: { storyboard: { projectId } },
-      select: { imageFileId: true, audioFileId: true, imageUrl: true, audioUrl: true },
+      select: { imageFileId: true, audioFileId: true, imageUrl: true, audioUrl: true, generatedImageFileId: true },
     }),
   ]);
   const referenced = new Set<string>();
   for (const cell of cells) {
-    for (const id of [cell.imageFileId, cell.audioFileId, mediaIdFromUrl(cell.imageUrl), mediaIdFromUrl(cell.audioUrl)]) {
+    // the generated image kept for Undo while the creator's own media shows is in use too
+    for (const id of [cell.imageFileId, cell.audioFileId, cell.generatedImageFileId, mediaIdFromUrl(cell.imageUrl), mediaIdFromUrl(cell.audioUrl)]) {
       if (id) referenced.add(id);
     }
   }

@@ -28,7 +28,25 @@ export type StoryboardCellView = {
   audioUrl: string | null;
   estimatedDuration: number;
   audioDuration: number | null;
+  /** generated, or the creator's own: "upload" or "project_image" (Undo brings the generated one back) */
+  imageSource: "generated" | "upload" | "project_image";
+  /** a short muted clip shown instead of the image; imageUrl is then its first frame */
+  clipUrl: string | null;
+  clipDuration: number | null;
 };
+
+const CELL_VIEW = {
+  cellIndex: true,
+  imagePrompt: true,
+  voiceoverText: true,
+  imageUrl: true,
+  audioUrl: true,
+  estimatedDuration: true,
+  audioDuration: true,
+  imageSource: true,
+  clipUrl: true,
+  clipDuration: true,
+} as const;
 
 
 /** Starts splitting the project's script into scenes, unless scenes exist or a split is under way. */
@@ -76,7 +94,7 @@ export async function listCells(projectId: string): Promise<StoryboardCellView[]
   return prisma.storyboardCell.findMany({
     where: { storyboard: { projectId } },
     orderBy: { cellIndex: "asc" },
-    select: { cellIndex: true, imagePrompt: true, voiceoverText: true, imageUrl: true, audioUrl: true, estimatedDuration: true, audioDuration: true },
+    select: CELL_VIEW,
   });
 }
 
@@ -89,7 +107,7 @@ export async function updateCell(projectId: string, edit: { cellIndex: number; i
       ...(edit.imagePrompt !== undefined ? { imagePrompt: edit.imagePrompt } : {}),
       ...(edit.voiceoverText !== undefined ? { voiceoverText: edit.voiceoverText, estimatedDuration: estimatedDurationFor(edit.voiceoverText) } : {}),
     },
-    select: { cellIndex: true, imagePrompt: true, voiceoverText: true, imageUrl: true, audioUrl: true, estimatedDuration: true, audioDuration: true },
+    select: CELL_VIEW,
   });
 }
 

@@ -18,6 +18,7 @@ const CONTENT_TYPES: Record<string, string> = {
   ".aac": "audio/aac",
   ".ogg": "audio/ogg",
   ".flac": "audio/flac",
+  ".mp4": "video/mp4",
 };
 
 /**

@@ -32,7 +32,7 @@ import { probeDurationSeconds } from "./render-probe";
 
 
 /** The composition's props for a plan, with each file's src given by `src` (URLs for Chromium, paths for ffmpeg). */
-function planProps(plan: Omit<RenderPlan, "renderer">, src: (kind: "image" | "audio" | "music", index: number) => string): StoryboardVideoProps {
+function planProps(plan: Omit<RenderPlan, "renderer">, src: (kind: "image" | "audio" | "music" | "clip", index: number) => string): StoryboardVideoProps {
   return storyboardVideoSchema.parse({
     width: plan.width,
     height: plan.height,
@@ -43,6 +43,7 @@ function planProps(plan: Omit<RenderPlan, "renderer">, src: (kind: "image" | "au
       audioSrc: src("audio", i),
       audioDurationInSeconds: scene.audioDurationInSeconds,
       text: scene.text,
+      ...(scene.clip ? { clipSrc: src("clip", i), clipDurationInSeconds: scene.clip.durationInSeconds } : {}),
     })),
     music: plan.music ? { src: src("music", 0), volume: plan.music.volume } : null,
   });
@@ -92,7 +93,9 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
     const audioDurationInSeconds = await probeDurationSeconds(mediaFilePath(audio)).catch(() => {
       throw inputError(`Scene ${i + 1}'s voiceover is not a playable audio file. Generate it again on the Storyboard page.`);
     });
-    scenes.push({ imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText });
+    const clipFile = cell.clipFileId ? await requireFile(input.userId, cell.clipFileId, `Scene ${i + 1}'s clip`) : null;
+    const clip = clipFile ? { fileId: clipFile.id, durationInSeconds: cell.clipDuration ?? clipFile.durationSeconds ?? audioDurationInSeconds } : undefined;
+    scenes.push({ imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText, ...(clip ? { clip } : {}) });
   }
 
   let music: RenderPlan["music"] = null;
@@ -211,7 +214,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
       true,
     );
     const files = new Map<string, string>();
-    const names = { image: [] as string[], audio: [] as string[], music: [] as string[] };
+    const names = { image: [] as string[], audio: [] as string[], music: [] as string[], clip: [] as string[] };
     for (const [i, scene] of plan.scenes.entries()) {
       const image = await findMediaForUser(plan.userId, scene.imageFileId);
       const audio = await findMediaForUser(plan.userId, scene.audioFileId);
@@ -223,6 +226,12 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
       const voice = `voiceover-${i + 1}${path.extname(audio.storageKey)}`;
       names.audio.push(voice);
       files.set(voice, mediaFilePath(audio));
+      if (scene.clip) {
+        const clip = await findMediaForUser(plan.userId, scene.clip.fileId);
+        if (!clip) throw inputError(`Scene ${i + 1}'s clip was deleted during the render. Upload it again.`);
+        files.set(`clip-${i + 1}.mp4`, mediaFilePath(clip));
+      }
+      names.clip.push(`clip-${i + 1}.mp4`);
     }
     const musicFile = plan.music ? await findMediaForUser(plan.userId, plan.music.fileId) : null;
     if (musicFile) {

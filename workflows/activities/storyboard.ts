@@ -1,6 +1,8 @@
 // Activities of the storyboard stage: the scene split, and each scene's image and voiceover.
 // Made by a factory so tests can hand in providers of their own (a failing image model, say).
 import { ApplicationFailure } from "@temporalio/activity";
+import { LEONARDO_KEY_MISSING } from "~/lib/image-source";
+import { createOfflineImageProvider } from "~/providers/image/offline-scene.server";
 import type { Providers } from "~/providers/index.server";
 import { prisma } from "~/server/db.server";
 import { getUserSettings } from "~/server/settings.server";
@@ -74,10 +76,15 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
     async generateSceneImage(input: { projectId: string; userId: string; cellIndex: number }): Promise<{ imageUrl: string }> {
       const cell = await loadCell(input.projectId, input.cellIndex);
       const settings = await getUserSettings(input.userId);
-      const { image } = await deps.providersFor(input.userId);
+      const { image: byKeys } = await deps.providersFor(input.userId);
+      // The project's chosen image source wins over "the cloud when a key is saved".
+      const chosen = cell.storyboard.project.imageSource;
+      if (chosen === "leonardo" && byKeys.source === "offline") throw ApplicationFailure.nonRetryable(LEONARDO_KEY_MISSING, "ImageSourceUnavailable");
+      const image = chosen === "offline" && byKeys.source !== "offline" ? createOfflineImageProvider() : byKeys;
       const result = await call(() =>
         image.generateImage({
           prompt: cell.imagePrompt,
+          narration: cell.voiceoverText,
           aspectRatio: imageAspectFor(resolutionValue(cell.storyboard.project.resolution)),
           modelId: settings.leonardoModelId ?? undefined,
           seed: `${input.projectId}:${input.cellIndex}:${cell.imagePrompt}`,
@@ -94,9 +101,14 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
         height: result.height,
       });
       const imageUrl = mediaUrl(file);
-      await prisma.storyboardCell.update({ where: { id: cell.id }, data: { imageUrl, imageFileId: file.id } });
-      // the replaced image is no longer referenced by anything
-      const old = cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl);
+      // A new generated image replaces the generated one. When the creator's own media showed, it stays in the
+      // project's images (they can pick it again); only the generated image kept for Undo is replaced.
+      const ownMedia = cell.imageSource !== "generated";
+      await prisma.storyboardCell.update({
+        where: { id: cell.id },
+        data: { imageUrl, imageFileId: file.id, imageSource: "generated", generatedImageUrl: null, generatedImageFileId: null, clipUrl: null, clipFileId: null, clipDuration: null },
+      });
+      const old = ownMedia ? cell.generatedImageFileId : (cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl));
       if (old && old !== file.id) await deleteMedia(old).catch(() => {});
       return { imageUrl };
     },

@@ -33,11 +33,18 @@ export type RenderProgressState = {
 export type RenderProgressUpdate = Partial<Omit<RenderProgressState, "startedAt">>;
 
 /** What prepareRenderPlan collected: every scene's media with its measured voiceover length, and the music. */
-export type RenderPlanScene = { imageFileId: string; audioFileId: string; audioDurationInSeconds: number; text: string };
 /** "fast": the timeline compiled to one ffmpeg run; "exact": Remotion capturing every frame in the headless shell. */
 export type RenderEngine = "fast" | "exact";
 /** Which renderer renders a video and why; on the render's row and in the run's memo (`renderer`, `rendererReason`). */
 export type RendererChoice = { engine: RenderEngine; reason: string };
+export type RenderPlanScene = {
+  imageFileId: string;
+  audioFileId: string;
+  audioDurationInSeconds: number;
+  text: string;
+  /** the scene's muted clip, shown instead of the image */
+  clip?: { fileId: string; durationInSeconds: number };
+};
 export type RenderPlan = RenderWorkflowInput & {
   fps: number;
   scenes: RenderPlanScene[];

@@ -22,6 +22,17 @@ export function UsageTipsCard() {
             <li key={tip}>{tip}</li>
           ))}
         </ul>
+        <p className="mt-4 text-xs text-slate-400" aria-label="Credits">
+          About the offline scene illustrations: pictures from{" "}
+          <a className="underline" href="https://github.com/microsoft/fluentui-emoji" target="_blank" rel="noreferrer">
+            Fluent Emoji
+          </a>{" "}
+          by Microsoft (MIT licence), matched to the narration with the keywords of{" "}
+          <a className="underline" href="https://github.com/muan/emojilib" target="_blank" rel="noreferrer">
+            emojilib
+          </a>{" "}
+          (MIT licence).
+        </p>
       </CardContent>
     </Card>
   );

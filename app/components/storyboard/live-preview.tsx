@@ -22,6 +22,7 @@ export function previewProps(cells: StoryboardCellView[], resolution: Resolution
       audioSrc: `${origin}${c.audioUrl}`,
       audioDurationInSeconds: c.audioDuration!,
       text: c.voiceoverText,
+      ...(c.clipUrl && c.clipDuration ? { clipSrc: `${origin}${c.clipUrl}`, clipDurationInSeconds: c.clipDuration } : {}),
     })),
     music: null,
     captions: captionsByDefault(resolution),

@@ -3,10 +3,11 @@ import { Button } from "~/components/ui/button";
 import type { StoryboardCellView } from "~/server/storyboard.server";
 import { needsAudio, needsImage } from "~/lib/storyboard";
 import { EditableField } from "./editable-field";
+import { IMAGE_SOURCE_LABEL, SceneMediaControls } from "./scene-media-controls";
 
 export type SceneBusy = { image: boolean; voiceover: boolean };
 
-/** One scene: its image and audio, its two texts (each editable), and per-scene generation. */
+/** One scene: its image (or clip) and audio, its two texts (each editable), per-scene generation, own media. */
 export function SceneCard(props: {
   cell: StoryboardCellView;
   busy: SceneBusy;
@@ -14,6 +15,7 @@ export function SceneCard(props: {
   vertical: boolean;
   onSave: (field: "imagePrompt" | "voiceoverText", value: string) => Promise<void>;
   onGenerate: (kind: "image" | "voiceover") => void;
+  onMediaChanged: () => void;
 }) {
   const { cell, busy } = props;
   const hasImage = !needsImage(cell);
@@ -24,7 +26,9 @@ export function SceneCard(props: {
       className={`flex flex-col overflow-hidden rounded-xl border bg-slate-900 ${props.playing ? "border-brand ring-2 ring-brand" : "border-slate-800"}`}
     >
       <div className={`relative bg-slate-800 ${props.vertical ? "aspect-[9/16] max-h-80" : "aspect-video"}`}>
-        {hasImage ? (
+        {hasImage && cell.clipUrl ? (
+          <video src={cell.clipUrl} poster={cell.imageUrl!} muted loop autoPlay playsInline className="h-full w-full object-cover" aria-label={`Scene ${cell.cellIndex + 1} clip`} />
+        ) : hasImage ? (
           <img src={cell.imageUrl!} alt={cell.imagePrompt} className="h-full w-full object-cover" loading="lazy" />
         ) : (
           <div className="flex h-full items-center justify-center text-slate-500">
@@ -40,6 +44,12 @@ export function SceneCard(props: {
         <span className="absolute left-2 top-2 rounded bg-slate-950/80 px-2 py-0.5 text-xs font-semibold">
           Scene {cell.cellIndex + 1} · {(cell.audioDuration ?? cell.estimatedDuration).toFixed(1)} s
         </span>
+        {cell.imageSource !== "generated" || cell.clipUrl ? (
+          <span className="absolute right-2 top-2 rounded bg-brand/90 px-2 py-0.5 text-xs font-semibold">
+            {IMAGE_SOURCE_LABEL[cell.imageSource]}
+            {cell.clipUrl ? " · clip" : ""}
+          </span>
+        ) : null}
       </div>
       <div className="flex flex-1 flex-col gap-4 p-4">
         <EditableField label="Image prompt" value={cell.imagePrompt} onSave={(v) => props.onSave("imagePrompt", v)} />
@@ -55,6 +65,7 @@ export function SceneCard(props: {
             {busy.voiceover ? "Generating..." : hasAudio ? "Regenerate Voiceover" : "Generate Voiceover"}
           </Button>
         </div>
+        <SceneMediaControls cell={cell} onChanged={props.onMediaChanged} />
       </div>
     </article>
   );

@@ -131,5 +131,11 @@ export function useStoryboard(project: { title: string } | null) {
   }, [progress, refresh]);
 
 
-  return { status, list, progress, busy, start, startAll, saveCell, generateScene, playingScene, setPlayingScene };
+  // after the creator's own media changed a scene: the scenes, and the project's images to pick from
+  const refreshMedia = useCallback(() => {
+    refresh();
+    queryClient.invalidateQueries({ queryKey: ["scene-media"] });
+  }, [refresh, queryClient]);
+
+  return { status, list, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene };
 }

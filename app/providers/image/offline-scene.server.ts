@@ -1,14 +1,15 @@
-// Offline scene images: an SVG illustration (palette from the prompt's words, shapes from its hash) rendered by
-// sharp, with the prompt's words set in a bundled DejaVu font through Pango, so no system font is needed.
-import { createRequire } from "node:module";
+// Offline scene images: the scene's subjects (read from its narration and prompt) drawn from the Fluent Emoji
+// Flat set onto a background whose palette and layout follow the scene, rendered with sharp. No text is ever
+// drawn; a scene with no word that has a picture gets a calm abstract composition instead.
 import sharp from "sharp";
 import { createRandom, hashString } from "../seed";
 import type { AspectRatio, ImageModel, ImageProvider, ImageResult } from "../types";
+import { iconKeywords, iconSvg, pickSceneSubjects, type SceneSubjects } from "./scene-subjects.server";
 
 export const OFFLINE_IMAGE_MODEL: ImageModel = {
   id: "offline-illustration",
   name: "Offline illustration",
-  description: "Abstract scene art with the prompt's words, drawn on this server without a key.",
+  description: "Pictures of the scene's subjects (Fluent Emoji Flat, MIT), composed on this server without a key.",
   group: "core_models",
 };
 
@@ -17,8 +18,6 @@ export const IMAGE_SIZES: Record<AspectRatio, { width: number; height: number }>
   "9:16": { width: 1080, height: 1920 },
 };
 
-const require = createRequire(import.meta.url);
-const FONT_FILE = require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf");
 
 type Palette = { name: string; hue: number; spread: number; saturation: number; light: number };
 
@@ -44,7 +43,6 @@ export function paletteFor(prompt: string): Palette {
   return { name: "hash", hue: hashString(prompt) % 360, spread: 50, saturation: 60, light: 38 };
 }
 
-const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
 
 const hsl = (h: number, s: number, l: number) => `hsl(${Math.round(((h % 360) + 360) % 360)},${Math.round(s)}%,${Math.round(Math.min(92, Math.max(6, l)))}%)`;
 
@@ -101,49 +99,109 @@ ${shapes.join("\n")}
 </svg>`;
 }
 
-/** The prompt's words (the first 30), wrapped and set in the bundled font, on a translucent panel. */
-async function captionLayer(prompt: string, width: number, height: number) {
-  // Pictographs (emoji) are not in the bundled font: leave them out rather than draw empty boxes.
-  const words = prompt.replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}]/gu, "").replace(/\s+/g, " ").trim().split(" ");
-  const text = words.slice(0, 30).join(" ") + (words.length > 30 ? "…" : "");
-  const fontSize = Math.round(Math.min(width, height) / 18);
-  const textWidth = Math.round(width * 0.8);
-  const rendered = await sharp({
-    text: {
-      text: `<span foreground="white">${escapeXml(text)}</span>`,
-      font: `DejaVu Sans Bold ${fontSize}`,
-      fontfile: FONT_FILE,
-      width: textWidth,
-      wrap: "word",
-      align: "centre",
-      rgba: true,
-      dpi: 72,
-    },
-  })
-    .png()
-    .toBuffer({ resolveWithObject: true });
-  const pad = Math.round(fontSize * 0.8);
-  const panelW = Math.min(width, rendered.info.width + pad * 2);
-  const panelH = Math.min(height, rendered.info.height + pad * 2);
-  const panel = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${panelW}" height="${panelH}"><rect width="100%" height="100%" rx="${pad}" fill="black" opacity="0.4"/></svg>`,
+
+type Box = { cx: number; cy: number; size: number };
+type Layout = { main: Box; related: Box[] };
+
+/**
+ * Where the main subject and the related ones go: centres in fractions of the width and height, sizes in
+ * fractions of the short side. Three layouts per format, picked per scene, so consecutive scenes differ.
+ */
+const LAYOUTS: Record<AspectRatio, Layout[]> = {
+  "16:9": [
+    { main: { cx: 0.36, cy: 0.5, size: 0.62 }, related: [{ cx: 0.74, cy: 0.3, size: 0.26 }, { cx: 0.82, cy: 0.68, size: 0.22 }, { cx: 0.62, cy: 0.8, size: 0.15 }] },
+    { main: { cx: 0.5, cy: 0.48, size: 0.6 }, related: [{ cx: 0.17, cy: 0.62, size: 0.24 }, { cx: 0.83, cy: 0.38, size: 0.24 }, { cx: 0.19, cy: 0.24, size: 0.15 }] },
+    { main: { cx: 0.64, cy: 0.5, size: 0.64 }, related: [{ cx: 0.24, cy: 0.34, size: 0.25 }, { cx: 0.2, cy: 0.72, size: 0.2 }, { cx: 0.38, cy: 0.84, size: 0.14 }] },
+  ],
+  "9:16": [
+    { main: { cx: 0.5, cy: 0.42, size: 0.7 }, related: [{ cx: 0.25, cy: 0.72, size: 0.3 }, { cx: 0.75, cy: 0.74, size: 0.28 }, { cx: 0.78, cy: 0.16, size: 0.18 }] },
+    { main: { cx: 0.5, cy: 0.56, size: 0.72 }, related: [{ cx: 0.26, cy: 0.2, size: 0.28 }, { cx: 0.74, cy: 0.25, size: 0.24 }, { cx: 0.5, cy: 0.85, size: 0.18 }] },
+    { main: { cx: 0.54, cy: 0.36, size: 0.66 }, related: [{ cx: 0.3, cy: 0.66, size: 0.32 }, { cx: 0.72, cy: 0.8, size: 0.24 }, { cx: 0.2, cy: 0.14, size: 0.16 }] },
+  ],
+};
+
+export type SceneArt = {
+  /** the subjects chosen from the scene's words; `main` is undefined for the abstract fallback */
+  subjects: SceneSubjects;
+  layout: number;
+  palette: string;
+  /** every SVG document drawn into the picture, background first, each placed at left/top */
+  layers: { svg: string; left: number; top: number }[];
+};
+
+const svgDoc = (width: number, height: number, body: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${body}</svg>`;
+
+/** A soft glow behind the main subject and a shadow under each subject, so they stand in the scene. */
+function stageSvg(width: number, height: number, layout: Layout, relatedCount: number, hue: number): string {
+  const short = Math.min(width, height);
+  const m = layout.main;
+  const shadow = (b: Box, opacity: number) =>
+    `<ellipse cx="${(b.cx * width) | 0}" cy="${(b.cy * height + b.size * short * 0.45) | 0}" rx="${(b.size * short * 0.33) | 0}" ry="${(b.size * short * 0.055) | 0}" fill="black" opacity="${opacity}" filter="url(#soft)"/>`;
+  return svgDoc(
+    width,
+    height,
+    `<defs><filter id="soft" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="${(short / 90).toFixed(1)}"/></filter>` +
+      `<radialGradient id="halo"><stop offset="0" stop-color="${hsl(hue + 180, 70, 90)}" stop-opacity="0.55"/><stop offset="1" stop-color="${hsl(hue + 180, 70, 90)}" stop-opacity="0"/></radialGradient></defs>` +
+      `<circle cx="${(m.cx * width) | 0}" cy="${(m.cy * height) | 0}" r="${((m.size * short) / 1.4) | 0}" fill="url(#halo)"/>` +
+      shadow(m, 0.25) +
+      layout.related.slice(0, relatedCount).map((b) => shadow(b, 0.18)).join(""),
   );
-  const left = Math.round((width - panelW) / 2);
-  const top = Math.round(height * 0.42 - panelH / 2);
-  return [
-    { input: panel, left, top },
-    { input: rendered.data, left: left + Math.round((panelW - rendered.info.width) / 2), top: top + Math.round((panelH - rendered.info.height) / 2) },
-  ];
 }
 
-export async function renderSceneImage(prompt: string, aspectRatio: AspectRatio, seed = ""): Promise<ImageResult> {
+/** The fallback when no word of the scene has a picture: nested rings and floating discs in the palette. */
+function abstractSvg(width: number, height: number, random: () => number, hue: number): string {
+  const short = Math.min(width, height);
+  const cx = width * (0.35 + random() * 0.3);
+  const cy = height * (0.38 + random() * 0.2);
+  const rings = Array.from(
+    { length: 5 },
+    (_, i) =>
+      `<circle cx="${cx | 0}" cy="${cy | 0}" r="${(short * (0.12 + i * 0.07)) | 0}" fill="none" stroke="${hsl(hue + i * 12, 70, 80 - i * 6)}" stroke-width="${((short / 70) * (1 + (i % 2))) | 0}" opacity="${(0.55 - i * 0.08).toFixed(2)}"/>`,
+  );
+  const discs = Array.from(
+    { length: 7 },
+    (_, i) => `<circle cx="${(random() * width) | 0}" cy="${(random() * height) | 0}" r="${(short * (0.015 + random() * 0.04)) | 0}" fill="${hsl(hue + 150 + i * 9, 65, 75)}" opacity="0.7"/>`,
+  );
+  return svgDoc(width, height, `<circle cx="${cx | 0}" cy="${cy | 0}" r="${(short * 0.09) | 0}" fill="${hsl(hue + 180, 80, 86)}" opacity="0.85"/>${rings.join("")}${discs.join("")}`);
+}
+
+/** Plans a scene's picture (subjects, palette, layout, every layer as SVG) without rendering it. */
+export function planSceneArt(narration: string, prompt: string, aspectRatio: AspectRatio, seed = ""): SceneArt {
   const { width, height } = IMAGE_SIZES[aspectRatio];
-  const background = Buffer.from(sceneBackgroundSvg(prompt, width, height, seed));
-  const image = await sharp(background)
-    .composite(await captionLayer(prompt, width, height))
-    .png({ compressionLevel: 6 })
-    .toBuffer();
-  return { image, mimeType: "image/png", width, height };
+  const short = Math.min(width, height);
+  const subjects = pickSceneSubjects(narration, prompt);
+  // The palette follows the main subject's world (an octopus is a sea scene), else the scene's own words.
+  const moodText = subjects.main ? `${subjects.main.replace(/-/g, " ")} ${iconKeywords(subjects.main).join(" ")}` : `${prompt} ${narration}`;
+  const palette = paletteFor(moodText);
+  const layers: SceneArt["layers"] = [{ svg: sceneBackgroundSvg(`${moodText} ${seed}`, width, height, `${seed}:${prompt}`), left: 0, top: 0 }];
+  const layouts = LAYOUTS[aspectRatio];
+  const layoutIndex = hashString(`${seed}:${prompt}:${narration}`) % layouts.length;
+  const layout = layouts[layoutIndex]!;
+  if (!subjects.main) {
+    layers.push({ svg: abstractSvg(width, height, createRandom(`${seed}\u0000${prompt}`), palette.hue), left: 0, top: 0 });
+  } else {
+    layers.push({ svg: stageSvg(width, height, layout, subjects.related.length, palette.hue), left: 0, top: 0 });
+    const place = (name: string, box: Box) => {
+      const size = Math.round(box.size * short);
+      const left = Math.round(Math.min(width - size, Math.max(0, box.cx * width - size / 2)));
+      const top = Math.round(Math.min(height - size, Math.max(0, box.cy * height - size / 2)));
+      layers.push({ svg: iconSvg(name, size), left, top });
+    };
+    subjects.related.forEach((name, i) => place(name, layout.related[i]!));
+    place(subjects.main, layout.main);
+  }
+  return { subjects, layout: layoutIndex, palette: palette.name, layers };
+}
+
+/** Renders a scene's illustration. Each layer is rasterised alone (the set's gradient ids would clash in one SVG). */
+export async function renderSceneImage(prompt: string, aspectRatio: AspectRatio, seed = "", narration = ""): Promise<ImageResult & { art: SceneArt }> {
+  const { width, height } = IMAGE_SIZES[aspectRatio];
+  const art = planSceneArt(narration, prompt, aspectRatio, seed);
+  const [background, ...rest] = art.layers;
+  const overlays = await Promise.all(rest.map(async (layer) => ({ input: await sharp(Buffer.from(layer.svg)).png().toBuffer(), left: layer.left, top: layer.top })));
+  const image = await sharp(Buffer.from(background!.svg)).composite(overlays).png({ compressionLevel: 6 }).toBuffer();
+  return { image, mimeType: "image/png", width, height, art };
 }
 
 export function createOfflineImageProvider(): ImageProvider {
@@ -153,8 +211,9 @@ export function createOfflineImageProvider(): ImageProvider {
     async listModels() {
       return [{ ...OFFLINE_IMAGE_MODEL }];
     },
-    async generateImage({ prompt, aspectRatio, seed }) {
-      return renderSceneImage(prompt.trim() || "Untitled scene", aspectRatio, seed);
+    async generateImage({ prompt, aspectRatio, seed, narration }) {
+      const { image, mimeType, width, height } = await renderSceneImage(prompt.trim() || "Untitled scene", aspectRatio, seed, narration ?? "");
+      return { image, mimeType, width, height };
     },
   };
 }

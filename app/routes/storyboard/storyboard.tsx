@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AlertCircle, Clapperboard, Loader2 } from "lucide-react";
 import { GenerateAllBar } from "~/components/storyboard/generate-all-bar";
+import { ImageSourcePicker } from "~/components/storyboard/image-source-picker";
 import { LivePreview } from "~/components/storyboard/live-preview";
 import { SceneCard } from "~/components/storyboard/scene-card";
 import { noBusy, useStoryboard } from "~/components/storyboard/use-storyboard";
@@ -21,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function StoryboardPage() {
   const { project } = useLoaderData<typeof loader>();
-  const { status, list, progress, busy, start, startAll, saveCell, generateScene, playingScene, setPlayingScene } = useStoryboard(project);
+  const { status, list, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene } = useStoryboard(project);
 
   if (!project) {
     return (
@@ -87,6 +88,9 @@ export default function StoryboardPage() {
           <p className="text-slate-400">
             Storyboard · {list.length} scenes · {project.resolution}
           </p>
+          <div className="mt-2">
+            <ImageSourcePicker />
+          </div>
         </div>
         {allScenesHaveMedia(list) ? (
           <Button asChild>
@@ -111,6 +115,7 @@ export default function StoryboardPage() {
             playing={playingScene === cell.cellIndex}
             onSave={(field, value) => saveCell(cell.cellIndex, field, value)}
             onGenerate={(kind) => generateScene(cell.cellIndex, kind)}
+            onMediaChanged={refreshMedia}
           />
         ))}
       </div>

@@ -1,0 +1,84 @@
+// The offline illustrator picks pictures that match what a scene says, and never draws text.
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { planSceneArt, renderSceneImage } from "./offline-scene.server";
+import { normalizeWord, pickSceneSubjects } from "./scene-subjects.server";
+
+/** Twenty scenes with one clear subject each (animals, objects, places), and the pictures that show it. */
+const SCENES: { narration: string; prompt: string; expected: string[] }[] = [
+  { narration: "Octopuses can change the colour of their skin in a fraction of a second.", prompt: "octopuses, colour, skin — scene 1 of \"Ocean Minds\", cinematic photograph, soft natural light, wide 16:9 frame", expected: ["octopus"] },
+  { narration: "A honeybee visits up to five thousand flowers in a single day.", prompt: "honeybee, flowers, visits", expected: ["honeybee"] },
+  { narration: "The elephant remembers the path to water for decades.", prompt: "elephant, water, path", expected: ["elephant"] },
+  { narration: "Penguins huddle together to survive the Antarctic winter.", prompt: "penguins, winter, huddle", expected: ["penguin"] },
+  { narration: "The old castle on the hill was built in the twelfth century.", prompt: "castle, hill, century", expected: ["castle"] },
+  { narration: "Every volcano has a chamber of magma deep beneath it.", prompt: "volcano, magma, chamber", expected: ["volcano"] },
+  { narration: "Blue whales sing songs that travel hundreds of kilometres.", prompt: "whales, songs", expected: ["whale", "spouting-whale"] },
+  { narration: "The first rocket to reach orbit changed how we see the sky.", prompt: "rocket, orbit, sky", expected: ["rocket"] },
+  { narration: "A cup of coffee in the morning wakes up the brain.", prompt: "coffee, morning, brain", expected: ["hot-beverage", "brain"] },
+  { narration: "Her guitar had only four strings left, but she played on.", prompt: "guitar, strings", expected: ["guitar"] },
+  { narration: "The bicycle is the most efficient machine humans ever built.", prompt: "bicycle, machine", expected: ["bicycle"] },
+  { narration: "Cats sleep for around sixteen hours every day.", prompt: "cats, sleep, hours", expected: ["cat", "cat-face"] },
+  { narration: "A robot in the factory assembles a car in under a minute.", prompt: "robot, factory, car", expected: ["robot"] },
+  { narration: "The train crossed the mountains through a long tunnel.", prompt: "train, mountains, tunnel", expected: ["train", "mountain", "locomotive"] },
+  { narration: "Pizza was first sold on the streets of Naples.", prompt: "pizza, streets, naples", expected: ["pizza"] },
+  { narration: "The lion rests in the shade through the hottest hours.", prompt: "lion, shade, hours", expected: ["lion"] },
+  { narration: "Books were once copied by hand, one page at a time.", prompt: "books, page, hand", expected: ["books", "open-book", "closed-book"] },
+  { narration: "Tall pine trees cover the hills of the northern forest.", prompt: "trees, forest, hills", expected: ["evergreen-tree", "deciduous-tree", "palm-tree"] },
+  { narration: "A tiny snail carries its house wherever it goes.", prompt: "snail, house", expected: ["snail"] },
+  { narration: "At night the moon lights the desert dunes in silver.", prompt: "moon, desert, night", expected: ["crescent-moon", "full-moon", "desert", "new-moon", "first-quarter-moon"] },
+];
+
+describe("offline illustrations: subjects from the scene's words", () => {
+  it("singularises the scene's words", () => {
+    expect(["Octopuses", "wolves", "cities", "bees", "mice"].map(normalizeWord)).toEqual(["octopus", "wolf", "city", "bee", "mouse"]);
+  });
+
+  it("shows a matching subject for at least 16 of 20 clear scenes", () => {
+    const chosen = SCENES.map((s) => ({ scene: s.narration, ...pickSceneSubjects(s.narration, s.prompt), expected: s.expected }));
+    const report = chosen.map((c) => `${c.expected.includes(c.main ?? "") ? "ok  " : "MISS"} ${c.main ?? "(abstract)"} + [${c.related.join(", ")}] ← ${c.scene}`);
+    // The list of scenes and chosen pictures, printed for whoever reads the test output.
+    console.info(`offline illustration choices:\n${report.join("\n")}`);
+    const matches = chosen.filter((c) => c.expected.includes(c.main ?? "")).length;
+    expect(matches, report.join("\n")).toBeGreaterThanOrEqual(16);
+  });
+
+  it("ignores the style words of prompts (no camera for 'photograph', no bulb for 'light')", () => {
+    const { main, related } = pickSceneSubjects("", "cinematic photograph, soft natural light, wide 16:9 frame, watercolor illustration, golden hour");
+    expect([main, ...related]).toEqual([undefined]);
+  });
+
+  it("falls back to an abstract scene when no word has a picture", async () => {
+    const art = planSceneArt("Notwithstanding the aforementioned considerations, epistemology remains.", "epistemology, considerations", "16:9", "s");
+    expect(art.subjects.main).toBeUndefined();
+    expect(art.layers).toHaveLength(2);
+  });
+
+  it("never draws text: no SVG layer has a text element, in either format, subject or not", () => {
+    for (const aspect of ["16:9", "9:16"] as const) {
+      for (const s of [...SCENES.slice(0, 5), { narration: "Notwithstanding epistemology.", prompt: "epistemology" }]) {
+        for (const layer of planSceneArt(s.narration, s.prompt, aspect, "seed").layers) {
+          expect(layer.svg).not.toMatch(/<(text|tspan|textPath|foreignObject)\b/i);
+          expect(layer.svg).not.toContain("Ocean Minds");
+        }
+      }
+    }
+  });
+
+  it("varies layout and palette from scene to scene", () => {
+    const plans = SCENES.map((s, i) => planSceneArt(s.narration, s.prompt, "9:16", `project:${i}`));
+    expect(new Set(plans.map((p) => p.layout)).size).toBeGreaterThanOrEqual(2);
+    expect(new Set(plans.map((p) => p.palette)).size).toBeGreaterThanOrEqual(3);
+  });
+
+  it("renders the octopus scene at both sizes with the octopus large and colourful", async () => {
+    for (const [aspect, width, height] of [["16:9", 1920, 1080], ["9:16", 1080, 1920]] as const) {
+      const r = await renderSceneImage(SCENES[0]!.prompt, aspect, "s", SCENES[0]!.narration);
+      expect(r.art.subjects.main).toBe("octopus");
+      const meta = await sharp(r.image).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(["png", width, height]);
+      const main = r.art.layers.at(-1)!;
+      // the main subject covers well over a third of the short side
+      expect(Number(/width="(\d+)"/.exec(main.svg)![1])).toBeGreaterThan(Math.min(width, height) * 0.55);
+    }
+  }, 60_000);
+});

@@ -1,0 +1,76 @@
+import {
+  MaxPartSizeExceededError,
+  unstable_createMemoryUploadHandler,
+  unstable_parseMultipartFormData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from "@remix-run/node";
+import { z } from "zod";
+import { jsonError, parseJsonBody } from "~/server/api.server";
+import { requireUserId } from "~/server/auth.server";
+import { getCurrentProject } from "~/server/projects.server";
+import {
+  listProjectImages,
+  pickProjectImage,
+  restoreGeneratedImage,
+  SCENE_MEDIA_LIMITS,
+  SceneMediaRejection,
+  uploadSceneMedia,
+} from "~/server/scene-media.server";
+
+const CellIndex = z.coerce.number({ message: "cellIndex must be a number" }).int("cellIndex must be a whole number").min(0).max(10_000);
+const PickSchema = z.object({ cellIndex: CellIndex, mediaFileId: z.string().trim().min(1, "Choose an image").max(64) });
+const UndoSchema = z.object({ cellIndex: CellIndex });
+const MULTIPART_OVERHEAD = 64 * 1024;
+const TOO_LARGE = `File too large: a scene image must be ${SCENE_MEDIA_LIMITS.imageBytes / (1024 * 1024)} MB or smaller, a clip ${SCENE_MEDIA_LIMITS.clipBytes / (1024 * 1024)} MB.`;
+
+async function requireProject(userId: string) {
+  const project = await getCurrentProject(userId);
+  if (!project) throw jsonError(404, "No storyboard yet: create a video and its storyboard first.", { field: "cellIndex" });
+  return project;
+}
+
+// GET /api/scene-media: the current project's images a scene can use (generated ones and uploads).
+export async function loader({ request }: LoaderFunctionArgs) {
+  const userId = await requireUserId(request);
+  const project = await requireProject(userId);
+  return Response.json({ images: await listProjectImages(userId, project.id) });
+}
+
+// POST (multipart: cellIndex, file): the creator's own image or clip for a scene.
+// PUT {cellIndex, mediaFileId}: one of the project's earlier images. DELETE {cellIndex}: back to the generated image.
+export async function action({ request }: ActionFunctionArgs) {
+  const userId = await requireUserId(request);
+  if (request.method === "PUT") {
+    const body = await parseJsonBody(request, PickSchema);
+    return Response.json(await pickProjectImage(userId, await requireProject(userId), body.cellIndex, body.mediaFileId));
+  }
+  if (request.method === "DELETE") {
+    const body = await parseJsonBody(request, UndoSchema);
+    return Response.json(await restoreGeneratedImage(await requireProject(userId), body.cellIndex));
+  }
+  if (request.method !== "POST") return jsonError(405, "Use POST to upload, PUT to pick an earlier image, DELETE to undo.");
+
+  if (Number(request.headers.get("Content-Length") ?? 0) > SCENE_MEDIA_LIMITS.clipBytes + MULTIPART_OVERHEAD) return jsonError(413, TOO_LARGE, { field: "file" });
+  if (!request.headers.get("Content-Type")?.startsWith("multipart/form-data")) {
+    return jsonError(400, 'Send the file as multipart/form-data in the field "file", with the scene in "cellIndex".', { field: "file" });
+  }
+  let form: FormData;
+  try {
+    form = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: SCENE_MEDIA_LIMITS.clipBytes }));
+  } catch (e) {
+    if (e instanceof MaxPartSizeExceededError) return jsonError(413, TOO_LARGE, { field: "file" });
+    return jsonError(400, `The upload could not be read as a multipart form: ${(e as Error).message}`, { field: "file" });
+  }
+  const cellIndex = CellIndex.safeParse(form.get("cellIndex"));
+  if (!cellIndex.success) return jsonError(400, `cellIndex: ${cellIndex.error.issues[0]!.message}`, { field: "cellIndex" });
+  const file = form.get("file");
+  if (!(file instanceof File)) return jsonError(400, 'Choose an image or clip to upload (form field "file").', { field: "file" });
+  const project = await requireProject(userId);
+  try {
+    return Response.json(await uploadSceneMedia(userId, project, cellIndex.data, { data: Buffer.from(await file.arrayBuffer()), fileName: file.name }));
+  } catch (e) {
+    if (e instanceof SceneMediaRejection) return jsonError(e.status, e.message, { field: "file" });
+    throw e;
+  }
+}

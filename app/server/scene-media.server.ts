@@ -1,0 +1,248 @@
+// The creator's own media per scene: an uploaded image or short clip, or one of the project's earlier images,
+// replacing the scene's generated picture, and Undo back to it. Uploads are typed by their bytes (file-type),
+// bounded in bytes, pixels and seconds, cleaned of metadata (EXIF, GPS, camera, container tags) and scaled to
+// the project's format before they are stored. Everything is scoped to the signed-in creator's own project.
+import { execFile } from "node:child_process";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { fileTypeFromBuffer } from "file-type";
+import sharp from "sharp";
+import type { MediaFile, Project, StoryboardCell } from "~/generated/prisma/client";
+import { effectiveImageSource, type ImageSourceValue } from "~/lib/image-source";
+import { resolutionValue, videoSizeFor } from "~/lib/video-format";
+import { jsonError } from "./api.server";
+import { prisma } from "./db.server";
+import { getProviderKeys } from "./settings.server";
+import { mediaUrl, saveMedia, saveMediaFromPath } from "./storage.server";
+
+const run = promisify(execFile);
+const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
+const FFPROBE = process.env.FFPROBE_PATH ?? "/usr/bin/ffprobe";
+
+export const SCENE_MEDIA_LIMITS = {
+  imageBytes: 10 * 1024 * 1024,
+  clipBytes: 40 * 1024 * 1024,
+  /** Pixels an uploaded image may decode to: more is refused before decoding (a decompression bomb). */
+  imagePixels: 40_000_000,
+  /** A clip is a scene's background: longer ones are refused rather than cut silently. */
+  clipSeconds: 30,
+  clipPixels: 3840 * 2160,
+} as const;
+
+const IMAGE_TYPES: Record<string, { name: string }> = { png: { name: "PNG" }, jpg: { name: "JPEG" }, webp: { name: "WebP" }, gif: { name: "GIF" }, avif: { name: "AVIF" } };
+const CLIP_TYPES: Record<string, { name: string }> = { mp4: { name: "MP4" }, mov: { name: "QuickTime" }, webm: { name: "WebM" }, m4v: { name: "MP4" } };
+
+/** A refused upload: the HTTP status and a reason a person can act on. */
+export class SceneMediaRejection extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SceneMediaRejection";
+  }
+}
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, "")} MB`;
+const ACCEPTED = "an image (PNG, JPEG, WebP, GIF, AVIF) or a short clip (MP4, MOV, WebM)";
+
+export type SceneUpload = { kind: "image"; type: string } | { kind: "clip"; type: string };
+
+/** What an uploaded file is, from its bytes; refuses everything but our images and clips, and oversized files. */
+export async function sniffSceneUpload(data: Buffer, fileName?: string | null): Promise<SceneUpload> {
+  if (data.length === 0) throw new SceneMediaRejection(400, `The file is empty. Choose ${ACCEPTED}.`);
+  const found = await fileTypeFromBuffer(data);
+  const ext = found?.ext as string | undefined;
+  const named = fileName?.match(/\.([A-Za-z0-9]+)$/)?.[1]?.toLowerCase();
+  if (!ext || (!IMAGE_TYPES[ext] && !CLIP_TYPES[ext])) {
+    const what = ext ? `${ext.toUpperCase()} data` : "not a format we recognise";
+    const renamed = named && (IMAGE_TYPES[named === "jpeg" ? "jpg" : named] || CLIP_TYPES[named]) ? ` although it is named .${named}` : "";
+    throw new SceneMediaRejection(415, `Invalid file type: this file is ${what}${renamed}. Upload ${ACCEPTED}.`);
+  }
+  const kind = IMAGE_TYPES[ext] ? "image" : "clip";
+  const limit = kind === "image" ? SCENE_MEDIA_LIMITS.imageBytes : SCENE_MEDIA_LIMITS.clipBytes;
+  if (data.length > limit) {
+    throw new SceneMediaRejection(413, `File too large: a scene ${kind} must be ${megabytes(limit)} or smaller, and this file is ${megabytes(data.length)}.`);
+  }
+  return { kind, type: ext };
+}
+
+/**
+ * The uploaded image, decoded within the pixel limit, turned upright, scaled and cropped to cover the format,
+ * re-encoded as JPEG without any of the original's metadata.
+ */
+export async function prepareSceneImage(data: Buffer, size: { width: number; height: number }): Promise<Buffer> {
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(data, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new SceneMediaRejection(415, "Invalid file type: this image could not be read; it may be damaged. Save it again and retry.");
+  }
+  const pixels = (meta.width ?? 0) * (meta.height ?? 0);
+  if (pixels > SCENE_MEDIA_LIMITS.imagePixels) {
+    throw new SceneMediaRejection(
+      413,
+      `Image too large: ${meta.width}x${meta.height} pixels would take too much memory to open. Use an image of at most ${SCENE_MEDIA_LIMITS.imagePixels / 1_000_000} megapixels.`,
+    );
+  }
+  try {
+    // sharp writes no metadata unless asked (withMetadata), so EXIF, GPS and ICC comments are all left behind.
+    return await sharp(data, { limitInputPixels: SCENE_MEDIA_LIMITS.imagePixels, animated: false })
+      .rotate()
+      .resize(size.width, size.height, { fit: "cover", position: "attention" })
+      .jpeg({ quality: 88, mozjpeg: true })
+      .toBuffer();
+  } catch {
+    throw new SceneMediaRejection(415, "Invalid file type: this image could not be decoded; it may be damaged. Save it again and retry.");
+  }
+}
+
+type ProbedClip = { width: number; height: number; durationSeconds: number };
+
+async function probeClip(file: string): Promise<ProbedClip> {
+  try {
+    const { stdout } = await run(FFPROBE, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:format=duration", "-of", "json", file]);
+    const info = JSON.parse(stdout) as { streams?: { width?: number; height?: number }[]; format?: { duration?: string } };
+    const stream = info.streams?.[0];
+    const durationSeconds = Number.parseFloat(info.format?.duration ?? "");
+    if (!stream?.width || !stream.height || !Number.isFinite(durationSeconds)) throw new Error("no video stream");
+    return { width: stream.width, height: stream.height, durationSeconds };
+  } catch {
+    throw new SceneMediaRejection(415, "Invalid file type: this clip has no video we can read. Upload an MP4, MOV or WebM clip.");
+  }
+}
+
+/**
+ * The uploaded clip checked (a video stream, at most 4K, at most 30 s), then re-encoded: H.264 at the format's
+ * size (scaled to cover, centre-cropped), no audio (the scene's voiceover plays over it), no metadata; with its
+ * first frame as a JPEG, which stands for the clip wherever a picture is needed (cards, thumbnails).
+ */
+export async function prepareSceneClip(data: Buffer, type: string, size: { width: number; height: number }) {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "reelsmith-clip-"));
+  try {
+    const input = path.join(dir, `upload.${type}`);
+    await fsp.writeFile(input, data);
+    const probed = await probeClip(input);
+    if (probed.width * probed.height > SCENE_MEDIA_LIMITS.clipPixels) {
+      throw new SceneMediaRejection(413, `Clip too large: ${probed.width}x${probed.height} pixels. Use a clip of at most 4K (3840x2160).`);
+    }
+    if (probed.durationSeconds > SCENE_MEDIA_LIMITS.clipSeconds) {
+      throw new SceneMediaRejection(413, `Clip too long: ${probed.durationSeconds.toFixed(1)} s. A scene clip may be at most ${SCENE_MEDIA_LIMITS.clipSeconds} s; trim it and upload it again.`);
+    }
+    const output = path.join(dir, "clip.mp4");
+    const scale = `scale=${size.width}:${size.height}:force_original_aspect_ratio=increase,crop=${size.width}:${size.height},setsar=1,fps=30`;
+    await run(FFMPEG, ["-v", "error", "-y", "-i", input, "-map", "0:v:0", "-an", "-sn", "-dn", "-map_metadata", "-1", "-map_chapters", "-1", "-vf", scale, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-movflags", "+faststart", output], { timeout: 120_000 });
+    const poster = path.join(dir, "poster.jpg");
+    await run(FFMPEG, ["-v", "error", "-y", "-i", output, "-frames:v", "1", "-q:v", "3", poster]);
+    const result = await probeClip(output);
+    return { clipPath: output, poster: await fsp.readFile(poster), durationSeconds: result.durationSeconds, dir };
+  } catch (e) {
+    await fsp.rm(dir, { recursive: true, force: true });
+    if (e instanceof SceneMediaRejection) throw e;
+    throw new SceneMediaRejection(415, `This clip could not be converted: ${(e as Error).message.split("\n")[0]}. Upload an MP4, MOV or WebM clip.`);
+  }
+}
+
+async function findCell(projectId: string, cellIndex: number): Promise<StoryboardCell> {
+  const cell = await prisma.storyboardCell.findFirst({ where: { cellIndex, storyboard: { projectId } } });
+  if (!cell) throw jsonError(404, `Scene ${cellIndex + 1} does not exist`, { field: "cellIndex" });
+  return cell;
+}
+
+/** Points the scene at the creator's picture (and clip), keeping the generated image for Undo. */
+async function showOwnMedia(cell: StoryboardCell, image: MediaFile, source: "upload" | "project_image", clip?: { file: MediaFile; durationSeconds: number }) {
+  const keep = cell.imageSource === "generated" ? { generatedImageUrl: cell.imageUrl, generatedImageFileId: cell.imageFileId } : {};
+  await prisma.storyboardCell.update({
+    where: { id: cell.id },
+    data: {
+      ...keep,
+      imageUrl: mediaUrl(image),
+      imageFileId: image.id,
+      imageSource: source,
+      clipUrl: clip ? mediaUrl(clip.file) : null,
+      clipFileId: clip?.file.id ?? null,
+      clipDuration: clip?.durationSeconds ?? null,
+    },
+  });
+}
+
+/** Stores an uploaded image or clip for the scene and shows it there. */
+export async function uploadSceneMedia(userId: string, project: Project, cellIndex: number, upload: { data: Buffer; fileName?: string | null }) {
+  const cell = await findCell(project.id, cellIndex);
+  const kind = await sniffSceneUpload(upload.data, upload.fileName);
+  // the size scene images are generated at (HD), so an upload looks like any other scene in the render
+  const size = videoSizeFor(resolutionValue(project.resolution), 1080);
+  if (kind.kind === "image") {
+    const jpeg = await prepareSceneImage(upload.data, size);
+    const file = await saveMedia({ userId, projectId: project.id, kind: "image", data: jpeg, mimeType: "image/jpeg", extension: "jpg", ...size });
+    await showOwnMedia(cell, file, "upload");
+    return { imageUrl: mediaUrl(file), clipUrl: null };
+  }
+  const clip = await prepareSceneClip(upload.data, kind.type, size);
+  try {
+    const poster = await saveMedia({ userId, projectId: project.id, kind: "image", data: clip.poster, mimeType: "image/jpeg", extension: "jpg", ...size });
+    const file = await saveMediaFromPath({ userId, projectId: project.id, kind: "clip", sourcePath: clip.clipPath, mimeType: "video/mp4", extension: "mp4", durationSeconds: clip.durationSeconds, ...size });
+    await showOwnMedia(cell, poster, "upload", { file, durationSeconds: clip.durationSeconds });
+    return { imageUrl: mediaUrl(poster), clipUrl: mediaUrl(file) };
+  } finally {
+    await fsp.rm(clip.dir, { recursive: true, force: true });
+  }
+}
+
+/** The project's images the creator can pick for a scene: generated ones and uploads, newest first. */
+export async function listProjectImages(userId: string, projectId: string) {
+  const files = await prisma.mediaFile.findMany({
+    where: { userId, projectId, kind: "image" },
+    orderBy: { createdAt: "desc" },
+    take: 60,
+    select: { id: true, width: true, height: true, createdAt: true },
+  });
+  return files.map((f) => ({ id: f.id, url: mediaUrl(f.id), width: f.width, height: f.height, createdAt: f.createdAt.toISOString() }));
+}
+
+/** Shows one of the project's earlier images in the scene; a file of another creator or project is not found. */
+export async function pickProjectImage(userId: string, project: Project, cellIndex: number, mediaFileId: string) {
+  const file = await prisma.mediaFile.findFirst({ where: { id: mediaFileId, userId, projectId: project.id, kind: "image" } });
+  if (!file) throw jsonError(404, "That image is not one of this project's images.", { field: "mediaFileId" });
+  const cell = await findCell(project.id, cellIndex);
+  if (cell.imageFileId === file.id && !cell.clipFileId) return { imageUrl: mediaUrl(file), clipUrl: null };
+  await showOwnMedia(cell, file, "project_image");
+  return { imageUrl: mediaUrl(file), clipUrl: null };
+}
+
+/** Undo: the scene shows its generated image again (or none, when it had none before). */
+export async function restoreGeneratedImage(project: Project, cellIndex: number) {
+  const cell = await findCell(project.id, cellIndex);
+  if (cell.imageSource === "generated") throw jsonError(409, `Scene ${cellIndex + 1} already shows its generated image.`, { field: "cellIndex" });
+  await prisma.storyboardCell.update({
+    where: { id: cell.id },
+    data: {
+      imageUrl: cell.generatedImageUrl,
+      imageFileId: cell.generatedImageFileId,
+      imageSource: "generated",
+      generatedImageUrl: null,
+      generatedImageFileId: null,
+      clipUrl: null,
+      clipFileId: null,
+      clipDuration: null,
+    },
+  });
+  return { imageUrl: cell.generatedImageUrl, clipUrl: null };
+}
+
+/** The project's image source: as chosen, as in effect, and whether Leonardo can be chosen at all. */
+export async function getImageSource(userId: string, project: Project) {
+  const leonardoKeySaved = !!(await getProviderKeys(userId)).leonardoApiKey;
+  const chosen = project.imageSource ?? null;
+  return { imageSource: chosen, effective: effectiveImageSource(chosen, leonardoKeySaved), leonardoKeySaved };
+}
+
+/** Remembers which source the project's scene images come from; Leonardo needs the creator's key. */
+export async function setImageSource(userId: string, project: Project, source: ImageSourceValue) {
+  const leonardoKeySaved = !!(await getProviderKeys(userId)).leonardoApiKey;
+  if (source === "leonardo" && !leonardoKeySaved) throw jsonError(400, "Leonardo needs your Leonardo API key: save it in Settings first.", { field: "imageSource" });
+  await prisma.project.update({ where: { id: project.id }, data: { imageSource: source } });
+  return { imageSource: source, effective: source, leonardoKeySaved };
+}
