@@ -3,10 +3,13 @@
 // resumes the same session from YouTube's last acknowledged byte), set the approved thumbnail, record the
 // outcome. Errors a retry cannot fix (quota, a revoked connection, refused metadata) fail at once, so a used-up
 // quota is not hammered. Progress arrives from the activity by signal and is read with youtubeUploadProgressQuery.
-import { ApplicationFailure, CancellationScope, proxyActivities, setHandler } from "@temporalio/workflow";
+import { proxyActivities, setHandler } from "@temporalio/workflow";
 import type { createYoutubeUploadActivities } from "./activities/youtube-upload";
+import { innermostMessage } from "./shared/errors";
+import { recordStageFailure } from "./shared/failures";
 import {
   YOUTUBE_NON_RETRYABLE,
+  YOUTUBE_UPLOAD_FAILED,
   youtubeUploadProgressQuery,
   youtubeUploadProgressSignal,
   youtubeWatchUrl,
@@ -58,15 +61,17 @@ export async function youtubeUploadWorkflow(input: YoutubeUploadInput): Promise<
     state.status = "completed";
     return { videoId, url: youtubeWatchUrl(videoId), thumbnailSet: thumbnail.thumbnailSet, publishAt };
   } catch (e) {
-    const message = innermostMessage(e);
-    Object.assign(state, { status: "failed", error: message });
-    await CancellationScope.nonCancellable(() => recordYoutubeUploadFailure({ uploadId: input.uploadId, message }));
-    throw ApplicationFailure.nonRetryable(message, "YoutubeUploadFailed");
+    Object.assign(state, { status: "failed", error: innermostMessage(e, FALLBACK_MESSAGE) });
+    return recordStageFailure(e, {
+      userId: input.userId,
+      projectId: input.projectId,
+      logType: "youtube-upload",
+      failureType: YOUTUBE_UPLOAD_FAILED,
+      fallbackMessage: FALLBACK_MESSAGE,
+      cancelledMessage: "The upload was cancelled",
+      recordOnRow: ({ message }) => recordYoutubeUploadFailure({ uploadId: input.uploadId, message }),
+    });
   }
 }
 
-function innermostMessage(e: unknown): string {
-  let error = e as { message?: string; cause?: unknown } | undefined;
-  while (error?.cause && typeof error.cause === "object") error = error.cause as typeof error;
-  return error?.message || "The upload failed for an unknown reason";
-}
+const FALLBACK_MESSAGE = "The upload to YouTube failed for an unknown reason";

@@ -26,6 +26,7 @@ import {
   type YoutubeUploadInput,
   type YoutubeUploadProgressUpdate,
 } from "../shared/youtube-upload";
+import { withHeartbeat } from "../shared/heartbeat";
 
 export type YoutubeUploadDeps = {
   /** Bytes per PUT (a multiple of 256 KiB); from YOUTUBE_UPLOAD_CHUNK_BYTES unless a test sets it. */
@@ -127,6 +128,11 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
 
   /** Sends the video with the resumable protocol; resumes a session an earlier attempt started. Safe to retry. */
   async function uploadVideoToYoutube(input: YoutubeUploadInput): Promise<{ videoId: string }> {
+    // a slow chunk must not look like a dead worker: heartbeat on a timer as well as after each chunk
+    return withHeartbeat(() => sendVideo(input), { intervalMs: 5000 });
+  }
+
+  async function sendVideo(input: YoutubeUploadInput): Promise<{ videoId: string }> {
     const upload = await loadUpload(input);
     if (upload.youtubeVideoId) return { videoId: upload.youtubeVideoId };
     const { file, size } = await videoFileOf(input, upload);

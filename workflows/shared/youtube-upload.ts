@@ -41,6 +41,9 @@ export const YOUTUBE_NOT_CONNECTED = "YoutubeNotConnected";
 /** Something a retry cannot fix: the video file is gone, the metadata is refused. */
 export const YOUTUBE_UPLOAD_INPUT_ERROR = "YoutubeUploadInputError";
 
+/** The workflow's own failure type once the reason is recorded. */
+export const YOUTUBE_UPLOAD_FAILED = "YoutubeUploadFailed";
+
 export const YOUTUBE_NON_RETRYABLE = [YOUTUBE_QUOTA_EXCEEDED, YOUTUBE_NOT_CONNECTED, YOUTUBE_UPLOAD_INPUT_ERROR];
 
 export const youtubeWatchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`;
