@@ -129,7 +129,7 @@ export async function completeYoutubeAuthorization(request: Request, userId: str
   let channelTitle: string | null = null;
   try {
     const { youtube } = await authorizedYoutube(userId);
-    const channel = (await youtube.channels.list({ part: ["snippet"], mine: true })).data.items?.[0];
+    const channel = (await youtube.channels.list({ part: ["snippet"], mine: true }, youtubeCallOptions())).data.items?.[0];
     channelTitle = channel?.snippet?.title ?? null;
     await prisma.youtubeConnection.update({ where: { userId }, data: { channelId: channel?.id ?? null, channelTitle } });
   } catch {
@@ -137,6 +137,12 @@ export async function completeYoutubeAuthorization(request: Request, userId: str
   }
   return { ok: true, channelTitle };
 }
+
+/**
+ * Per-call options for every googleapis YouTube method: the generated methods read rootUrl only from the call's
+ * own options (the client-wide rootUrl is not used for the URL), so each call passes it.
+ */
+export const youtubeCallOptions = () => ({ rootUrl: getEnv().YOUTUBE_API_BASE_URL });
 
 /** The creator's googleapis YouTube client; refreshed tokens are saved (encrypted) as Google hands them out. */
 export async function authorizedYoutube(userId: string): Promise<{ auth: OAuth2Client; youtube: youtube_v3.Youtube; connection: YoutubeConnection }> {
@@ -229,7 +235,7 @@ export async function listYoutubeCategories(userId: string): Promise<{ categorie
   if (!connection || connection.revokedAt) return { categories: STATIC_CATEGORIES, source: "builtin" };
   try {
     const { youtube } = await authorizedYoutube(userId);
-    const items = (await youtube.videoCategories.list({ part: ["snippet"], regionCode: "US" })).data.items ?? [];
+    const items = (await youtube.videoCategories.list({ part: ["snippet"], regionCode: "US" }, youtubeCallOptions())).data.items ?? [];
     const named = new Map(items.filter((c) => c.id && c.snippet?.assignable !== false).map((c) => [c.id!, c.snippet?.title ?? ""]));
     const categories = YOUTUBE_CATEGORY_IDS.filter((id) => named.has(id)).map((id) => ({ id, title: named.get(id) || YOUTUBE_CATEGORY_TITLES[id] }));
     return categories.length ? { categories, source: "youtube" } : { categories: STATIC_CATEGORIES, source: "builtin" };

@@ -15,6 +15,7 @@ import {
   googleErrorDetails,
   markConnectionRevoked,
   YoutubeNotConnectedError,
+  youtubeCallOptions,
   type OAuth2Client,
 } from "~/server/youtube.server";
 import {
@@ -317,7 +318,7 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
       throw e;
     }
     try {
-      await youtube.thumbnails.set({ videoId: upload.youtubeVideoId, media: { mimeType: file.mimeType, body: openMediaStream(file) } });
+      await youtube.thumbnails.set({ videoId: upload.youtubeVideoId, media: { mimeType: file.mimeType, body: openMediaStream(file) } }, youtubeCallOptions());
       return record(true, null);
     } catch (e) {
       const { status, reason, message } = googleErrorDetails(e);
