@@ -17,8 +17,10 @@ import {
 import { youtubeUploadWorkflow } from "../../workflows/youtube-upload";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
-import { assertCanUpload } from "./permissions.server";
+import { assertCanUpload, getAccessLevel, LIMIT_MESSAGES } from "./permissions.server";
 import { getCurrentProject } from "./projects.server";
+import { getLatestVideo } from "./render.server";
+import { getUserSettings } from "./settings.server";
 import { findMediaForUser, mediaIdFromUrl } from "./storage.server";
 import { getTemporalClient, runEndedUnrecorded, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 
@@ -208,4 +210,29 @@ export async function getYoutubeUploadStatus(userId: string): Promise<UploadStat
     // no worker has picked the upload up yet: the saved bytes are the truth
     return { ...base, status: "uploading", phase: "preparing" };
   }
+}
+
+/** What /upload and /projects/{id}/upload show for the user's current project. */
+export async function getUploadPageData(user: { id: string; email: string }) {
+  const [project, video, settings, accessLevel] = await Promise.all([
+    getCurrentProject(user.id),
+    getLatestVideo(user.id),
+    getUserSettings(user.id),
+    getAccessLevel(user),
+  ]);
+  const thumbnail = project
+    ? await prisma.thumbnail.findFirst({ where: { projectId: project.id, approved: true }, orderBy: { createdAt: "desc" }, select: { thumbnailUrl: true } })
+    : null;
+  return {
+    projectId: project?.id ?? null,
+    projectTitle: project?.title ?? "",
+    videoUrl: video.videoUrl,
+    approvedThumbnailUrl: thumbnail?.thumbnailUrl ?? null,
+    schedule: {
+      schedulingDays: settings.schedulingDays,
+      defaultScheduleTime: settings.defaultScheduleTime,
+      lastScheduleDate: settings.lastScheduleDate?.toISOString() ?? null,
+    },
+    uploadRefused: accessLevel === "free" ? LIMIT_MESSAGES.upload : null,
+  };
 }

@@ -11,41 +11,12 @@ import { YourVideo } from "~/components/upload/your-video";
 import { toast } from "~/hooks/use-toast";
 import { serverMessage } from "~/lib/api-client";
 import { requireUser } from "~/server/auth.server";
-import { prisma } from "~/server/db.server";
-import { getAccessLevel, LIMIT_MESSAGES } from "~/server/permissions.server";
-import { getCurrentProject } from "~/server/projects.server";
-import { getLatestVideo } from "~/server/render.server";
-import { getUserSettings } from "~/server/settings.server";
+import { getUploadPageData } from "~/server/youtube-upload.server";
 
 export const meta: MetaFunction = () => [{ title: "Upload · Reelsmith" }];
 
-/** What /upload and /projects/{id}/upload show for the user's current project. */
-export async function uploadPageData(user: { id: string; email: string }) {
-  const [project, video, settings, accessLevel] = await Promise.all([
-    getCurrentProject(user.id),
-    getLatestVideo(user.id),
-    getUserSettings(user.id),
-    getAccessLevel(user),
-  ]);
-  const thumbnail = project
-    ? await prisma.thumbnail.findFirst({ where: { projectId: project.id, approved: true }, orderBy: { createdAt: "desc" }, select: { thumbnailUrl: true } })
-    : null;
-  return {
-    projectId: project?.id ?? null,
-    projectTitle: project?.title ?? "",
-    videoUrl: video.videoUrl,
-    approvedThumbnailUrl: thumbnail?.thumbnailUrl ?? null,
-    schedule: {
-      schedulingDays: settings.schedulingDays,
-      defaultScheduleTime: settings.defaultScheduleTime,
-      lastScheduleDate: settings.lastScheduleDate?.toISOString() ?? null,
-    },
-    uploadRefused: accessLevel === "free" ? LIMIT_MESSAGES.upload : null,
-  };
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
-  return uploadPageData(await requireUser(request));
+  return getUploadPageData(await requireUser(request));
 }
 
 export default function UploadPage() {
