@@ -1,7 +1,6 @@
 // A worker killed in the middle of a YouTube upload: the upload activity stops heartbeating, Temporal retries it
 // on the next worker, and that attempt resumes the same resumable session from YouTube's last acknowledged byte.
 import { fake, YOUTUBE_TEST_CHUNK } from "../support/youtube-fake";
-import { spawn, type ChildProcess } from "node:child_process";
 import { Client, Connection } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
@@ -9,44 +8,17 @@ import { youtubeUploadProgressQuery, youtubeUploadWorkflowId } from "../../workf
 import { youtubeUploadWorkflow } from "../../workflows/youtube-upload";
 import { connectYoutube, saveOAuthClient, seedRenderedProject } from "../fixtures/youtube-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";
+import { killAllWorkerProcesses, killWorkerProcess, startWorkerProcess } from "../support/worker-process";
 
-const workers: ChildProcess[] = [];
 let connection: Connection;
 let client: Client;
-
-function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/integration/youtube-worker.ts"], {
-    cwd: process.cwd(),
-    env: process.env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  workers.push(child);
-  let output = "";
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (d) => {
-      output += d;
-      if (output.includes("youtube worker ready")) resolve(child);
-    });
-    child.stderr!.on("data", (d) => (output += d));
-    child.on("exit", (code) => reject(new Error(`youtube worker exited (${code}) before it was ready:\n${output}`)));
-  });
-}
-
-const killGroup = (child: ChildProcess) => {
-  try {
-    process.kill(-child.pid!, "SIGKILL");
-  } catch {
-    // already gone
-  }
-};
 
 beforeAll(async () => {
   connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
   client = new Client({ connection });
 });
 afterAll(async () => {
-  workers.forEach(killGroup);
+  await killAllWorkerProcesses();
   await connection?.close();
   await fake.stop();
   await prisma.$disconnect();
@@ -64,9 +36,10 @@ describe("YouTube upload and a dying worker", () => {
     });
     fake.chunkDelayMs = 400;
 
-    const first = await startWorkerProcess();
+    const taskQueue = process.env.TEMPORAL_TASK_QUEUE!;
+    const first = await startWorkerProcess("all-stages", { taskQueue });
     const handle = await client.workflow.start(youtubeUploadWorkflow, {
-      taskQueue: process.env.TEMPORAL_TASK_QUEUE!,
+      taskQueue,
       workflowId: youtubeUploadWorkflowId(project.id),
       args: [{ uploadId: upload.id, userId: user.id, projectId: project.id }],
     });
@@ -78,12 +51,12 @@ describe("YouTube upload and a dying worker", () => {
       if (Date.now() > deadline) throw new Error(`the upload never got going: ${JSON.stringify(state)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    killGroup(first);
+    await killWorkerProcess(first);
     const acknowledgedAtKill = Number((await prisma.youtubeUpload.findUniqueOrThrow({ where: { id: upload.id } })).bytesUploaded);
     expect(acknowledgedAtKill).toBeGreaterThanOrEqual(3 * YOUTUBE_TEST_CHUNK);
     fake.chunkDelayMs = 0;
 
-    await startWorkerProcess();
+    await startWorkerProcess("all-stages", { taskQueue });
     const result = await handle.result();
     expect(fake.videos.get(result.videoId)!.bytes).toBe(size);
     // one session only: the second worker went on with the first one's, after asking where it stood

@@ -17,7 +17,7 @@ import {
   YoutubeNotConnectedError,
   youtubeCallOptions,
   type OAuth2Client,
-} from "~/server/youtube.server";
+} from "~/server/youtube-client.server";
 import {
   YOUTUBE_NOT_CONNECTED,
   YOUTUBE_QUOTA_EXCEEDED,
