@@ -25,7 +25,7 @@ const shots = path.join(process.env.E2E_DATA_DIR ?? os.tmpdir(), "screenshots");
 const openToast = () => page.locator("li[data-state=open]");
 const fakeState = async () =>
   (await (await fetch(`${process.env.E2E_YOUTUBE_FAKE_URL}/__fake/state`)).json()) as {
-    videos: { id: string; bytes: number; resource: { snippet: { title: string; tags: string[] }; status: { privacyStatus: string } } }[];
+    videos: { id: string; bytes: number; resource: { snippet: { title: string; tags: string[] }; status: { privacyStatus: string; publishAt?: string } } }[];
   };
 
 /** A 2-second 360x640 H.264 clip with a tone, as the renderer would store it. */
@@ -44,7 +44,8 @@ async function seedRenderedVideo(userId: string) {
 beforeAll(async () => {
   fs.mkdirSync(shots, { recursive: true });
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // a creator in Tokyo: the schedule is read on their wall clock
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: "Asia/Tokyo" });
   page = await context.newPage();
   await signIn(page, { email, name: "Uma Uploader" });
 });
@@ -65,6 +66,10 @@ describe("uploading to YouTube", () => {
   it("shows the rendered video and the Connect YouTube prompt", async () => {
     const user = await prisma.user.findUniqueOrThrow({ where: { email } });
     ({ bytes: videoBytes } = await seedRenderedVideo(user.id));
+    // without the creator's OAuth client, connecting cannot start
+    await page.goto(`${baseUrl()}/upload`);
+    await page.getByRole("button", { name: "Connect YouTube" }).click();
+    await openToast().getByText("Authentication Error").waitFor();
     const saved = await page.request.put(`${baseUrl()}/api/config`, { data: { googleOAuthClientId: FAKE_CLIENT_ID, googleOAuthClientSecret: FAKE_CLIENT_SECRET } });
     expect(saved.status()).toBe(200);
     await page.goto(`${baseUrl()}/upload`);
@@ -112,5 +117,23 @@ describe("uploading to YouTube", () => {
     expect(uploaded.bytes).toBe(videoBytes);
     expect(uploaded.resource.snippet).toMatchObject({ title: "Honeybee Waggle Dance", tags: ["bees", "waggle dance", "science"] });
     expect(uploaded.resource.status.privacyStatus).toBe("public");
+  });
+
+  it("schedules a second upload on the suggested date: private until then", { timeout: 120_000 }, async () => {
+    await page.getByRole("button", { name: "Use it" }).click();
+    const date = await page.getByLabel("Schedule date").inputValue();
+    const time = await page.getByLabel("Schedule time").inputValue();
+    expect(date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(time).toBe("12:00");
+    expect(await page.getByLabel("Privacy").inputValue()).toBe("private");
+    const previous = await page.getByTestId("youtube-video-id").textContent();
+    await page.getByRole("button", { name: "Schedule Upload" }).click();
+    await page.getByTestId("youtube-video-id").filter({ hasNotText: previous! }).waitFor({ timeout: 90_000 });
+    const videoId = (await page.getByTestId("youtube-video-id").textContent())!;
+    const uploaded = (await fakeState()).videos.find((v) => v.id === videoId)!;
+    expect(uploaded.resource.status.privacyStatus).toBe("private");
+    // noon in Tokyo on the chosen day is 03:00 UTC that day
+    expect(uploaded.resource.status.publishAt).toBe(`${date}T03:00:00.000Z`);
+    await page.getByText(/^Scheduled: private until /).waitFor();
   });
 });
