@@ -21,6 +21,7 @@ import { assertCanUpload, getAccessLevel, LIMIT_MESSAGES } from "./permissions.s
 import { getCurrentProject } from "./projects.server";
 import { getLatestVideo } from "./render.server";
 import { getUserSettings } from "./settings.server";
+import { approvedThumbnail } from "./thumbnail.server";
 import { findMediaForUser, mediaIdFromUrl } from "./storage.server";
 import { getTemporalClient, runEndedUnrecorded, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 
@@ -81,8 +82,7 @@ async function chooseThumbnail(userId: string, project: Project, thumbnailUrl: s
     if (!file || !file.mimeType.startsWith("image/")) throw jsonError(404, "That thumbnail is not one of your images.", { field: "thumbnailUrl" });
     return thumbnailUrl;
   }
-  const approved = await prisma.thumbnail.findFirst({ where: { projectId: project.id, approved: true }, orderBy: { createdAt: "desc" } });
-  return approved?.thumbnailUrl ?? null;
+  return (await approvedThumbnail(project.id))?.thumbnailUrl ?? null;
 }
 
 /** Starts the upload workflow; 409 when one runs for this project, or YouTube is not connected. */
@@ -220,14 +220,10 @@ export async function getUploadPageData(user: { id: string; email: string }) {
     getUserSettings(user.id),
     getAccessLevel(user),
   ]);
-  const thumbnail = project
-    ? await prisma.thumbnail.findFirst({ where: { projectId: project.id, approved: true }, orderBy: { createdAt: "desc" }, select: { thumbnailUrl: true } })
-    : null;
   return {
     projectId: project?.id ?? null,
     projectTitle: project?.title ?? "",
     videoUrl: video.videoUrl,
-    approvedThumbnailUrl: thumbnail?.thumbnailUrl ?? null,
     schedule: {
       schedulingDays: settings.schedulingDays,
       defaultScheduleTime: settings.defaultScheduleTime,

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Upload } from "lucide-react";
 import { PlatformGuidelines } from "~/components/upload/platform-guidelines";
 import { UploadForm } from "~/components/upload/upload-form";
-import { UploadThumbnailSection } from "~/components/upload/upload-thumbnail-section";
+import { ThumbnailGenerator } from "~/components/thumbnail/thumbnail-generator";
 import { AUTH_STATUS_KEY, CATEGORIES_KEY, disconnectRequest, fetchAuthStatus } from "~/components/upload/upload-queries";
 import { ConnectYoutubePrompt, useYoutubeConnect } from "~/components/upload/youtube-connect";
 import { YourVideo } from "~/components/upload/your-video";
@@ -45,7 +45,8 @@ export default function UploadPage() {
 
       <YourVideo videoUrl={data.videoUrl} title={data.projectTitle || "video"} />
 
-      <UploadThumbnailSection approvedThumbnailUrl={data.approvedThumbnailUrl} />
+      {/* the approved thumbnail is set on the video after the upload */}
+      <ThumbnailGenerator />
 
       {data.uploadRefused ? (
         <section aria-label="Upload to YouTube" className="space-y-3 rounded-xl border border-slate-800 bg-slate-900 p-6">
