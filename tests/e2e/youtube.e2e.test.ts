@@ -93,7 +93,7 @@ describe("uploading to YouTube", () => {
   });
 
   it("warns past YouTube's limits, then uploads and shows the video id", { timeout: 120_000 }, async () => {
-    expect(await page.getByLabel("Title").inputValue()).toBe("Honeybee Waggle Dance");
+    expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("Honeybee Waggle Dance");
     await page.getByLabel("Tags (comma separated)").fill("x,".repeat(201));
     await page.getByText("Exceeds YouTube limit").waitFor();
     await page.getByLabel("Tags (comma separated)").fill(" bees , waggle dance,, science ");
