@@ -63,6 +63,16 @@ const publish: Group = (route) => {
   route("/api/generate-thumbnail", "routes/publish/api.generate-thumbnail.ts");
   route("/api/approve-thumbnail", "routes/publish/api.approve-thumbnail.ts");
   route("/api/generate-metadata", "routes/publish/api.generate-metadata.ts");
+  route("/upload", "routes/publish/upload.tsx");
+  route("/projects/:id/upload", "routes/publish/projects.$id.upload.tsx");
+  route("/api/youtube/oauth/authorize", "routes/publish/api.youtube.oauth.authorize.ts");
+  route("/api/youtube/oauth/callback", "routes/publish/api.youtube.oauth.callback.ts");
+  route("/api/youtube/auth-status", "routes/publish/api.youtube.auth-status.ts");
+  route("/api/youtube/disconnect", "routes/publish/api.youtube.disconnect.ts");
+  route("/api/youtube/categories", "routes/publish/api.youtube.categories.ts");
+  route("/api/youtube/preferred-category", "routes/publish/api.youtube.preferred-category.ts");
+  route("/api/youtube/upload", "routes/publish/api.youtube.upload.ts");
+  route("/api/youtube/upload-status", "routes/publish/api.youtube.upload-status.ts");
 };
 
 const billing: Group = (route) => {

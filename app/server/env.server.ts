@@ -45,6 +45,18 @@ const EnvSchema = z.object({
   ELEVENLABS_BASE_URL: z.url().default("https://api.elevenlabs.io"),
   LEONARDO_BASE_URL: z.url().default("https://cloud.leonardo.ai/api/rest/v1"),
   SUNO_BASE_URL: z.url().default("https://api.sunoapi.org"),
+  /** Google's OAuth 2.0 endpoints and the YouTube Data API (tests point them at tests/fakes/youtube.ts). */
+  GOOGLE_OAUTH_AUTHORIZE_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  GOOGLE_OAUTH_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
+  GOOGLE_OAUTH_REVOKE_URL: z.url().default("https://oauth2.googleapis.com/revoke"),
+  YOUTUBE_API_BASE_URL: z.url().default("https://youtube.googleapis.com/"),
+  /** Bytes per resumable-upload request; YouTube wants a multiple of 256 KiB. */
+  YOUTUBE_UPLOAD_CHUNK_BYTES: z.coerce
+    .number()
+    .int()
+    .min(262144)
+    .refine((n) => n % 262144 === 0, "must be a multiple of 262144 (256 KiB)")
+    .default(8 * 1024 * 1024),
   /** The webhook API key configured on the Leonardo key; /api/leonardo-webhook accepts only calls bearing it. */
   LEONARDO_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
 });

@@ -8,7 +8,26 @@ import { createDatabaseFromTemplate } from "./test-servers.mjs";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 
+/** The local fake of Google's OAuth and the YouTube Data API (tests/fakes/youtube-server.ts); resolves to its URL. */
+function startYoutubeFake() {
+  const child = startChild("youtube-fake", process.execPath, ["--import", "tsx", "tests/fakes/youtube-server.ts"], { quiet: true });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`the YouTube fake did not start:\n${output}`)), 30_000);
+    child.stdout.on("data", (d) => {
+      output += d;
+      const match = /youtube fake listening (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr.on("data", (d) => (output += d));
+  });
+}
+
 export async function startAppForTests(serverEnv) {
+  const youtubeFake = await startYoutubeFake();
   const database = `test_e2e_${Date.now()}`;
   const databaseUrl = await createDatabaseFromTemplate(serverEnv.TEST_PG_ADMIN_URL, serverEnv.TEST_TEMPLATE_DATABASE, database);
   const dataDir = path.join(DATA_DIR, `e2e-${E2E_PORT}`);
@@ -25,6 +44,12 @@ export async function startAppForTests(serverEnv) {
     DATA_DIR: dataDir,
     // the browser tests sign in as this account to reach the owner-only settings
     OWNER_EMAIL: process.env.OWNER_EMAIL ?? "owner@reelsmith.test",
+    // Google's OAuth endpoints and the YouTube Data API: the local fake
+    GOOGLE_OAUTH_AUTHORIZE_URL: `${youtubeFake}/o/oauth2/v2/auth`,
+    GOOGLE_OAUTH_TOKEN_URL: `${youtubeFake}/token`,
+    GOOGLE_OAUTH_REVOKE_URL: `${youtubeFake}/revoke`,
+    YOUTUBE_API_BASE_URL: `${youtubeFake}/`,
+    YOUTUBE_UPLOAD_CHUNK_BYTES: String(256 * 1024),
   };
   const children = [
     startChild("web", process.execPath, ["--import", "tsx", "server.ts"], { env, quiet: true }),
@@ -40,5 +65,7 @@ export async function startAppForTests(serverEnv) {
   process.env.E2E_DATABASE_URL = databaseUrl;
   process.env.E2E_TASK_QUEUE = env.TEMPORAL_TASK_QUEUE;
   process.env.E2E_OWNER_EMAIL = env.OWNER_EMAIL;
+  process.env.E2E_YOUTUBE_FAKE_URL = youtubeFake;
+  process.env.E2E_DATA_DIR = dataDir;
   return { baseUrl, databaseUrl, logFile, stop: () => stopChildren(5000) };
 }

@@ -59,7 +59,7 @@ describe("from a title to a rendered video", () => {
     expect(await page.getByRole("progressbar").count()).toBe(0);
     const src = await page.locator("section[aria-label='Rendered video'] video").getAttribute("src");
     expect(src).toMatch(/^\/api\/media\//);
-    expect(await page.getByText("Upload to YouTube").count()).toBe(0); // the upload stage is not built yet
+    expect(await page.getByRole("link", { name: "Upload to YouTube" }).getAttribute("href")).toBe("/upload");
   });
 
   it("downloads an MP4 with H.264 video at 1080x1920, AAC audio, and the scenes' length", async () => {

@@ -2,6 +2,7 @@
 //   slow-script      every stage; the text provider is scripted and slow (SCRIPTED_DELAY_MS)
 //   slow-storyboard  every stage; the offline image and voice providers, each call delayed (SLOW_PROVIDER_DELAY_MS)
 //   render           only the render stage
+//   all-stages       the real worker, every stage as configured (the YouTube tests point it at the fake)
 import { NativeConnection } from "@temporalio/worker";
 import { providersFor } from "~/providers/index.server";
 import { createScriptActivities } from "../../workflows/activities/script";
@@ -27,6 +28,8 @@ async function workerFor(kind: string | undefined) {
       };
       return createWorker({ activities: createStoryboardActivities({ providersFor: async () => slow }) });
     }
+    case "all-stages":
+      return createWorker({ connection: await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! }) });
     case "render":
       return createRenderWorker(await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! }), process.env.TEMPORAL_TASK_QUEUE!);
     default:

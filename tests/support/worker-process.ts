@@ -3,7 +3,7 @@
 // (Chromium, for the render worker).
 import { spawn, type ChildProcess } from "node:child_process";
 
-export type WorkerProcessKind = "slow-script" | "slow-storyboard" | "render";
+export type WorkerProcessKind = "slow-script" | "slow-storyboard" | "render" | "all-stages";
 
 const started: ChildProcess[] = [];
 

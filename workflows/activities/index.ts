@@ -13,3 +13,7 @@ export const { writeStoryboardScenes, markStoryboardFailed, generateSceneImage, 
 import { createThumbnailActivities } from "./thumbnail";
 
 export const { renderProjectThumbnail, writeUploadMetadataFor } = createThumbnailActivities();
+import { createYoutubeUploadActivities } from "./youtube-upload";
+
+export const { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, finishYoutubeUpload, recordYoutubeUploadFailure } =
+  createYoutubeUploadActivities();

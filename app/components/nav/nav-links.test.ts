@@ -22,11 +22,12 @@ describe("visibleNavLinks", () => {
     ]);
   });
 
-  it("hides Add Music and Upload, whose screens are not built yet, even with their gates open", () => {
-    expect(labels(OPEN_GATES)).toEqual(["Create New Video", "View Script", "View Storyboard", "Render Video"]);
+  it("hides Add Music, whose screen is not built yet, even with its gate open; shows Upload once the latest video has a URL", () => {
+    expect(labels(OPEN_GATES)).toEqual(["Create New Video", "View Script", "View Storyboard", "Render Video", "Upload"]);
+    expect(labels({ ...OPEN_GATES, upload: false })).not.toContain("Upload");
   });
 
   it("links each label to its page", () => {
-    expect(visibleNavLinks(OPEN_GATES).map((l) => l.to)).toEqual(["/create", "/script", "/storyboard", "/render"]);
+    expect(visibleNavLinks(OPEN_GATES).map((l) => l.to)).toEqual(["/create", "/script", "/storyboard", "/render", "/upload"]);
   });
 });

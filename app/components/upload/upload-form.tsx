@@ -1,0 +1,340 @@
+// The YouTube upload form (spec sections 2, 4, 5): title, description and tags with counters and 'Exceeds YouTube
+// limit', category, privacy, made-for-kids, an optional schedule (date with a minimum of today, time, the
+// suggested next date), then the upload with its progress: the fake steps 10/30/50/80/95 every 0.8 s, then the
+// bytes YouTube has acknowledged, and at the end the video id with a link to it.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { CalendarClock, CheckCircle2, ExternalLink } from "lucide-react";
+import { useEffect, useMemo, useState } from "react";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { Textarea } from "~/components/ui/textarea";
+import { toast } from "~/hooks/use-toast";
+import { ApiError, serverMessage } from "~/lib/api-client";
+import { PRIVACY_STATUSES, UPLOAD_LIMITS } from "~/lib/constants";
+import { calendarDateIn, nextScheduleDate, parseSchedulingDays, zonedTimeToInstant, type ScheduleSuggestion } from "~/lib/schedule";
+import { cn } from "~/lib/utils";
+import { exceedsDescriptionLimit, exceedsTagsLimit, initialCategory, parseTags, YOUTUBE_CATEGORY_TITLES, type YoutubeCategory } from "~/lib/youtube";
+import { CATEGORIES_KEY, fetchCategories, fetchUploadStatus, savePreferredCategory, UPLOAD_STATUS_KEY, uploadRequest, type UploadResponse } from "./upload-queries";
+
+export type ScheduleSettings = { schedulingDays: string | null; defaultScheduleTime: string | null; lastScheduleDate: string | null };
+
+const PRIVACY_LABELS: Record<(typeof PRIVACY_STATUSES)[number], string> = { public: "Public", unlisted: "Unlisted", private: "Private" };
+const BUILTIN_CATEGORIES: YoutubeCategory[] = Object.entries(YOUTUBE_CATEGORY_TITLES).map(([id, title]) => ({ id, title }));
+
+function Counter({ length, limit }: { length: number; limit: number }) {
+  const over = length > limit;
+  return (
+    <span className={cn("text-xs", over ? "text-red-400" : "text-slate-500")}>
+      {length.toLocaleString("en-US")}/{limit.toLocaleString("en-US")}
+      {over ? <strong className="ml-2 font-semibold">Exceeds YouTube limit</strong> : null}
+    </span>
+  );
+}
+
+/** The shown percent: the fake steps first, then the real acknowledged bytes. */
+function useUploadProgress(active: boolean, realPercent: number) {
+  const [step, setStep] = useState(-1);
+  useEffect(() => {
+    if (!active) {
+      setStep(-1);
+      return;
+    }
+    setStep(0);
+    const steps = UPLOAD_LIMITS.fakeProgressSteps;
+    let i = 0;
+    const timer = window.setInterval(() => {
+      i++;
+      setStep(i);
+      if (i >= steps.length) window.clearInterval(timer);
+    }, UPLOAD_LIMITS.fakeProgressStepMs);
+    return () => window.clearInterval(timer);
+  }, [active]);
+  const steps = UPLOAD_LIMITS.fakeProgressSteps;
+  const fake = step >= 0 && step < steps.length;
+  return { percent: fake ? steps[step]! : realPercent, fake };
+}
+
+const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.round(n / 1024)} KB`);
+
+export function UploadForm(props: { projectTitle: string; videoUrl: string | null; schedule: ScheduleSettings; channelTitle: string | null; onDisconnect: () => void }) {
+  const { projectTitle, videoUrl, schedule } = props;
+  const queryClient = useQueryClient();
+  const [title, setTitle] = useState(projectTitle);
+  const [description, setDescription] = useState("");
+  const [tags, setTags] = useState("");
+  const [privacyStatus, setPrivacy] = useState<(typeof PRIVACY_STATUSES)[number]>("public");
+  const [madeForKids, setMadeForKids] = useState(false);
+  const [scheduleOn, setScheduleOn] = useState(false);
+  const [date, setDate] = useState("");
+  const [time, setTime] = useState("");
+  const [timeZone, setTimeZone] = useState<string | null>(null);
+  const [result, setResult] = useState<UploadResponse | null>(null);
+
+  const categories = useQuery({ queryKey: CATEGORIES_KEY, queryFn: fetchCategories });
+  const [categoryId, setCategoryId] = useState(initialCategory(null, false));
+  const [categoryTouched, setCategoryTouched] = useState(false);
+  useEffect(() => {
+    if (categories.data && !categoryTouched) setCategoryId(initialCategory(categories.data.preferredCategoryId, true));
+  }, [categories.data, categoryTouched]);
+
+  // the browser's time zone is known only in the browser (not during server rendering)
+  useEffect(() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"), []);
+  const suggestion: ScheduleSuggestion | null = useMemo(
+    () =>
+      timeZone
+        ? nextScheduleDate({
+            lastScheduleDate: schedule.lastScheduleDate ? new Date(schedule.lastScheduleDate) : null,
+            schedulingDays: parseSchedulingDays(schedule.schedulingDays),
+            defaultScheduleTime: schedule.defaultScheduleTime,
+            timeZone,
+            now: new Date(),
+          })
+        : null,
+    [schedule, timeZone],
+  );
+  const today = timeZone ? calendarDateIn(new Date(), timeZone) : undefined;
+
+  const status = useQuery({
+    queryKey: UPLOAD_STATUS_KEY,
+    queryFn: fetchUploadStatus,
+    refetchInterval: (q) => (q.state.data?.status === "uploading" ? 1000 : false),
+  });
+
+  const upload = useMutation({
+    mutationFn: uploadRequest,
+    retry: false,
+    onMutate: () => {
+      setResult(null);
+      // start reading the real bytes as soon as the server has the upload
+      window.setTimeout(() => queryClient.invalidateQueries({ queryKey: UPLOAD_STATUS_KEY }), 500);
+    },
+    onSuccess: (data) => {
+      setResult(data);
+      toast({ title: "Upload complete", description: `YouTube video id: ${data.videoId}` });
+      queryClient.invalidateQueries({ queryKey: UPLOAD_STATUS_KEY });
+    },
+    onError: (error) => {
+      const description =
+        error instanceof ApiError ? serverMessage(error) || "Upload failed" : error instanceof SyntaxError ? "Failed to parse response" : "Network error occurred";
+      toast({ title: "Upload failed", description, variant: "destructive" });
+      queryClient.invalidateQueries({ queryKey: UPLOAD_STATUS_KEY });
+    },
+  });
+
+  const serverUploading = status.data?.status === "uploading";
+  const active = upload.isPending || serverUploading;
+  const { percent, fake } = useUploadProgress(upload.isPending, status.data?.percent ?? 0);
+  const done = result ?? (status.data?.status === "completed" && status.data.videoId ? { videoId: status.data.videoId, url: status.data.url! } : null);
+
+  const submit = () => {
+    if (!videoUrl) {
+      toast({ title: "No video found", description: "Please render your video first", variant: "destructive" });
+      return;
+    }
+    if (!title.trim()) {
+      toast({ title: "Title required", description: "Please enter a title for your video", variant: "destructive" });
+      return;
+    }
+    let publishAt: string | undefined;
+    if (scheduleOn && date) {
+      const when = zonedTimeToInstant(date, time || suggestion?.time || "12:00", timeZone ?? "UTC");
+      if (when.getTime() <= Date.now()) {
+        toast({ title: "Upload failed", description: "The scheduled time is in the past. Pick a later date or time.", variant: "destructive" });
+        return;
+      }
+      publishAt = when.toISOString();
+    }
+    upload.mutate({
+      videoPath: videoUrl,
+      title: title.trim(),
+      description,
+      tags: parseTags(tags),
+      privacyStatus,
+      categoryId,
+      madeForKids,
+      ...(publishAt ? { publishAt } : {}),
+    });
+  };
+
+  const categoryOptions = categories.data?.categories ?? BUILTIN_CATEGORIES;
+  const suggestionText = suggestion
+    ? new Date(`${suggestion.date}T00:00:00Z`).toLocaleDateString("en-US", { weekday: "long", month: "long", day: "numeric", year: "numeric", timeZone: "UTC" })
+    : null;
+
+  return (
+    <section aria-label="Upload to YouTube" className="space-y-5 rounded-xl border border-slate-800 bg-slate-900 p-6">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-xl font-semibold">Upload to YouTube</h2>
+        <p className="text-sm text-slate-400">
+          {props.channelTitle ? `Connected: ${props.channelTitle}` : "YouTube connected"} ·{" "}
+          <button type="button" className="underline hover:text-white" onClick={props.onDisconnect}>
+            Disconnect
+          </button>
+        </p>
+      </div>
+
+      <div className="space-y-2">
+        <Label htmlFor="yt-title">Title</Label>
+        <Input id="yt-title" value={title} maxLength={100} onChange={(e) => setTitle(e.target.value)} disabled={active} />
+      </div>
+      <div className="space-y-2">
+        <div className="flex items-center justify-between">
+          <Label htmlFor="yt-description">Description</Label>
+          <Counter length={description.length} limit={UPLOAD_LIMITS.descriptionChars} />
+        </div>
+        <Textarea id="yt-description" rows={6} value={description} onChange={(e) => setDescription(e.target.value)} disabled={active} />
+        {exceedsDescriptionLimit(description) ? <span className="sr-only">Description exceeds YouTube limit</span> : null}
+      </div>
+      <div className="space-y-2">
+        <div className="flex items-center justify-between">
+          <Label htmlFor="yt-tags">Tags (comma separated)</Label>
+          <Counter length={tags.length} limit={UPLOAD_LIMITS.tagsChars} />
+        </div>
+        <Input id="yt-tags" value={tags} placeholder="bees, nature, science" onChange={(e) => setTags(e.target.value)} disabled={active} />
+        {exceedsTagsLimit(tags) ? <span className="sr-only">Tags exceed YouTube limit</span> : null}
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-2">
+          <Label htmlFor="yt-category">Category</Label>
+          <select
+            id="yt-category"
+            className="h-10 w-full rounded-md border border-slate-700 bg-slate-950 px-3 text-sm"
+            value={categoryId}
+            disabled={active}
+            onChange={(e) => {
+              setCategoryTouched(true);
+              setCategoryId(e.target.value);
+            }}
+          >
+            {categoryOptions.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.title}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="text-xs text-slate-400 underline hover:text-white"
+            onClick={() =>
+              savePreferredCategory(categoryId).then(
+                () => toast({ title: "Default category saved", description: `${categoryOptions.find((c) => c.id === categoryId)?.title ?? categoryId} is now your default.` }),
+                (e: unknown) => toast({ title: "Save Failed", description: serverMessage(e), variant: "destructive" }),
+              )
+            }
+          >
+            Make this my default category
+          </button>
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor="yt-privacy">Privacy</Label>
+          <select
+            id="yt-privacy"
+            className="h-10 w-full rounded-md border border-slate-700 bg-slate-950 px-3 text-sm"
+            value={scheduleOn ? "private" : privacyStatus}
+            disabled={active || scheduleOn}
+            onChange={(e) => setPrivacy(e.target.value as typeof privacyStatus)}
+          >
+            {PRIVACY_STATUSES.map((p) => (
+              <option key={p} value={p}>
+                {PRIVACY_LABELS[p]}
+              </option>
+            ))}
+          </select>
+          {scheduleOn ? <p className="text-xs text-slate-400">A scheduled video stays private until it is published.</p> : null}
+        </div>
+      </div>
+
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium">Audience</legend>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="radio" name="made-for-kids" checked={!madeForKids} onChange={() => setMadeForKids(false)} disabled={active} /> No, it&apos;s not made for kids
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="radio" name="made-for-kids" checked={madeForKids} onChange={() => setMadeForKids(true)} disabled={active} /> Yes, it&apos;s made for kids
+        </label>
+      </fieldset>
+
+      <div className="space-y-3 rounded-lg border border-slate-800 p-4">
+        <label className="flex items-center gap-2 text-sm font-medium">
+          <input type="checkbox" checked={scheduleOn} onChange={(e) => setScheduleOn(e.target.checked)} disabled={active} />
+          <CalendarClock className="h-4 w-4" aria-hidden /> Schedule publishing
+        </label>
+        {scheduleOn ? (
+          <div className="grid gap-3 sm:grid-cols-2">
+            <div className="space-y-1">
+              <Label htmlFor="yt-date">Schedule date</Label>
+              <Input id="yt-date" type="date" min={today} value={date} onChange={(e) => setDate(e.target.value)} disabled={active} />
+            </div>
+            <div className="space-y-1">
+              <Label htmlFor="yt-time">Schedule time</Label>
+              <Input id="yt-time" type="time" value={time} onChange={(e) => setTime(e.target.value)} disabled={active} />
+            </div>
+          </div>
+        ) : null}
+        {suggestion ? (
+          <p className="text-sm text-slate-400" data-testid="suggested-date">
+            Suggested next date: {suggestionText} at {suggestion.time}{" "}
+            <button
+              type="button"
+              className="text-brand underline"
+              onClick={() => {
+                setScheduleOn(true);
+                setDate(suggestion.date);
+                setTime(suggestion.time);
+              }}
+              disabled={active}
+            >
+              Use it
+            </button>
+          </p>
+        ) : null}
+      </div>
+
+      <Button size="lg" onClick={submit} disabled={active}>
+        {active ? "Uploading..." : scheduleOn && date ? "Schedule Upload" : "Upload to YouTube"}
+      </Button>
+
+      {active ? (
+        <div className="space-y-2" aria-label="Upload progress">
+          <div className="flex items-center gap-3">
+            <div role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-3 flex-1 overflow-hidden rounded-full bg-slate-800">
+              <div className="h-full rounded-full bg-brand transition-all" style={{ width: `${percent}%` }} />
+            </div>
+            <span className="w-12 text-right font-mono text-sm" data-testid="upload-percent">
+              {percent}%
+            </span>
+          </div>
+          <p className="text-sm text-slate-400" data-testid="upload-details">
+            {fake || !status.data?.totalBytes
+              ? "Starting the upload..."
+              : status.data.phase === "thumbnail"
+                ? "Setting the thumbnail..."
+                : `Uploaded ${formatBytes(status.data.bytesUploaded)} of ${formatBytes(status.data.totalBytes)}`}
+          </p>
+        </div>
+      ) : null}
+
+      {done ? (
+        <div role="status" className="space-y-2 rounded-lg border border-emerald-800 bg-emerald-950 p-4 text-emerald-100">
+          <p className="flex items-center gap-2 font-semibold">
+            <CheckCircle2 className="h-5 w-5" aria-hidden /> Uploaded to YouTube
+          </p>
+          <p>
+            Video ID: <code data-testid="youtube-video-id">{done.videoId}</code>
+          </p>
+          <a href={done.url} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 underline">
+            Watch on YouTube <ExternalLink className="h-4 w-4" aria-hidden />
+          </a>
+          {status.data?.publishAt ? <p className="text-sm">Scheduled: private until {new Date(status.data.publishAt).toLocaleString()}.</p> : null}
+          {status.data?.thumbnailError ? <p className="text-sm text-amber-200">{status.data.thumbnailError}</p> : null}
+        </div>
+      ) : null}
+      {!active && !done && status.data?.status === "error" && status.data.error ? (
+        <p role="alert" className="rounded-lg border border-red-800 bg-red-950 p-3 text-sm text-red-200">
+          The last upload failed: {status.data.error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

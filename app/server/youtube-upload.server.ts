@@ -1,0 +1,234 @@
+// The YouTube upload stage as the web side sees it: start an upload of the current project's latest video
+// (checked against the signed-in user), wait for its video id, and read its live progress. The work itself is
+// workflows/youtube-upload.ts on a worker.
+import { WorkflowFailedError } from "@temporalio/client";
+import { z } from "zod";
+import type { Project } from "~/generated/prisma/client";
+import { PRIVACY_STATUSES, UPLOAD_LIMITS, YOUTUBE_CATEGORY_IDS } from "~/lib/constants";
+import { innermostMessage } from "../../workflows/shared/errors";
+import {
+  youtubeUploadProgressQuery,
+  youtubeUploadWorkflowId,
+  youtubeWatchUrl,
+  type YoutubeUploadInput,
+  type YoutubeUploadProgress,
+  type YoutubeUploadResult,
+} from "../../workflows/shared/youtube-upload";
+import { youtubeUploadWorkflow } from "../../workflows/youtube-upload";
+import { jsonError } from "./api.server";
+import { prisma } from "./db.server";
+import { assertCanUpload, getAccessLevel, LIMIT_MESSAGES } from "./permissions.server";
+import { getCurrentProject } from "./projects.server";
+import { getLatestVideo } from "./render.server";
+import { getUserSettings } from "./settings.server";
+import { approvedThumbnail } from "./thumbnail.server";
+import { findMediaForUser, mediaIdFromUrl } from "./storage.server";
+import { getTemporalClient, runEndedUnrecorded, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
+
+/** YouTube's own limits: a title of at most 100 characters, a description of at most 5,000 bytes. */
+const TITLE_MAX = 100;
+const DESCRIPTION_MAX = 5000;
+
+/** POST /api/youtube/upload (spec section 7). The spec's counters warn at 4,900 / 400; YouTube's limits refuse. */
+export const UploadBodySchema = z
+  .object({
+    videoPath: z.string().trim().max(500).optional(),
+    title: z.string({ error: "Please enter a title for your video" }).trim().min(1, "Please enter a title for your video").max(TITLE_MAX, `YouTube titles are at most ${TITLE_MAX} characters.`),
+    description: z.string().max(DESCRIPTION_MAX, `YouTube descriptions are at most ${DESCRIPTION_MAX} characters.`).default(""),
+    tags: z
+      .array(z.string().max(UPLOAD_LIMITS.tagsChars))
+      .max(500)
+      .default([])
+      .transform((tags) => tags.map((t) => t.trim()).filter(Boolean))
+      .refine((tags) => tags.join(",").length <= 500, "YouTube takes at most 500 characters of tags in all."),
+    privacyStatus: z.enum(PRIVACY_STATUSES).default("public"),
+    categoryId: z.enum(YOUTUBE_CATEGORY_IDS, { error: `categoryId must be one of ${YOUTUBE_CATEGORY_IDS.join(", ")}.` }),
+    publishAt: z.iso
+      .datetime({ offset: true, error: "publishAt must be an ISO date and time, e.g. 2026-05-01T12:00:00Z." })
+      .optional()
+      .nullable()
+      .refine((value) => !value || new Date(value).getTime() > Date.now(), "The scheduled time must be in the future."),
+    thumbnailUrl: z.string().trim().max(500).optional().nullable(),
+    madeForKids: z.boolean().default(false),
+  })
+  .strict();
+export type UploadBody = z.output<typeof UploadBodySchema>;
+
+async function requireProject(userId: string): Promise<Project> {
+  const project = await getCurrentProject(userId);
+  if (!project) throw jsonError(404, "No video found. Please render your video first.");
+  return project;
+}
+
+/** The video to upload: the one named by videoPath when it is this project's, else its newest finished one. */
+async function chooseVideo(project: Project, videoPath: string | undefined) {
+  const finished = { projectId: project.id, status: "completed" as const, videoUrl: { not: null } };
+  if (videoPath) {
+    const fileId = mediaIdFromUrl(videoPath);
+    const named = fileId ? await prisma.renderedVideo.findFirst({ where: { ...finished, OR: [{ mediaFileId: fileId }, { videoUrl: videoPath }] } }) : null;
+    if (!named) throw jsonError(404, "That video is not one of this project's rendered videos.", { field: "videoPath" });
+    return named;
+  }
+  const latest = await prisma.renderedVideo.findFirst({ where: finished, orderBy: { createdAt: "desc" } });
+  if (!latest) throw jsonError(404, "No video found. Please render your video first.", { field: "videoPath" });
+  return latest;
+}
+
+/** The thumbnail to set: the one named (when it is the user's own file), else the project's approved one. */
+async function chooseThumbnail(userId: string, project: Project, thumbnailUrl: string | null | undefined): Promise<string | null> {
+  if (thumbnailUrl) {
+    const fileId = mediaIdFromUrl(thumbnailUrl);
+    const file = fileId ? await findMediaForUser(userId, fileId) : null;
+    if (!file || !file.mimeType.startsWith("image/")) throw jsonError(404, "That thumbnail is not one of your images.", { field: "thumbnailUrl" });
+    return thumbnailUrl;
+  }
+  return (await approvedThumbnail(project.id))?.thumbnailUrl ?? null;
+}
+
+/** Starts the upload workflow; 409 when one runs for this project, or YouTube is not connected. */
+export async function startYoutubeUpload(userId: string, body: UploadBody): Promise<{ uploadId: string; workflowId: string }> {
+  await assertCanUpload(userId);
+  const project = await requireProject(userId);
+  const connection = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { revokedAt: true } });
+  if (!connection) throw jsonError(409, "YouTube is not connected. Click Connect YouTube first.", { needsConnection: true });
+  if (connection.revokedAt) throw jsonError(409, "Your YouTube connection is no longer valid. Connect YouTube again.", { needsConnection: true });
+  const video = await chooseVideo(project, body.videoPath);
+  const thumbnailUrl = await chooseThumbnail(userId, project, body.thumbnailUrl);
+
+  const workflowId = youtubeUploadWorkflowId(project.id);
+  const upload = await prisma.youtubeUpload.create({
+    data: {
+      projectId: project.id,
+      videoId: video.id,
+      title: body.title,
+      description: body.description,
+      tags: body.tags,
+      categoryId: body.categoryId,
+      // YouTube publishes a scheduled video only from private
+      privacyStatus: body.publishAt ? "private" : body.privacyStatus,
+      publishAt: body.publishAt ? new Date(body.publishAt) : null,
+      thumbnailUrl,
+      madeForKids: body.madeForKids,
+      status: "processing",
+      workflowId,
+    },
+  });
+  const input: YoutubeUploadInput = { uploadId: upload.id, userId, projectId: project.id };
+  try {
+    await startWorkflow(youtubeUploadWorkflow, { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
+  } catch (e) {
+    await prisma.youtubeUpload.delete({ where: { id: upload.id } });
+    if (e instanceof WorkflowAlreadyRunningError) throw jsonError(409, "An upload of this video is already in progress. Wait for it to finish.");
+    throw e;
+  }
+  return { uploadId: upload.id, workflowId };
+}
+
+/** Waits for the upload's result (the browser's request stays open; closing it leaves the upload running). */
+export async function waitForYoutubeUpload(workflowId: string, signal?: AbortSignal): Promise<YoutubeUploadResult> {
+  const handle = (await getTemporalClient()).workflow.getHandle(workflowId);
+  try {
+    const result = await Promise.race([
+      handle.result() as Promise<YoutubeUploadResult>,
+      new Promise<never>((_, reject) => signal?.addEventListener("abort", () => reject(new Error("The browser stopped waiting")), { once: true })),
+    ]);
+    return result;
+  } catch (e) {
+    if (e instanceof WorkflowFailedError) throw jsonError(502, innermostMessage(e, "Upload failed"));
+    throw e;
+  }
+}
+
+export type UploadStatusResponse = {
+  status: "idle" | "uploading" | "completed" | "error";
+  uploadId: string | null;
+  percent: number;
+  bytesUploaded: number;
+  totalBytes: number;
+  phase: YoutubeUploadProgress["status"] | null;
+  videoId: string | null;
+  url: string | null;
+  thumbnailSet: boolean;
+  thumbnailError: string | null;
+  publishAt: string | null;
+  error: string | null;
+};
+
+const IDLE: UploadStatusResponse = {
+  status: "idle",
+  uploadId: null,
+  percent: 0,
+  bytesUploaded: 0,
+  totalBytes: 0,
+  phase: null,
+  videoId: null,
+  url: null,
+  thumbnailSet: false,
+  thumbnailError: null,
+  publishAt: null,
+  error: null,
+};
+
+/** GET /api/youtube/upload-status: the current project's newest upload, with live bytes while it runs. */
+export async function getYoutubeUploadStatus(userId: string): Promise<UploadStatusResponse> {
+  const project = await getCurrentProject(userId);
+  if (!project) return IDLE;
+  const upload = await prisma.youtubeUpload.findFirst({ where: { projectId: project.id }, orderBy: { createdAt: "desc" } });
+  if (!upload) return IDLE;
+  const base: UploadStatusResponse = {
+    ...IDLE,
+    uploadId: upload.id,
+    percent: upload.progress,
+    bytesUploaded: Number(upload.bytesUploaded),
+    totalBytes: Number(upload.totalBytes ?? 0),
+    videoId: upload.youtubeVideoId,
+    url: upload.youtubeVideoId ? youtubeWatchUrl(upload.youtubeVideoId) : null,
+    thumbnailSet: upload.thumbnailSet,
+    thumbnailError: upload.thumbnailError,
+    publishAt: upload.publishAt?.toISOString() ?? null,
+    error: upload.error,
+  };
+  if (upload.status === "completed") return { ...base, status: "completed", percent: 100, phase: "completed" };
+  if (upload.status === "error") return { ...base, status: "error", phase: "failed" };
+  if (await runEndedUnrecorded(upload.workflowId, upload.createdAt)) {
+    const error = "The upload was stopped before it finished. Start it again.";
+    await prisma.youtubeUpload.updateMany({ where: { id: upload.id, status: "processing" }, data: { status: "error", error } });
+    return { ...base, status: "error", phase: "failed", error };
+  }
+  try {
+    const state = await (await getTemporalClient()).workflow.getHandle(youtubeUploadWorkflowId(project.id)).query(youtubeUploadProgressQuery);
+    return {
+      ...base,
+      status: "uploading",
+      phase: state.status,
+      percent: state.percent,
+      bytesUploaded: state.bytesUploaded,
+      totalBytes: state.totalBytes || base.totalBytes,
+      videoId: state.videoId ?? base.videoId,
+    };
+  } catch {
+    // no worker has picked the upload up yet: the saved bytes are the truth
+    return { ...base, status: "uploading", phase: "preparing" };
+  }
+}
+
+/** What /upload and /projects/{id}/upload show for the user's current project. */
+export async function getUploadPageData(user: { id: string; email: string }) {
+  const [project, video, settings, accessLevel] = await Promise.all([
+    getCurrentProject(user.id),
+    getLatestVideo(user.id),
+    getUserSettings(user.id),
+    getAccessLevel(user),
+  ]);
+  return {
+    projectId: project?.id ?? null,
+    projectTitle: project?.title ?? "",
+    videoUrl: video.videoUrl,
+    schedule: {
+      schedulingDays: settings.schedulingDays,
+      defaultScheduleTime: settings.defaultScheduleTime,
+      lastScheduleDate: settings.lastScheduleDate?.toISOString() ?? null,
+    },
+    uploadRefused: accessLevel === "free" ? LIMIT_MESSAGES.upload : null,
+  };
+}

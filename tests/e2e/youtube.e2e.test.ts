@@ -1,0 +1,139 @@
+// The Upload page in Chromium against the built app, whose Google endpoints are the local fake
+// (tests/fakes/youtube-server.ts, started by the test harness): a rendered video is shown, YouTube is connected
+// through the popup, the form's counters warn past YouTube's limits, and the upload ends with the video id.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET } from "../fakes/youtube";
+import { baseUrl, launchChromium } from "../support/browser";
+import { signIn } from "../support/browser-auth";
+
+// the test process writes the seeded video into the app's own database and media folder
+process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+process.env.DATA_DIR = process.env.E2E_DATA_DIR;
+const { prisma } = await import("~/server/db.server");
+const { mediaUrl, saveMediaFromPath } = await import("~/server/storage.server");
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const email = `uploader-${Date.now()}@example.com`;
+const shots = path.join(process.env.E2E_DATA_DIR ?? os.tmpdir(), "screenshots");
+const openToast = () => page.locator("li[data-state=open]");
+const fakeState = async () =>
+  (await (await fetch(`${process.env.E2E_YOUTUBE_FAKE_URL}/__fake/state`)).json()) as {
+    videos: { id: string; bytes: number; resource: { snippet: { title: string; tags: string[] }; status: { privacyStatus: string; publishAt?: string } } }[];
+  };
+
+/** A 2-second 360x640 H.264 clip with a tone, as the renderer would store it. */
+async function seedRenderedVideo(userId: string) {
+  const project = await prisma.project.create({ data: { userId, title: "Honeybee Waggle Dance", topic: "How bees share directions", resolution: "shorts", durationSeconds: 30 } });
+  await prisma.user.update({ where: { id: userId }, data: { currentProjectId: project.id } });
+  const file = path.join(os.tmpdir(), `reelsmith-e2e-${Date.now()}.mp4`);
+  execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=360x640:rate=25", "-f", "lavfi", "-i", "sine=frequency=440", "-t", "2", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-c:a", "aac", "-shortest", "-y", file]);
+  const media = await saveMediaFromPath({ userId, projectId: project.id, kind: "video", mimeType: "video/mp4", extension: "mp4", sourcePath: file, width: 360, height: 640, durationSeconds: 2 });
+  await prisma.renderedVideo.create({
+    data: { projectId: project.id, status: "completed", videoUrl: mediaUrl(media), mediaFileId: media.id, width: 360, height: 640, durationSeconds: 2, completedAt: new Date() },
+  });
+  return { project, bytes: media.bytes };
+}
+
+beforeAll(async () => {
+  fs.mkdirSync(shots, { recursive: true });
+  browser = await launchChromium();
+  // a creator in Tokyo: the schedule is read on their wall clock
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: "Asia/Tokyo" });
+  page = await context.newPage();
+  await signIn(page, { email, name: "Uma Uploader" });
+});
+afterAll(async () => {
+  await browser?.close();
+  await prisma.$disconnect();
+});
+
+describe("uploading to YouTube", () => {
+  let videoBytes = 0;
+
+  it("shows 'No Video Found' before a video is rendered", async () => {
+    await page.goto(`${baseUrl()}/upload`);
+    await page.getByRole("heading", { name: "No Video Found" }).waitFor();
+    expect(await page.getByRole("link", { name: "Go to Render" }).getAttribute("href")).toBe("/render");
+  });
+
+  it("shows the rendered video and the Connect YouTube prompt", async () => {
+    const user = await prisma.user.findUniqueOrThrow({ where: { email } });
+    ({ bytes: videoBytes } = await seedRenderedVideo(user.id));
+    // without the creator's OAuth client, connecting cannot start
+    await page.goto(`${baseUrl()}/upload`);
+    await page.getByRole("button", { name: "Connect YouTube" }).click();
+    await openToast().getByText("Authentication Error").waitFor();
+    const saved = await page.request.put(`${baseUrl()}/api/config`, { data: { googleOAuthClientId: FAKE_CLIENT_ID, googleOAuthClientSecret: FAKE_CLIENT_SECRET } });
+    expect(saved.status()).toBe(200);
+    await page.goto(`${baseUrl()}/upload`);
+    await page.getByRole("heading", { name: "Your Video" }).waitFor();
+    expect(await page.locator("section[aria-label='Your Video'] video").getAttribute("src")).toMatch(/^\/api\/media\//);
+    expect(await page.getByRole("link", { name: "Open in New Tab" }).getAttribute("target")).toBe("_blank");
+    await page.getByRole("link", { name: "Upload", exact: true }).waitFor(); // the header's link, now that a video exists
+    await page.getByRole("heading", { name: "Platform Upload Guidelines" }).waitFor();
+    await page.getByRole("button", { name: "Connect YouTube" }).waitFor();
+    await page.screenshot({ path: path.join(shots, "upload-connect.png"), fullPage: true });
+  });
+
+  it("connects YouTube through Google's consent popup", async () => {
+    const popupPromise = context.waitForEvent("page");
+    await page.getByRole("button", { name: "Connect YouTube" }).click();
+    const popup = await popupPromise;
+    await popup.waitForEvent("close", { timeout: 30_000 });
+    await openToast().getByText("YouTube connected").waitFor({ timeout: 15_000 });
+    await page.getByRole("heading", { name: "Upload to YouTube" }).waitFor();
+    await page.getByText("Connected: Fake Creator Channel").waitFor();
+  });
+
+  it("warns past YouTube's limits, then uploads and shows the video id", { timeout: 120_000 }, async () => {
+    expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("Honeybee Waggle Dance");
+    await page.getByLabel("Tags (comma separated)").fill("x,".repeat(201));
+    await page.getByText("Exceeds YouTube limit").waitFor();
+    await page.getByLabel("Tags (comma separated)").fill(" bees , waggle dance,, science ");
+    expect(await page.getByText("Exceeds YouTube limit").count()).toBe(0);
+    await page.getByLabel("Description").fill("Bees point the way to flowers with a dance.");
+    await page.getByText(/^Suggested next date: /).waitFor();
+    await page.getByLabel("Category").selectOption("27");
+    await page.screenshot({ path: path.join(shots, "upload-form.png"), fullPage: true });
+
+    await page.getByRole("button", { name: "Upload to YouTube" }).click();
+    await page.getByRole("progressbar", { name: "Upload progress" }).waitFor();
+    const id = page.getByTestId("youtube-video-id");
+    await id.waitFor({ timeout: 90_000 });
+    await page.screenshot({ path: path.join(shots, "upload-done.png"), fullPage: true });
+    const videoId = (await id.textContent())!;
+    expect(videoId).toMatch(/^[\w-]{11}$/);
+    expect(await page.getByRole("link", { name: "Watch on YouTube" }).getAttribute("href")).toBe(`https://www.youtube.com/watch?v=${videoId}`);
+    await openToast().getByText("Upload complete").waitFor();
+
+    const uploaded = (await fakeState()).videos.find((v) => v.id === videoId)!;
+    expect(uploaded.bytes).toBe(videoBytes);
+    expect(uploaded.resource.snippet).toMatchObject({ title: "Honeybee Waggle Dance", tags: ["bees", "waggle dance", "science"] });
+    expect(uploaded.resource.status.privacyStatus).toBe("public");
+  });
+
+  it("schedules a second upload on the suggested date: private until then", { timeout: 120_000 }, async () => {
+    await page.getByRole("button", { name: "Use it" }).click();
+    const date = await page.getByLabel("Schedule date").inputValue();
+    const time = await page.getByLabel("Schedule time").inputValue();
+    expect(date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(time).toBe("12:00");
+    expect(await page.getByLabel("Privacy").inputValue()).toBe("private");
+    const previous = await page.getByTestId("youtube-video-id").textContent();
+    await page.getByRole("button", { name: "Schedule Upload" }).click();
+    await page.getByTestId("youtube-video-id").filter({ hasNotText: previous! }).waitFor({ timeout: 90_000 });
+    const videoId = (await page.getByTestId("youtube-video-id").textContent())!;
+    const uploaded = (await fakeState()).videos.find((v) => v.id === videoId)!;
+    expect(uploaded.resource.status.privacyStatus).toBe("private");
+    // noon in Tokyo on the chosen day is 03:00 UTC that day
+    expect(uploaded.resource.status.publishAt).toBe(`${date}T03:00:00.000Z`);
+    await page.getByText(/^Scheduled: private until /).waitFor();
+  });
+});

@@ -1,0 +1,368 @@
+// The YouTube upload stage's I/O: check the video, send it with YouTube's resumable upload protocol (session URI,
+// chunked PUTs acknowledged by 308 + Range), set the approved thumbnail, and record the outcome. The session URI
+// and the acknowledged byte count are saved after every chunk, so a retry (a cut connection, a killed worker)
+// asks YouTube how far it got and continues from there instead of sending the video again.
+import fsp from "node:fs/promises";
+import { ApplicationFailure, Context } from "@temporalio/activity";
+import { QUOTA_EXCEEDED_MESSAGE } from "~/lib/youtube";
+import { prisma } from "~/server/db.server";
+import { decryptSecret, encryptSecret } from "~/server/encryption.server";
+import { getEnv } from "~/server/env.server";
+import { findMediaForUser, mediaFilePath, mediaIdFromUrl, openMediaStream } from "~/server/storage.server";
+import {
+  authorizedYoutube,
+  freshAccessToken,
+  googleErrorDetails,
+  markConnectionRevoked,
+  YoutubeNotConnectedError,
+  youtubeCallOptions,
+  type OAuth2Client,
+} from "~/server/youtube-client.server";
+import {
+  YOUTUBE_NOT_CONNECTED,
+  YOUTUBE_QUOTA_EXCEEDED,
+  YOUTUBE_UPLOAD_INPUT_ERROR,
+  youtubeUploadProgressSignal,
+  youtubeUploadWorkflowId,
+  type YoutubeUploadInput,
+  type YoutubeUploadProgressUpdate,
+} from "../shared/youtube-upload";
+import { withHeartbeat } from "../shared/heartbeat";
+
+export type YoutubeUploadDeps = {
+  /** Bytes per PUT (a multiple of 256 KiB); from YOUTUBE_UPLOAD_CHUNK_BYTES unless a test sets it. */
+  chunkBytes?: number;
+  /** Consecutive failed PUTs within one attempt before the attempt gives up and Temporal retries it. */
+  maxChunkFailures?: number;
+  /** Pause before asking YouTube how far it got after a failed PUT. */
+  chunkRetryDelayMs?: number;
+};
+
+const inputError = (message: string) => ApplicationFailure.create({ message, type: YOUTUBE_UPLOAD_INPUT_ERROR, nonRetryable: true });
+const notConnected = (message: string) => ApplicationFailure.create({ message, type: YOUTUBE_NOT_CONNECTED, nonRetryable: true });
+const quotaExceeded = () => ApplicationFailure.create({ message: QUOTA_EXCEEDED_MESSAGE, type: YOUTUBE_QUOTA_EXCEEDED, nonRetryable: true });
+
+async function loadUpload(input: YoutubeUploadInput) {
+  const upload = await prisma.youtubeUpload.findFirst({
+    where: { id: input.uploadId, projectId: input.projectId, project: { userId: input.userId } },
+    include: { video: true },
+  });
+  if (!upload) throw inputError("The upload was deleted before it finished.");
+  return upload;
+}
+
+async function videoFileOf(input: YoutubeUploadInput, upload: Awaited<ReturnType<typeof loadUpload>>) {
+  const fileId = upload.video?.mediaFileId ?? mediaIdFromUrl(upload.video?.videoUrl);
+  const file = fileId ? await findMediaForUser(input.userId, fileId) : null;
+  if (!file) throw inputError("The rendered video is gone. Render the video again, then upload it.");
+  try {
+    const { size } = await fsp.stat(mediaFilePath(file));
+    return { file, size };
+  } catch {
+    throw inputError("The rendered video file is missing. Render the video again, then upload it.");
+  }
+}
+
+/** Heartbeats (so a dead worker is noticed) and signals the workflow (so the page sees the bytes move). */
+function progressReporter(input: YoutubeUploadInput) {
+  const ctx = Context.current();
+  const handle = ctx.client.workflow.getHandle(youtubeUploadWorkflowId(input.projectId));
+  let lastSignal = 0;
+  return (update: YoutubeUploadProgressUpdate, force = false) => {
+    ctx.heartbeat(update);
+    if (!force && Date.now() - lastSignal < 500) return;
+    lastSignal = Date.now();
+    handle.signal(youtubeUploadProgressSignal, update).catch(() => {});
+  };
+}
+
+/** The video resource YouTube gets: a publishAt makes the video private until then, as YouTube requires. */
+function videoResource(upload: { title: string; description: string; tags: string[]; categoryId: string; privacyStatus: string; publishAt: Date | null; madeForKids: boolean }) {
+  return {
+    snippet: { title: upload.title, description: upload.description, tags: upload.tags, categoryId: upload.categoryId },
+    status: {
+      privacyStatus: upload.publishAt ? "private" : upload.privacyStatus,
+      ...(upload.publishAt ? { publishAt: upload.publishAt.toISOString() } : {}),
+      selfDeclaredMadeForKids: upload.madeForKids,
+    },
+  };
+}
+
+type PutOutcome = { done: true; videoId: string } | { done: false; acknowledged: number } | { gone: true };
+
+/** "bytes=0-N" -> N + 1 (the next byte to send); no Range -> 0. */
+const acknowledgedFrom = (range: string | null) => {
+  const match = range ? /bytes=0-(\d+)/.exec(range) : null;
+  return match ? Number(match[1]) + 1 : 0;
+};
+
+async function failOnStatus(response: Response, what: string): Promise<never> {
+  const text = await response.text().catch(() => "");
+  let details: ReturnType<typeof googleErrorDetails> = { status: response.status, reason: null, message: text || response.statusText };
+  try {
+    details = googleErrorDetails({ response: { status: response.status, data: JSON.parse(text) } });
+  } catch {
+    /* not JSON */
+  }
+  if (details.reason === "quotaExceeded" || details.reason === "uploadLimitExceeded" || details.reason === "dailyLimitExceeded") throw quotaExceeded();
+  if (response.status === 400 || response.status === 403) {
+    throw inputError(`YouTube refused the ${what}: ${details.message}${details.reason ? ` (${details.reason})` : ""}`);
+  }
+  // 401 is handled by the caller; 5xx and anything else may pass on a retry
+  throw new Error(`YouTube answered HTTP ${response.status} to the ${what}: ${details.message}`);
+}
+
+export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
+  const chunkSize = () => deps.chunkBytes ?? getEnv().YOUTUBE_UPLOAD_CHUNK_BYTES;
+  const maxChunkFailures = deps.maxChunkFailures ?? 5;
+  const retryDelayMs = deps.chunkRetryDelayMs ?? 1000;
+
+  /** Checks what is to be sent; marks the upload as under way. */
+  async function prepareYoutubeUpload(input: YoutubeUploadInput): Promise<{ totalBytes: number }> {
+    const upload = await loadUpload(input);
+    const { size } = await videoFileOf(input, upload);
+    const connection = await prisma.youtubeConnection.findUnique({ where: { userId: input.userId } });
+    if (!connection || connection.revokedAt) throw notConnected(new YoutubeNotConnectedError().message);
+    await prisma.youtubeUpload.update({ where: { id: upload.id }, data: { status: "processing", totalBytes: BigInt(size), error: null } });
+    return { totalBytes: size };
+  }
+
+  /** Sends the video with the resumable protocol; resumes a session an earlier attempt started. Safe to retry. */
+  async function uploadVideoToYoutube(input: YoutubeUploadInput): Promise<{ videoId: string }> {
+    // a slow chunk must not look like a dead worker: heartbeat on a timer as well as after each chunk
+    return withHeartbeat(() => sendVideo(input), { intervalMs: 5000 });
+  }
+
+  async function sendVideo(input: YoutubeUploadInput): Promise<{ videoId: string }> {
+    const upload = await loadUpload(input);
+    if (upload.youtubeVideoId) return { videoId: upload.youtubeVideoId };
+    const { file, size } = await videoFileOf(input, upload);
+    const report = progressReporter(input);
+    const attempt = Context.current().info.attempt;
+    const cancelled = Context.current().cancellationSignal;
+
+    let auth: OAuth2Client;
+    try {
+      ({ auth } = await authorizedYoutube(input.userId));
+    } catch (e) {
+      if (e instanceof YoutubeNotConnectedError) throw notConnected(e.message);
+      throw e;
+    }
+    const token = async () => {
+      try {
+        return await freshAccessToken(input.userId, auth);
+      } catch (e) {
+        if (e instanceof YoutubeNotConnectedError) throw notConnected(e.message);
+        throw e;
+      }
+    };
+    const base = getEnv().YOUTUBE_API_BASE_URL.replace(/\/?$/, "/");
+    let refreshedAfter401 = false;
+    const on401 = async () => {
+      // a token Google no longer takes although it has not expired: refresh once, then give up
+      if (refreshedAfter401) {
+        await markConnectionRevoked(input.userId);
+        throw notConnected(new YoutubeNotConnectedError().message);
+      }
+      refreshedAfter401 = true;
+      auth.setCredentials({ ...auth.credentials, expiry_date: 1 });
+    };
+
+    const saveProgress = async (acknowledged: number, sessionUri?: string) => {
+      const percent = Math.floor((acknowledged / size) * 100);
+      await prisma.youtubeUpload.update({
+        where: { id: upload.id },
+        data: { bytesUploaded: BigInt(acknowledged), progress: percent, ...(sessionUri ? { sessionUriEnc: encryptSecret(sessionUri) } : {}) },
+      });
+      report({ status: "uploading", bytesUploaded: acknowledged, totalBytes: size, percent, attempt }, acknowledged === size);
+    };
+
+    /** Asks YouTube how much of the session it has ("bytes *\/total"). */
+    const queryStatus = async (sessionUri: string): Promise<PutOutcome> => {
+      for (;;) {
+        const response = await fetch(sessionUri, {
+          method: "PUT",
+          headers: { Authorization: `Bearer ${await token()}`, "Content-Range": `bytes */${size}`, "Content-Length": "0" },
+          redirect: "manual",
+          signal: cancelled,
+        });
+        if (response.status === 401) {
+          await on401();
+          continue;
+        }
+        return outcomeOf(response, "upload status check");
+      }
+    };
+
+    const outcomeOf = async (response: Response, what: string): Promise<PutOutcome> => {
+      if (response.status === 308) {
+        await response.arrayBuffer().catch(() => {});
+        return { done: false, acknowledged: acknowledgedFrom(response.headers.get("range")) };
+      }
+      if (response.status === 200 || response.status === 201) {
+        const body = (await response.json()) as { id?: string };
+        if (!body.id) throw new Error("YouTube finished the upload but sent no video id");
+        return { done: true, videoId: body.id };
+      }
+      if (response.status === 404 || response.status === 410) return { gone: true };
+      return failOnStatus(response, what);
+    };
+
+    const startSession = async (): Promise<string> => {
+      for (;;) {
+        const url = `${base}upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`;
+        const response = await fetch(url, {
+          method: "POST",
+          headers: {
+            Authorization: `Bearer ${await token()}`,
+            "Content-Type": "application/json; charset=UTF-8",
+            "X-Upload-Content-Length": String(size),
+            "X-Upload-Content-Type": file.mimeType || "video/mp4",
+          },
+          body: JSON.stringify(videoResource(upload)),
+          signal: cancelled,
+        });
+        if (response.status === 401) {
+          await on401();
+          continue;
+        }
+        if (!response.ok) return failOnStatus(response, "upload");
+        const location = response.headers.get("location");
+        if (!location) throw new Error("YouTube started the upload session without a session URI");
+        await saveProgress(0, location);
+        return location;
+      }
+    };
+
+    // resume the session of an earlier attempt when YouTube still has it
+    let sessionUri = upload.sessionUriEnc ? decryptSecret(upload.sessionUriEnc) : null;
+    let offset = 0;
+    if (sessionUri) {
+      const status = await queryStatus(sessionUri);
+      if ("gone" in status) sessionUri = null;
+      else if (status.done) return finished(upload.id, status.videoId, size, report);
+      else offset = status.acknowledged;
+    }
+    if (!sessionUri) sessionUri = await startSession();
+    report({ status: "uploading", bytesUploaded: offset, totalBytes: size, percent: Math.floor((offset / size) * 100), attempt }, true);
+
+    let failures = 0;
+    for (;;) {
+      const end = Math.min(offset + chunkSize(), size);
+      let outcome: PutOutcome;
+      try {
+        const chunk = await readRange(file, offset, end);
+        const response = await fetch(sessionUri, {
+          method: "PUT",
+          headers: {
+            Authorization: `Bearer ${await token()}`,
+            "Content-Length": String(chunk.length),
+            "Content-Range": `bytes ${offset}-${end - 1}/${size}`,
+          },
+          body: chunk,
+          redirect: "manual",
+          signal: cancelled,
+        });
+        if (response.status === 401) {
+          await on401();
+          continue;
+        }
+        if (response.status >= 500) throw new Error(`YouTube answered HTTP ${response.status} to a chunk`);
+        outcome = await outcomeOf(response, "upload");
+      } catch (e) {
+        if (e instanceof ApplicationFailure || cancelled.aborted) throw e;
+        // the connection broke or YouTube stumbled: ask how far it got, and go on from there
+        if (++failures > maxChunkFailures) throw e;
+        await new Promise((r) => setTimeout(r, retryDelayMs * failures));
+        outcome = await queryStatus(sessionUri);
+      }
+      if ("gone" in outcome) {
+        // the session expired (YouTube keeps them about a week): start over with a new one
+        sessionUri = await startSession();
+        offset = 0;
+        continue;
+      }
+      if (outcome.done) return finished(upload.id, outcome.videoId, size, report);
+      if (outcome.acknowledged > offset) failures = 0;
+      offset = outcome.acknowledged;
+      await saveProgress(offset);
+    }
+  }
+
+  async function finished(uploadId: string, videoId: string, size: number, report: ReturnType<typeof progressReporter>) {
+    await prisma.youtubeUpload.update({
+      where: { id: uploadId },
+      data: { youtubeVideoId: videoId, bytesUploaded: BigInt(size), progress: 100, sessionUriEnc: null },
+    });
+    report({ status: "thumbnail", bytesUploaded: size, totalBytes: size, percent: 100, videoId }, true);
+    return { videoId };
+  }
+
+  /** Sets the approved thumbnail on the uploaded video. A refusal (e.g. an unverified channel) is recorded, not fatal. */
+  async function setYoutubeThumbnail(input: YoutubeUploadInput): Promise<{ thumbnailSet: boolean; error: string | null }> {
+    const upload = await loadUpload(input);
+    if (!upload.youtubeVideoId || !upload.thumbnailUrl) return { thumbnailSet: false, error: null };
+    if (upload.thumbnailSet) return { thumbnailSet: true, error: null };
+    const fileId = mediaIdFromUrl(upload.thumbnailUrl);
+    const file = fileId ? await findMediaForUser(input.userId, fileId) : null;
+    const record = async (thumbnailSet: boolean, error: string | null) => {
+      await prisma.youtubeUpload.update({ where: { id: upload.id }, data: { thumbnailSet, thumbnailError: error } });
+      return { thumbnailSet, error };
+    };
+    if (!file) return record(false, "The approved thumbnail's file is gone; the video keeps YouTube's automatic thumbnail.");
+    let youtube;
+    try {
+      ({ youtube } = await authorizedYoutube(input.userId));
+    } catch (e) {
+      if (e instanceof YoutubeNotConnectedError) return record(false, e.message);
+      throw e;
+    }
+    try {
+      await youtube.thumbnails.set({ videoId: upload.youtubeVideoId, media: { mimeType: file.mimeType, body: openMediaStream(file) } }, youtubeCallOptions());
+      return record(true, null);
+    } catch (e) {
+      const { status, reason, message } = googleErrorDetails(e);
+      if (status && status >= 400 && status < 500 && status !== 429) {
+        return record(false, `YouTube did not take the thumbnail: ${message}${reason ? ` (${reason})` : ""}`);
+      }
+      throw e;
+    }
+  }
+
+  /** Marks the upload done; a scheduled one moves the creator's lastScheduleDate to its publish time. */
+  async function finishYoutubeUpload(input: YoutubeUploadInput): Promise<{ publishAt: string | null }> {
+    const upload = await loadUpload(input);
+    await prisma.youtubeUpload.update({ where: { id: upload.id }, data: { status: "completed", progress: 100, completedAt: new Date(), error: null } });
+    if (upload.publishAt) {
+      await prisma.userSettings.upsert({
+        where: { userId: input.userId },
+        create: { userId: input.userId, lastScheduleDate: upload.publishAt },
+        update: { lastScheduleDate: upload.publishAt },
+      });
+    }
+    return { publishAt: upload.publishAt?.toISOString() ?? null };
+  }
+
+  async function recordYoutubeUploadFailure(input: { uploadId: string; message: string }): Promise<void> {
+    await prisma.youtubeUpload.updateMany({ where: { id: input.uploadId, status: { not: "completed" } }, data: { status: "error", error: input.message } });
+  }
+
+  return { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, finishYoutubeUpload, recordYoutubeUploadFailure };
+}
+
+async function readRange(file: Parameters<typeof mediaFilePath>[0], start: number, end: number): Promise<Uint8Array<ArrayBuffer>> {
+  const handle = await fsp.open(mediaFilePath(file), "r");
+  try {
+    const buffer = new Uint8Array(end - start);
+    let read = 0;
+    while (read < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, start + read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    await handle.close();
+  }
+}
+
