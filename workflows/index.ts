@@ -5,3 +5,4 @@ export { renderVideoWorkflow } from "./render";
 export { storyboardWorkflow } from "./storyboard";
 export { sceneImageWorkflow, sceneVoiceoverWorkflow, generateAllContentWorkflow } from "./scene-media";
 export { thumbnailWorkflow, uploadMetadataWorkflow } from "./thumbnail";
+export { musicTracksWorkflow, backgroundMusicWorkflow } from "./music";

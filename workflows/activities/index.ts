@@ -13,3 +13,6 @@ export const { writeStoryboardScenes, markStoryboardFailed, generateSceneImage, 
 import { createThumbnailActivities } from "./thumbnail";
 
 export const { renderProjectThumbnail, writeUploadMetadataFor } = createThumbnailActivities();
+import { createMusicActivities } from "./music";
+
+export const { startMusicGeneration, pollMusicGeneration, markMusicTracksFailed, mixBackgroundMusic } = createMusicActivities();
