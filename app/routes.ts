@@ -43,7 +43,15 @@ const storyboard: Group = (route) => {
   route("/api/generate-all-content", "routes/storyboard/api.generate-all-content.ts");
 };
 
-// music: /music and its /api routes (routes/music/)
+const music: Group = (route) => {
+  route("/music", "routes/music/music.tsx");
+  route("/api/music-tracks", "routes/music/api.music-tracks.ts");
+  route("/api/music-tracks/generate", "routes/music/api.music-tracks.generate.ts");
+  route("/api/music-tracks/:id", "routes/music/api.music-tracks.$id.ts");
+  route("/api/music-volume", "routes/music/api.music-volume.ts");
+  route("/api/render-background-music", "routes/music/api.render-background-music.ts");
+  route("/api/suno-callback", "routes/music/api.suno-callback.ts");
+};
 
 const render: Group = (route) => {
   route("/render", "routes/render/render.tsx");
@@ -93,7 +101,7 @@ const notFound: Group = (route) => {
   route("*", "routes/projects/$.tsx");
 };
 
-export const ROUTE_GROUPS = { auth, projects, script, storyboard, render, publish, billing, settings, notFound } as const;
+export const ROUTE_GROUPS = { auth, projects, script, storyboard, music, render, publish, billing, settings, notFound } as const;
 
 export default function routes(defineRoutes: DefineRoutesFunction) {
   return defineRoutes((route) => {

@@ -2,9 +2,9 @@
 // submits the generation and polls it until the tracks are stored or failed; Suno's callback wakes it early
 // (musicCallbackSignal), polling stays the fallback. backgroundMusicWorkflow (`background-music-<project>`)
 // mixes a completed track into the latest render, with progress readable by backgroundMusicProgressQuery.
-import { ApplicationFailure, CancellationScope, condition, proxyActivities, setHandler } from "@temporalio/workflow";
+import { ApplicationFailure, condition, proxyActivities, setHandler } from "@temporalio/workflow";
 import type { createMusicActivities } from "./activities/music";
-import type * as sharedActivities from "./activities";
+import { recordStageFailure } from "./shared/failures";
 import {
   backgroundMusicProgressQuery,
   backgroundMusicProgressSignal,
@@ -36,7 +36,6 @@ const { mixBackgroundMusic } = proxyActivities<Activities>({
   heartbeatTimeout: "30 seconds",
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [MUSIC_INPUT_ERROR] },
 });
-const { logPipelineError } = proxyActivities<typeof sharedActivities>({ startToCloseTimeout: "30 seconds" });
 
 export async function musicTracksWorkflow(input: MusicTracksInput): Promise<MusicTracksResult> {
   let callbacks = 0;
@@ -50,19 +49,22 @@ export async function musicTracksWorkflow(input: MusicTracksInput): Promise<Musi
     for (;;) {
       const outcome = await pollMusicGeneration({ userId: input.userId, projectId: input.projectId, trackIds: input.trackIds, taskId });
       if (outcome.status === "completed") return { status: "completed", completed: input.trackIds.length, error: null };
-      if (outcome.status === "error") return { status: "error", completed: 0, error: outcome.error };
+      if (outcome.status === "error") throw ApplicationFailure.nonRetryable(outcome.error ?? "Failed to generate music", "MusicProviderFailed");
       if (Date.now() > deadline) throw ApplicationFailure.nonRetryable("The music service did not finish in time. Try generating again.", "MusicTimedOut");
       // wait for the next poll, or less when a callback says the task moved on
       const seen = callbacks;
       await condition(() => callbacks > seen, interval);
     }
   } catch (error) {
-    const message = innermost(error) || "Failed to generate music";
-    await CancellationScope.nonCancellable(async () => {
-      await markMusicTracksFailed({ trackIds: input.trackIds, error: message });
-      await logPipelineError({ userId: input.userId, projectId: input.projectId, type: "music_generation", message });
+    return recordStageFailure(error, {
+      userId: input.userId,
+      projectId: input.projectId,
+      logType: "music_generation",
+      failureType: "MusicGenerationFailed",
+      fallbackMessage: "Failed to generate music",
+      cancelledMessage: "The music generation was cancelled",
+      recordOnRow: ({ message }) => markMusicTracksFailed({ trackIds: input.trackIds, error: message }),
     });
-    return { status: "error", completed: 0, error: message };
   }
 }
 
@@ -78,17 +80,16 @@ export async function backgroundMusicWorkflow(input: BackgroundMusicInput): Prom
     Object.assign(state, { status: "completed", percent: 100, stage: "Background music added" } satisfies Partial<BackgroundMusicProgress>);
     return result;
   } catch (error) {
-    const message = innermost(error) || "Failed to add background music to video";
-    Object.assign(state, { status: "failed", stage: "Mixing failed", error: message } satisfies Partial<BackgroundMusicProgress>);
-    await CancellationScope.nonCancellable(() =>
-      logPipelineError({ userId: input.userId, projectId: input.projectId, type: "background_music", message }),
-    );
-    throw ApplicationFailure.nonRetryable(message, "BackgroundMusicFailed");
+    return recordStageFailure(error, {
+      userId: input.userId,
+      projectId: input.projectId,
+      logType: "background_music",
+      failureType: "BackgroundMusicFailed",
+      fallbackMessage: "Failed to add background music to video",
+      cancelledMessage: "Adding background music was cancelled",
+      recordOnRow: async ({ message }) => {
+        Object.assign(state, { status: "failed", stage: "Mixing failed", error: message } satisfies Partial<BackgroundMusicProgress>);
+      },
+    });
   }
-}
-
-function innermost(error: unknown): string {
-  let current = error as { message?: string; cause?: unknown } | undefined;
-  while (current?.cause) current = current.cause as typeof current;
-  return current?.message ?? "";
 }

@@ -7,7 +7,7 @@ export const STAGE_STEPS: { stage: ProjectStage; label: string; pages: string[] 
   { stage: "script", label: "Script", pages: ["/script"] },
   { stage: "storyboard", label: "Storyboard", pages: ["/storyboard"] },
   { stage: "media", label: "Media", pages: ["/music", "/render"] },
-  { stage: "music", label: "Music", pages: ["/render"] },
+  { stage: "music", label: "Music", pages: ["/music", "/render"] },
   { stage: "rendered", label: "Rendered", pages: ["/upload", "/render"] },
   { stage: "uploaded", label: "Uploaded", pages: ["/upload", "/render"] },
 ];

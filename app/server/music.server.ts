@@ -1,10 +1,12 @@
 // The music stage as the web sees it: list, generate and delete the current project's tracks, save the music
 // volume, mix a track into the latest video (a workflow; the answer waits the few seconds it takes), read the
 // mix's progress, and take Suno's callbacks. Every call is scoped to the signed-in user's own project.
-import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError } from "@temporalio/client";
+import { WorkflowFailedError } from "@temporalio/client";
 import type { MusicTrack as MusicTrackRow } from "~/generated/prisma/client";
 import type { MusicTrack } from "~/lib/music";
 import { decodeSunoTask, parseSunoCallback } from "~/providers/music/suno.server";
+import { backgroundMusicWorkflow, musicTracksWorkflow } from "../../workflows/music";
+import { innermostMessage } from "../../workflows/shared/errors";
 import {
   backgroundMusicProgressQuery,
   backgroundMusicWorkflowId,
@@ -17,11 +19,10 @@ import {
 } from "../../workflows/shared/music";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
-import { getEnv } from "./env.server";
 import { assertCanUseMusic } from "./permissions.server";
 import { getCurrentProject } from "./projects.server";
 import { deleteMedia, mediaIdFromUrl } from "./storage.server";
-import { getTemporalClient, workflowIsRunning } from "./temporal.server";
+import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 /**
  * How long a generated track is: the video's length, at most 3 minutes (longer videos loop it; the offline
@@ -80,12 +81,7 @@ export async function startMusicGeneration(
     ...tuning,
   };
   try {
-    await (await getTemporalClient()).workflow.start("musicTracksWorkflow", {
-      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
-      workflowId,
-      args: [input],
-      memo: { userId, projectTitle: project.title },
-    });
+    await startWorkflow(musicTracksWorkflow, { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
   } catch (e) {
     await prisma.musicTrack.deleteMany({ where: { id: { in: trackIds } } });
     throw e;
@@ -135,25 +131,23 @@ export async function addBackgroundMusic(userId: string, request: { volumeLevel:
   await prisma.project.update({ where: { id: project.id }, data: { musicVolume: request.volumeLevel } });
 
   const input: BackgroundMusicInput = { userId, projectId: project.id, volumeLevel: request.volumeLevel, trackId: request.trackId };
-  const client = await getTemporalClient();
   let handle;
   try {
-    handle = await client.workflow.start("backgroundMusicWorkflow", {
-      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
+    handle = await startWorkflow(backgroundMusicWorkflow, {
       workflowId: backgroundMusicWorkflowId(project.id),
       args: [input],
-      memo: { userId, projectTitle: project.title },
+      memo: { userId, projectId: project.id, projectTitle: project.title },
     });
   } catch (e) {
-    if (e instanceof WorkflowExecutionAlreadyStartedError) {
+    if (e instanceof WorkflowAlreadyRunningError) {
       throw jsonError(409, "Background music is already being added to this video. Wait a few seconds, then try again.");
     }
     throw e;
   }
   try {
-    return (await handle.result()) as BackgroundMusicResult;
+    return await handle.result();
   } catch (e) {
-    if (e instanceof WorkflowFailedError) throw jsonError(422, innermost(e) || "Failed to add background music to video");
+    if (e instanceof WorkflowFailedError) throw jsonError(422, innermostMessage(e, "Failed to add background music to video"));
     throw e;
   }
 }
@@ -200,10 +194,4 @@ export async function receiveSunoCallback(body: unknown): Promise<boolean> {
     // the run already finished: nothing to wake
   }
   return true;
-}
-
-function innermost(error: unknown): string {
-  let current = error as { message?: string; cause?: unknown } | undefined;
-  while (current?.cause) current = current.cause as typeof current;
-  return current?.message ?? "";
 }

@@ -19,6 +19,7 @@ import {
   type BackgroundMusicProgress,
   type BackgroundMusicResult,
 } from "../shared/music";
+import { withHeartbeat } from "../shared/heartbeat";
 import { mixMusicIntoVideo, type VoiceSource } from "./music-mix";
 import { asActivityFailure, providersForUser } from "./providers";
 import { probeDurationSeconds } from "./render-probe";
@@ -78,9 +79,8 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
       if (music.source === "offline") {
         await prisma.musicTrack.updateMany({ where: { id: { in: open }, status: "pending" }, data: { status: "processing" } });
       }
-      const heartbeat = setInterval(() => ctx.heartbeat(), 2000);
       try {
-        const result = await music.poll(input.taskId, { onProgress: (fraction) => ctx.heartbeat({ fraction }) });
+        const result = await withHeartbeat(() => music.poll(input.taskId, { onProgress: (fraction) => ctx.heartbeat({ fraction }) }));
         if (result.status === "pending" || result.status === "processing") {
           await prisma.musicTrack.updateMany({ where: { id: { in: open }, status: { in: ["pending", "processing"] } }, data: { status: result.status } });
           return { status: result.status, error: null };
@@ -117,8 +117,6 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
         return { status: "completed", error: null };
       } catch (e) {
         throw asActivityFailure(e);
-      } finally {
-        clearInterval(heartbeat);
       }
     },
 

@@ -22,7 +22,8 @@ export type MusicTracksInput = {
   maxWaitMs?: number;
 };
 
-export type MusicTracksResult = { status: "completed" | "error"; completed: number; error: string | null };
+/** A failed generation ends the run as failed (the tracks show the reason); a finished one says how many. */
+export type MusicTracksResult = { status: "completed"; completed: number; error: null };
 
 /** Suno POSTed a callback for this run's task: poll now instead of waiting for the next interval. */
 export const musicCallbackSignal = defineSignal("musicCallback");

@@ -22,11 +22,12 @@ describe("visibleNavLinks", () => {
     ]);
   });
 
-  it("hides Add Music and Upload, whose screens are not built yet, even with their gates open", () => {
-    expect(labels(OPEN_GATES)).toEqual(["Create New Video", "View Script", "View Storyboard", "Render Video"]);
+  it("shows Add Music once every scene has its media, and hides Upload, whose screen is not built yet", () => {
+    expect(labels({ ...CLOSED_GATES, script: true, storyboard: true, music: true })).toContain("Add Music");
+    expect(labels(OPEN_GATES)).toEqual(["Create New Video", "View Script", "View Storyboard", "Add Music", "Render Video"]);
   });
 
   it("links each label to its page", () => {
-    expect(visibleNavLinks(OPEN_GATES).map((l) => l.to)).toEqual(["/create", "/script", "/storyboard", "/render"]);
+    expect(visibleNavLinks(OPEN_GATES).map((l) => l.to)).toEqual(["/create", "/script", "/storyboard", "/music", "/render"]);
   });
 });

@@ -14,10 +14,10 @@ const LINKS: { to: string; label: string; gate: keyof NavigationGates | null }[]
 ];
 
 /**
- * Screens of stages not built yet (background music, upload): their gates are computed already, but a link
+ * Screens of stages not built yet (upload): their gates are computed already, but a link
  * to a page that does not exist would only lead to 'Page Not Found'. Remove an entry when its screen lands.
  */
-export const SCREENS_NOT_BUILT_YET = new Set(["/music", "/upload"]);
+export const SCREENS_NOT_BUILT_YET = new Set(["/upload"]);
 
 export function visibleNavLinks(gates: NavigationGates): NavLinkItem[] {
   return LINKS.filter((link) => (link.gate === null || gates[link.gate]) && !SCREENS_NOT_BUILT_YET.has(link.to)).map(({ to, label }) => ({
