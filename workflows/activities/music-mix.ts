@@ -15,8 +15,8 @@ export function fadeOutSeconds(durationSeconds: number): number {
   return Math.min(2, durationSeconds / 4);
 }
 
-/** Ducking: while the voice is above about -30 dBFS the music is pressed down by up to ~15 dB. */
-export const DUCKING = { threshold: 0.03, ratio: 8, attackMs: 15, releaseMs: 350 } as const;
+/** Ducking: while the voice is above -34 dBFS the music is pressed down, by about 10 dB under ordinary speech. */
+export const DUCKING = { threshold: 0.02, ratio: 10, attackMs: 15, releaseMs: 350 } as const;
 
 export type VoiceSource =
   /** the video's own audio is the voice (a render without music) */
@@ -36,6 +36,7 @@ export type MixRequest = {
 };
 
 export type VideoInfo = { durationSeconds: number; hasAudio: boolean; width: number; height: number };
+export type ChannelCounts = { video: number; music: number; clips: number[] };
 
 export async function probeVideoInfo(file: string): Promise<VideoInfo> {
   const { stdout } = await run(FFPROBE, ["-v", "error", "-show_entries", "format=duration:stream=codec_type,width,height", "-of", "json", file]);
@@ -53,8 +54,17 @@ export async function probeVideoInfo(file: string): Promise<VideoInfo> {
 
 const FORMAT = "aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo";
 
+/** A mono source copied to both channels at full level (ffmpeg's default upmix lowers it by 3 dB), then our format. */
+const toStereo = (channels: number) => (channels === 1 ? `pan=stereo|c0=c0|c1=c0,${FORMAT}` : FORMAT);
+
+/** Channels of the first audio stream (0 without one). */
+export async function probeAudioChannels(file: string): Promise<number> {
+  const { stdout } = await run(FFPROBE, ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=channels", "-of", "csv=p=0", file]);
+  return Number.parseInt(stdout.trim(), 10) || 0;
+}
+
 /** The ffmpeg arguments for a mix (exported for the tests that read the filter graph). */
-export function mixArguments(request: MixRequest, info: VideoInfo): string[] {
+export function mixArguments(request: MixRequest, info: VideoInfo, channels: ChannelCounts): string[] {
   const d = info.durationSeconds;
   const fade = fadeOutSeconds(d);
   const gain = Math.max(0, Math.min(100, request.volumeLevel)) / 100;
@@ -65,18 +75,18 @@ export function mixArguments(request: MixRequest, info: VideoInfo): string[] {
     request.voice.clips.forEach((clip, i) => {
       inputs.push("-i", clip.path);
       const delayMs = Math.max(0, Math.round(clip.startSeconds * 1000));
-      filters.push(`[${i + 2}:a]${FORMAT},adelay=${delayMs}:all=1[c${i}]`);
+      filters.push(`[${i + 2}:a]${toStereo(channels.clips[i] ?? 2)},adelay=${delayMs}:all=1[c${i}]`);
     });
     const labels = request.voice.clips.map((_, i) => `[c${i}]`).join("");
     filters.push(`${labels}amix=inputs=${request.voice.clips.length}:duration=longest:normalize=0,apad,atrim=0:${d}[voicebed]`);
   } else if (request.voice.kind === "video" && info.hasAudio) {
-    filters.push(`[0:a]${FORMAT},apad,atrim=0:${d}[voicebed]`);
+    filters.push(`[0:a]${toStereo(channels.video)},apad,atrim=0:${d}[voicebed]`);
   } else {
     filters.push(`anullsrc=r=48000:cl=stereo,atrim=0:${d},${FORMAT}[voicebed]`);
   }
   filters.push(`[voicebed]asplit=2[voice][key]`);
   filters.push(
-    `[1:a]${FORMAT},atrim=0:${d},asetpts=N/SR/TB,volume=${gain.toFixed(4)},afade=t=in:st=0:d=${Math.min(0.5, d / 4).toFixed(3)},` +
+    `[1:a]${toStereo(channels.music)},atrim=0:${d},asetpts=N/SR/TB,volume=${gain.toFixed(4)},afade=t=in:st=0:d=${Math.min(0.5, d / 4).toFixed(3)},` +
       `afade=t=out:st=${(d - fade).toFixed(3)}:d=${fade.toFixed(3)}[music]`,
   );
   filters.push(
@@ -117,9 +127,14 @@ export function mixArguments(request: MixRequest, info: VideoInfo): string[] {
 /** Runs the mix; resolves with the seconds it took. Rejects with ffmpeg's own words when it fails. */
 export async function mixMusicIntoVideo(request: MixRequest): Promise<{ seconds: number; info: VideoInfo }> {
   const info = await probeVideoInfo(request.videoPath);
+  const channels: ChannelCounts = {
+    video: info.hasAudio ? await probeAudioChannels(request.videoPath) : 0,
+    music: await probeAudioChannels(request.musicPath),
+    clips: request.voice.kind === "clips" ? await Promise.all(request.voice.clips.map((c) => probeAudioChannels(c.path))) : [],
+  };
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(FFMPEG, mixArguments(request, info), { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(FFMPEG, mixArguments(request, info, channels), { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     let buffered = "";
     child.stdout.setEncoding("utf8");
