@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Copy, Download, Loader2, Music } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { TrackCard } from "~/components/music/track-card";
 import { useTrackPlayer } from "~/components/music/use-track-player";
 import { videoFileName } from "~/components/render/rendered-video";
@@ -39,6 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const TRACKS_KEY = ["music-tracks"];
 const LATEST_VIDEO_KEY = ["latest-video"];
+const APPLY_DELAY_MS = 700;
 
 export default function MusicPage() {
   const data = useLoaderData<typeof loader>();
@@ -110,10 +111,15 @@ export default function MusicPage() {
     refetchInterval: apply.isPending ? 1000 : false,
   });
 
+  // a few quick changes (arrow keys, Page Up) make one mix, at the value the creator stopped at
+  const applyTimer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(applyTimer.current), []);
   const saveVolume = (value: number) => {
     // fire-and-forget (spec section 7): errors are only logged
     apiRequest("POST", "/api/music-volume", { volume: value }).catch((e) => console.error("could not save the music volume", e));
-    if (latestVideo.data?.videoUrl && counts.completed > 0 && !apply.isPending) apply.mutate(value);
+    clearTimeout(applyTimer.current);
+    if (!latestVideo.data?.videoUrl || counts.completed === 0) return;
+    applyTimer.current = setTimeout(() => apply.mutate(value), APPLY_DELAY_MS);
   };
 
   const onGenerate = () => {
