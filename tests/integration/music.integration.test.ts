@@ -18,6 +18,7 @@ const { createOfflineMusicProvider } = await import("~/providers/music/offline.s
 const { mediaFilePath, mediaIdFromUrl, mediaSize } = await import("~/server/storage.server");
 const { startMusicGeneration } = await import("~/server/music.server");
 const { createMusicActivities } = await import("../../workflows/activities/music");
+const { prepareRenderPlan } = await import("../../workflows/activities/render");
 const tracksRoute = await import("~/routes/music/api.music-tracks");
 const generateRoute = await import("~/routes/music/api.music-tracks.generate");
 const trackRoute = await import("~/routes/music/api.music-tracks.$id");
@@ -222,6 +223,18 @@ describe("free accounts", () => {
     }
     expect(await prisma.musicTrack.count({ where: { prompt: "jazz" } })).toBe(0);
   });
+
+  it("get no music layer in their render, while a premium account's render has it at the saved volume", async () => {
+    const free = await createTestUser();
+    const freeProject = await seedRenderableProject({ userId: free.id, sceneSeconds: [0.5], musicSeconds: 2, musicVolume: 30 });
+    const plan = await prepareRenderPlan({ renderId: "r", userId: free.id, projectId: freeProject.projectId, width: 320, height: 180, captions: false });
+    expect(plan.music).toBeNull();
+
+    const { user } = await premiumUser();
+    const premiumProject = await seedRenderableProject({ userId: user.id, sceneSeconds: [0.5], musicSeconds: 2, musicVolume: 30 });
+    const premiumPlan = await prepareRenderPlan({ renderId: "r", userId: user.id, projectId: premiumProject.projectId, width: 320, height: 180, captions: false });
+    expect(premiumPlan.music).toMatchObject({ volume: 0.3 });
+  });
 });
 
 describe("mixing music into the latest video", () => {
@@ -289,6 +302,25 @@ describe("mixing music into the latest video", () => {
     await callRoute(trackRoute.action, request(`/api/music-tracks/${track.id}`, cookie, { method: "DELETE" }), { id: track.id });
     expect((await probeVideo(half)).audio).not.toBeNull();
   }, 120_000);
+
+  it("rebuilds the voice from the scene voiceovers when the render already carries music, so music never doubles", async () => {
+    const { user, cookie } = await premiumUser();
+    // two voiceovers: 1 s at 330 Hz from 0 s, 1 s at 440 Hz from the second scene's start (1.5 s)
+    const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: [1, 1], musicSeconds: 1.5 });
+    const render = await seedRenderedVideo({ userId: user.id, projectId, seconds: 3, voiceSeconds: 3 });
+    await prisma.renderedVideo.update({ where: { id: render.id }, data: { withMusic: true, volumeLevel: 5 } });
+
+    const response = await callRoute(mixRoute.action, request("/api/render-background-music", cookie, { method: "POST", body: { volumeLevel: 0 } }));
+    expect(response.status).toBe(200);
+    const mixed = await fileOf(((await response.json()) as { videoUrl: string }).videoUrl);
+    const original = await fileOf(render.videoUrl!);
+    expect(await packets(mixed)).toEqual(await packets(original));
+    // the render's own audio (a steady 440 Hz tone standing in for "voice + old music") is gone: the first scene's
+    // voiceover (330 Hz) plays alone, the second scene's (440 Hz) from 1.5 s
+    expect(await bandVolumeDb(mixed, 330, 0.2, 0.6)).toBeGreaterThan(-30);
+    expect(await bandVolumeDb(mixed, 440, 0.2, 0.6)).toBeLessThan((await bandVolumeDb(original, 440, 0.2, 0.6)) - 10);
+    expect(await bandVolumeDb(mixed, 440, 1.7, 0.6)).toBeGreaterThan(-30);
+  }, 60_000);
 
   it("says what to do without a rendered video, and refuses a volume above 100", async () => {
     const { user, cookie } = await premiumUser();
