@@ -58,20 +58,30 @@ describe("adding background music", () => {
     await openToast().getByText("Music Generation Started").waitFor();
     await openToast().getByText("Your background music tracks are being generated...").waitFor();
     await expect.poll(() => page.getByTestId("music-track").count()).toBe(2);
+    // while the composer works: a badge and a disabled button with a spinner per track
+    await page.getByTestId("track-badge").filter({ hasText: /^(Pending|Processing)$/ }).first().waitFor();
+    // no title until the track is made: the spec's fallback
+    expect(await page.getByRole("button", { name: "Untitled Track is not ready" }).first().isDisabled()).toBe(true);
+    await page.screenshot({ path: path.join(screenshots, "music-generating.png"), fullPage: true });
     await page.getByTestId("count-completed").filter({ hasText: /^2$/ }).waitFor({ timeout: 170_000 });
     await expect.poll(() => page.getByTestId("track-badge").allTextContents()).toEqual(["Complete", "Complete"]);
     await page.getByRole("heading", { name: "Gentle Morning Piano (1)" }).waitFor();
   });
 
-  it("plays one track: pause button, time moving, seek enabled once the length is known", async () => {
+  it("plays one track (time moving, seek enabled once the length is known), and only one at a time", async () => {
     await page.getByRole("button", { name: "Play Gentle Morning Piano (1)" }).click();
     await page.getByRole("button", { name: "Pause Gentle Morning Piano (1)" }).waitFor();
     const card = page.getByRole("article", { name: "Gentle Morning Piano (1)" });
     await expect.poll(() => card.getByTestId("track-time").textContent(), { timeout: 10_000 }).toMatch(/^0:0[1-6] \/ 0:06$/);
     expect(await card.getByRole("slider", { name: "Seek Gentle Morning Piano (1)" }).getAttribute("data-disabled")).toBeNull();
     await page.screenshot({ path: path.join(screenshots, "music-playing.png"), fullPage: true });
-    await page.getByRole("button", { name: "Pause Gentle Morning Piano (1)" }).click();
+    // one track at a time: starting the other pauses this one
+    await page.getByRole("button", { name: "Play Gentle Morning Piano (2)" }).click();
+    await page.getByRole("button", { name: "Pause Gentle Morning Piano (2)" }).waitFor();
     await page.getByRole("button", { name: "Play Gentle Morning Piano (1)" }).waitFor();
+    await page.getByRole("button", { name: "Pause Gentle Morning Piano (2)" }).click();
+    await page.getByRole("button", { name: "Play Gentle Morning Piano (2)" }).waitFor();
+    expect(await page.getByRole("button", { name: /^Pause / }).count()).toBe(0);
   });
 
   it("sets the volume to 10 %, applies it automatically, and plays the video with background music", { timeout: 60_000 }, async () => {
