@@ -47,12 +47,13 @@ export async function musicTracksWorkflow(input: MusicTracksInput): Promise<Musi
   try {
     const { taskId } = await startMusicGeneration(input);
     for (;;) {
+      // a callback that arrives while this poll runs must still cut the next wait short
+      const seen = callbacks;
       const outcome = await pollMusicGeneration({ userId: input.userId, projectId: input.projectId, trackIds: input.trackIds, taskId });
       if (outcome.status === "completed") return { status: "completed", completed: input.trackIds.length, error: null };
       if (outcome.status === "error") throw ApplicationFailure.nonRetryable(outcome.error ?? "Failed to generate music", "MusicProviderFailed");
       if (Date.now() > deadline) throw ApplicationFailure.nonRetryable("The music service did not finish in time. Try generating again.", "MusicTimedOut");
       // wait for the next poll, or less when a callback says the task moved on
-      const seen = callbacks;
       await condition(() => callbacks > seen, interval);
     }
   } catch (error) {
