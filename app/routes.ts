@@ -45,7 +45,15 @@ const storyboard: Group = (route) => {
   route("/api/image-source", "routes/storyboard/api.image-source.ts");
 };
 
-// music: /music and its /api routes (routes/music/)
+const music: Group = (route) => {
+  route("/music", "routes/music/music.tsx");
+  route("/api/music-tracks", "routes/music/api.music-tracks.ts");
+  route("/api/music-tracks/generate", "routes/music/api.music-tracks.generate.ts");
+  route("/api/music-tracks/:id", "routes/music/api.music-tracks.$id.ts");
+  route("/api/music-volume", "routes/music/api.music-volume.ts");
+  route("/api/render-background-music", "routes/music/api.render-background-music.ts");
+  route("/api/suno-callback", "routes/music/api.suno-callback.ts");
+};
 
 const render: Group = (route) => {
   route("/render", "routes/render/render.tsx");
@@ -105,7 +113,7 @@ const notFound: Group = (route) => {
   route("*", "routes/projects/$.tsx");
 };
 
-export const ROUTE_GROUPS = { auth, projects, script, storyboard, render, publish, billing, settings, notFound } as const;
+export const ROUTE_GROUPS = { auth, projects, script, storyboard, music, render, publish, billing, settings, notFound } as const;
 
 export default function routes(defineRoutes: DefineRoutesFunction) {
   return defineRoutes((route) => {

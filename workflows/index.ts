@@ -6,3 +6,4 @@ export { storyboardWorkflow } from "./storyboard";
 export { sceneImageWorkflow, sceneVoiceoverWorkflow, generateAllContentWorkflow } from "./scene-media";
 export { thumbnailWorkflow, uploadMetadataWorkflow } from "./thumbnail";
 export { youtubeUploadWorkflow } from "./youtube-upload";
+export { musicTracksWorkflow, backgroundMusicWorkflow } from "./music";

@@ -45,12 +45,12 @@ export function appOrigin(request: Request): string {
 }
 
 /**
- * /api paths reachable without a session: the sign-in flow itself, webhooks (they verify their own
+ * /api paths reachable without a session: the sign-in flow itself, webhooks and Suno's callback (they verify their own
  * signatures), and the owner's logo and favicon files (the signed-out landing page shows them).
  */
 export function isPublicApiPath(pathname: string): boolean {
   return (
-    ["/api/login", "/api/logout", "/api/auth/callback"].includes(pathname) ||
+    ["/api/login", "/api/logout", "/api/auth/callback", "/api/suno-callback"].includes(pathname) ||
     /^\/api\/[\w/-]*webhook$/.test(pathname) ||
     /^\/api\/branding\/[^/]+$/.test(pathname)
   );

@@ -58,7 +58,12 @@ export async function assertCanCreateProject(userId: string): Promise<void> {
 }
 
 export async function assertCanUseMusic(userId: string): Promise<void> {
-  if ((await accessLevelOf(userId)) === "free") throw jsonError(402, LIMIT_MESSAGES.music, { limit: "music" });
+  if (!(await canUseMusic(userId))) throw jsonError(402, LIMIT_MESSAGES.music, { limit: "music" });
+}
+
+/** Background music (generation, volume, mixing, the render's music layer) is for premium and admin accounts. */
+export async function canUseMusic(userId: string): Promise<boolean> {
+  return (await accessLevelOf(userId)) !== "free";
 }
 
 export async function assertCanUpload(userId: string): Promise<void> {

@@ -144,7 +144,7 @@ describe("signed out", () => {
       .map((r) => r.path)
       .filter((p) => p.startsWith("/api/"))
       .map((p) => p.replace(/:[a-zA-Z]+/g, "x1"))
-      .filter((p) => !["/api/login", "/api/logout", "/api/auth/callback"].includes(p) && !/webhook$/.test(p) && !p.startsWith("/api/branding/"));
+      .filter((p) => !["/api/login", "/api/logout", "/api/auth/callback", "/api/suno-callback"].includes(p) && !/webhook$/.test(p) && !p.startsWith("/api/branding/"));
     expect(routes).toContain("/api/auth/user");
     for (const route of routes) {
       for (const method of ["GET", "POST"]) {

@@ -17,3 +17,6 @@ import { createYoutubeUploadActivities } from "./youtube-upload";
 
 export const { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, finishYoutubeUpload, recordYoutubeUploadFailure } =
   createYoutubeUploadActivities();
+import { createMusicActivities } from "./music";
+
+export const { startMusicGeneration, pollMusicGeneration, markMusicTracksFailed, mixBackgroundMusic } = createMusicActivities();

@@ -8,6 +8,7 @@ import { ApplicationFailure, Context } from "@temporalio/activity";
 import { makeCancelSignal, renderMedia, selectComposition } from "@remotion/renderer";
 import { getEnv } from "~/server/env.server";
 import { prisma } from "~/server/db.server";
+import { canUseMusic } from "~/server/permissions.server";
 import { deleteMedia, findMediaForUser, mediaFilePath, mediaIdFromUrl, mediaSize, mediaUrl, saveMediaFromPath } from "~/server/storage.server";
 import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
 import { buildTimeline } from "../../remotion/timeline";
@@ -99,7 +100,9 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
   }
 
   let music: RenderPlan["music"] = null;
-  for (const track of project.musicTracks) {
+  // background music is a premium feature: a free account's render has none (the music screen refuses it too)
+  const musicTracks = (await canUseMusic(input.userId)) ? project.musicTracks : [];
+  for (const track of musicTracks) {
     const id = track.mediaFileId ?? mediaIdFromUrl(track.audioUrl);
     const file = id ? await findMediaForUser(input.userId, id) : null;
     if (file && (await mediaSize(file)) !== null) {

@@ -4,7 +4,6 @@ import { Link, useNavigate, useRevalidator } from "@remix-run/react";
 import { useMutation } from "@tanstack/react-query";
 import { Check, FolderOpen, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { SCREENS_NOT_BUILT_YET } from "~/components/nav/nav-links";
 import { PlanBadge, planLabel } from "~/components/nav/plan-badge";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
@@ -59,7 +58,7 @@ function ProjectCard({ project }: { project: ProjectSummary }) {
     mutationFn: () => apiRequest("POST", `/api/projects/${encodeURIComponent(project.id)}/open`),
     onSuccess: () => {
       revalidator.revalidate();
-      navigate(stagePage(project.stage, SCREENS_NOT_BUILT_YET));
+      navigate(stagePage(project.stage));
     },
     onError: (error) => toast({ title: "Could not open the project", description: serverMessage(error), variant: "destructive" }),
   });

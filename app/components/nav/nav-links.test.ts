@@ -22,12 +22,13 @@ describe("visibleNavLinks", () => {
     ]);
   });
 
-  it("hides Add Music, whose screen is not built yet, even with its gate open; shows Upload once the latest video has a URL", () => {
-    expect(labels(OPEN_GATES)).toEqual(["Create New Video", "View Script", "View Storyboard", "Render Video", "Upload"]);
+  it("shows every stage's link once its gate is open, Add Music and Upload included", () => {
+    expect(labels(OPEN_GATES)).toEqual(["Create New Video", "View Script", "View Storyboard", "Add Music", "Render Video", "Upload"]);
     expect(labels({ ...OPEN_GATES, upload: false })).not.toContain("Upload");
+    expect(labels({ ...CLOSED_GATES, script: true, storyboard: true, music: true })).toContain("Add Music");
   });
 
   it("links each label to its page", () => {
-    expect(visibleNavLinks(OPEN_GATES).map((l) => l.to)).toEqual(["/create", "/script", "/storyboard", "/render", "/upload"]);
+    expect(visibleNavLinks(OPEN_GATES).map((l) => l.to)).toEqual(["/create", "/script", "/storyboard", "/music", "/render", "/upload"]);
   });
 });

@@ -13,14 +13,8 @@ const LINKS: { to: string; label: string; gate: keyof NavigationGates | null }[]
   { to: "/upload", label: "Upload", gate: "upload" },
 ];
 
-/**
- * Screens of stages not built yet (background music, upload): their gates are computed already, but a link
- * to a page that does not exist would only lead to 'Page Not Found'. Remove an entry when its screen lands.
- */
-export const SCREENS_NOT_BUILT_YET = new Set(["/music"]);
-
 export function visibleNavLinks(gates: NavigationGates): NavLinkItem[] {
-  return LINKS.filter((link) => (link.gate === null || gates[link.gate]) && !SCREENS_NOT_BUILT_YET.has(link.to)).map(({ to, label }) => ({
+  return LINKS.filter((link) => (link.gate === null || gates[link.gate])).map(({ to, label }) => ({
     to,
     label,
   }));

@@ -1,6 +1,5 @@
 import { Link } from "@remix-run/react";
 import { Download, Trash2, Upload } from "lucide-react";
-import { SCREENS_NOT_BUILT_YET } from "~/components/nav/nav-links";
 import { Button } from "~/components/ui/button";
 
 /** A file name for the download: the title, lowercased, with anything but letters and digits as underscores. */
@@ -37,14 +36,11 @@ export function RenderedVideo(props: { videoUrl: string; title: string; deleting
         <Button variant="destructive" onClick={onDelete} disabled={deleting}>
           <Trash2 className="h-4 w-4" aria-hidden /> Delete Video
         </Button>
-        {/* the upload stage is not built yet: no link to a page that does not exist */}
-        {SCREENS_NOT_BUILT_YET.has("/upload") ? null : (
-          <Button asChild variant="outline">
-            <Link to="/upload">
-              <Upload className="h-4 w-4" aria-hidden /> Upload to YouTube
-            </Link>
-          </Button>
-        )}
+        <Button asChild variant="outline">
+          <Link to="/upload">
+            <Upload className="h-4 w-4" aria-hidden /> Upload to YouTube
+          </Link>
+        </Button>
       </div>
     </section>
   );
