@@ -98,7 +98,8 @@ export default function MusicPage() {
     onError: (error) =>
       toast({
         title: "Background Music Failed",
-        description: (error instanceof Error ? serverMessage(error) : "") || "Failed to add background music to video",
+        // the server's reason; a failed call without one; anything else that was thrown
+        description: error instanceof Error ? serverMessage(error) || "Failed to add background music to video" : "Unknown error occurred",
         variant: "destructive",
       }),
   });
