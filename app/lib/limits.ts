@@ -15,3 +15,13 @@ export function renderTooLongMessage(videoSeconds: number, projectDurationSecond
 
 /** Per user: renders at once, and pipeline workflows (script, storyboard, scene media, generate-all) at once. */
 export const CONCURRENCY_LIMITS = { rendersPerUser: 1, pipelineRunsPerUser: 4 };
+
+/**
+ * The worker's activity slots for a machine with `cores` cores: a render takes one slot per 2 cores (so
+ * cores/2 renders fit, at least one), and the light activities (provider calls, database) get one more slot
+ * per core beside them.
+ */
+export function workerSlots(cores: number): { activities: number; renders: number } {
+  const renders = Math.max(1, Math.floor(cores / 2));
+  return { renders, activities: renders + Math.max(2, cores) };
+}
