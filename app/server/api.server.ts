@@ -44,7 +44,9 @@ export async function readBodyCapped(request: Request, maxBytes: number, field: 
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
+      // Stop reading, but do not cancel: cancelling destroys the socket, and the 413 would never arrive. The
+      // server drops the rest of the body once the answer is sent.
+      reader.releaseLock();
       throw jsonError(413, bodyTooLargeMessage(maxBytes), { field });
     }
     chunks.push(value);
@@ -67,6 +69,8 @@ export function withBodyLimit(request: Request, maxBytes: number): Request {
         else controller.enqueue(chunk);
       },
     }),
+    // leave the socket's stream alone (cancelling it would destroy the socket before the 413 is sent)
+    { preventCancel: true },
   );
   return new Request(request.url, { method: request.method, headers: request.headers, body: limited, signal: request.signal, duplex: "half" } as RequestInit);
 }

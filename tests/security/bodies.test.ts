@@ -40,7 +40,9 @@ function serve(routes: Record<string, { action: Action; params?: Record<string, 
     }
     res.writeHead(answer.status, { "Content-Type": answer.headers.get("Content-Type") ?? "text/plain", Connection: "close" });
     res.end(Buffer.from(await answer.arrayBuffer()));
-    req.destroy();
+    // as Node's server does with a body nobody read: drop the rest without keeping it
+    req.removeAllListeners("data");
+    req.resume();
   });
 }
 

@@ -45,7 +45,8 @@ async function listen(app: express.Express) {
   const port = (server.address() as AddressInfo).port;
   const request = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
     new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
+      const sized = body === undefined ? headers : { ...headers, "Content-Length": String(Buffer.byteLength(body)) };
+      const req = http.request({ host: "127.0.0.1", port, path, method, headers: sized }, (res) => {
         let text = "";
         res.on("data", (d) => (text += d));
         res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
@@ -252,10 +253,10 @@ describe("smaller leaks", () => {
   });
 
   it("cellIndex 2147483648 is a 400 naming the field, not a 500", async () => {
-    for (const path of ["/api/ai/generate-image", "/api/ai/generate-voiceover", "/api/storyboard-cell"]) {
+    for (const [path, method] of [["/api/ai/generate-image", "POST"], ["/api/ai/generate-voiceover", "POST"], ["/api/storyboard-cell", "PUT"]] as const) {
       const answer = await callRoute(
         moduleOf(path).action!,
-        new Request(`${origin}${path}`, { method: "POST", headers: { Cookie: user.cookie, Origin: origin, "Content-Type": "application/json" }, body: JSON.stringify({ cellIndex: 2147483648, prompt: "p", text: "t", imagePrompt: "x" }) }),
+        new Request(`${origin}${path}`, { method, headers: { Cookie: user.cookie, Origin: origin, "Content-Type": "application/json" }, body: JSON.stringify({ cellIndex: 2147483648, prompt: "p", text: "t", imagePrompt: "x" }) }),
       );
       expect(answer.status, path).toBe(400);
       expect((await answer.json()).field).toBe("cellIndex");
