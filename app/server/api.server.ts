@@ -103,7 +103,8 @@ export async function parseJsonBody<Schema extends z.ZodType>(
   let body: unknown = {};
   if (text.trim()) {
     try {
-      body = JSON.parse(text);
+      // PostgreSQL text cannot hold NUL characters: they are dropped here rather than failing a write later.
+      body = JSON.parse(text, (_key, value: unknown) => (typeof value === "string" ? value.replaceAll("\u0000", "") : value));
     } catch {
       throw jsonError(400, "The request body must be JSON (Content-Type: application/json).", { field: null });
     }

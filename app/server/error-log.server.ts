@@ -13,7 +13,7 @@ const MAX_LISTED = 100;
 
 export async function logError(input: { userId?: string | null; type: string; message: string; context?: Prisma.InputJsonValue }): Promise<ErrorLogEntry> {
   const secrets = input.userId ? await getSavedSecrets(input.userId) : [];
-  const scrub = (text: string) => scrubSecrets(redactSecrets(text, secrets));
+  const scrub = (text: string) => scrubSecrets(redactSecrets(text, secrets)).replaceAll("\u0000", "");
   const row = await prisma.errorLog.create({
     data: {
       userId: input.userId ?? null,
