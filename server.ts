@@ -1,23 +1,50 @@
 // The web server: Express in front of Remix. In development Vite serves the app with hot reload;
 // in production the built app is served from build/. Without OIDC_ISSUER the embedded identity provider is
-// mounted under /oidc. Every /api call passes two gates first: writes from another site are refused (403),
-// and signed-out calls get 401 JSON, except the sign-in flow and webhooks.
+// mounted under /oidc, and then the server is a local tool: it listens on loopback only and refuses a
+// non-loopback PUBLIC_URL (app/server/exposure.server.ts). The gates in app/server/web-app.server.ts run
+// before Remix: security headers, the /api gates (cross-site writes 403, signed-out calls 401, declared body
+// size 413), rate limits (429) and 405 for methods a route does not take.
+import http from "node:http";
+import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
-import { CROSS_SITE_MESSAGE, NOT_SIGNED_IN_MESSAGE, isCrossSiteWrite, isPublicApiPath } from "~/server/api.server";
 import { getEnv } from "~/server/env.server";
+import { exposureBanner, exposureProblem, listenHost } from "~/server/exposure.server";
 import { EMBEDDED_PROVIDER_PATH, createEmbeddedOidcRouter, isEmbeddedProviderEnabled } from "~/server/oidc-provider.server";
-import { getSessionUserId } from "~/server/session.server";
+import { upgradeLegacySecrets } from "~/server/settings.server";
+import { mountGates, requestContext, routesOfBuild } from "~/server/web-app.server";
 
 const env = getEnv();
-const viteDevServer =
-  env.NODE_ENV === "production"
-    ? undefined
-    : await import("vite").then((vite) => vite.createServer({ server: { middlewareMode: true } }));
+const problem = exposureProblem(env);
+if (problem) {
+  console.error(`web: refusing to start. ${problem}`);
+  process.exit(1);
+}
 
 const app = express();
 app.disable("x-powered-by");
+const httpServer = http.createServer(app);
+
+const viteDevServer =
+  env.NODE_ENV === "production"
+    ? undefined
+    : await import("vite").then((vite) =>
+        vite.createServer({
+          server: {
+            middlewareMode: true,
+            // Hot reload over this server's own port (no second port open to the network).
+            hmr: { server: httpServer },
+            // Never serve the data directory (secrets, database, media) or key files through /@fs/.
+            fs: { deny: [".env", ".env.*", "*.{crt,pem,key}", "**/.git/**", "**/.data/**", `${path.resolve(env.DATA_DIR)}/**`] },
+          },
+        }),
+      );
+
+const build = viteDevServer
+  ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
+  : ((await import(new URL("./build/server/index.js", import.meta.url).href)) as ServerBuild);
+const routes = async () => routesOfBuild(typeof build === "function" ? await build() : build);
 
 if (viteDevServer) {
   app.use(viteDevServer.middlewares);
@@ -27,41 +54,31 @@ if (viteDevServer) {
   app.use(express.static("build/client", { maxAge: "1h" }));
 }
 
-if (isEmbeddedProviderEnabled()) {
-  app.use(EMBEDDED_PROVIDER_PATH, await createEmbeddedOidcRouter());
-}
-
-app.use("/api", async (req, res, next) => {
-  try {
-    const allowedOrigins = [`${req.protocol}://${req.get("host")}`, new URL(env.PUBLIC_URL).origin];
-    if (isCrossSiteWrite({ method: req.method, origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null, allowedOrigins })) {
-      res.status(403).json({ message: CROSS_SITE_MESSAGE });
-      return;
-    }
-    if (isPublicApiPath(req.originalUrl.split("?")[0]!)) return next();
-    if (!(await getSessionUserId(req.get("cookie") ?? null))) {
-      res.status(401).json({ message: NOT_SIGNED_IN_MESSAGE });
-      return;
-    }
-    next();
-  } catch (e) {
-    next(e);
-  }
+mountGates(app, {
+  env,
+  dev: Boolean(viteDevServer),
+  oidcRouter: isEmbeddedProviderEnabled() ? await createEmbeddedOidcRouter() : null,
+  oidcPath: EMBEDDED_PROVIDER_PATH,
+  routes,
 });
 
-const build = viteDevServer
-  ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
-  : ((await import(new URL("./build/server/index.js", import.meta.url).href)) as ServerBuild);
+app.all("*", createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext: (req) => requestContext(req) }));
 
-app.all("*", createRequestHandler({ build, mode: env.NODE_ENV }));
+const upgraded = await upgradeLegacySecrets().catch((e: unknown) => {
+  console.error("web: could not upgrade saved keys to the user-bound encryption:", e instanceof Error ? e.message : e);
+  return 0;
+});
+if (upgraded) console.log(`web: ${upgraded} saved key(s) re-encrypted, bound to their user and field`);
 
-const server = app.listen(env.PORT, () => {
-  console.log(`web listening on ${env.PUBLIC_URL}`);
+const host = listenHost(env);
+httpServer.listen(env.PORT, host, () => {
+  console.log(`web listening on ${host}:${env.PORT}, public address ${env.PUBLIC_URL}`);
+  for (const line of exposureBanner(env)) console.log(`web: ${line}`);
 });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    server.close(() => process.exit(0));
+    httpServer.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 3000).unref();
   });
 }

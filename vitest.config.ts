@@ -1,9 +1,10 @@
 import { defineConfig } from "vitest/config";
 import tsconfigPaths from "vite-tsconfig-paths";
 
-// Three projects, run one after another by `npm test` (scripts/test.mjs), which starts the servers they use:
+// Four projects, run one after another by `npm test` (scripts/test.mjs), which starts the servers they use:
 //   unit         pure functions, beside the code (app/**/*.test.ts) and in tests/unit
 //   integration  real PostgreSQL (a fresh database per test file) and a real Temporal dev server
+//   security     tests/security: issue 20's findings, each proven (real PostgreSQL and Temporal)
 //   e2e          Chromium (playwright-core) against the built app
 export default defineConfig({
   plugins: [tsconfigPaths()],
@@ -30,6 +31,19 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // two cores: one file at a time keeps workers and renders from starving each other
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // issue 20: what an attacker would try, against real PostgreSQL and Temporal (tests/security/README.md)
+          name: "security",
+          include: ["tests/security/**/*.test.ts"],
+          exclude: ["node_modules/**"],
+          setupFiles: ["tests/support/integration-setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
         },
       },

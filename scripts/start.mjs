@@ -85,6 +85,21 @@ try {
   log.info(`  Reelsmith:        http://localhost:${PORT}`);
   if (!process.env.TEMPORAL_ADDRESS) log.info(`  Temporal Web UI:  http://localhost:${TEMPORAL_UI_PORT}`);
   log.info(`  Health:           http://localhost:${PORT}/healthz`);
+  // Who can sign in (issue 20): the built-in provider checks nothing, so say so every time.
+  if (!process.env.OIDC_ISSUER) {
+    if (process.env.DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN) {
+      log.error("!!! DANGER: the built-in sign-in is EXPOSED (DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN is set): anyone who reaches");
+      log.error("!!! this server can sign in as ANY e-mail and take over that account. Set OIDC_ISSUER to use a real provider.");
+    } else {
+      log.info("  Sign-in:          built-in, for this computer only (listening on 127.0.0.1): anyone here can sign in as any e-mail.");
+      log.info("                    To open Reelsmith to other machines, set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.");
+      if (process.env.OWNER_EMAIL && process.env.BUILTIN_SIGNIN_ALLOWS_OWNER !== "true") {
+        log.info(`                    The owner account (${process.env.OWNER_EMAIL}) cannot be claimed here (BUILTIN_SIGNIN_ALLOWS_OWNER=true allows it).`);
+      }
+    }
+  } else {
+    log.info(`  Sign-in:          ${process.env.OIDC_ISSUER} (verified e-mails only)`);
+  }
   log.info("Press Ctrl-C to stop.");
 } catch (e) {
   log.error(e?.message ?? e);

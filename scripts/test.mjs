@@ -15,7 +15,7 @@ import { logger } from "./lib/log.mjs";
 import { stopChildren } from "./lib/processes.mjs";
 
 const log = logger("test");
-const ALL_STEPS = ["typecheck", "lint", "dbcheck", "unit", "integration", "e2e"];
+const ALL_STEPS = ["typecheck", "lint", "dbcheck", "unit", "integration", "security", "e2e"];
 const asked = process.argv.slice(2).filter((a) => ALL_STEPS.includes(a));
 const steps = asked.length ? asked : ALL_STEPS;
 const fileFilters = process.argv.slice(2).filter((a) => !ALL_STEPS.includes(a));
@@ -49,14 +49,14 @@ const started = performance.now();
 let failed = null;
 try {
   ensureDependencies();
-  if (steps.includes("e2e") || steps.includes("integration")) ensureSystemPackages();
+  if (steps.includes("e2e") || steps.includes("integration") || steps.includes("security")) ensureSystemPackages();
   ensureTemporalCli();
 
   if (steps.includes("typecheck")) await run("typecheck", bin("tsc"), ["--noEmit"]);
   if (steps.includes("lint")) await run("lint", bin("eslint"), [".", "--max-warnings", "0"]);
   if (steps.includes("dbcheck")) await run("db:check", process.execPath, ["scripts/db.mjs", "check"]);
 
-  if (steps.some((s) => ["unit", "integration", "e2e"].includes(s))) {
+  if (steps.some((s) => ["unit", "integration", "security", "e2e"].includes(s))) {
     const { startTestServers } = await import("./lib/test-servers.mjs");
     servers = await startTestServers();
     log.info(`test servers up: PostgreSQL ${servers.env.TEST_PG_ADMIN_URL.replace(/:[^:@]+@/, ":***@")}, Temporal ${servers.env.TEMPORAL_ADDRESS}`);
@@ -64,6 +64,7 @@ try {
   const vitest = (project) => run(project, bin("vitest"), ["run", "--project", project, ...fileFilters], { ...servers.env, NODE_ENV: "test" });
   if (steps.includes("unit")) await vitest("unit");
   if (steps.includes("integration")) await vitest("integration");
+  if (steps.includes("security")) await vitest("security");
   if (steps.includes("e2e")) {
     const { ensureBuild } = await import("./lib/build.mjs");
     const t0 = performance.now();

@@ -1,5 +1,7 @@
 // The worker process: runs Reelsmith's workflows and activities on one task queue.
+import os from "node:os";
 import { fileURLToPath } from "node:url";
+import { workerSlots } from "~/lib/limits";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { getEnv } from "~/server/env.server";
 import * as activities from "./activities";
@@ -17,8 +19,8 @@ export async function createWorker(
     taskQueue: options.taskQueue ?? env.TEMPORAL_TASK_QUEUE,
     workflowsPath: fileURLToPath(new URL("./index.ts", import.meta.url)),
     activities: { ...activities, ...options.activities },
-    // Two cores: a render takes one, leave the other for the rest.
-    maxConcurrentActivityTaskExecutions: 4,
+    // Sized to the machine (workerSlots in app/lib/limits.ts): a render is worth two cores.
+    maxConcurrentActivityTaskExecutions: workerSlots(os.availableParallelism()).activities,
   });
 }
 

@@ -1,6 +1,8 @@
 // Provider failures, classified so callers know whether trying again can help and people know what to do.
 // The error's `name` is its kind (e.g. "ProviderAuthError"): Temporal retry policies match on it.
 
+import { scrubSecrets } from "~/lib/scrub";
+
 export type ProviderErrorKind = "auth" | "rate_limited" | "unavailable" | "timeout" | "network" | "rejected" | "malformed";
 
 const NAMES: Record<ProviderErrorKind, string> = {
@@ -27,7 +29,8 @@ export class ProviderError extends Error {
     message: string,
     readonly status?: number,
   ) {
-    super(message);
+    // Provider answers may echo a key (?key=..., a header): scrubbed before the text reaches pages, logs or history.
+    super(scrubSecrets(message));
     this.name = NAMES[kind];
     this.retryable = !PERMANENT.has(kind);
   }

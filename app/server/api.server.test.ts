@@ -92,3 +92,10 @@ describe("appOrigin without PUBLIC_URL", () => {
     expect(appOrigin(new Request("http://127.0.0.1:4000/api/login"))).toBe("http://localhost:3999");
   });
 });
+
+describe("parseJsonBody and NUL characters", () => {
+  it("drops NUL characters (PostgreSQL text cannot store them) instead of failing later", async () => {
+    const body = JSON.stringify({ title: "a\u0000b", count: 1 });
+    await expect(parseJsonBody(request(body), Schema)).resolves.toEqual({ title: "ab", count: 1 });
+  });
+});

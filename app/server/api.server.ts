@@ -8,16 +8,103 @@ export function jsonError(status: number, message: string, extra?: Record<string
   return Response.json({ message, ...extra }, { status, headers: { "Cache-Control": "no-store" } });
 }
 
+/** 405 with the Allow header and a JSON message naming the methods this path takes. */
+export function methodNotAllowed(allow: string[], message?: string): Response {
+  return Response.json(
+    { message: message ?? `This address does not take that method. Use ${allow.join(" or ")}.`, allow },
+    { status: 405, headers: { Allow: allow.join(", "), "Cache-Control": "no-store" } },
+  );
+}
+
+/** No storyboard has this many scenes; it keeps indexes far inside PostgreSQL's integer range. */
+export const MAX_SCENE_INDEX = 9999;
+
+/** The largest JSON body any /api route reads (about 1 MB); uploads have their own, spec-given limits. */
+export const MAX_JSON_BYTES = 1024 * 1024;
+
+export const bodyTooLargeMessage = (maxBytes: number) =>
+  `The request body is too large: at most ${maxBytes >= 1024 * 1024 ? `${Math.round((maxBytes / (1024 * 1024)) * 10) / 10} MB` : `${Math.ceil(maxBytes / 1024)} KB`} is accepted.`;
+
 /**
- * The request's JSON body checked against `schema`. A body that is not JSON, or fails the schema, throws a
- * 400 `{ message, field }` naming the first bad field (field is null when the body as a whole is wrong).
+ * The request's body as bytes, read as a stream and stopped (413) as soon as it passes `maxBytes`, whatever
+ * Content-Length says or whether there is one (a chunked body has none). Memory stays within the cap.
  */
-export async function parseJsonBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.output<Schema>> {
-  const text = await request.text();
+export async function readBodyCapped(request: Request, maxBytes: number, field: string | null = null): Promise<Buffer> {
+  const declared = Number(request.headers.get("Content-Length") ?? "");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await request.body?.cancel().catch(() => {});
+    throw jsonError(413, bodyTooLargeMessage(maxBytes), { field });
+  }
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      // Stop reading, but do not cancel: cancelling destroys the socket, and the 413 would never arrive. The
+      // server drops the rest of the body once the answer is sent.
+      reader.releaseLock();
+      throw jsonError(413, bodyTooLargeMessage(maxBytes), { field });
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * A copy of the request whose body stream fails once more than `maxBytes` have been read: for parsers that
+ * read the body themselves (multipart). Use isBodyLimitError to recognise the failure.
+ */
+export function withBodyLimit(request: Request, maxBytes: number): Request {
+  if (!request.body) return request;
+  let total = 0;
+  const limited = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        total += chunk.byteLength;
+        if (total > maxBytes) controller.error(new BodyLimitError(maxBytes));
+        else controller.enqueue(chunk);
+      },
+    }),
+    // leave the socket's stream alone (cancelling it would destroy the socket before the 413 is sent)
+    { preventCancel: true },
+  );
+  return new Request(request.url, { method: request.method, headers: request.headers, body: limited, signal: request.signal, duplex: "half" } as RequestInit);
+}
+
+export class BodyLimitError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(bodyTooLargeMessage(maxBytes));
+    this.name = "BodyLimitError";
+  }
+}
+
+export function isBodyLimitError(error: unknown): error is BodyLimitError {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof BodyLimitError) return true;
+  }
+  return false;
+}
+
+/**
+ * The request's JSON body checked against `schema`, read with a cap (MAX_JSON_BYTES unless given: 413 past
+ * it). A body that is not JSON, or fails the schema, throws a 400 `{ message, field }` naming the first bad
+ * field (field is null when the body as a whole is wrong).
+ */
+export async function parseJsonBody<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+  options: { maxBytes?: number } = {},
+): Promise<z.output<Schema>> {
+  const text = (await readBodyCapped(request, options.maxBytes ?? MAX_JSON_BYTES)).toString("utf8");
   let body: unknown = {};
   if (text.trim()) {
     try {
-      body = JSON.parse(text);
+      // PostgreSQL text cannot hold NUL characters: they are dropped here rather than failing a write later.
+      body = JSON.parse(text, (_key, value: unknown) => (typeof value === "string" ? value.replaceAll("\u0000", "") : value));
     } catch {
       throw jsonError(400, "The request body must be JSON (Content-Type: application/json).", { field: null });
     }
@@ -28,6 +115,9 @@ export async function parseJsonBody<Schema extends z.ZodType>(request: Request, 
   const field = issue.path.length ? issue.path.join(".") : null;
   throw jsonError(400, field ? `${field}: ${issue.message}` : issue.message, { field });
 }
+
+/** The same as parseJsonBody: the name new routes use. */
+export const readJson = parseJsonBody;
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

@@ -6,11 +6,13 @@ import { Authenticator } from "remix-auth";
 import { OAuth2RequestError, OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
 import type { User } from "~/generated/prisma/client";
+import { signInErrorMessage } from "~/lib/sign-in-errors";
 import { NOT_SIGNED_IN_MESSAGE, appOrigin, jsonError } from "./api.server";
+import { scrubSecrets } from "./scrub.server";
 import { getEnv } from "./env.server";
 import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, embeddedProviderInternalUrl } from "./oidc-provider.server";
 import { createSession, destroySession, getSessionUserId } from "./session.server";
-import { findUserById, upsertUserFromProfile } from "./users.server";
+import { findUserById, SignInRefused, upsertUserFromProfile } from "./users.server";
 
 export const CALLBACK_PATH = "/api/auth/callback";
 const STATE_COOKIE = "reelsmith_oauth";
@@ -152,10 +154,22 @@ async function verifySignIn(config: ProviderConfig, metadata: Discovery, tokens:
       throw new SignInFailure("invalid_token", "The sign-in provider's ID token was not issued for Reelsmith. Please sign in again.");
     }
   }
-  if (info.data.email_verified === false || info.data.email_verified === "false") {
-    throw new SignInFailure("email_not_verified", "Your e-mail address is not verified with the sign-in provider. Verify it there, then sign in again.");
+  // Only a provider's explicit "verified" counts: an absent claim is not a verified address.
+  const emailVerified = info.data.email_verified === true || info.data.email_verified === "true";
+  try {
+    return await upsertUserFromProfile({
+      issuer: normalizeIssuer(config.issuer),
+      subject: info.data.sub,
+      email: info.data.email,
+      emailVerified,
+      name: info.data.name,
+      avatarUrl: info.data.picture,
+      builtin: config.embedded,
+    });
+  } catch (e) {
+    if (e instanceof SignInRefused) throw new SignInFailure(e.code, e.message);
+    throw e;
   }
-  return upsertUserFromProfile({ email: info.data.email, name: info.data.name, avatarUrl: info.data.picture });
 }
 
 class ReelsmithOidcStrategy extends OAuth2Strategy<User> {
@@ -208,7 +222,8 @@ export async function startSignIn(request: Request): Promise<Response> {
     await authenticator.authenticate("oidc", request);
   } catch (e) {
     if (e instanceof Response) return e;
-    return loginFailedRedirect("provider_unavailable", e instanceof Error ? e.message : String(e));
+    console.error("sign-in could not start:", scrubSecrets(e instanceof Error ? e.message : String(e)));
+    return loginFailedRedirect("provider_unavailable", "");
   }
   return loginFailedRedirect("server_error", "The sign-in provider did not redirect.");
 }
@@ -244,8 +259,10 @@ export async function signOut(request: Request): Promise<Response> {
   return redirect("/", { headers: { "Set-Cookie": cleared } });
 }
 
-function loginFailedRedirect(error: string, description: string, setCookies: string[] = []): Response {
-  const headers = new Headers({ Location: `/login-failed?${new URLSearchParams({ error, description })}` });
+// The page shows only known texts for known codes; the description carries the same known text (or none).
+function loginFailedRedirect(error: string, _description: string, setCookies: string[] = []): Response {
+  const code = signInErrorMessage(error) ? error : "server_error";
+  const headers = new Headers({ Location: `/login-failed?${new URLSearchParams({ error: code, description: signInErrorMessage(code)! })}` });
   for (const c of setCookies) headers.append("Set-Cookie", c);
   return new Response(null, { status: 302, headers });
 }

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
 vi.hoisted(() => {
@@ -5,23 +6,24 @@ vi.hoisted(() => {
   process.env.SESSION_SECRET = "s".repeat(40);
 });
 
-const { decryptSecret, encryptSecret, SecretDecryptionError } = await import("./encryption.server");
+const { decryptSecret, encryptSecret, isLegacySecret, SecretDecryptionError } = await import("./encryption.server");
+const ctx = { userId: "user-a", field: "geminiApiKey" };
 
 describe("encryptSecret / decryptSecret (AES-256-GCM)", () => {
   const plain = "AIzaSy-test-key-1234567890";
   let stored: string;
   beforeAll(() => {
-    stored = encryptSecret(plain);
+    stored = encryptSecret(plain, ctx);
   });
 
   it("round-trips, and the stored form does not contain the secret", () => {
-    expect(decryptSecret(stored)).toBe(plain);
+    expect(decryptSecret(stored, ctx)).toBe(plain);
     expect(stored).not.toContain(plain);
-    expect(stored).toMatch(/^v1:[\w-]+:[\w-]+:[\w-]+$/);
+    expect(stored).toMatch(/^v2:[\w-]+:[\w-]+:[\w-]+$/);
   });
 
   it("uses a fresh IV each time, so the same secret never encrypts the same way twice", () => {
-    expect(encryptSecret(plain)).not.toBe(stored);
+    expect(encryptSecret(plain, ctx)).not.toBe(stored);
   });
 
   it("detects a changed ciphertext, tag or IV", () => {
@@ -36,17 +38,32 @@ describe("encryptSecret / decryptSecret (AES-256-GCM)", () => {
       [version, iv, flip(tag), body],
       [version, flip(iv), tag, body],
     ]) {
-      expect(() => decryptSecret(tampered.join(":"))).toThrow(SecretDecryptionError);
+      expect(() => decryptSecret(tampered.join(":"), ctx)).toThrow(SecretDecryptionError);
     }
   });
 
   it("refuses text that is not one of its ciphertexts", () => {
-    expect(() => decryptSecret(plain)).toThrow(SecretDecryptionError);
-    expect(() => decryptSecret("v2:a:b:c")).toThrow(/expected format/);
+    expect(() => decryptSecret(plain, ctx)).toThrow(SecretDecryptionError);
+    expect(() => decryptSecret("v2:a:b:c", ctx)).toThrow(/expected format/);
   });
 
   it("handles empty and non-ASCII secrets", () => {
-    expect(decryptSecret(encryptSecret(""))).toBe("");
-    expect(decryptSecret(encryptSecret("clé-🔑"))).toBe("clé-🔑");
+    expect(decryptSecret(encryptSecret("", ctx), ctx)).toBe("");
+    expect(decryptSecret(encryptSecret("clé-🔑", ctx), ctx)).toBe("clé-🔑");
+  });
+
+  it("is bound to its user and field: moved to another user or field, it no longer decrypts", () => {
+    expect(() => decryptSecret(stored, { userId: "user-b", field: "geminiApiKey" })).toThrow(SecretDecryptionError);
+    expect(() => decryptSecret(stored, { userId: "user-a", field: "sunoApiKey" })).toThrow(SecretDecryptionError);
+  });
+
+  it("still reads a v1 text saved before the binding, and says it needs upgrading", () => {
+        const iv = crypto.randomBytes(12);
+    const cipher = crypto.createCipheriv("aes-256-gcm", Buffer.from("0f".repeat(32), "hex"), iv);
+    const body = Buffer.concat([cipher.update("old-key", "utf8"), cipher.final()]);
+    const legacy = ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(":");
+    expect(isLegacySecret(legacy)).toBe(true);
+    expect(decryptSecret(legacy, ctx)).toBe("old-key");
+    expect(isLegacySecret(stored)).toBe(false);
   });
 });

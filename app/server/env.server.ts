@@ -7,6 +7,9 @@ import { z } from "zod";
 
 const port = z.coerce.number().int().min(1).max(65535);
 
+/** The exact value DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN needs: a sentence the operator cannot type by accident. */
+export const BUILTIN_EXPOSE_CONSENT = "yes-anyone-can-sign-in-as-anyone";
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: port.default(3000),
@@ -59,6 +62,26 @@ const EnvSchema = z.object({
     .default(8 * 1024 * 1024),
   /** The webhook API key configured on the Leonardo key; /api/leonardo-webhook accepts only calls bearing it. */
   LEONARDO_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  /** The interface the web server listens on; loopback while the built-in sign-in is on (see exposure.server). */
+  HOST: z.string().min(1).optional(),
+  /** Closed sign-up: only these e-mails (comma-separated) and/or e-mails at these domains may sign in. */
+  ALLOWED_EMAILS: z
+    .string()
+    .transform((v) => v.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.email()))
+    .optional(),
+  ALLOWED_DOMAINS: z
+    .string()
+    .transform((v) => v.split(",").map((d) => d.trim().toLowerCase().replace(/^@/, "")).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, "must be domain names like example.com")))
+    .optional(),
+  /**
+   * The built-in sign-in provider checks nothing (anyone can type any e-mail). It is on only for loopback use
+   * unless this is set to exactly "yes-anyone-can-sign-in-as-anyone".
+   */
+  DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN: z.literal(BUILTIN_EXPOSE_CONSENT, { message: `must be "${BUILTIN_EXPOSE_CONSENT}" or unset` }).optional(),
+  /** Let the built-in sign-in claim OWNER_EMAIL (off by default: the owner must come from a real provider or be allowed here). */
+  BUILTIN_SIGNIN_ALLOWS_OWNER: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; ENCRYPTION_KEY: string; PUBLIC_URL: string };
@@ -66,7 +89,9 @@ export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; ENCRYPTI
 export class EnvError extends Error {}
 
 export function parseEnv(source: Record<string, string | undefined>): z.infer<typeof EnvSchema> {
-  const result = EnvSchema.safeParse(source);
+  // An empty value is an unset one (docker compose's `${VAR:-}` passes ""), so optional variables stay optional.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""));
+  const result = EnvSchema.safeParse(present);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
@@ -79,7 +104,7 @@ type GeneratedSecrets = { sessionSecret: string; encryptionKey: string };
 /** Reads .data/secrets.json, creating it on first use. Safe when web and worker start together. */
 export function loadGeneratedSecrets(dataDir: string): GeneratedSecrets {
   const file = path.join(dataDir, "secrets.json");
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (!fs.existsSync(file)) {
     const fresh: GeneratedSecrets = {
       sessionSecret: crypto.randomBytes(32).toString("hex"),
@@ -91,7 +116,22 @@ export function loadGeneratedSecrets(dataDir: string): GeneratedSecrets {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
     }
   }
+  reportLoosePermissions(file);
   return JSON.parse(fs.readFileSync(file, "utf8")) as GeneratedSecrets;
+}
+
+/** Mode bits that let others than the owner read a file holding secrets; null when it is private. */
+export function looseModeOf(file: string): string | null {
+  const mode = fs.statSync(file).mode & 0o777;
+  return mode & 0o077 ? mode.toString(8).padStart(3, "0") : null;
+}
+
+const reported = new Set<string>();
+function reportLoosePermissions(file: string) {
+  const loose = looseModeOf(file);
+  if (!loose || reported.has(file)) return;
+  reported.add(file);
+  console.warn(`WARNING: ${file} holds the session secret and the encryption key but is readable by others (mode ${loose}). Run: chmod 600 ${file}`);
 }
 
 let cached: Env | undefined;

@@ -2,6 +2,7 @@
 // land here with a type ("script_generation", "storyboard_generation", ...) and a message a person can act on.
 // Saved secrets are scrubbed from every message, on the way in and on the way out.
 import type { Prisma } from "~/generated/prisma/client";
+import { scrubSecrets } from "~/lib/scrub";
 import { prisma } from "./db.server";
 import { getSavedSecrets, redactSecrets } from "./settings.server";
 
@@ -12,7 +13,7 @@ const MAX_LISTED = 100;
 
 export async function logError(input: { userId?: string | null; type: string; message: string; context?: Prisma.InputJsonValue }): Promise<ErrorLogEntry> {
   const secrets = input.userId ? await getSavedSecrets(input.userId) : [];
-  const scrub = (text: string) => redactSecrets(text, secrets);
+  const scrub = (text: string) => scrubSecrets(redactSecrets(text, secrets)).replaceAll("\u0000", "");
   const row = await prisma.errorLog.create({
     data: {
       userId: input.userId ?? null,
@@ -40,7 +41,7 @@ export async function listErrorLogs(options: { userId: string; scope: "own" | "a
   }
   return rows.map((row) => {
     const secrets = row.userId ? (secretsByUser.get(row.userId) ?? []) : [];
-    return { id: row.id, type: redactSecrets(row.type, secrets), message: redactSecrets(row.message, secrets), timestamp: row.createdAt.toISOString() };
+    return { id: row.id, type: scrubSecrets(redactSecrets(row.type, secrets)), message: scrubSecrets(redactSecrets(row.message, secrets)), timestamp: row.createdAt.toISOString() };
   });
 }
 

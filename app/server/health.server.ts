@@ -65,9 +65,25 @@ async function checkPipeline(): Promise<Check> {
   }
 }
 
+// One end-to-end check at a time: callers that arrive while one runs share its result.
+let pipelineInFlight: Promise<Check> | null = null;
+let pipelineRuns = 0;
+
+/** How many end-to-end checks have started since the process began (tests read it). */
+export function pipelineChecksStarted(): number {
+  return pipelineRuns;
+}
+
+function checkPipelineOnce(): Promise<Check> {
+  pipelineInFlight ??= (pipelineRuns++, checkPipeline()).finally(() => {
+    pipelineInFlight = null;
+  });
+  return pipelineInFlight;
+}
+
 export async function healthReport({ deep = false } = {}): Promise<HealthReport> {
   const [database, { temporal, worker }] = await Promise.all([checkDatabase(), checkTemporalAndWorker()]);
-  const pipeline = deep ? await checkPipeline() : undefined;
+  const pipeline = deep ? await checkPipelineOnce() : undefined;
   const ok = database.ok && temporal.ok && worker.ok && (pipeline?.ok ?? true);
   return { ok, database, temporal, worker, ...(pipeline ? { pipeline } : {}) };
 }

@@ -5,7 +5,7 @@ import type { UserSettings } from "~/generated/prisma/client";
 import { THUMBNAIL, WEEKDAYS, YOUTUBE_CATEGORY_IDS } from "~/lib/constants";
 import type { ProviderKeys } from "~/providers/types";
 import { prisma } from "./db.server";
-import { decryptSecret, encryptSecret, SecretDecryptionError } from "./encryption.server";
+import { decryptSecret, encryptSecret, isLegacySecret, SecretDecryptionError } from "./encryption.server";
 
 /** Secret config fields and the columns holding their ciphertext. */
 export const SECRET_FIELDS = {
@@ -152,13 +152,38 @@ function readSecret(row: UserSettings, field: SecretField): string | undefined {
   const stored = row[SECRET_FIELDS[field]];
   if (!stored) return undefined;
   try {
-    return decryptSecret(stored);
+    return decryptSecret(stored, { userId: row.userId, field });
   } catch (e) {
     if (e instanceof SecretDecryptionError) {
       throw new SecretDecryptionError(`Your saved ${SECRET_LABELS[field]} could not be decrypted. Save it again in Settings.`);
     }
     throw e;
   }
+}
+
+/**
+ * Re-encrypts every secret saved before ciphertexts were bound to their user and field ("v1:") as "v2:",
+ * bound to the row it is in. Run at start-up; returns how many were upgraded. An unreadable one is left.
+ */
+export async function upgradeLegacySecrets(): Promise<number> {
+  const columns = Object.values(SECRET_FIELDS);
+  const rows = await prisma.userSettings.findMany({ where: { OR: columns.map((column) => ({ [column]: { startsWith: "v1:" } })) } });
+  let upgraded = 0;
+  for (const row of rows) {
+    const data: Record<string, string> = {};
+    for (const field of Object.keys(SECRET_FIELDS) as SecretField[]) {
+      const stored = row[SECRET_FIELDS[field]];
+      if (!stored || !isLegacySecret(stored)) continue;
+      try {
+        data[SECRET_FIELDS[field]] = encryptSecret(decryptSecret(stored, { userId: row.userId, field }), { userId: row.userId, field });
+        upgraded++;
+      } catch (e) {
+        if (!(e instanceof SecretDecryptionError)) throw e;
+      }
+    }
+    if (Object.keys(data).length) await prisma.userSettings.update({ where: { id: row.id }, data });
+  }
+  return upgraded;
 }
 
 /** The user's decrypted AI keys; a key that is not saved is absent. */
@@ -246,7 +271,7 @@ export async function updateConfig(userId: string, update: ConfigUpdate): Promis
   for (const field of Object.keys(SECRET_FIELDS) as SecretField[]) {
     const value = update[field];
     if (value === undefined || value === "") continue;
-    data[SECRET_FIELDS[field]] = value === null ? null : encryptSecret(value);
+    data[SECRET_FIELDS[field]] = value === null ? null : encryptSecret(value, { userId, field });
     if (value !== null && (API_KEY_FIELDS as readonly string[]).includes(field)) savedApiKey = true;
   }
   const plain = [

@@ -65,9 +65,10 @@ async function recordFile(input: SaveMediaInput, storageKey: string, bytes: numb
 export async function saveMedia(input: SaveMediaInput & { data: Buffer }): Promise<MediaFile> {
   const storageKey = newStorageKey(input);
   const target = pathForKey(storageKey);
-  await fsp.mkdir(path.dirname(target), { recursive: true });
+  await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
   const partial = `${target}.partial`;
-  await fsp.writeFile(partial, input.data);
+  // Private to the server's user: 0600 files in 0700 folders.
+  await fsp.writeFile(partial, input.data, { mode: 0o600 });
   await fsp.rename(partial, target);
   return recordFile(input, storageKey, input.data.length);
 }
@@ -76,7 +77,7 @@ export async function saveMedia(input: SaveMediaInput & { data: Buffer }): Promi
 export async function saveMediaFromPath(input: SaveMediaInput & { sourcePath: string }): Promise<MediaFile> {
   const storageKey = newStorageKey(input);
   const target = pathForKey(storageKey);
-  await fsp.mkdir(path.dirname(target), { recursive: true });
+  await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
   const partial = `${target}.partial`;
   try {
     await fsp.rename(input.sourcePath, partial);
@@ -86,6 +87,7 @@ export async function saveMediaFromPath(input: SaveMediaInput & { sourcePath: st
     await fsp.copyFile(input.sourcePath, partial);
     await fsp.rm(input.sourcePath, { force: true });
   }
+  await fsp.chmod(partial, 0o600);
   await fsp.rename(partial, target);
   const { size } = await fsp.stat(target);
   return recordFile(input, storageKey, size);

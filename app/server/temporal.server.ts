@@ -11,6 +11,8 @@ import {
 } from "@temporalio/client";
 import type { Duration } from "@temporalio/common";
 import type { Workflow } from "@temporalio/workflow";
+import { CONCURRENCY_LIMITS } from "~/lib/limits";
+import { jsonError } from "./api.server";
 import { getEnv } from "./env.server";
 
 declare global {
@@ -43,15 +45,44 @@ export class WorkflowAlreadyRunningError extends Error {
   }
 }
 
+/** The user's open runs, counted from the memo every run carries (renders apart from the other stages). */
+export async function runningWorkflowsOf(userId: string): Promise<{ renders: number; pipeline: number }> {
+  const client = await getTemporalClient();
+  const counts = { renders: 0, pipeline: 0 };
+  for await (const run of client.workflow.list({ query: 'ExecutionStatus = "Running"' })) {
+    const memo = run.memo as { userId?: unknown } | undefined;
+    if (memo?.userId !== userId) continue;
+    if (run.type === RENDER_WORKFLOW_TYPE) counts.renders++;
+    else counts.pipeline++;
+  }
+  return counts;
+}
+
+const RENDER_WORKFLOW_TYPE = "renderVideoWorkflow";
+
+/** 429 when the user already has as many runs open as CONCURRENCY_LIMITS allows for this kind. */
+export async function assertRunSlot(userId: string, workflowType: string): Promise<void> {
+  const open = await runningWorkflowsOf(userId);
+  if (workflowType === RENDER_WORKFLOW_TYPE) {
+    if (open.renders >= CONCURRENCY_LIMITS.rendersPerUser) {
+      throw jsonError(429, `You already have ${open.renders} render${open.renders === 1 ? "" : "s"} in progress. Wait for it to finish before starting another.`);
+    }
+  } else if (open.pipeline >= CONCURRENCY_LIMITS.pipelineRunsPerUser) {
+    throw jsonError(429, `You already have ${open.pipeline} generations in progress. Wait for one to finish before starting another.`);
+  }
+}
+
 /**
  * Starts a workflow by function reference, so its arguments are type-checked against the workflow's signature.
- * Throws WorkflowAlreadyRunningError when a run with the same id is open.
+ * Throws WorkflowAlreadyRunningError when a run with the same id is open, and a 429 response when the user
+ * named in the memo already has as many runs open as CONCURRENCY_LIMITS allows.
  */
 export async function startWorkflow<W extends Workflow>(
   workflow: W,
   options: { workflowId: string; args: Parameters<W>; memo: WorkflowMemo; executionTimeout?: Duration },
 ): Promise<WorkflowHandle<W>> {
   const client = await getTemporalClient();
+  if ("userId" in options.memo) await assertRunSlot(options.memo.userId, workflow.name);
   try {
     // the SDK's conditional type for `args` cannot be resolved for a generic W; Parameters<W> is what it means
     const startOptions = {

@@ -51,8 +51,8 @@ export async function authorizedYoutube(userId: string): Promise<{ auth: OAuth2C
   if (!credentials) throw new YoutubeNotConnectedError(NO_OAUTH_CLIENT_MESSAGE);
   const auth = oauthClient(credentials);
   auth.setCredentials({
-    access_token: decryptSecret(connection.accessTokenEnc),
-    refresh_token: connection.refreshTokenEnc ? decryptSecret(connection.refreshTokenEnc) : undefined,
+    access_token: decryptSecret(connection.accessTokenEnc, { userId, field: "youtubeAccessToken" }),
+    refresh_token: connection.refreshTokenEnc ? decryptSecret(connection.refreshTokenEnc, { userId, field: "youtubeRefreshToken" }) : undefined,
     expiry_date: connection.expiresAt?.getTime(),
   });
   auth.on("tokens", (tokens) => {
@@ -61,9 +61,9 @@ export async function authorizedYoutube(userId: string): Promise<{ auth: OAuth2C
       .updateMany({
         where: { userId },
         data: {
-          accessTokenEnc: encryptSecret(tokens.access_token),
+          accessTokenEnc: encryptSecret(tokens.access_token, { userId, field: "youtubeAccessToken" }),
           expiresAt: tokens.expiry_date ? new Date(tokens.expiry_date) : null,
-          ...(tokens.refresh_token ? { refreshTokenEnc: encryptSecret(tokens.refresh_token) } : {}),
+          ...(tokens.refresh_token ? { refreshTokenEnc: encryptSecret(tokens.refresh_token, { userId, field: "youtubeRefreshToken" }) } : {}),
         },
       })
       .catch(() => {});

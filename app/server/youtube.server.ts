@@ -46,7 +46,7 @@ export async function startYoutubeAuthorization(request: Request, userId: string
   const state = randomBytes(32).toString("base64url");
   await prisma.youtubeOAuthRequest.deleteMany({ where: { OR: [{ userId, sessionId }, { expiresAt: { lt: new Date() } }] } });
   await prisma.youtubeOAuthRequest.create({
-    data: { state, userId, sessionId, codeVerifierEnc: encryptSecret(codeVerifier), redirectUri, expiresAt: new Date(Date.now() + AUTHORIZATION_TTL_MS) },
+    data: { state, userId, sessionId, codeVerifierEnc: encryptSecret(codeVerifier, { userId, field: "youtubeCodeVerifier" }), redirectUri, expiresAt: new Date(Date.now() + AUTHORIZATION_TTL_MS) },
   });
   const authUrl = client.generateAuthUrl({
     access_type: "offline",
@@ -91,16 +91,16 @@ export async function completeYoutubeAuthorization(request: Request, userId: str
   const client = oauthClient(credentials, pending.redirectUri);
   let tokens: Parameters<OAuth2Client["setCredentials"]>[0];
   try {
-    const response = await client.getToken({ code, codeVerifier: decryptSecret(pending.codeVerifierEnc), redirect_uri: pending.redirectUri });
+    const response = await client.getToken({ code, codeVerifier: decryptSecret(pending.codeVerifierEnc, { userId, field: "youtubeCodeVerifier" }), redirect_uri: pending.redirectUri });
     tokens = response.tokens;
   } catch (e) {
     return { ok: false, message: `Google did not accept the authorization: ${googleErrorText(e)}. Check the OAuth client ID and secret in Settings.` };
   }
   if (!tokens.access_token) return { ok: false, message: "Google returned no access token. Connect YouTube again." };
   const existing = await prisma.youtubeConnection.findUnique({ where: { userId } });
-  const refreshTokenEnc = tokens.refresh_token ? encryptSecret(tokens.refresh_token) : (existing?.refreshTokenEnc ?? null);
+  const refreshTokenEnc = tokens.refresh_token ? encryptSecret(tokens.refresh_token, { userId, field: "youtubeRefreshToken" }) : (existing?.refreshTokenEnc ?? null);
   const data = {
-    accessTokenEnc: encryptSecret(tokens.access_token),
+    accessTokenEnc: encryptSecret(tokens.access_token, { userId, field: "youtubeAccessToken" }),
     refreshTokenEnc,
     expiresAt: tokens.expiry_date ? new Date(tokens.expiry_date) : null,
     scope: tokens.scope ?? YOUTUBE_SCOPES.join(" "),
@@ -148,7 +148,7 @@ export async function disconnectYoutube(userId: string): Promise<void> {
   if (!connection) return;
   try {
     const credentials = await getGoogleOAuthClient(userId);
-    const token = connection.refreshTokenEnc ? decryptSecret(connection.refreshTokenEnc) : decryptSecret(connection.accessTokenEnc);
+    const token = connection.refreshTokenEnc ? decryptSecret(connection.refreshTokenEnc, { userId, field: "youtubeRefreshToken" }) : decryptSecret(connection.accessTokenEnc, { userId, field: "youtubeAccessToken" });
     if (credentials && !connection.revokedAt) await oauthClient(credentials).revokeToken(token);
   } catch {
     // already revoked, or Google unreachable: the local tokens are removed regardless

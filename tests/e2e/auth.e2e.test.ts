@@ -58,7 +58,7 @@ describe("signing in and out", () => {
     const session = cookies.find((c) => c.name === "reelsmith_session");
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
 
-    await page.getByRole("link", { name: "Sign Out" }).first().click();
+    await page.getByRole("button", { name: "Sign Out" }).first().click();
     await page.waitForURL(`${baseUrl()}/`);
     await expect(page.getByText("AI Script Generation", { exact: true }).isVisible()).resolves.toBe(true);
     const after = await page.evaluate(() => fetch("/api/auth/user").then((r) => r.status));
@@ -69,7 +69,8 @@ describe("signing in and out", () => {
     const email = uniqueEmail("robin");
     await signIn(page, { email, name: "Robin" });
     const first = await page.evaluate(() => fetch("/api/auth/user").then((r) => r.json()));
-    await page.goto(`${baseUrl()}/api/logout`);
+    await page.getByRole("button", { name: "Sign Out" }).first().click();
+    await page.waitForURL(`${baseUrl()}/`);
     await signIn(page, { email: email.toUpperCase(), name: "Robin Renamed" });
     const second = await page.evaluate(() => fetch("/api/auth/user").then((r) => r.json()));
     expect(second.id).toBe(first.id);
@@ -105,12 +106,13 @@ describe("sign-in failures", () => {
     await expect(page.getByRole("link", { name: "Open Google Cloud Console" }).isVisible()).resolves.toBe(true);
   });
 
-  it("any other failure shows the error and description, and Back to Home goes to /", async () => {
-    const response = await page.goto(`${baseUrl()}/login-failed?error=invalid_grant&description=${encodeURIComponent("Code expired")}`);
+  it("any other failure shows the error and its known text (never the URL's description), and Back to Home goes to /", async () => {
+    const response = await page.goto(`${baseUrl()}/login-failed?error=invalid_grant&description=${encodeURIComponent("Call 555-0100 to unlock")}`);
     expect(response?.status()).toBe(200);
     await expect(page.getByText("Authentication failed. Please try again.").isVisible()).resolves.toBe(true);
     await expect(page.getByText("invalid_grant").isVisible()).resolves.toBe(true);
-    await expect(page.getByText("Code expired").isVisible()).resolves.toBe(true);
+    await expect(page.getByText("The sign-in code expired or was already used.").isVisible()).resolves.toBe(true);
+    await expect(page.getByText("Call 555-0100").count()).resolves.toBe(0);
     await expect(page.getByRole("link", { name: "Open Google Cloud Console" }).count()).resolves.toBe(0);
     await page.getByRole("link", { name: "Back to Home" }).click();
     await page.waitForURL(`${baseUrl()}/`);
@@ -130,7 +132,7 @@ describe("signed out", () => {
     expect(new URL(page.url()).pathname).toBe("/");
     await expect(page.getByText("Visual Storytelling", { exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.locator('a[href="/api/login"]').count()).resolves.toBe(2);
-    await expect(page.locator('a[href="/api/logout"]').count()).resolves.toBe(1);
+    await expect(page.locator('form[action="/api/logout"][method="post"]').count()).resolves.toBe(1);
   });
 
   it("an unknown path shows 'Page Not Found'", async () => {

@@ -12,7 +12,7 @@ const { requireUserId, getUserId } = await import("~/server/auth.server");
 const { getSessionUserId } = await import("~/server/session.server");
 const { getAccessLevel, maxRenderHeight, assertCanUseMusic, assertCanUpload } = await import("~/server/permissions.server");
 const { loader: authUser } = await import("~/routes/auth/api.auth.user");
-const { loader: logout } = await import("~/routes/auth/api.logout");
+const { action: logoutAction } = await import("~/routes/auth/api.logout");
 const { loader: globalBranding } = await import("~/routes/settings/api.global-branding");
 const { createTestUser, sessionCookieFor } = await import("../support/auth");
 
@@ -53,10 +53,10 @@ describe("guards", () => {
     await expect(prisma.session.count({ where: { id: session.id } })).resolves.toBe(0);
   });
 
-  it("signs out: the session row is deleted and the cookie cleared", async () => {
+  it("signs out by POST: the session row is deleted and the cookie cleared", async () => {
     const user = await createTestUser();
     const cookie = await sessionCookieFor(user.id);
-    const response = await call(logout, get("/api/logout", cookie));
+    const response = await call(logoutAction, new Request(`${url}/api/logout`, { method: "POST", headers: { Cookie: cookie, Origin: url } }));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/");
     expect(response.headers.get("Set-Cookie")).toMatch(/reelsmith_session=;.*Max-Age=0/i);

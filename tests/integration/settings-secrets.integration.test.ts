@@ -92,8 +92,8 @@ describe("secrets at rest", () => {
     for (const [field, secret] of Object.entries(ownerSecrets)) {
       expect(dump).not.toContain(secret);
       const cipher = stored[field as keyof typeof stored]!;
-      expect(cipher).toMatch(/^v1:/);
-      expect(decryptSecret(cipher)).toBe(secret);
+      expect(cipher).toMatch(/^v2:/);
+      expect(decryptSecret(cipher, { userId: owner.id, field })).toBe(secret);
     }
     expect(await getProviderKeys(owner.id)).toEqual({
       geminiApiKey: ownerSecrets.geminiApiKey,

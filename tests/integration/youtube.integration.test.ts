@@ -82,8 +82,8 @@ describe("connecting YouTube", () => {
 
     const row = await prisma.youtubeConnection.findUniqueOrThrow({ where: { userId: user.id } });
     expect(row.accessTokenEnc).not.toContain("ya29.");
-    expect(decryptSecret(row.accessTokenEnc)).toMatch(/^ya29\./);
-    expect(decryptSecret(row.refreshTokenEnc!)).toMatch(/^1\/\//);
+    expect(decryptSecret(row.accessTokenEnc, { userId: user.id, field: "youtubeAccessToken" })).toMatch(/^ya29\./);
+    expect(decryptSecret(row.refreshTokenEnc!, { userId: user.id, field: "youtubeRefreshToken" })).toMatch(/^1\/\//);
     expect(row.channelTitle).toBe(FAKE_CHANNEL.title);
     // the verifier the client kept matched the challenge (the fake checks it), and the state is used up
     expect(await prisma.youtubeOAuthRequest.count({ where: { userId: user.id } })).toBe(0);
@@ -197,7 +197,7 @@ describe("uploading", () => {
     expect(response.status).toBe(200);
     expect(fake.requestsTo(/^\/token$/).length).toBeGreaterThan(refreshesBefore);
     const after = await prisma.youtubeConnection.findUniqueOrThrow({ where: { userId: user.id } });
-    expect(decryptSecret(after.accessTokenEnc)).not.toBe(decryptSecret(before.accessTokenEnc));
+    expect(decryptSecret(after.accessTokenEnc, { userId: user.id, field: "youtubeAccessToken" })).not.toBe(decryptSecret(before.accessTokenEnc, { userId: user.id, field: "youtubeAccessToken" }));
     expect(after.expiresAt!.getTime()).toBeGreaterThan(Date.now());
   });
 
@@ -288,7 +288,7 @@ describe("one creator cannot reach another's video or tokens", () => {
     expect(media.status).toBe(404);
     const aTokens = await prisma.youtubeConnection.findUniqueOrThrow({ where: { userId: a.user.id } });
     const bTokens = await prisma.youtubeConnection.findUniqueOrThrow({ where: { userId: bUser.id } });
-    expect(decryptSecret(bTokens.accessTokenEnc)).not.toBe(decryptSecret(aTokens.accessTokenEnc));
+    expect(decryptSecret(bTokens.accessTokenEnc, { userId: bUser.id, field: "youtubeAccessToken" })).not.toBe(decryptSecret(aTokens.accessTokenEnc, { userId: a.user.id, field: "youtubeAccessToken" }));
     // B's thumbnail cannot be A's image either
     const { thumbnailUrl } = await seedRenderedProject(a.user.id, { videoBytes: 1000, thumbnail: true });
     const ownVideo = await prisma.renderedVideo.findFirstOrThrow({ where: { project: { userId: bUser.id } } });

@@ -12,7 +12,8 @@ import { canUseMusic } from "~/server/permissions.server";
 import { deleteMedia, findMediaForUser, mediaFilePath, mediaIdFromUrl, mediaSize, mediaUrl, saveMediaFromPath } from "~/server/storage.server";
 import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
 import { buildTimeline } from "../../remotion/timeline";
-import { VIDEO_FPS, completedScenesAt, sceneBoundaries } from "../../remotion/timing";
+import { VIDEO_FPS, completedScenesAt, sceneBoundaries, totalDurationInFrames } from "../../remotion/timing";
+import { renderLengthCapSeconds, renderTooLongMessage } from "~/lib/limits";
 import {
   RENDER_INPUT_ERROR,
   renderProgressSignal,
@@ -98,6 +99,9 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
     const clip = clipFile ? { fileId: clipFile.id, durationInSeconds: cell.clipDuration ?? clipFile.durationSeconds ?? audioDurationInSeconds } : undefined;
     scenes.push({ imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText, ...(clip ? { clip } : {}) });
   }
+  // Bounded work: the video may not run far past the duration the project was created with.
+  const videoSeconds = totalDurationInFrames(scenes.map((s) => s.audioDurationInSeconds), VIDEO_FPS) / VIDEO_FPS;
+  if (videoSeconds > renderLengthCapSeconds(project.durationSeconds)) throw inputError(renderTooLongMessage(videoSeconds, project.durationSeconds));
 
   let music: RenderPlan["music"] = null;
   // background music is a premium feature: a free account's render has none (the music screen refuses it too)

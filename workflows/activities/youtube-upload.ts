@@ -172,7 +172,7 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
       const percent = Math.floor((acknowledged / size) * 100);
       await prisma.youtubeUpload.update({
         where: { id: upload.id },
-        data: { bytesUploaded: BigInt(acknowledged), progress: percent, ...(sessionUri ? { sessionUriEnc: encryptSecret(sessionUri) } : {}) },
+        data: { bytesUploaded: BigInt(acknowledged), progress: percent, ...(sessionUri ? { sessionUriEnc: encryptSecret(sessionUri, { userId: input.userId, field: "youtubeUploadSession" }) } : {}) },
       });
       report({ status: "uploading", bytesUploaded: acknowledged, totalBytes: size, percent, attempt }, acknowledged === size);
     };
@@ -235,7 +235,7 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
     };
 
     // resume the session of an earlier attempt when YouTube still has it
-    let sessionUri = upload.sessionUriEnc ? decryptSecret(upload.sessionUriEnc) : null;
+    let sessionUri = upload.sessionUriEnc ? decryptSecret(upload.sessionUriEnc, { userId: input.userId, field: "youtubeUploadSession" }) : null;
     let offset = 0;
     if (sessionUri) {
       const status = await queryStatus(sessionUri);

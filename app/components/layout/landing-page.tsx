@@ -2,6 +2,7 @@
 // three feature cards, four benefits, a closing call to action, two sign-in buttons and a Sign Out button.
 import { CheckCircle2, Clapperboard, FileText, Image as ImageIcon, Mic } from "lucide-react";
 import { Button } from "~/components/ui/button";
+import { SignOutButton } from "~/components/auth/sign-out-button";
 
 const features = [
   { icon: FileText, title: "AI Script Generation", text: "A title and a topic become a complete, proofread script of the length you choose." },
@@ -27,9 +28,7 @@ export function LandingPage({ logoUrl }: { logoUrl: string | null }) {
             <Clapperboard className="h-6 w-6 text-brand" aria-hidden /> Reelsmith
           </span>
         )}
-        <Button asChild variant="ghost" size="sm" className="text-slate-400">
-          <a href="/api/logout">Sign Out</a>
-        </Button>
+        <SignOutButton variant="ghost" size="sm" className="text-slate-400" />
       </header>
       <main>
         <section className="mx-auto max-w-4xl px-6 py-20 text-center">

@@ -2,9 +2,8 @@
 // dashboard icon and Sign Out. Below the md breakpoint everything folds behind a menu toggle.
 import { Link, NavLink, useLocation } from "@remix-run/react";
 import { useQuery } from "@tanstack/react-query";
-import { Clapperboard, LayoutDashboard, LogOut, Menu, Settings, X } from "lucide-react";
+import { Clapperboard, LayoutDashboard, Menu, Settings, X } from "lucide-react";
 import { useEffect, useState } from "react";
-import { Button } from "~/components/ui/button";
 import { apiGet } from "~/lib/api-client";
 import { POLLING_MS, SCRIPT_STATUS_KEY } from "~/lib/constants";
 import { cn } from "~/lib/utils";
@@ -12,6 +11,7 @@ import type { AccessLevel } from "~/server/permissions.server";
 import type { NavigationGates } from "~/server/projects.server";
 import { visibleNavLinks } from "./nav-links";
 import { PlanBadge } from "./plan-badge";
+import { SignOutButton } from "~/components/auth/sign-out-button";
 
 export type NavigationHeaderProps = {
   logoUrl: string | null;
@@ -91,11 +91,7 @@ export function NavigationHeader({ logoUrl, gates, hasCurrentProject, accessLeve
           >
             <Settings className="h-5 w-5" aria-hidden />
           </NavLink>
-          <Button asChild variant="outline" size="sm">
-            <a href="/api/logout">
-              <LogOut className="h-4 w-4" aria-hidden /> Sign Out
-            </a>
-          </Button>
+          <SignOutButton icon variant="outline" size="sm" />
         </div>
 
         <button
@@ -127,11 +123,7 @@ export function NavigationHeader({ logoUrl, gates, hasCurrentProject, accessLeve
             <Link to="/subscription" title="Subscription">
               <PlanBadge accessLevel={accessLevel} selfHosted={selfHosted} />
             </Link>
-            <Button asChild variant="outline" size="sm">
-              <a href="/api/logout">
-                <LogOut className="h-4 w-4" aria-hidden /> Sign Out
-              </a>
-            </Button>
+            <SignOutButton icon variant="outline" size="sm" />
           </div>
         </nav>
       ) : null}

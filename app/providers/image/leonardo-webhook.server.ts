@@ -2,10 +2,11 @@
 // the production key as a Bearer token; calls without the shared secret are refused.
 import crypto from "node:crypto";
 import { z } from "zod";
+import { MAX_JSON_BYTES, bodyTooLargeMessage, readBodyCapped } from "~/server/api.server";
 
 export class LeonardoWebhookError extends Error {
   constructor(
-    readonly status: 400 | 401 | 503,
+    readonly status: 400 | 401 | 413 | 503,
     message: string,
   ) {
     super(message);
@@ -40,8 +41,9 @@ export async function readLeonardoWebhook(request: Request, secret: string | und
   if (!token || !sameSecret(token, secret)) throw new LeonardoWebhookError(401, "The webhook secret is missing or wrong.");
   let body: unknown;
   try {
-    body = await request.json();
-  } catch {
+    body = JSON.parse((await readBodyCapped(request, MAX_JSON_BYTES)).toString("utf8"));
+  } catch (e) {
+    if (e instanceof Response) throw new LeonardoWebhookError(413, bodyTooLargeMessage(MAX_JSON_BYTES));
     throw new LeonardoWebhookError(400, "The webhook body is not JSON.");
   }
   const parsed = WebhookSchema.safeParse(body);

@@ -2,6 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { useSearchParams } from "@remix-run/react";
 import { AlertTriangle, ExternalLink } from "lucide-react";
 import { Button } from "~/components/ui/button";
+import { signInErrorMessage } from "~/lib/sign-in-errors";
 
 export const meta: MetaFunction = () => [{ title: "Sign-in failed · Reelsmith" }];
 
@@ -18,6 +19,8 @@ export default function LoginFailed() {
   const error = params.get("error") ?? "";
   const description = params.get("description") ?? "";
   const denied = isAccessDenied(error, description);
+  // Only known texts: the query string is anyone's to write.
+  const known = signInErrorMessage(error);
   return (
     <main className="mx-auto flex min-h-[80vh] max-w-xl flex-col justify-center gap-6 px-6 py-12">
       <div className="flex items-center gap-3">
@@ -45,15 +48,15 @@ export default function LoginFailed() {
       ) : (
         <div className="space-y-3 text-slate-300" data-testid="generic-failure">
           <p>Authentication failed. Please try again.</p>
-          {error ? (
-            <p>
-              <span className="font-medium text-slate-100">Error:</span> <code className="break-all">{error}</code>
-            </p>
-          ) : null}
-          {description ? (
-            <p>
-              <span className="font-medium text-slate-100">Description:</span> <span className="break-words">{description}</span>
-            </p>
+          {known ? (
+            <>
+              <p>
+                <span className="font-medium text-slate-100">Error:</span> <code className="break-all">{error}</code>
+              </p>
+              <p>
+                <span className="font-medium text-slate-100">Description:</span> <span className="break-words">{known}</span>
+              </p>
+            </>
           ) : null}
         </div>
       )}

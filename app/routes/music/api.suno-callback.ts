@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { jsonError } from "~/server/api.server";
+import { jsonError, readBodyCapped } from "~/server/api.server";
 import { receiveSunoCallback } from "~/server/music.server";
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -8,8 +8,8 @@ const MAX_BODY_BYTES = 256 * 1024;
 // is not trusted; it only wakes the run waiting on that task, which asks Suno itself with the creator's key.
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return jsonError(405, "Use POST");
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return jsonError(413, "Callback body too large");
+  // read as a stream with the cap: a chunked body has no Content-Length to check
+  const text = (await readBodyCapped(request, MAX_BODY_BYTES)).toString("utf8");
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -6,6 +6,27 @@ import { findMediaForUser, mediaSize, openMediaStream } from "~/server/storage.s
 
 const NOT_FOUND = "Media file not found. It may have been deleted; generate it again.";
 
+/** Types served as themselves; anything else (say, HTML a provider returned) is sent as a download. */
+export const SERVED_MEDIA_TYPES = new Set([
+  "image/png",
+  "image/jpeg",
+  "image/webp",
+  "image/gif",
+  "image/avif",
+  // SVGs are cleaned on upload (svg-sanitize.server) and the sandbox policy below stops any script in them.
+  "image/svg+xml",
+  "audio/mpeg",
+  "audio/wav",
+  "audio/x-wav",
+  "audio/wave",
+  "audio/ogg",
+  "audio/mp4",
+  "audio/aac",
+  "audio/flac",
+  "video/mp4",
+  "video/webm",
+]);
+
 /** The inclusive byte range a Range header asks for; null for none, "invalid" when it cannot be satisfied. */
 export function parseRange(header: string | null, size: number): { start: number; end: number } | null | "invalid" {
   if (!header) return null;
@@ -27,13 +48,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!file || size === null) throw jsonError(404, NOT_FOUND);
 
   const url = new URL(request.url);
+  const servable = SERVED_MEDIA_TYPES.has(file.mimeType.toLowerCase());
   const headers = new Headers({
-    "Content-Type": file.mimeType,
+    "Content-Type": servable ? file.mimeType : "application/octet-stream",
     "Accept-Ranges": "bytes",
     "Cache-Control": "private, max-age=3600",
     "X-Content-Type-Options": "nosniff",
+    // Opened directly, a file cannot run script or reach this origin's cookies.
+    "Content-Security-Policy": "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'",
   });
-  if (url.searchParams.has("download")) {
+  if (url.searchParams.has("download") || !servable) {
     const name = (url.searchParams.get("filename") || `${file.kind}-${file.id}`).replace(/[^\w.-]+/g, "_");
     const extension = file.storageKey.split(".").pop();
     headers.set("Content-Disposition", `attachment; filename="${name.endsWith(`.${extension}`) ? name : `${name}.${extension}`}"`);

@@ -9,6 +9,7 @@ import { DURATION_RULES, RESOLUTIONS, resolutionEnum, type ResolutionValue } fro
 import { MISSING_INFORMATION, VideoDetailsSchema, durationIsValid, invalidDurationMessage, type VideoDetails } from "~/lib/video-details";
 import { requireUserId } from "~/server/auth.server";
 import { createProject } from "~/server/projects.server";
+import { MAX_JSON_BYTES, readBodyCapped } from "~/server/api.server";
 
 export const meta: MetaFunction = () => [{ title: "Create New Video · Reelsmith" }];
 
@@ -22,7 +23,7 @@ type ActionResult = { ok: true; details: VideoDetails } | { ok: false; message: 
 // Creates the project (free accounts: one) with the checked details; the page then goes to /script.
 export async function action({ request }: ActionFunctionArgs): Promise<Response> {
   const userId = await requireUserId(request);
-  const parsed = VideoDetailsSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = VideoDetailsSchema.safeParse(Object.fromEntries(new URLSearchParams((await readBodyCapped(request, MAX_JSON_BYTES)).toString("utf8"))));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     return Response.json({ ok: false, message: issue.message, field: String(issue.path[0]) } satisfies ActionResult, { status: 400 });

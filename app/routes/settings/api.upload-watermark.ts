@@ -18,7 +18,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (decodedSizeOf(Number(request.headers.get("Content-Length") ?? 0)) > rule.maxBytes + 64 * 1024) {
     return jsonError(413, tooLarge, { field: "imageData" });
   }
-  const body = await parseJsonBody(request, Body);
+  const body = await parseJsonBody(request, Body, { maxBytes: Math.ceil((rule.maxBytes * 4) / 3) + 64 * 1024 });
   try {
     const { mimeType, data } = decodeDataUrl(body.imageData);
     const image = await checkImageUpload("watermark", { data, fileName: body.fileName, declaredMimeType: mimeType });

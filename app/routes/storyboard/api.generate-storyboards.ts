@@ -13,7 +13,7 @@ const BodySchema = z.object({
   title: z.string().max(200).optional(),
   topic: z.string().max(5000).optional(),
   resolution: z.enum(RESOLUTIONS).optional(),
-  duration: z.number().int().positive().optional(),
+  duration: z.number().int().positive().max(24 * 3600).optional(),
 });
 
 // POST /api/generate-storyboards: split the current project's script into scenes.

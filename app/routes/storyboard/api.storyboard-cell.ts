@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { MAX_SCENE_INDEX, jsonError, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import { updateCell } from "~/server/storyboard.server";
 
 const BodySchema = z
   .object({
-    cellIndex: z.number({ message: "cellIndex must be a number" }).int().min(0),
+    cellIndex: z.number({ message: "cellIndex must be a number" }).int().min(0).max(MAX_SCENE_INDEX, "cellIndex is larger than any scene"),
     imagePrompt: z.string().trim().min(1, "The image prompt cannot be empty").max(2000).optional(),
     voiceoverText: z.string().trim().min(1, "The voiceover text cannot be empty").max(5000).optional(),
   })

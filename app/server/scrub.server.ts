@@ -1,0 +1,1 @@
+export { scrubSecrets } from "~/lib/scrub";

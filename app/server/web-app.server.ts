@@ -1,0 +1,247 @@
+// The Express gates every request passes before Remix (server.ts mounts them; tests mount them with a stub in
+// place of Remix): security headers, the built-in sign-in's loopback rule, the /api gates (cross-site writes,
+// signed-out calls, declared body size), rate limits, and 405 for a method a route does not take.
+import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
+import type { Express, NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { CROSS_SITE_MESSAGE, NOT_SIGNED_IN_MESSAGE, isCrossSiteWrite, isPublicApiPath } from "./api.server";
+import type { Env } from "./env.server";
+import { BUILTIN_SIGNIN_REMOTE_MESSAGE, isLoopbackAddress, mayUseBuiltinSignIn } from "./exposure.server";
+import { getSessionUserId } from "./session.server";
+
+// ── headers ──────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The Content-Security-Policy of every page. Remix hydrates with inline scripts, so scripts are 'self' plus
+ * inline (no nonce plumbing yet); everything else is tight: no framing, no plugins, no foreign base or form
+ * targets. Media and images come from this origin (and data:/blob: for previews).
+ */
+export function contentSecurityPolicy(options: { dev: boolean; signInOrigin?: string | null }): string {
+  const connect = ["'self'", ...(options.dev ? ["ws:", "wss:"] : [])];
+  const formAction = ["'self'", ...(options.signInOrigin ? [options.signInOrigin] : [])];
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'unsafe-inline'${options.dev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "media-src 'self' blob: data:",
+    "font-src 'self' data:",
+    `connect-src ${connect.join(" ")}`,
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    `form-action ${formAction.join(" ")}`,
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export function securityHeaders(options: { dev: boolean; signInOrigin?: string | null }): RequestHandler {
+  const csp = contentSecurityPolicy(options);
+  return (_req, res, next) => {
+    res.set({
+      "Content-Security-Policy": csp,
+      "X-Frame-Options": "DENY",
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "same-origin",
+      "Cross-Origin-Opener-Policy": "same-origin",
+      "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    });
+    next();
+  };
+}
+
+// ── rate limits (rate-limiter-flexible, per process) ─────────────────────────────────────────────
+
+export type RateLimitKind = "signin" | "generation" | "errorLog";
+
+/** Points per window: sign-in per address, generation and error-log writes per user. */
+export const RATE_LIMITS: Record<RateLimitKind, { points: number; durationSeconds: number; message: string }> = {
+  signin: { points: 60, durationSeconds: 60, message: "Too many sign-in attempts. Wait a minute, then try again." },
+  generation: { points: 30, durationSeconds: 60, message: "Too many generation requests. Wait a minute, then try again." },
+  errorLog: { points: 30, durationSeconds: 60, message: "Too many error reports. Wait a minute, then try again." },
+};
+
+/** Which limit a request counts against, if any. New generation routes are covered by their path's shape. */
+export function rateLimitKindFor(method: string, pathname: string): RateLimitKind | null {
+  if (pathname === "/api/login" || (method === "POST" && pathname.startsWith("/oidc/interaction/"))) return "signin";
+  if (method !== "POST") return null;
+  if (pathname === "/api/error-logs") return "errorLog";
+  if (/^\/api\/(generate-[\w-]+|ai\/[\w/-]+|[\w-]+\/generate|render-video)$/.test(pathname)) return "generation";
+  return null;
+}
+
+export function createRateLimiters(limits = RATE_LIMITS) {
+  const limiters = Object.fromEntries(
+    Object.entries(limits).map(([kind, rule]) => [kind, new RateLimiterMemory({ keyPrefix: kind, points: rule.points, duration: rule.durationSeconds })]),
+  ) as Record<RateLimitKind, RateLimiterMemory>;
+  /** null when allowed; else the seconds to wait. */
+  return async function consume(kind: RateLimitKind, key: string): Promise<number | null> {
+    try {
+      await limiters[kind].consume(key);
+      return null;
+    } catch (e) {
+      if (e instanceof RateLimiterRes) return Math.max(1, Math.ceil(e.msBeforeNext / 1000));
+      throw e;
+    }
+  };
+}
+
+// ── 405 for methods a route does not take ────────────────────────────────────────────────────────
+
+export type RouteModuleShape = { loader?: unknown; action?: unknown; default?: unknown };
+export type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolean; module: RouteModuleShape };
+
+const READ = ["GET", "HEAD"];
+const WRITE = ["POST", "PUT", "PATCH", "DELETE"];
+
+/** The methods a route module answers: pages are read without a loader; writes need an action. */
+export function allowedMethods(module: RouteModuleShape): string[] {
+  const readable = Boolean(module.loader) || Boolean(module.default);
+  return [...(readable ? READ : []), ...(module.action ? WRITE : [])];
+}
+
+function routeTree(routes: RouteEntry[]): AgnosticRouteObject[] {
+  const byParent = new Map<string | undefined, RouteEntry[]>();
+  for (const r of routes) byParent.set(r.parentId, [...(byParent.get(r.parentId) ?? []), r]);
+  const build = (parentId: string | undefined): AgnosticRouteObject[] =>
+    (byParent.get(parentId) ?? []).map((r) =>
+      r.index ? { id: r.id, path: r.path, index: true } : { id: r.id, path: r.path, children: build(r.id) },
+    );
+  return build(undefined);
+}
+
+/** The route a path reaches (the deepest match), or null. */
+export function findRoute(routes: RouteEntry[], pathname: string): RouteEntry | null {
+  const matches = matchRoutes(routeTree(routes), pathname);
+  const leaf = matches?.at(-1)?.route;
+  return leaf ? (routes.find((r) => r.id === leaf.id) ?? null) : null;
+}
+
+/**
+ * Answers 405 with Allow and a JSON message when the route a request reaches does not take its method
+ * (Remix would answer an HTML "Unexpected Server Error" and log a stack trace). Single-fetch data requests
+ * (".data") are left to Remix.
+ */
+export function methodGuard(getRoutes: () => Promise<RouteEntry[]> | RouteEntry[]): RequestHandler {
+  return (req, res, next) => {
+    const pathname = req.path;
+    if (pathname.endsWith(".data")) return next();
+    Promise.resolve(getRoutes())
+      .then((routes) => {
+        const route = findRoute(routes, pathname);
+        if (!route || route.module.default && READ.includes(req.method)) return next();
+        const allow = allowedMethods(route.module);
+        if (allow.includes(req.method)) return next();
+        if (route.path === "*" && !READ.includes(req.method)) {
+          res.status(404).set("Cache-Control", "no-store").json({ message: `Nothing is at ${pathname}.` });
+          return;
+        }
+        res
+          .status(405)
+          .set({ Allow: allow.join(", "), "Cache-Control": "no-store" })
+          .json({ message: `${pathname} does not take ${req.method}. Use ${allow.join(" or ")}.`, allow });
+      })
+      .catch(next);
+  };
+}
+
+/** The routes of a Remix server build, as the guard reads them. */
+export function routesOfBuild(build: { routes: Record<string, { id: string; parentId?: string; path?: string; index?: boolean; module: unknown }> }): RouteEntry[] {
+  return Object.values(build.routes).map((r) => ({ id: r.id, parentId: r.parentId, path: r.path, index: r.index, module: r.module as RouteModuleShape }));
+}
+
+// ── the gates, in order ──────────────────────────────────────────────────────────────────────────
+
+/** The largest body any /api route takes (uploads included); each route caps its own body lower as a stream. */
+export const MAX_DECLARED_BODY_BYTES = 8 * 1024 * 1024;
+
+export type GateOptions = {
+  env: Pick<Env, "PUBLIC_URL" | "OIDC_ISSUER" | "HOST" | "DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN">;
+  dev: boolean;
+  /** The built-in provider's router, when it is on. */
+  oidcRouter?: RequestHandler | null;
+  oidcPath?: string;
+  routes: () => Promise<RouteEntry[]> | RouteEntry[];
+  rateLimits?: typeof RATE_LIMITS;
+};
+
+function remoteKey(req: ExpressRequest): string {
+  return req.socket.remoteAddress ?? "unknown";
+}
+
+/** Mounts the gates on `app`; mount static files before and Remix after. */
+export function mountGates(app: Express, options: GateOptions): void {
+  const consume = createRateLimiters(options.rateLimits);
+  const tooMany = (res: ExpressResponse, kind: RateLimitKind, retryAfter: number) =>
+    res.status(429).set({ "Retry-After": String(retryAfter), "Cache-Control": "no-store" }).json({ message: (options.rateLimits ?? RATE_LIMITS)[kind].message });
+
+  app.use(securityHeaders({ dev: options.dev, signInOrigin: options.env.OIDC_ISSUER ? new URL(options.env.OIDC_ISSUER).origin : null }));
+
+  // Sign-in attempts, per address (before the provider, which handles its own POSTs).
+  app.use(async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    const kind = rateLimitKindFor(req.method, req.path);
+    if (kind !== "signin") return next();
+    const wait = await consume("signin", remoteKey(req)).catch(() => null);
+    if (wait === null) return next();
+    if (req.path === "/api/login") {
+      res.set("Retry-After", String(wait)).redirect(302, `/login-failed?${new URLSearchParams({ error: "too_many_attempts" })}`);
+      return;
+    }
+    tooMany(res, "signin", wait);
+  });
+
+  if (options.oidcRouter && options.oidcPath) {
+    const env = options.env;
+    app.use(options.oidcPath, (req, res, next) => {
+      if (mayUseBuiltinSignIn(env, { remoteAddress: req.socket.remoteAddress, headers: req.headers })) return next();
+      res.status(403).set("Cache-Control", "no-store").type("text/plain").send(BUILTIN_SIGNIN_REMOTE_MESSAGE);
+    });
+    app.use(options.oidcPath, options.oidcRouter);
+  }
+
+  app.use("/api", async (req, res, next) => {
+    try {
+      const declared = Number(req.get("content-length") ?? "");
+      if (Number.isFinite(declared) && declared > MAX_DECLARED_BODY_BYTES) {
+        res.status(413).set({ Connection: "close" }).json({ message: `The request body is too large: at most ${MAX_DECLARED_BODY_BYTES / (1024 * 1024)} MB is accepted.` });
+        return;
+      }
+      const allowedOrigins = [`${req.protocol}://${req.get("host")}`, new URL(options.env.PUBLIC_URL).origin];
+      if (isCrossSiteWrite({ method: req.method, origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null, allowedOrigins })) {
+        res.status(403).json({ message: CROSS_SITE_MESSAGE });
+        return;
+      }
+      const pathname = req.originalUrl.split("?")[0]!;
+      if (isPublicApiPath(pathname)) return next();
+      const userId = await getSessionUserId(req.get("cookie") ?? null);
+      if (!userId) {
+        res.status(401).json({ message: NOT_SIGNED_IN_MESSAGE });
+        return;
+      }
+      const kind = rateLimitKindFor(req.method, pathname);
+      if (kind && kind !== "signin") {
+        const wait = await consume(kind, userId);
+        if (wait !== null) return void tooMany(res, kind, wait);
+      }
+      next();
+    } catch (e) {
+      next(e);
+    }
+  });
+
+  app.use(methodGuard(options.routes));
+}
+
+/** What the Remix handler hands loaders as `context`: who is calling, for loopback-only answers (/healthz). */
+export type RequestContext = { remoteAddress: string | null; proxied: boolean };
+
+export function requestContext(req: ExpressRequest): RequestContext {
+  const proxied = ["forwarded", "x-forwarded-for", "x-real-ip"].some((h) => req.headers[h] !== undefined);
+  return { remoteAddress: req.socket.remoteAddress ?? null, proxied };
+}
+
+/** True when a loader's context says the caller is on this machine and came straight (no proxy). */
+export function isLocalCaller(context: unknown): boolean {
+  const c = context as Partial<RequestContext> | undefined;
+  return Boolean(c && !c.proxied && isLoopbackAddress(c.remoteAddress));
+}
