@@ -44,6 +44,8 @@ export async function startAppForTests(serverEnv) {
     DATA_DIR: dataDir,
     // the browser tests sign in as this account to reach the owner-only settings
     OWNER_EMAIL: process.env.OWNER_EMAIL ?? "owner@reelsmith.test",
+    // ...through the built-in sign-in, which the operator (here, the test run) must allow explicitly
+    BUILTIN_SIGNIN_ALLOWS_OWNER: "true",
     // Google's OAuth endpoints and the YouTube Data API: the local fake
     GOOGLE_OAUTH_AUTHORIZE_URL: `${youtubeFake}/o/oauth2/v2/auth`,
     GOOGLE_OAUTH_TOKEN_URL: `${youtubeFake}/token`,

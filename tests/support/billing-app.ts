@@ -44,6 +44,7 @@ export async function startBillingApp(): Promise<BillingApp> {
         DATA_DIR: dataDir,
         TEMPORAL_TASK_QUEUE: `e2e-billing-${Date.now()}`,
         OWNER_EMAIL: BILLING_OWNER_EMAIL,
+        BUILTIN_SIGNIN_ALLOWS_OWNER: "true",
         STRIPE_SECRET_KEY: "sk_test_e2eBilling",
         STRIPE_WEBHOOK_SECRET: BILLING_WEBHOOK_SECRET,
         STRIPE_API_URL: stripeUrl,
