@@ -220,9 +220,12 @@ export async function getUploadPageData(user: { id: string; email: string }) {
     getUserSettings(user.id),
     getAccessLevel(user),
   ]);
+  const script = project ? await prisma.script.findUnique({ where: { projectId: project.id }, select: { text: true } }) : null;
   return {
     projectId: project?.id ?? null,
     projectTitle: project?.title ?? "",
+    /** the finished script, which the description and tags are written from */
+    script: script?.text ?? null,
     videoUrl: video.videoUrl,
     schedule: {
       schedulingDays: settings.schedulingDays,

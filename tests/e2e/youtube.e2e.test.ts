@@ -32,6 +32,15 @@ const fakeState = async () =>
 async function seedRenderedVideo(userId: string) {
   const project = await prisma.project.create({ data: { userId, title: "Honeybee Waggle Dance", topic: "How bees share directions", resolution: "shorts", durationSeconds: 30 } });
   await prisma.user.update({ where: { id: userId }, data: { currentProjectId: project.id } });
+  await prisma.script.create({
+    data: {
+      projectId: project.id,
+      status: "completed",
+      targetWords: 40,
+      wordCount: 38,
+      text: "Honeybees share directions with a dance. The angle of the waggle run points to the flowers, measured from the sun. The length of the run tells the distance. Sisters follow the dancer and fly straight to the food.",
+    },
+  });
   const file = path.join(os.tmpdir(), `reelsmith-e2e-${Date.now()}.mp4`);
   execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=360x640:rate=25", "-f", "lavfi", "-i", "sine=frequency=440", "-t", "2", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-c:a", "aac", "-shortest", "-y", file]);
   const media = await saveMediaFromPath({ userId, projectId: project.id, kind: "video", mimeType: "video/mp4", extension: "mp4", sourcePath: file, width: 360, height: 640, durationSeconds: 2 });
@@ -94,6 +103,12 @@ describe("uploading to YouTube", () => {
 
   it("warns past YouTube's limits, then uploads and shows the video id", { timeout: 120_000 }, async () => {
     expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("Honeybee Waggle Dance");
+    // the description and tags written from the script (the offline writer: no keys)
+    await page.getByRole("button", { name: "Write Description and Tags" }).click();
+    await expect.poll(() => page.getByLabel("Description").inputValue(), { timeout: 60_000 }).not.toBe("");
+    const written = await page.getByLabel("Tags (comma separated)").inputValue();
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.length).toBeLessThanOrEqual(400);
     await page.getByLabel("Tags (comma separated)").fill("x,".repeat(201));
     await page.getByText("Exceeds YouTube limit").waitFor();
     await page.getByLabel("Tags (comma separated)").fill(" bees , waggle dance,, science ");

@@ -3,14 +3,14 @@
 // suggested next date), then the upload with its progress: the fake steps 10/30/50/80/95 every 0.8 s, then the
 // bytes YouTube has acknowledged, and at the end the video id with a link to it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { CalendarClock, CheckCircle2, ExternalLink } from "lucide-react";
+import { CalendarClock, CheckCircle2, ExternalLink, Sparkles } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
 import { toast } from "~/hooks/use-toast";
-import { ApiError, serverMessage } from "~/lib/api-client";
+import { ApiError, apiRequest, serverMessage } from "~/lib/api-client";
 import { PRIVACY_STATUSES, UPLOAD_LIMITS } from "~/lib/constants";
 import { calendarDateIn, nextScheduleDate, parseSchedulingDays, zonedTimeToInstant, type ScheduleSuggestion } from "~/lib/schedule";
 import { cn } from "~/lib/utils";
@@ -57,7 +57,14 @@ function useUploadProgress(active: boolean, realPercent: number) {
 
 const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.round(n / 1024)} KB`);
 
-export function UploadForm(props: { projectTitle: string; videoUrl: string | null; schedule: ScheduleSettings; channelTitle: string | null; onDisconnect: () => void }) {
+export function UploadForm(props: {
+  projectTitle: string;
+  script: string | null;
+  videoUrl: string | null;
+  schedule: ScheduleSettings;
+  channelTitle: string | null;
+  onDisconnect: () => void;
+}) {
   const { projectTitle, videoUrl, schedule } = props;
   const queryClient = useQueryClient();
   const [title, setTitle] = useState(projectTitle);
@@ -72,6 +79,15 @@ export function UploadForm(props: { projectTitle: string; videoUrl: string | nul
   const [result, setResult] = useState<UploadResponse | null>(null);
 
   const categories = useQuery({ queryKey: CATEGORIES_KEY, queryFn: fetchCategories });
+  // the description and tags written from the script by the creator's text provider (or the offline writer)
+  const metadata = useMutation({
+    mutationFn: () => apiRequest<{ description: string; tags: string[] }>("POST", "/api/generate-metadata", { script: props.script, title: title || projectTitle }),
+    onSuccess: (data) => {
+      setDescription(data.description);
+      setTags(data.tags.join(", "));
+    },
+    onError: (e) => toast({ title: "Generation failed", description: serverMessage(e), variant: "destructive" }),
+  });
   const [categoryId, setCategoryId] = useState(initialCategory(null, false));
   const [categoryTouched, setCategoryTouched] = useState(false);
   useEffect(() => {
@@ -183,6 +199,11 @@ export function UploadForm(props: { projectTitle: string; videoUrl: string | nul
           <Label htmlFor="yt-description">Description</Label>
           <Counter length={description.length} limit={UPLOAD_LIMITS.descriptionChars} />
         </div>
+        {props.script ? (
+          <Button type="button" variant="outline" size="sm" onClick={() => metadata.mutate()} disabled={active || metadata.isPending}>
+            <Sparkles className="h-4 w-4" aria-hidden /> {metadata.isPending ? "Writing..." : "Write Description and Tags"}
+          </Button>
+        ) : null}
         <Textarea id="yt-description" rows={6} value={description} onChange={(e) => setDescription(e.target.value)} disabled={active} />
         {exceedsDescriptionLimit(description) ? <span className="sr-only">Description exceeds YouTube limit</span> : null}
       </div>

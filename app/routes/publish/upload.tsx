@@ -61,6 +61,7 @@ export default function UploadPage() {
       ) : auth.data?.isAuthenticated ? (
         <UploadForm
           projectTitle={data.projectTitle}
+          script={data.script}
           videoUrl={data.videoUrl}
           schedule={data.schedule}
           channelTitle={auth.data.channelTitle}
