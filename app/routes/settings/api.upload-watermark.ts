@@ -18,7 +18,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (decodedSizeOf(Number(request.headers.get("Content-Length") ?? 0)) > rule.maxBytes + 64 * 1024) {
     return jsonError(413, tooLarge, { field: "imageData" });
   }
-  const body = await parseJsonBody(request, Body, { maxBytes: Math.ceil((rule.maxBytes * 4) / 3) + 64 * 1024 });
+  // a body past the cap (no Content-Length, or a wrong one) is the same 'File too large' as a declared one
+  const body = await parseJsonBody(request, Body, { maxBytes: Math.ceil((rule.maxBytes * 4) / 3) + 64 * 1024 }).catch((e: unknown) => {
+    throw e instanceof Response && e.status === 413 ? jsonError(413, tooLarge, { field: "imageData" }) : e;
+  });
   try {
     const { mimeType, data } = decodeDataUrl(body.imageData);
     const image = await checkImageUpload("watermark", { data, fileName: body.fileName, declaredMimeType: mimeType });
