@@ -210,7 +210,9 @@ describe("the signed-in header and dashboard", () => {
     await page.getByRole("button", { name: "Open menu" }).click();
     const mobile = page.getByRole("navigation", { name: "Mobile" });
     const mobileLinks = (await mobile.getByRole("link").allInnerTexts()).map((t) => t.trim());
-    expect(mobileLinks).toEqual(["Create New Video", "View Script", "View Storyboard", "Dashboard", "Settings", "Self-hosted mode", "Sign Out"]);
+    expect(mobileLinks).toEqual(["Create New Video", "View Script", "View Storyboard", "Dashboard", "Settings", "Self-hosted mode"]);
+    // Sign Out is a button that POSTs, not a link
+    await expect(mobile.getByRole("button", { name: "Sign Out" }).isVisible()).resolves.toBe(true);
 
     await page.getByRole("button", { name: "Open Deep Sea Lights" }).click();
     await page.waitForURL((url) => url.pathname === "/script");
