@@ -1,7 +1,7 @@
 // The dashboard: the user's projects with how far each has come, a way to open one as the current project
 // (the pipeline pages work on it), and a way to start a new one.
 import { Link, useNavigate, useRevalidator } from "@remix-run/react";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Check, FolderOpen, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { PlanBadge, planLabel } from "~/components/nav/plan-badge";
@@ -52,11 +52,14 @@ function StageSteps({ stage }: { stage: ProjectStage }) {
 function ProjectCard({ project }: { project: ProjectSummary }) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
+  const queryClient = useQueryClient();
   const stage = STAGE_STEPS[stageIndex(project.stage)]!;
   const [confirmDelete, setConfirmDelete] = useState(false);
   const open = useMutation({
     mutationFn: () => apiRequest("POST", `/api/projects/${encodeURIComponent(project.id)}/open`),
     onSuccess: () => {
+      // every cached read was about the project that was current until now
+      queryClient.clear();
       revalidator.revalidate();
       navigate(stagePage(project.stage));
     },

@@ -13,6 +13,16 @@ import type { VideoDetails } from "~/lib/video-details";
 import type { ScriptStatusResponse } from "~/server/script.server";
 
 const STARTED_FLAG_KEY = "scriptGenerationStartedAt";
+/** The 'started' flag names the video it was set for: a new video made within 30 s still starts its own script. */
+const startedFlag = (d: VideoDetails, at: number) => JSON.stringify({ at, video: `${d.title}\n${d.topic}` });
+function startedAtFor(d: VideoDetails): number {
+  try {
+    const flag = JSON.parse(window.sessionStorage.getItem(STARTED_FLAG_KEY) ?? "null") as { at?: number; video?: string } | null;
+    return flag?.video === `${d.title}\n${d.topic}` ? Number(flag.at ?? 0) : 0;
+  } catch {
+    return 0; // an old or corrupt flag: no start is under way
+  }
+}
 
 export function useScriptGeneration(serverDetails: VideoDetails | null) {
   const [details, setDetails] = useState<VideoDetails | null | undefined>(undefined);
@@ -36,8 +46,8 @@ export function useScriptGeneration(serverDetails: VideoDetails | null) {
 
   const start = useMutation({
     mutationFn: (d: VideoDetails) => apiRequest<{ started: boolean }>("POST", "/api/generate-script", d),
-    onSuccess: () => {
-      window.sessionStorage.setItem(STARTED_FLAG_KEY, String(Date.now()));
+    onSuccess: (_result, d) => {
+      window.sessionStorage.setItem(STARTED_FLAG_KEY, startedFlag(d, Date.now()));
       toast({ title: "Script generation started", description: "This may take a few minutes." });
       queryClient.invalidateQueries({ queryKey: SCRIPT_STATUS_KEY });
     },
@@ -80,8 +90,7 @@ export function useScriptGeneration(serverDetails: VideoDetails | null) {
   // No script yet: start one automatically (once; the 'started' flag lasts 30 seconds).
   useEffect(() => {
     if (!details || data?.status !== "not_found" || start.isPending) return;
-    const startedAt = Number(window.sessionStorage.getItem(STARTED_FLAG_KEY) ?? 0);
-    if (Date.now() - startedAt < GENERATION_STARTED_FLAG_MS) return;
+    if (Date.now() - startedAtFor(details) < GENERATION_STARTED_FLAG_MS) return;
     start.mutate(details);
   }, [details, data?.status, start]);
 

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { DurationSlider } from "~/components/create/duration-slider";
 import { Button } from "~/components/ui/button";
@@ -51,6 +52,7 @@ export default function CreateVideo() {
   useLoaderData<typeof loader>();
   const fetcher = useFetcher<ActionResult>();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [title, setTitle] = useState("");
   const [topic, setTopic] = useState("");
   const [resolution, setResolution] = useState<ResolutionValue>("16:9");
@@ -74,11 +76,13 @@ export default function CreateVideo() {
     if (result.ok) {
       saveVideoDetails(window.localStorage, result.details);
       clearCurrentScript(window.localStorage);
+      // every cached read (script status, scenes, tracks, videos) was about the previous project
+      queryClient.clear();
       navigate("/script");
     } else {
       toast({ title: result.field === "duration" ? "Invalid Duration" : "Could not create the video", description: result.message, variant: "destructive" });
     }
-  }, [fetcher.data, fetcher.state, navigate]);
+  }, [fetcher.data, fetcher.state, navigate, queryClient]);
 
   function chooseFormat(next: ResolutionValue) {
     setResolution(next);
