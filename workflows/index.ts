@@ -3,7 +3,7 @@ export { healthCheckWorkflow } from "./health-check";
 export { scriptWorkflow } from "./script";
 export { renderVideoWorkflow } from "./render";
 export { storyboardWorkflow } from "./storyboard";
-export { sceneImageWorkflow, sceneVoiceoverWorkflow, generateAllContentWorkflow } from "./scene-media";
+export { sceneImageWorkflow, sceneVoiceoverWorkflow, generateAllContentWorkflow, sceneClipWorkflow } from "./scene-media";
 export { thumbnailWorkflow, uploadMetadataWorkflow } from "./thumbnail";
 export { youtubeUploadWorkflow } from "./youtube-upload";
 export { musicTracksWorkflow, backgroundMusicWorkflow } from "./music";

@@ -2,14 +2,18 @@
 // media: images in batches of 5 with a 2 s pause, voiceovers one by one with a 1 s pause. A failed scene is
 // counted and skipped; the rest go on. Running as a workflow, it survives a closed tab or a restarted worker.
 import { proxyActivities, setHandler, sleep } from "@temporalio/workflow";
+import type { SceneClipActivities } from "./activities/scene-clip";
 import type { StoryboardActivities } from "./activities/storyboard";
 import { GENERATE_ALL } from "../app/lib/constants";
 import { innermostMessage } from "./shared/errors";
 import {
   generateAllProgressQuery,
   SCENE_MISSING,
+  SCENE_MEDIA_REJECTED,
   type GenerateAllInput,
   type GenerateAllProgress,
+  type SceneClipInput,
+  type SceneClipResult,
   type SceneImageResult,
   type SceneMediaInput,
   type SceneVoiceoverResult,
@@ -20,6 +24,18 @@ const { generateSceneImage, generateSceneVoiceover, findCellsLackingMedia } = pr
   heartbeatTimeout: "20 seconds",
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [SCENE_MISSING] },
 });
+
+// Converting a clip: one attempt more after a crashed worker; a refused clip (too long, no video) is final.
+const { convertSceneClipUpload } = proxyActivities<SceneClipActivities>({
+  startToCloseTimeout: "10 minutes",
+  heartbeatTimeout: "30 seconds",
+  retry: { initialInterval: "2 seconds", maximumAttempts: 2, nonRetryableErrorTypes: [SCENE_MEDIA_REJECTED, SCENE_MISSING] },
+});
+
+/** The creator's uploaded clip, converted to the format (H.264, no audio, no metadata) and shown on the scene. */
+export async function sceneClipWorkflow(input: SceneClipInput): Promise<SceneClipResult> {
+  return convertSceneClipUpload(input);
+}
 
 export async function sceneImageWorkflow(input: SceneMediaInput): Promise<SceneImageResult> {
   return generateSceneImage(input);

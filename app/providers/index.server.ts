@@ -3,6 +3,7 @@ import { getEnv } from "~/server/env.server";
 import type { RetryNotice, RetryPolicy } from "./http.server";
 import { createLeonardoImageProvider } from "./image/leonardo.server";
 import { createOfflineImageProvider } from "./image/offline-scene.server";
+import { createPexelsProvider, type StockMediaProvider } from "./image/pexels.server";
 import { createOfflineMusicProvider } from "./music/offline.server";
 import { createSunoMusicProvider } from "./music/suno.server";
 import { createElevenLabsSpeechProvider } from "./speech/elevenlabs.server";
@@ -35,6 +36,12 @@ export function providersFor(keys: ProviderKeys, tuning: { retry?: Partial<Retry
       ? createSunoMusicProvider({ ...common, apiKey: keys.sunoApiKey.trim(), baseUrl: env.SUNO_BASE_URL, callbackUrl: `${env.PUBLIC_URL}${SUNO_CALLBACK_PATH}` })
       : createOfflineMusicProvider(),
   };
+}
+
+/** Pexels stock photos and clips with the creator's key; null without one (there is no offline stock library). */
+export function stockMediaFor(keys: ProviderKeys, tuning: { retry?: Partial<RetryPolicy>; onRetry?: (n: RetryNotice) => void } = {}): StockMediaProvider | null {
+  if (!present(keys.pexelsApiKey)) return null;
+  return createPexelsProvider({ retry: tuning.retry, onRetry: tuning.onRetry, apiKey: keys.pexelsApiKey.trim(), baseUrl: getEnv().PEXELS_BASE_URL });
 }
 
 export { NON_RETRYABLE_PROVIDER_ERRORS, ProviderError, isProviderError } from "./errors";

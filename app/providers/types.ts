@@ -79,4 +79,4 @@ export interface MusicProvider {
 export type MusicPollOptions = { onProgress?: (fraction: number) => void };
 
 /** The keys a creator saved (decrypted), used to choose cloud or offline per kind. */
-export type ProviderKeys = { geminiApiKey?: string; elevenLabsApiKey?: string; leonardoApiKey?: string; sunoApiKey?: string };
+export type ProviderKeys = { geminiApiKey?: string; elevenLabsApiKey?: string; leonardoApiKey?: string; sunoApiKey?: string; pexelsApiKey?: string };

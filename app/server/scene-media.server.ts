@@ -2,20 +2,26 @@
 // replacing the scene's generated picture, and Undo back to it. Uploads are typed by their bytes (file-type),
 // bounded in bytes, pixels and seconds, cleaned of metadata (EXIF, GPS, camera, container tags) and scaled to
 // the project's format before they are stored. Everything is scoped to the signed-in creator's own project.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
-import type { MediaFile, Project, StoryboardCell } from "~/generated/prisma/client";
-import { effectiveImageSource, type ImageSourceValue } from "~/lib/image-source";
+import { Prisma, type MediaFile, type Project, type StoryboardCell } from "~/generated/prisma/client";
+import { effectiveImageSource, isPexelsSource, type ImageSourceValue } from "~/lib/image-source";
 import { resolutionValue, videoSizeFor } from "~/lib/video-format";
+import { WorkflowFailedError, WorkflowNotFoundError } from "@temporalio/client";
+import { defaultPayloadConverter } from "@temporalio/common";
+import { sceneClipWorkflow } from "../../workflows/scene-media";
+import { innermostMessage } from "../../workflows/shared/errors";
+import { SCENE_MEDIA_REJECTED, sceneClipWorkflowId, type SceneClipProgress } from "../../workflows/shared/scene-media";
 import { jsonError } from "./api.server";
+import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 import { prisma } from "./db.server";
 import { getProviderKeys } from "./settings.server";
-import { mediaUrl, saveMedia, saveMediaFromPath } from "./storage.server";
+import { deleteMedia, mediaFilePath, mediaUrl, saveMedia, saveMediaFromPath } from "./storage.server";
 
 const run = promisify(execFile);
 const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
@@ -114,26 +120,67 @@ async function probeClip(file: string): Promise<ProbedClip> {
   }
 }
 
+export type ClipOptions = {
+  /** Cut the clip at this many seconds instead of refusing a longer one (stock clips are cut to the scene). */
+  maxSeconds?: number;
+  /** Called as ffmpeg converts, with the share done (0..1). */
+  onProgress?: (share: number) => void;
+};
+
+/** Runs ffmpeg, reporting its progress (out_time against the input's duration) as it goes. */
+function runFfmpegWithProgress(args: string[], totalSeconds: number, onProgress: ClipOptions["onProgress"], timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(FFMPEG, ["-progress", "pipe:1", "-nostats", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      // "-progress" prints key=value lines; out_time_us (and, despite its name, out_time_ms) is in microseconds
+      const times = [...chunk.matchAll(/out_time_(?:us|ms)=(\d+)/g)];
+      const last = times.at(-1);
+      if (last && totalSeconds > 0) onProgress?.(Math.max(0, Math.min(1, Number(last[1]) / 1_000_000 / totalSeconds)));
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(signal ? `ffmpeg was stopped (${signal})` : stderr.trim().split("\n").pop() || `ffmpeg exited with ${code}`));
+    });
+  });
+}
+
+export type PreparedClip = { clipPath: string; poster: Buffer; durationSeconds: number; dir: string };
+
 /**
- * The uploaded clip checked (a video stream, at most 4K, at most 30 s), then re-encoded: H.264 at the format's
- * size (scaled to cover, centre-cropped), no audio (the scene's voiceover plays over it), no metadata; with its
- * first frame as a JPEG, which stands for the clip wherever a picture is needed (cards, thumbnails).
+ * A clip checked (a video stream, at most 4K, at most 30 s unless `maxSeconds` cuts it), then re-encoded: H.264
+ * at the format's size (scaled to cover, centre-cropped), no audio (the scene's voiceover plays over it), no
+ * metadata; with its first frame as a JPEG, which stands for the clip wherever a picture is needed (cards,
+ * thumbnails). Runs in the worker (the scene-media workflow), never in a web request: it takes seconds of CPU.
+ * The caller removes `dir` when done with the files.
  */
-export async function prepareSceneClip(data: Buffer, type: string, size: { width: number; height: number }) {
+export async function prepareSceneClip(inputPath: string, size: { width: number; height: number }, options: ClipOptions = {}): Promise<PreparedClip> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "reelsmith-clip-"));
   try {
-    const input = path.join(dir, `upload.${type}`);
-    await fsp.writeFile(input, data);
-    const probed = await probeClip(input);
+    const probed = await probeClip(inputPath);
     if (probed.width * probed.height > SCENE_MEDIA_LIMITS.clipPixels) {
       throw new SceneMediaRejection(413, `Clip too large: ${probed.width}x${probed.height} pixels. Use a clip of at most 4K (3840x2160).`);
     }
-    if (probed.durationSeconds > SCENE_MEDIA_LIMITS.clipSeconds) {
+    if (options.maxSeconds === undefined && probed.durationSeconds > SCENE_MEDIA_LIMITS.clipSeconds) {
       throw new SceneMediaRejection(413, `Clip too long: ${probed.durationSeconds.toFixed(1)} s. A scene clip may be at most ${SCENE_MEDIA_LIMITS.clipSeconds} s; trim it and upload it again.`);
     }
+    const seconds = Math.min(probed.durationSeconds, options.maxSeconds ?? SCENE_MEDIA_LIMITS.clipSeconds);
     const output = path.join(dir, "clip.mp4");
     const scale = `scale=${size.width}:${size.height}:force_original_aspect_ratio=increase,crop=${size.width}:${size.height},setsar=1,fps=30`;
-    await run(FFMPEG, ["-v", "error", "-y", "-i", input, "-map", "0:v:0", "-an", "-sn", "-dn", "-map_metadata", "-1", "-map_chapters", "-1", "-vf", scale, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-movflags", "+faststart", output], { timeout: 120_000 });
+    const cut = options.maxSeconds !== undefined ? ["-t", seconds.toFixed(3)] : [];
+    await runFfmpegWithProgress(
+      ["-v", "error", "-y", "-i", inputPath, ...cut, "-map", "0:v:0", "-an", "-sn", "-dn", "-map_metadata", "-1", "-map_chapters", "-1", "-vf", scale, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-movflags", "+faststart", output],
+      seconds,
+      options.onProgress,
+      300_000,
+    );
     const poster = path.join(dir, "poster.jpg");
     await run(FFMPEG, ["-v", "error", "-y", "-i", output, "-frames:v", "1", "-q:v", "3", poster]);
     const result = await probeClip(output);
@@ -145,6 +192,46 @@ export async function prepareSceneClip(data: Buffer, type: string, size: { width
   }
 }
 
+/** Stores a converted clip and its poster for the project; the caller shows them on a scene. */
+export async function storePreparedClip(userId: string, project: Project, clip: PreparedClip) {
+  const size = videoSizeFor(resolutionValue(project.resolution), 1080);
+  const poster = await saveMedia({ userId, projectId: project.id, kind: "image", data: clip.poster, mimeType: "image/jpeg", extension: "jpg", ...size });
+  const file = await saveMediaFromPath({ userId, projectId: project.id, kind: "clip", sourcePath: clip.clipPath, mimeType: "video/mp4", extension: "mp4", durationSeconds: clip.durationSeconds, ...size });
+  return { poster, file, durationSeconds: clip.durationSeconds };
+}
+
+/**
+ * The scene-media workflow's work on an uploaded clip (decision 072): the raw upload, stored by the web request,
+ * is converted, stored and shown on the scene; the raw upload is removed whatever happens.
+ */
+export async function convertUploadedClip(
+  input: { userId: string; projectId: string; cellIndex: number; uploadFileId: string },
+  onProgress?: (share: number) => void,
+): Promise<{ imageUrl: string; clipUrl: string }> {
+  const raw = await prisma.mediaFile.findFirst({ where: { id: input.uploadFileId, userId: input.userId, projectId: input.projectId } });
+  if (!raw) throw new SceneMediaRejection(410, "The uploaded clip is gone (it was removed before it could be converted). Upload it again.");
+  try {
+    const project = await prisma.project.findFirstOrThrow({ where: { id: input.projectId, userId: input.userId } });
+    return await importSceneClip(input.userId, project, input.cellIndex, mediaFilePath(raw), onProgress);
+  } finally {
+    await deleteMedia(raw).catch(() => {});
+  }
+}
+
+/** Converts the clip at `inputPath` and shows it on the scene as the creator's upload. */
+export async function importSceneClip(userId: string, project: Project, cellIndex: number, inputPath: string, onProgress?: (share: number) => void) {
+  const cell = await findCell(project.id, cellIndex);
+  const size = videoSizeFor(resolutionValue(project.resolution), 1080);
+  const clip = await prepareSceneClip(inputPath, size, { onProgress });
+  try {
+    const stored = await storePreparedClip(userId, project, clip);
+    await showOwnMedia(cell, stored.poster, "upload", { file: stored.file, durationSeconds: stored.durationSeconds });
+    return { imageUrl: mediaUrl(stored.poster), clipUrl: mediaUrl(stored.file) };
+  } finally {
+    await fsp.rm(clip.dir, { recursive: true, force: true });
+  }
+}
+
 async function findCell(projectId: string, cellIndex: number): Promise<StoryboardCell> {
   const cell = await prisma.storyboardCell.findFirst({ where: { cellIndex, storyboard: { projectId } } });
   if (!cell) throw jsonError(404, `Scene ${cellIndex + 1} does not exist`, { field: "cellIndex" });
@@ -153,7 +240,17 @@ async function findCell(projectId: string, cellIndex: number): Promise<Storyboar
 
 /** Points the scene at the creator's picture (and clip), keeping the generated image for Undo. */
 async function showOwnMedia(cell: StoryboardCell, image: MediaFile, source: "upload" | "project_image", clip?: { file: MediaFile; durationSeconds: number }) {
-  const keep = cell.imageSource === "generated" ? { generatedImageUrl: cell.imageUrl, generatedImageFileId: cell.imageFileId } : {};
+  const keep =
+    cell.imageSource === "generated"
+      ? {
+          generatedImageUrl: cell.imageUrl,
+          generatedImageFileId: cell.imageFileId,
+          generatedClipUrl: cell.clipUrl,
+          generatedClipFileId: cell.clipFileId,
+          generatedClipDuration: cell.clipDuration,
+          generatedMediaCredit: cell.mediaCredit ?? Prisma.DbNull,
+        }
+      : {};
   await prisma.storyboardCell.update({
     where: { id: cell.id },
     data: {
@@ -164,6 +261,7 @@ async function showOwnMedia(cell: StoryboardCell, image: MediaFile, source: "upl
       clipUrl: clip ? mediaUrl(clip.file) : null,
       clipFileId: clip?.file.id ?? null,
       clipDuration: clip?.durationSeconds ?? null,
+      mediaCredit: Prisma.DbNull,
     },
   });
 }
@@ -180,15 +278,9 @@ export async function uploadSceneMedia(userId: string, project: Project, cellInd
     await showOwnMedia(cell, file, "upload");
     return { imageUrl: mediaUrl(file), clipUrl: null };
   }
-  const clip = await prepareSceneClip(upload.data, kind.type, size);
-  try {
-    const poster = await saveMedia({ userId, projectId: project.id, kind: "image", data: clip.poster, mimeType: "image/jpeg", extension: "jpg", ...size });
-    const file = await saveMediaFromPath({ userId, projectId: project.id, kind: "clip", sourcePath: clip.clipPath, mimeType: "video/mp4", extension: "mp4", durationSeconds: clip.durationSeconds, ...size });
-    await showOwnMedia(cell, poster, "upload", { file, durationSeconds: clip.durationSeconds });
-    return { imageUrl: mediaUrl(poster), clipUrl: mediaUrl(file) };
-  } finally {
-    await fsp.rm(clip.dir, { recursive: true, force: true });
-  }
+  // A clip is converted by the worker (decision 072): the raw upload is stored for it, then removed by it.
+  const raw = await saveMedia({ userId, projectId: project.id, kind: "clip", data: upload.data, mimeType: `video/${kind.type === "mov" ? "quicktime" : kind.type}`, extension: kind.type });
+  return convertClipInWorker({ userId, project, cellIndex, uploadFileId: raw.id });
 }
 
 /** The project's images the creator can pick for a scene: generated ones and uploads, newest first. */
@@ -222,27 +314,98 @@ export async function restoreGeneratedImage(project: Project, cellIndex: number)
       imageUrl: cell.generatedImageUrl,
       imageFileId: cell.generatedImageFileId,
       imageSource: "generated",
+      clipUrl: cell.generatedClipUrl,
+      clipFileId: cell.generatedClipFileId,
+      clipDuration: cell.generatedClipDuration,
+      mediaCredit: cell.generatedMediaCredit ?? Prisma.DbNull,
       generatedImageUrl: null,
       generatedImageFileId: null,
-      clipUrl: null,
-      clipFileId: null,
-      clipDuration: null,
+      generatedClipUrl: null,
+      generatedClipFileId: null,
+      generatedClipDuration: null,
+      generatedMediaCredit: Prisma.DbNull,
     },
   });
-  return { imageUrl: cell.generatedImageUrl, clipUrl: null };
+  return { imageUrl: cell.generatedImageUrl, clipUrl: cell.generatedClipUrl };
 }
 
-/** The project's image source: as chosen, as in effect, and whether Leonardo can be chosen at all. */
+/** The project's image source: as chosen, as in effect, and which keys the creator saved (Leonardo, Pexels). */
 export async function getImageSource(userId: string, project: Project) {
-  const leonardoKeySaved = !!(await getProviderKeys(userId)).leonardoApiKey;
+  const keys = await getProviderKeys(userId);
+  const leonardoKeySaved = !!keys.leonardoApiKey;
+  const pexelsKeySaved = !!keys.pexelsApiKey;
   const chosen = project.imageSource ?? null;
-  return { imageSource: chosen, effective: effectiveImageSource(chosen, leonardoKeySaved), leonardoKeySaved };
+  return { imageSource: chosen, effective: effectiveImageSource(chosen, leonardoKeySaved), leonardoKeySaved, pexelsKeySaved };
 }
 
-/** Remembers which source the project's scene images come from; Leonardo needs the creator's key. */
+/** Remembers which source the project's scene images come from; Leonardo and Pexels need the creator's key. */
 export async function setImageSource(userId: string, project: Project, source: ImageSourceValue) {
-  const leonardoKeySaved = !!(await getProviderKeys(userId)).leonardoApiKey;
+  const keys = await getProviderKeys(userId);
+  const leonardoKeySaved = !!keys.leonardoApiKey;
+  const pexelsKeySaved = !!keys.pexelsApiKey;
   if (source === "leonardo" && !leonardoKeySaved) throw jsonError(400, "Leonardo needs your Leonardo API key: save it in Settings first.", { field: "imageSource" });
+  if (isPexelsSource(source) && !pexelsKeySaved) throw jsonError(400, "Pexels photos and clips need your free Pexels API key: save it in Settings first.", { field: "imageSource" });
   await prisma.project.update({ where: { id: project.id }, data: { imageSource: source } });
-  return { imageSource: source, effective: source, leonardoKeySaved };
+  return { imageSource: source, effective: source, leonardoKeySaved, pexelsKeySaved };
+}
+
+/** The status a refusal from the worker carries ("413 Clip too long: ..."): 415 when it names none. */
+function rejectionFrom(error: unknown): SceneMediaRejection {
+  let current = error as { type?: string; details?: unknown[]; cause?: unknown } | undefined;
+  while (current) {
+    if (current.type === SCENE_MEDIA_REJECTED) break;
+    current = current.cause as typeof current;
+  }
+  const status = typeof current?.details?.[0] === "number" ? (current.details[0] as number) : current ? 415 : 502;
+  const message = innermostMessage(error, "The clip could not be converted. Try again.");
+  return new SceneMediaRejection(status, message);
+}
+
+/**
+ * Converts an uploaded clip in the worker (the scene-media workflow) and waits for it: the web process only
+ * waits, ffmpeg runs elsewhere. A second upload to the same scene while one converts is refused.
+ */
+async function convertClipInWorker(input: { userId: string; project: Project; cellIndex: number; uploadFileId: string }) {
+  const { userId, project, cellIndex, uploadFileId } = input;
+  const workflowId = sceneClipWorkflowId(project.id, cellIndex);
+  try {
+    await startWorkflow(sceneClipWorkflow, {
+      workflowId,
+      args: [{ userId, projectId: project.id, cellIndex, uploadFileId }],
+      memo: { userId, projectId: project.id, projectTitle: project.title },
+    });
+  } catch (e) {
+    await deleteMedia(uploadFileId).catch(() => {});
+    if (e instanceof WorkflowAlreadyRunningError) throw new SceneMediaRejection(409, `A clip for scene ${cellIndex + 1} is still being converted. Wait for it, then try again.`);
+    throw e;
+  }
+  const client = await getTemporalClient();
+  try {
+    return (await client.workflow.getHandle(workflowId).result()) as { imageUrl: string; clipUrl: string };
+  } catch (e) {
+    if (e instanceof WorkflowFailedError) throw rejectionFrom(e);
+    throw e;
+  }
+}
+
+/** How far the conversion of a scene's uploaded clip is, for its card; null when none is converting. */
+export async function clipConversionProgress(project: Project, cellIndex: number): Promise<SceneClipProgress | null> {
+  const client = await getTemporalClient();
+  const handle = client.workflow.getHandle(sceneClipWorkflowId(project.id, cellIndex));
+  try {
+    const description = await handle.describe();
+    if (description.status.name !== "RUNNING") return null;
+    // the converting activity heartbeats the share done; a heartbeat not yet recorded reads as "starting"
+    const payload = description.raw.pendingActivities?.[0]?.heartbeatDetails?.payloads?.[0];
+    let share: unknown = null;
+    try {
+      share = payload ? defaultPayloadConverter.fromPayload(payload) : null;
+    } catch {
+      share = null;
+    }
+    return { phase: "converting", percent: typeof share === "number" ? Math.round(share * 100) : null };
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) return null;
+    throw e;
+  }
 }

@@ -13,16 +13,18 @@ export const SECRET_FIELDS = {
   elevenLabsApiKey: "elevenLabsApiKeyEnc",
   leonardoApiKey: "leonardoApiKeyEnc",
   sunoApiKey: "sunoApiKeyEnc",
+  pexelsApiKey: "pexelsApiKeyEnc",
   googleOAuthClientSecret: "googleOAuthClientSecretEnc",
 } as const satisfies Record<string, keyof UserSettings>;
 export type SecretField = keyof typeof SECRET_FIELDS;
-export const API_KEY_FIELDS = ["geminiApiKey", "elevenLabsApiKey", "leonardoApiKey", "sunoApiKey"] as const;
+export const API_KEY_FIELDS = ["geminiApiKey", "elevenLabsApiKey", "leonardoApiKey", "sunoApiKey", "pexelsApiKey"] as const;
 
 const SECRET_LABELS: Record<SecretField, string> = {
   geminiApiKey: "Google AI (Gemini) API key",
   elevenLabsApiKey: "ElevenLabs API key",
   leonardoApiKey: "Leonardo API key",
   sunoApiKey: "Suno API key",
+  pexelsApiKey: "Pexels API key",
   googleOAuthClientSecret: "Google OAuth client secret",
 };
 
@@ -32,6 +34,7 @@ export type PublicConfig = {
   elevenLabsApiKeyLength: number | null;
   leonardoApiKeyLength: number | null;
   sunoApiKeyLength: number | null;
+  pexelsApiKeyLength: number | null;
   googleOAuthClientSecretLength: number | null;
   googleOAuthClientId: string | null;
   elevenLabsVoiceId: string | null;
@@ -88,6 +91,7 @@ export const ConfigUpdateSchema = z.object({
   elevenLabsApiKey: secretInput("elevenLabsApiKey"),
   leonardoApiKey: secretInput("leonardoApiKey"),
   sunoApiKey: secretInput("sunoApiKey"),
+  pexelsApiKey: secretInput("pexelsApiKey"),
   googleOAuthClientSecret: secretInput("googleOAuthClientSecret"),
   googleOAuthClientId: optionalText(500),
   elevenLabsVoiceId: optionalText(200),
@@ -131,6 +135,7 @@ function defaultSettings(userId: string): UserSettings {
     elevenLabsApiKeyEnc: null,
     leonardoApiKeyEnc: null,
     sunoApiKeyEnc: null,
+    pexelsApiKeyEnc: null,
     googleOAuthClientId: null,
     googleOAuthClientSecretEnc: null,
     elevenLabsVoiceId: null,
@@ -244,6 +249,7 @@ export async function getPublicConfig(userId: string): Promise<PublicConfig> {
     elevenLabsApiKeyLength: secretLength(row, "elevenLabsApiKey"),
     leonardoApiKeyLength: secretLength(row, "leonardoApiKey"),
     sunoApiKeyLength: secretLength(row, "sunoApiKey"),
+    pexelsApiKeyLength: secretLength(row, "pexelsApiKey"),
     googleOAuthClientSecretLength: secretLength(row, "googleOAuthClientSecret"),
     googleOAuthClientId: row.googleOAuthClientId,
     elevenLabsVoiceId: row.elevenLabsVoiceId,

@@ -25,7 +25,7 @@ afterAll(async () => {
 describe("image source per project", () => {
   it("defaults to offline illustrations without a Leonardo key, and refuses Leonardo until one is saved", async () => {
     const initial = await (await call(getImageSource, new Request(`${base}/api/image-source`, { headers: { Cookie: cookie } }))).json();
-    expect(initial).toEqual({ imageSource: null, effective: "offline", leonardoKeySaved: false });
+    expect(initial).toEqual({ imageSource: null, effective: "offline", leonardoKeySaved: false, pexelsKeySaved: false });
     const refused = await put({ imageSource: "leonardo" });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({ message: "Leonardo needs your Leonardo API key: save it in Settings first.", field: "imageSource" });
@@ -36,7 +36,7 @@ describe("image source per project", () => {
 
   it("remembers the choice on the project", async () => {
     const saved = await put({ imageSource: "offline" });
-    expect(await saved.json()).toEqual({ imageSource: "offline", effective: "offline", leonardoKeySaved: false });
+    expect(await saved.json()).toEqual({ imageSource: "offline", effective: "offline", leonardoKeySaved: false, pexelsKeySaved: false });
     expect((await prisma.project.findUniqueOrThrow({ where: { id: projectId } })).imageSource).toBe("offline");
   });
 });

@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
-import { uploadSceneMedia } from "~/server/scene-media.server";
+import { importSceneClip, uploadSceneMedia } from "~/server/scene-media.server";
 import { findMediaForUser, mediaFilePath } from "~/server/storage.server";
 import { sceneDurationInFrames, VIDEO_FPS } from "../../remotion/timing";
 import { renderVideoWorkflow } from "../../workflows/render";
@@ -53,7 +53,8 @@ describe("own media in the render", () => {
     // scene 1: a 1 s clip (shorter than the scene: it loops), with a loud tone that must not be heard
     const clipPath = path.join(tmp, "clip.mp4");
     execFileSync("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=duration=1:size=320x180:rate=30", "-f", "lavfi", "-i", "sine=frequency=1000:duration=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", clipPath]);
-    await uploadSceneMedia(user.id, project, 0, { data: fs.readFileSync(clipPath), fileName: "clip.mp4" });
+    // (what the scene-clip activity runs in the worker; this file tests the render, with a render-only worker)
+    await importSceneClip(user.id, project, 0, clipPath);
     // scene 2: the creator's own (pure blue) image
     const blue = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#0000ff" } }).png().toBuffer();
     await uploadSceneMedia(user.id, project, 1, { data: blue, fileName: "blue.png" });

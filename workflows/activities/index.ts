@@ -10,6 +10,9 @@ import { createStoryboardActivities } from "./storyboard";
 
 export const { writeStoryboardScenes, markStoryboardFailed, generateSceneImage, generateSceneVoiceover, findCellsLackingMedia } =
   createStoryboardActivities();
+import { createSceneClipActivities } from "./scene-clip";
+
+export const { convertSceneClipUpload } = createSceneClipActivities();
 import { createThumbnailActivities } from "./thumbnail";
 
 export const { renderProjectThumbnail, writeUploadMetadataFor } = createThumbnailActivities();

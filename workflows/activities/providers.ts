@@ -1,10 +1,15 @@
 // The providers an activity uses for a user: the cloud service when the user saved its key, offline otherwise.
 import { ApplicationFailure } from "@temporalio/activity";
-import { providersFor } from "~/providers/index.server";
+import { providersFor, stockMediaFor } from "~/providers/index.server";
 import { getProviderKeys } from "~/server/settings.server";
 
 export async function providersForUser(userId: string) {
   return providersFor(await getProviderKeys(userId));
+}
+
+/** The creator's Pexels stock media, or null when they saved no Pexels key. */
+export async function stockMediaForUser(userId: string) {
+  return stockMediaFor(await getProviderKeys(userId));
 }
 
 /**

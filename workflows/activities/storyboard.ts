@@ -1,7 +1,9 @@
 // Activities of the storyboard stage: the scene split, and each scene's image and voiceover.
 // Made by a factory so tests can hand in providers of their own (a failing image model, say).
 import { ApplicationFailure } from "@temporalio/activity";
-import { LEONARDO_KEY_MISSING } from "~/lib/image-source";
+import { isPexelsSource, LEONARDO_KEY_MISSING, PEXELS_KEY_MISSING } from "~/lib/image-source";
+import { Prisma } from "~/generated/prisma/client";
+import type { StockMediaProvider } from "~/providers/image/pexels.server";
 import { createOfflineImageProvider } from "~/providers/image/offline-scene.server";
 import type { Providers } from "~/providers/index.server";
 import { prisma } from "~/server/db.server";
@@ -12,11 +14,16 @@ import { imageAspectFor, resolutionValue } from "~/lib/video-format";
 import { withHeartbeat } from "../shared/heartbeat";
 import { SCENE_MISSING } from "../shared/scene-media";
 import { NO_SCRIPT } from "../shared/storyboard";
-import { asActivityFailure, providersForUser } from "./providers";
+import { asActivityFailure, providersForUser, stockMediaForUser } from "./providers";
+import { fetchStockSceneMedia, usedStockIds } from "./stock-media";
 
-export type StoryboardActivityDeps = { providersFor: (userId: string) => Promise<Pick<Providers, "text" | "image" | "speech">> };
+export type StoryboardActivityDeps = {
+  providersFor: (userId: string) => Promise<Pick<Providers, "text" | "image" | "speech">>;
+  /** The creator's stock media (Pexels), null without a key; the real one when a test hands in none. */
+  stockFor?: (userId: string) => Promise<StockMediaProvider | null>;
+};
 
-const defaultDeps: StoryboardActivityDeps = { providersFor: providersForUser };
+const defaultDeps: StoryboardActivityDeps = { providersFor: providersForUser, stockFor: stockMediaForUser };
 
 
 export function createStoryboardActivities(deps: StoryboardActivityDeps = defaultDeps) {
@@ -35,6 +42,67 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
     });
     if (!cell) throw ApplicationFailure.nonRetryable(`Scene ${cellIndex + 1} does not exist`, SCENE_MISSING);
     return cell;
+  }
+
+  type LoadedCell = Awaited<ReturnType<typeof loadCell>>;
+
+  /**
+   * Shows newly generated media on the scene. A new generated image replaces the generated one. When the
+   * creator's own media showed, it stays in the project's images (they can pick it again); only the generated
+   * media kept for Undo is replaced.
+   */
+  async function showGenerated(
+    cell: LoadedCell,
+    media: { image: { id: string }; clip: { id: string; durationSeconds: number } | null; credit: Prisma.InputJsonValue | null },
+  ): Promise<{ imageUrl: string; clipUrl?: string }> {
+    const imageUrl = mediaUrl(media.image.id);
+    const clipUrl = media.clip ? mediaUrl(media.clip.id) : null;
+    const ownMedia = cell.imageSource !== "generated";
+    await prisma.storyboardCell.update({
+      where: { id: cell.id },
+      data: {
+        imageUrl,
+        imageFileId: media.image.id,
+        imageSource: "generated",
+        clipUrl,
+        clipFileId: media.clip?.id ?? null,
+        clipDuration: media.clip?.durationSeconds ?? null,
+        mediaCredit: media.credit ?? Prisma.DbNull,
+        generatedImageUrl: null,
+        generatedImageFileId: null,
+        generatedClipUrl: null,
+        generatedClipFileId: null,
+        generatedClipDuration: null,
+        generatedMediaCredit: Prisma.DbNull,
+      },
+    });
+    const old = ownMedia
+      ? [cell.generatedImageFileId, cell.generatedClipFileId]
+      : [cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl), cell.clipFileId ?? mediaIdFromUrl(cell.clipUrl)];
+    for (const id of old) if (id && id !== media.image.id && id !== media.clip?.id) await deleteMedia(id).catch(() => {});
+    return clipUrl ? { imageUrl, clipUrl } : { imageUrl };
+  }
+
+  /** The scene's Pexels photo or clip (the project's image source), credited to its author. */
+  async function generateStockMedia(input: { projectId: string; userId: string; cellIndex: number }, cell: LoadedCell) {
+    const stock = await (deps.stockFor ?? stockMediaForUser)(input.userId);
+    if (!stock) throw ApplicationFailure.nonRetryable(PEXELS_KEY_MISSING, "ImageSourceUnavailable");
+    const others = await prisma.storyboardCell.findMany({
+      where: { storyboardId: cell.storyboardId, id: { not: cell.id } },
+      select: { mediaCredit: true, generatedMediaCredit: true },
+    });
+    const media = await call(() =>
+      fetchStockSceneMedia({
+        stock,
+        kind: cell.storyboard.project.imageSource === "pexels_clips" ? "clip" : "photo",
+        userId: input.userId,
+        project: cell.storyboard.project,
+        prompt: cell.imagePrompt,
+        narration: cell.voiceoverText,
+        exclude: usedStockIds(others),
+      }),
+    );
+    return showGenerated(cell, { ...media, credit: media.credit });
   }
 
   return {
@@ -72,9 +140,13 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       await prisma.storyboard.updateMany({ where: { projectId: input.projectId }, data: { status: "error", error: input.error } });
     },
 
-    /** Generates the scene's image with the user's image model, at the format's aspect ratio. */
-    async generateSceneImage(input: { projectId: string; userId: string; cellIndex: number }): Promise<{ imageUrl: string }> {
+    /**
+     * Generates the scene's image with the project's image source at the format's aspect ratio: an offline
+     * illustration, a Leonardo image, or a Pexels stock photo or clip searched from the scene's prompt.
+     */
+    async generateSceneImage(input: { projectId: string; userId: string; cellIndex: number }): Promise<{ imageUrl: string; clipUrl?: string }> {
       const cell = await loadCell(input.projectId, input.cellIndex);
+      if (isPexelsSource(cell.storyboard.project.imageSource)) return generateStockMedia(input, cell);
       const settings = await getUserSettings(input.userId);
       const { image: byKeys } = await deps.providersFor(input.userId);
       // The project's chosen image source wins over "the cloud when a key is saved".
@@ -100,17 +172,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
         width: result.width,
         height: result.height,
       });
-      const imageUrl = mediaUrl(file);
-      // A new generated image replaces the generated one. When the creator's own media showed, it stays in the
-      // project's images (they can pick it again); only the generated image kept for Undo is replaced.
-      const ownMedia = cell.imageSource !== "generated";
-      await prisma.storyboardCell.update({
-        where: { id: cell.id },
-        data: { imageUrl, imageFileId: file.id, imageSource: "generated", generatedImageUrl: null, generatedImageFileId: null, clipUrl: null, clipFileId: null, clipDuration: null },
-      });
-      const old = ownMedia ? cell.generatedImageFileId : (cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl));
-      if (old && old !== file.id) await deleteMedia(old).catch(() => {});
-      return { imageUrl };
+      return showGenerated(cell, { image: file, clip: null, credit: null });
     },
 
     /** Speaks the scene's voiceover text with the user's voice; stores the real duration. */

@@ -26,3 +26,13 @@ export const generateAllProgressQuery = defineQuery<GenerateAllProgress>("genera
 
 /** A scene that is gone (deleted storyboard, wrong index) cannot be fixed by retrying. */
 export const SCENE_MISSING = "SceneMissing";
+
+// ── An uploaded clip, converted by the worker (decision 072) ─────────────────────────────────────────
+export const sceneClipWorkflowId = (projectId: string, cellIndex: number) => `scene-clip-${projectId}-${cellIndex}`;
+/** The raw upload (a MediaFile the web request stored) to convert and show on the scene. */
+export type SceneClipInput = { projectId: string; userId: string; cellIndex: number; uploadFileId: string };
+export type SceneClipResult = { imageUrl: string; clipUrl: string };
+/** What the scene's card shows while the clip converts: the share of the clip converted so far, when known. */
+export type SceneClipProgress = { phase: "converting"; percent: number | null };
+/** An upload the worker refused (too long, no video): retrying cannot help; details[0] is the HTTP status. */
+export const SCENE_MEDIA_REJECTED = "SceneMediaRejected";

@@ -13,9 +13,10 @@ export const API_KEY_INPUTS = [
   { field: "elevenLabsApiKey", label: "ElevenLabs API Key", hint: "Enter your ElevenLabs API key", service: "records voiceovers" },
   { field: "leonardoApiKey", label: "Leonardo AI API Key", hint: "Enter your Leonardo API key", service: "draws scene images" },
   { field: "sunoApiKey", label: "Suno API Key", hint: "Enter your Suno API key", service: "composes background music" },
+  { field: "pexelsApiKey", label: "Pexels API Key", hint: "Enter your free Pexels API key", service: "finds stock photos and video clips for scenes (free key at pexels.com/api)" },
 ] as const;
 type KeyField = (typeof API_KEY_INPUTS)[number]["field"];
-const EMPTY: Record<KeyField, string> = { geminiApiKey: "", elevenLabsApiKey: "", leonardoApiKey: "", sunoApiKey: "" };
+const EMPTY: Record<KeyField, string> = { geminiApiKey: "", elevenLabsApiKey: "", leonardoApiKey: "", sunoApiKey: "", pexelsApiKey: "" };
 
 export function ApiKeysCard({ config }: { config: PublicConfig | null | undefined }) {
   const [values, setValues] = useState(EMPTY);

@@ -47,6 +47,7 @@ function KeysSection({ config }: { config: PublicConfig | null | undefined }) {
     elevenLabsApiKey: masked(c?.elevenLabsApiKeyLength),
     leonardoApiKey: masked(c?.leonardoApiKeyLength),
     sunoApiKey: masked(c?.sunoApiKeyLength),
+    pexelsApiKey: masked(c?.pexelsApiKeyLength),
     googleOAuthClientSecret: masked(c?.googleOAuthClientSecretLength),
     googleOAuthClientId: c?.googleOAuthClientId ?? "",
   });

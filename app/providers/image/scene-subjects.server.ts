@@ -93,6 +93,12 @@ export function normalizeWord(word: string): string {
   return pluralize.singular(lower);
 }
 
+/** A word that never names a subject: grammar, or the style and framing vocabulary of image prompts. */
+export function isNoiseWord(word: string): boolean {
+  const normal = normalizeWord(word);
+  return normal.length < 3 || IGNORED.has(normal);
+}
+
 function hexOf(emoji: string): string {
   return [...emoji].map((c) => c.codePointAt(0)!.toString(16)).join("-");
 }
