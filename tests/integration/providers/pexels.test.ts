@@ -1,0 +1,72 @@
+// Contract: the Pexels adapter against a local fake of its API (search, CDN), failures as people should read them.
+import { fileTypeFromBuffer } from "file-type";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createPexelsProvider } from "~/providers/image/pexels.server";
+import { FakePexels } from "../../fakes/pexels";
+import { QUICK_RETRY, expectProviderFailure, retryLog } from "../../fakes/contract";
+
+const fake = new FakePexels("pexels-good-key");
+let log = retryLog();
+const provider = (apiKey = fake.apiKey) => createPexelsProvider({ apiKey, baseUrl: fake.url, retry: QUICK_RETRY, onRetry: log.onRetry });
+const portrait = { prompt: "lighthouse, coast — scene 1 of \"Sea\", cinematic photograph", aspectRatio: "9:16" as const, size: { width: 1080, height: 1920 } };
+
+beforeAll(() => fake.start());
+afterAll(() => fake.stop());
+beforeEach(() => {
+  fake.requests.length = 0;
+  log = retryLog();
+});
+
+describe("Pexels stock media provider", () => {
+  it("searches photos with the key as the Authorization header, the prompt's subjects and the format's orientation", async () => {
+    const photo = await provider().searchPhoto(portrait);
+    const search = fake.requestsTo(/^\/v1\/search$/)[0]!;
+    expect(search.headers.authorization).toBe("pexels-good-key");
+    expect(Object.fromEntries(search.query)).toEqual({ query: "lighthouse coast", orientation: "portrait", size: "small", per_page: "15", page: "1" });
+    expect(photo.credit).toMatchObject({ provider: "Pexels", kind: "photo", author: "Ana Lima", pageUrl: expect.stringMatching(/^https:\/\/www\.pexels\.com\/photo\//) });
+    // a 2400x3600 photo: only the original covers a 1080x1920 scene
+    expect([photo.width, photo.height]).toEqual([2400, 3600]);
+    const { data } = await provider().download(photo.downloadUrl);
+    expect((await fileTypeFromBuffer(data))?.mime).toBe("image/jpeg");
+  });
+
+  it("skips photos other scenes use, and clips longer than a minute", async () => {
+    const first = await provider().searchPhoto(portrait);
+    const second = await provider().searchPhoto({ ...portrait, exclude: [first.id] });
+    expect(second.id).not.toBe(first.id);
+    expect(second.credit.author).toBe("Kenji Sato");
+  });
+
+  it("searches videos and picks the Full HD file in the scene's orientation", async () => {
+    const clip = await provider().searchClip({ ...portrait, aspectRatio: "16:9", size: { width: 1920, height: 1080 } });
+    const search = fake.requestsTo(/^\/videos\/search$/)[0]!;
+    expect(Object.fromEntries(search.query)).toMatchObject({ orientation: "landscape", size: "medium" });
+    expect([clip.width, clip.height]).toEqual([1920, 1080]);
+    expect(clip.downloadUrl).toMatch(/-1920x1080\.mp4$/);
+    expect(clip.credit).toMatchObject({ kind: "video", author: "Mira Costa" });
+  });
+
+  it("tries shorter searches before saying that nothing was found", async () => {
+    fake.emptyWords.add("zzyzx");
+    await expectProviderFailure(
+      provider().searchPhoto({ ...portrait, prompt: "zzyzx lighthouse coast" }),
+      "ProviderRejectedError",
+      /^Pexels found no photo for "zzyzx lighthouse coast" \(nor for "zzyzx lighthouse", "zzyzx"\)\. Reword this scene's image prompt/,
+    );
+    expect(fake.requestsTo(/^\/v1\/search$/).map((r) => r.query.get("query"))).toEqual(["zzyzx lighthouse coast", "zzyzx lighthouse", "zzyzx"]);
+  });
+
+  it("says the key was rejected on 401, without retrying", async () => {
+    const error = await expectProviderFailure(provider("wrong-key").searchPhoto(portrait), "ProviderAuthError", /^Pexels rejected the API key\. Check the key saved in Settings/);
+    expect(error.retryable).toBe(false);
+    expect(fake.requestsTo(/^\/v1\/search$/)).toHaveLength(1);
+  });
+
+  it("retries 429 and then says Pexels is limiting requests", async () => {
+    fake.trouble({ kind: "rate-limit" }, 1);
+    await provider().searchPhoto(portrait);
+    expect(log.notices).toHaveLength(1);
+    fake.trouble({ kind: "rate-limit" }, 5);
+    await expectProviderFailure(provider().searchClip(portrait), "ProviderRateLimitedError", /^Pexels is limiting requests \(HTTP 429\)/);
+  });
+});
