@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createOfflineTextProvider } from "~/providers/text/offline";
-import { GenerateMetadataSchema, limitUploadMetadata, tagsLength } from "./upload-metadata";
+import { GenerateMetadataSchema, limitUploadMetadata, tagsLength, withMediaCredits } from "./upload-metadata";
 
 describe("upload metadata limits", () => {
   it("cuts a description over 4,900 characters at a word and keeps tags within 400 characters together", () => {
@@ -34,5 +34,23 @@ describe("upload metadata limits", () => {
   it("needs a script and a title", () => {
     expect(GenerateMetadataSchema.safeParse({ script: "x", title: "" }).error?.issues[0]?.path).toEqual(["title"]);
     expect(GenerateMetadataSchema.safeParse({ title: "x" }).error?.issues[0]?.path).toEqual(["script"]);
+  });
+});
+
+describe("stock media credits in the description", () => {
+  const credits = ["Stock media from Pexels (https://www.pexels.com):", "Photo by Ana Lima on Pexels: https://www.pexels.com/photo/1/"];
+
+  it("ends the description with the credits, once", () => {
+    const described = withMediaCredits("Why octopuses are smart.", credits);
+    expect(described).toBe(`Why octopuses are smart.\n\n${credits.join("\n")}`);
+    expect(withMediaCredits(described, credits)).toBe(described);
+    expect(withMediaCredits("No stock here.", [])).toBe("No stock here.");
+  });
+
+  it("keeps the credits whole when the description is at the limit, cutting the text instead", () => {
+    const long = "word ".repeat(2000).trim();
+    const described = withMediaCredits(long, credits);
+    expect(described.length).toBeLessThanOrEqual(4900);
+    expect(described.endsWith(credits.join("\n"))).toBe(true);
   });
 });

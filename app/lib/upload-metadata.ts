@@ -36,3 +36,21 @@ export function limitUploadMetadata(input: { description: string; tags: readonly
   }
   return { description, tags };
 }
+
+/**
+ * The description with the stock media credits (decision 073) at its end: the credits always fit, the
+ * description's own text is cut (at a word boundary when one is near) to make room within 4,900 characters.
+ */
+export function withMediaCredits(description: string, creditLines: readonly string[]): string {
+  if (!creditLines.length) return description;
+  const credits = creditLines.join("\n").replace(/[<>]/g, "");
+  if (description.includes(credits)) return description;
+  const room = UPLOAD_LIMITS.descriptionChars - credits.length - 2;
+  let body = description.trim();
+  if (body.length > room) {
+    const cut = body.slice(0, Math.max(0, room));
+    const space = cut.lastIndexOf(" ");
+    body = (space > room - 200 ? cut.slice(0, space) : cut).trimEnd();
+  }
+  return body ? `${body}\n\n${credits}` : credits;
+}

@@ -9,6 +9,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
+import { z } from "zod";
+import type { MediaCredit } from "~/providers/image/pexels.server";
 import { Prisma, type MediaFile, type Project, type StoryboardCell } from "~/generated/prisma/client";
 import { effectiveImageSource, isPexelsSource, type ImageSourceValue } from "~/lib/image-source";
 import { resolutionValue, videoSizeFor } from "~/lib/video-format";
@@ -26,6 +28,15 @@ import { deleteMedia, mediaFilePath, mediaUrl, saveMedia, saveMediaFromPath } fr
 const run = promisify(execFile);
 const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
 const FFPROBE = process.env.FFPROBE_PATH ?? "/usr/bin/ffprobe";
+
+const MediaCreditSchema = z.object({
+  provider: z.literal("Pexels"),
+  kind: z.enum(["photo", "video"]),
+  id: z.number(),
+  author: z.string(),
+  authorUrl: z.string(),
+  pageUrl: z.string(),
+});
 
 export const SCENE_MEDIA_LIMITS = {
   imageBytes: 10 * 1024 * 1024,
@@ -408,4 +419,10 @@ export async function clipConversionProgress(project: Project, cellIndex: number
     if (e instanceof WorkflowNotFoundError) return null;
     throw e;
   }
+}
+
+/** The stock media credits of the project's scenes as they show now, in scene order. */
+export async function projectMediaCredits(projectId: string): Promise<MediaCredit[]> {
+  const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId } }, orderBy: { cellIndex: "asc" }, select: { mediaCredit: true } });
+  return cells.map((c) => MediaCreditSchema.safeParse(c.mediaCredit)).flatMap((r) => (r.success ? [r.data] : []));
 }

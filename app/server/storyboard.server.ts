@@ -33,6 +33,8 @@ export type StoryboardCellView = {
   /** a short muted clip shown instead of the image; imageUrl is then its first frame */
   clipUrl: string | null;
   clipDuration: number | null;
+  /** who made the scene's stock photo or clip (Pexels), shown on the card and credited in the description */
+  mediaCredit: { kind: "photo" | "video"; author: string; pageUrl: string } | null;
 };
 
 const CELL_VIEW = {
@@ -46,7 +48,16 @@ const CELL_VIEW = {
   imageSource: true,
   clipUrl: true,
   clipDuration: true,
+  mediaCredit: true,
 } as const;
+
+type CellRow = Omit<StoryboardCellView, "mediaCredit"> & { mediaCredit: unknown };
+
+function toView(row: CellRow): StoryboardCellView {
+  const credit = row.mediaCredit as { kind?: unknown; author?: unknown; pageUrl?: unknown } | null;
+  const valid = credit && (credit.kind === "photo" || credit.kind === "video") && typeof credit.author === "string" && typeof credit.pageUrl === "string";
+  return { ...row, mediaCredit: valid ? { kind: credit.kind as "photo" | "video", author: credit.author as string, pageUrl: credit.pageUrl as string } : null };
+}
 
 
 /** Starts splitting the project's script into scenes, unless scenes exist or a split is under way. */
@@ -91,17 +102,18 @@ export async function getStoryboardStatus(project: Project | null) {
 }
 
 export async function listCells(projectId: string): Promise<StoryboardCellView[]> {
-  return prisma.storyboardCell.findMany({
+  const rows = await prisma.storyboardCell.findMany({
     where: { storyboard: { projectId } },
     orderBy: { cellIndex: "asc" },
     select: CELL_VIEW,
   });
+  return rows.map(toView);
 }
 
 export async function updateCell(projectId: string, edit: { cellIndex: number; imagePrompt?: string; voiceoverText?: string }) {
   const cell = await prisma.storyboardCell.findFirst({ where: { cellIndex: edit.cellIndex, storyboard: { projectId } } });
   if (!cell) throw jsonError(404, `Scene ${edit.cellIndex + 1} does not exist`, { field: "cellIndex" });
-  return prisma.storyboardCell.update({
+  const row = await prisma.storyboardCell.update({
     where: { id: cell.id },
     data: {
       ...(edit.imagePrompt !== undefined ? { imagePrompt: edit.imagePrompt } : {}),
@@ -109,6 +121,7 @@ export async function updateCell(projectId: string, edit: { cellIndex: number; i
     },
     select: CELL_VIEW,
   });
+  return toView(row);
 }
 
 /**

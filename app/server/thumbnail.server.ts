@@ -19,9 +19,12 @@ import {
   type ThumbnailWorkflowResult,
   type UploadMetadataWorkflowResult,
 } from "../../workflows/shared/thumbnail";
+import { withMediaCredits } from "~/lib/upload-metadata";
+import { mediaCreditLines } from "~/providers/image/pexels.server";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { getCurrentProject, getProjectForUser } from "./projects.server";
+import { projectMediaCredits } from "./scene-media.server";
 import { getUserSettings } from "./settings.server";
 import { findMediaForUser, mediaIdFromUrl } from "./storage.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, type WorkflowMemo } from "./temporal.server";
@@ -151,9 +154,13 @@ export async function generateThumbnail(userId: string, body: GenerateThumbnailR
 export async function generateUploadMetadata(userId: string, body: { title: string; script: string }): Promise<UploadMetadataWorkflowResult> {
   const input = { userId, title: body.title, script: body.script };
   const workflowId = uploadMetadataWorkflowId(userId, requestKey(input));
-  return runAndWait<UploadMetadataWorkflowResult>(
+  const written = await runAndWait<UploadMetadataWorkflowResult>(
     () => startWorkflow(uploadMetadataWorkflow, { workflowId, args: [input], memo: { userId, projectTitle: body.title } }),
     workflowId,
     "The description and tags could not be written",
   );
+  // the photographers and videographers of the current project's stock media are credited (decision 073)
+  const project = await getCurrentProject(userId);
+  const credits = project ? mediaCreditLines(await projectMediaCredits(project.id)) : [];
+  return { ...written, description: withMediaCredits(written.description, credits) };
 }

@@ -1,10 +1,21 @@
-// Which source the project's scene images come from, shown on the storyboard and remembered per project.
+// Which source the project's scene images come from, shown on the storyboard and remembered per project:
+// offline illustrations, Leonardo, Pexels photos or Pexels clips. Sources needing a key the creator has not
+// saved cannot be chosen, and say where to add it.
+import { Link } from "@remix-run/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
-import { IMAGE_SOURCE_NAMES, IMAGE_SOURCES, type ImageSourceValue } from "~/lib/image-source";
+import { IMAGE_SOURCE_KEY, IMAGE_SOURCE_NAMES, IMAGE_SOURCES, type ImageSourceValue } from "~/lib/image-source";
 
-type ImageSourceState = { imageSource: ImageSourceValue | null; effective: ImageSourceValue; leonardoKeySaved: boolean };
+type ImageSourceState = { imageSource: ImageSourceValue | null; effective: ImageSourceValue; leonardoKeySaved: boolean; pexelsKeySaved: boolean };
+
+/** The service whose key a source needs and the creator has not saved; undefined when it can be chosen. */
+export function missingKeyFor(source: ImageSourceValue, state: Pick<ImageSourceState, "leonardoKeySaved" | "pexelsKeySaved">): "Leonardo" | "Pexels" | undefined {
+  const needs = IMAGE_SOURCE_KEY[source];
+  if (needs === "Leonardo" && !state.leonardoKeySaved) return needs;
+  if (needs === "Pexels" && !state.pexelsKeySaved) return needs;
+  return undefined;
+}
 
 export function ImageSourcePicker() {
   const queryClient = useQueryClient();
@@ -19,22 +30,37 @@ export function ImageSourcePicker() {
   });
   const data = state.data;
   if (!data) return null;
+  const missing = [...new Set(IMAGE_SOURCES.map((s) => missingKeyFor(s, data)).filter((k) => k !== undefined))];
   return (
-    <label className="flex items-center gap-2 text-sm text-slate-300">
-      Image source
-      <select
-        className="rounded-md border border-slate-700 bg-slate-900 px-2 py-1 text-slate-100"
-        value={data.effective}
-        disabled={save.isPending}
-        onChange={(e) => save.mutate(e.target.value as ImageSourceValue)}
-      >
-        {IMAGE_SOURCES.map((source) => (
-          <option key={source} value={source} disabled={source === "leonardo" && !data.leonardoKeySaved}>
-            {IMAGE_SOURCE_NAMES[source]}
-            {source === "leonardo" && !data.leonardoKeySaved ? " (save a key in Settings)" : ""}
-          </option>
-        ))}
-      </select>
-    </label>
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-300">
+      <label className="flex items-center gap-2">
+        Image source
+        <select
+          className="max-w-full rounded-md border border-slate-700 bg-slate-900 px-2 py-1 text-slate-100"
+          value={data.effective}
+          disabled={save.isPending}
+          onChange={(e) => save.mutate(e.target.value as ImageSourceValue)}
+        >
+          {IMAGE_SOURCES.map((source) => {
+            const needs = missingKeyFor(source, data);
+            return (
+              <option key={source} value={source} disabled={!!needs}>
+                {IMAGE_SOURCE_NAMES[source]}
+                {needs ? ` (needs your ${needs} key)` : ""}
+              </option>
+            );
+          })}
+        </select>
+      </label>
+      {missing.length ? (
+        <span className="text-xs text-slate-400">
+          {missing.join(" and ")} {missing.length > 1 ? "need keys" : "needs a key"}:{" "}
+          <Link to="/settings" className="text-brand underline">
+            add {missing.length > 1 ? "them" : "it"} in Settings
+          </Link>
+          {missing.includes("Pexels") ? " (Pexels keys are free)." : "."}
+        </span>
+      ) : null}
+    </div>
   );
 }

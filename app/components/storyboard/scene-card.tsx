@@ -44,11 +44,21 @@ export function SceneCard(props: {
         <span className="absolute left-2 top-2 rounded bg-slate-950/80 px-2 py-0.5 text-xs font-semibold">
           Scene {cell.cellIndex + 1} · {(cell.audioDuration ?? cell.estimatedDuration).toFixed(1)} s
         </span>
-        {cell.imageSource !== "generated" || cell.clipUrl ? (
+        {cell.imageSource !== "generated" || cell.clipUrl || cell.mediaCredit ? (
           <span className="absolute right-2 top-2 rounded bg-brand/90 px-2 py-0.5 text-xs font-semibold">
-            {IMAGE_SOURCE_LABEL[cell.imageSource]}
-            {cell.clipUrl ? " · clip" : ""}
+            {cell.imageSource === "generated" && cell.mediaCredit ? "Pexels" : IMAGE_SOURCE_LABEL[cell.imageSource]}
+            {cell.clipUrl ? " · clip" : cell.mediaCredit ? " · photo" : ""}
           </span>
+        ) : null}
+        {cell.imageSource === "generated" && cell.mediaCredit ? (
+          <a
+            href={cell.mediaCredit.pageUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="absolute bottom-2 left-2 max-w-[90%] truncate rounded bg-slate-950/80 px-2 py-0.5 text-xs text-slate-200 hover:underline"
+          >
+            {cell.mediaCredit.kind === "photo" ? "Photo" : "Video"} by {cell.mediaCredit.author} on Pexels
+          </a>
         ) : null}
       </div>
       <div className="flex flex-1 flex-col gap-4 p-4">

@@ -2,7 +2,7 @@
 // images, or go back to the generated image. The server checks, cleans and scales every file.
 import { useQuery } from "@tanstack/react-query";
 import { Images, Loader2, Undo2, Upload } from "lucide-react";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { toast } from "~/hooks/use-toast";
@@ -19,10 +19,40 @@ export const IMAGE_SOURCE_LABEL: Record<StoryboardCellView["imageSource"], strin
   project_image: "Earlier image",
 };
 
+type ClipProgress = { progress: { phase: "converting"; percent: number | null } | null };
+
+/** While a clip uploads, what the worker says about converting it: null until it starts, then a percentage. */
+function useClipConversion(cellIndex: number, uploading: boolean) {
+  const [percent, setPercent] = useState<number | null | undefined>(undefined);
+  useEffect(() => {
+    if (!uploading) {
+      setPercent(undefined);
+      return;
+    }
+    let stopped = false;
+    const poll = async () => {
+      try {
+        const progress = (await apiGet<ClipProgress>(`/api/scene-media?clipProgress=${cellIndex}`))?.progress;
+        if (!stopped && progress) setPercent(progress.percent);
+      } catch {
+        // the next poll tries again; the upload's own answer says how it ended
+      }
+    };
+    const timer = setInterval(() => void poll(), 1000);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [cellIndex, uploading]);
+  return percent;
+}
+
 export function SceneMediaControls({ cell, onChanged }: { cell: StoryboardCellView; onChanged: () => void }) {
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState<null | "upload" | "pick" | "undo">(null);
   const [picking, setPicking] = useState(false);
+  const [uploadingClip, setUploadingClip] = useState(false);
+  const converting = useClipConversion(cell.cellIndex, uploadingClip);
   const scene = `Scene ${cell.cellIndex + 1}`;
 
   const run = async (kind: "upload" | "pick" | "undo", work: () => Promise<unknown>, failure: string) => {
@@ -43,8 +73,12 @@ export function SceneMediaControls({ cell, onChanged }: { cell: StoryboardCellVi
     const form = new FormData();
     form.set("cellIndex", String(cell.cellIndex));
     form.set("file", file);
-    void run("upload", () => apiRequest("POST", "/api/scene-media", form), "Upload failed");
+    const clip = file.type.startsWith("video/");
+    setUploadingClip(clip);
+    void run("upload", () => apiRequest("POST", "/api/scene-media", form), clip ? "Clip upload failed" : "Upload failed").finally(() => setUploadingClip(false));
   };
+  const uploadLabel =
+    busy !== "upload" ? "Upload Image or Clip" : converting === undefined ? "Uploading..." : `Converting clip...${converting === null ? "" : ` ${converting}%`}`;
 
   return (
     <div className="flex flex-wrap gap-2">
@@ -62,8 +96,13 @@ export function SceneMediaControls({ cell, onChanged }: { cell: StoryboardCellVi
       />
       <Button size="sm" variant="outline" disabled={busy !== null} onClick={() => input.current?.click()}>
         {busy === "upload" ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Upload className="h-4 w-4" aria-hidden />}
-        {busy === "upload" ? "Uploading..." : "Upload Image or Clip"}
+        {uploadLabel}
       </Button>
+      {busy === "upload" && converting !== undefined ? (
+        <p role="status" className="w-full text-xs text-slate-400">
+          The clip is being converted to the video&apos;s format (muted, no metadata). You can keep working meanwhile.
+        </p>
+      ) : null}
       <Button size="sm" variant="outline" disabled={busy !== null} onClick={() => setPicking(true)}>
         <Images className="h-4 w-4" aria-hidden /> Earlier Images
       </Button>

@@ -10,6 +10,7 @@ import { jsonError, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import {
+  clipConversionProgress,
   listProjectImages,
   pickProjectImage,
   restoreGeneratedImage,
@@ -31,9 +32,16 @@ async function requireProject(userId: string) {
 }
 
 // GET /api/scene-media: the current project's images a scene can use (generated ones and uploads).
+// GET /api/scene-media?clipProgress=<cellIndex>: how far the worker is in converting that scene's uploaded clip.
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
   const project = await requireProject(userId);
+  const asked = new URL(request.url).searchParams.get("clipProgress");
+  if (asked !== null) {
+    const cellIndex = CellIndex.safeParse(asked);
+    if (!cellIndex.success) return jsonError(400, `clipProgress: ${cellIndex.error.issues[0]!.message}`, { field: "clipProgress" });
+    return Response.json({ progress: await clipConversionProgress(project, cellIndex.data) }, { headers: { "Cache-Control": "no-store" } });
+  }
   return Response.json({ images: await listProjectImages(userId, project.id) });
 }
 
