@@ -14,6 +14,7 @@ import { findMediaForUser, mediaFilePath } from "~/server/storage.server";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute as call } from "../support/routes";
+import { startTestWorker } from "../support/temporal";
 
 const base = "http://localhost:3000";
 
@@ -65,9 +66,12 @@ let userA: string;
 let projectA: string;
 let photo: Buffer;
 let clip: Buffer;
+let stopWorker: (() => Promise<void>) | undefined;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "scene-media-test-"));
 
 beforeAll(async () => {
+  // an uploaded clip is converted by the worker (the scene-clip workflow), not in the request
+  stopWorker = (await startTestWorker()).stop;
   const a = await createTestUser(undefined, "Creator A");
   const b = await createTestUser(undefined, "Creator B");
   userA = a.id;
@@ -86,6 +90,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await stopWorker?.();
   fs.rmSync(tmp, { recursive: true, force: true });
   await prisma.$disconnect();
 });
@@ -178,5 +183,17 @@ describe("the creator's own clip", () => {
     expect(JSON.stringify(probe.format.tags ?? {})).not.toContain("Private title");
     const poster = await sharp(mediaFilePath((await findMediaForUser(userA, cell.imageFileId!))!)).metadata();
     expect([poster.width, poster.height]).toEqual([1080, 1920]);
+    // the raw upload the worker converted is not kept
+    expect(await prisma.mediaFile.count({ where: { projectId: projectA, kind: "clip" } })).toBe(1);
+  });
+
+  it("is refused with the worker's reason when it is longer than 30 s, and nothing is kept", async () => {
+    const longPath = path.join(tmp, "long.mp4");
+    execFileSync("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red:size=64x64:rate=5:duration=31", "-c:v", "libx264", "-pix_fmt", "yuv420p", longPath]);
+    const before = await prisma.mediaFile.count({ where: { projectId: projectA } });
+    const response = await upload(cookieA, 1, fs.readFileSync(longPath), "long.mp4", "video/mp4");
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ message: expect.stringMatching(/^Clip too long: 31\.0 s\. A scene clip may be at most 30 s/), field: "file" });
+    expect(await prisma.mediaFile.count({ where: { projectId: projectA } })).toBe(before);
   });
 });
