@@ -26,8 +26,27 @@ function startYoutubeFake() {
   });
 }
 
+/** The local fake of the Pexels API and CDN (tests/fakes/pexels-server.ts); resolves to its URL. */
+function startPexelsFake() {
+  const child = startChild("pexels-fake", process.execPath, ["--import", "tsx", "tests/fakes/pexels-server.ts"], { quiet: true });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`the Pexels fake did not start:\n${output}`)), 30_000);
+    child.stdout.on("data", (d) => {
+      output += d;
+      const match = /pexels fake listening (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr.on("data", (d) => (output += d));
+  });
+}
+
 export async function startAppForTests(serverEnv) {
   const youtubeFake = await startYoutubeFake();
+  const pexelsFake = await startPexelsFake();
   const database = `test_e2e_${Date.now()}`;
   const databaseUrl = await createDatabaseFromTemplate(serverEnv.TEST_PG_ADMIN_URL, serverEnv.TEST_TEMPLATE_DATABASE, database);
   const dataDir = path.join(DATA_DIR, `e2e-${E2E_PORT}`);
@@ -52,6 +71,8 @@ export async function startAppForTests(serverEnv) {
     GOOGLE_OAUTH_REVOKE_URL: `${youtubeFake}/revoke`,
     YOUTUBE_API_BASE_URL: `${youtubeFake}/`,
     YOUTUBE_UPLOAD_CHUNK_BYTES: String(256 * 1024),
+    // Pexels stock photos and clips: the local fake
+    PEXELS_BASE_URL: pexelsFake,
   };
   const children = [
     startChild("web", process.execPath, ["--import", "tsx", "server.ts"], { env, quiet: true }),
