@@ -25,6 +25,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** A new project's storyboard; a Short one step above the shortest duration, so that it has several scenes. */
 async function createStoryboard(title: string, topic: string, format: "9:16 Shorts" | "16:9 Landscape") {
   await page.goto(`${baseUrl()}/create`);
   await page.getByLabel("Title").fill(title);
@@ -33,6 +34,7 @@ async function createStoryboard(title: string, topic: string, format: "9:16 Shor
   const slider = page.getByRole("slider", { name: "Duration in seconds" });
   await slider.focus();
   await slider.press("Home");
+  if (format === "9:16 Shorts") await slider.press("ArrowRight");
   await page.getByRole("button", { name: "Create Video" }).click();
   await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 150_000 });
   await page.waitForURL(`${baseUrl()}/storyboard`);
@@ -46,13 +48,17 @@ async function generateAll() {
   await page.getByText("Every scene has its image and voiceover.").waitFor({ timeout: 60_000 });
 }
 
+/** Every scene card's picture, loaded (scrolled into view: the cards load their images lazily); their number. */
 async function imagesLoaded() {
+  const cards = page.locator("article");
+  const count = await cards.count();
   const images = page.locator("article img");
-  await expect.poll(() => images.count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
-  const count = await images.count();
+  await expect.poll(() => images.count(), { timeout: 60_000 }).toBe(count);
   for (let i = 0; i < count; i++) {
+    await images.nth(i).scrollIntoViewIfNeeded();
     await expect.poll(() => images.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 30_000 }).toBe(true);
   }
+  await page.evaluate(() => window.scrollTo(0, 0));
   return count;
 }
 
@@ -72,7 +78,7 @@ describe("Pexels stock photos", () => {
     const source = page.getByLabel("Image source");
     await expect.poll(() => source.locator("option[value=pexels_photos]").textContent()).toBe("Pexels photos (needs your Pexels key)");
     expect(await source.locator("option[value=pexels_photos]").isDisabled()).toBe(true);
-    await page.getByRole("link", { name: "add it in Settings" }).click();
+    await page.getByRole("link", { name: /^add (it|them) in Settings$/ }).click();
     await page.waitForURL(`${baseUrl()}/settings`);
 
     await page.locator("#pexelsApiKey").fill(PEXELS_KEY);

@@ -23,11 +23,11 @@ afterAll(async () => {
 const KEYS = [
   "cellIndex", "prompt", "text", "title", "topic", "resolution", "duration", "durationSeconds", "script", "trackCount", "volume",
   "volumeLevel", "imageUrl", "audioUrl", "videoUrl", "fontSize", "fontFamily", "fontValue", "message", "type", "imageData", "fileName",
-  "imagePrompt", "voiceoverText", "geminiApiKey", "elevenLabsApiKey", "leonardoApiKey", "sunoApiKey", "googleOAuthClientId",
+  "imagePrompt", "voiceoverText", "geminiApiKey", "elevenLabsApiKey", "leonardoApiKey", "sunoApiKey", "pexelsApiKey", "googleOAuthClientId",
   "googleOAuthClientSecret", "elevenLabsVoiceId", "leonardoModelId", "preferredThumbnailFont", "preferredThumbnailFontSize",
   "youtubePreferredCategory", "schedulingDays", "defaultScheduleTime", "lastScheduleDate", "hasCompletedSetup", "id", "projectId",
   "trackId", "videoId", "privacyStatus", "categoryId", "tags", "description", "scheduledAt", "priceId", "plan", "musicTrackId",
-  "category", "count", "limit", "page", "index",
+  "category", "count", "limit", "page", "index", "imageSource",
 ];
 
 const VALUES: unknown[] = [

@@ -45,8 +45,7 @@ export function ImageSourcePicker() {
             const needs = missingKeyFor(source, data);
             return (
               <option key={source} value={source} disabled={!!needs}>
-                {IMAGE_SOURCE_NAMES[source]}
-                {needs ? ` (needs your ${needs} key)` : ""}
+                {needs ? `${IMAGE_SOURCE_NAMES[source].replace(/ \(your key\)$/, "")} (needs your ${needs} key)` : IMAGE_SOURCE_NAMES[source]}
               </option>
             );
           })}
