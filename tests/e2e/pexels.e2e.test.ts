@@ -42,7 +42,8 @@ async function createStoryboard(title: string, topic: string, format: "9:16 Shor
 }
 
 async function generateAll() {
-  const reloaded = page.waitForEvent("load", { timeout: 240_000 });
+  // a 16:9 storyboard has many scenes: under load, their images and voiceovers take minutes
+  const reloaded = page.waitForEvent("load", { timeout: 540_000 });
   await page.getByRole("button", { name: "Generate All Content" }).click({ timeout: 90_000 });
   await reloaded;
   await page.getByText("Every scene has its image and voiceover.").waitFor({ timeout: 60_000 });
@@ -121,7 +122,7 @@ describe("offline storyboards, photographed for review", () => {
     { name: "offline-3-volcano-16x9", title: "Volcano Island", topic: "How volcanoes build islands in the ocean, with lava, ash and new forests", format: "16:9 Landscape" as const },
   ];
   for (const s of storyboards) {
-    it(`${s.title} (${s.format})`, { timeout: 600_000 }, async () => {
+    it(`${s.title} (${s.format})`, { timeout: 900_000 }, async () => {
       await createStoryboard(s.title, s.topic, s.format);
       expect(await page.getByLabel("Image source").inputValue()).toBe("offline");
       await generateAll();
