@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { workerSlots } from "~/lib/limits";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { getEnv } from "~/server/env.server";
+import { startLeftoverSweeps } from "~/server/render-cleanup.server";
 import * as activities from "./activities";
 import { closeBrowser, getCompositionBundle } from "./activities/render-engine";
 
@@ -25,6 +26,8 @@ export async function createWorker(
 }
 
 async function main() {
+  // older videos and what crashed or cancelled renders left behind: now, then every hour (decision 051)
+  const stopSweeps = startLeftoverSweeps();
   // the composition is bundled while the worker starts, not when the first render arrives (that render awaits it)
   const started = performance.now();
   getCompositionBundle().then(
@@ -36,6 +39,7 @@ async function main() {
   console.log(`worker polling task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS}`);
   // Worker.run() ends on SIGINT/SIGTERM after in-flight activities get a chance to finish.
   await worker.run();
+  stopSweeps();
   await closeBrowser();
 }
 

@@ -13,6 +13,7 @@ import type { Duration } from "@temporalio/common";
 import type { Workflow } from "@temporalio/workflow";
 import { CONCURRENCY_LIMITS } from "~/lib/limits";
 import { jsonError } from "./api.server";
+import { prisma } from "./db.server";
 import { getEnv } from "./env.server";
 
 declare global {
@@ -45,25 +46,51 @@ export class WorkflowAlreadyRunningError extends Error {
   }
 }
 
-/** The user's open runs, counted from the memo every run carries (renders apart from the other stages). */
-export async function runningWorkflowsOf(userId: string): Promise<{ renders: number; pipeline: number }> {
-  const client = await getTemporalClient();
-  const counts = { renders: 0, pipeline: 0 };
-  for await (const run of client.workflow.list({ query: 'ExecutionStatus = "Running"' })) {
-    const memo = run.memo as { userId?: unknown } | undefined;
-    if (memo?.userId !== userId) continue;
-    if (run.type === RENDER_WORKFLOW_TYPE) counts.renders++;
-    else counts.pipeline++;
-  }
-  return counts;
-}
-
 const RENDER_WORKFLOW_TYPE = "renderVideoWorkflow";
 
+export type RunKind = "render" | "pipeline";
+const runKindOf = (workflowType: string): RunKind => (workflowType === RENDER_WORKFLOW_TYPE ? "render" : "pipeline");
+
+/** Two-key advisory lock namespace of the per-user run check ("rsrn"), apart from any other lock. */
+const RUN_LOCK_NAMESPACE = 0x7273726e;
+
+type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0];
+
+/**
+ * The user's open runs by kind: the runs Temporal's visibility lists with this user's memo, together with the
+ * runs recorded in RunSlot and confirmed running by describe() (which, unlike the visibility list, sees a run the
+ * moment it starts). Rows of runs that ended are removed.
+ */
+export async function runningWorkflowsOf(userId: string, db: Tx | typeof prisma = prisma): Promise<{ renders: number; pipeline: number }> {
+  const client = await getTemporalClient();
+  const open = new Map<string, RunKind>();
+  for await (const run of client.workflow.list({ query: 'ExecutionStatus = "Running"' })) {
+    const memo = run.memo as { userId?: unknown } | undefined;
+    if (memo?.userId === userId) open.set(`${run.workflowId}/${run.runId}`, runKindOf(run.type));
+  }
+  const ended: string[] = [];
+  for (const slot of await db.runSlot.findMany({ where: { userId } })) {
+    const key = `${slot.workflowId}/${slot.runId}`;
+    if (open.has(key)) continue;
+    const running = await client.workflow
+      .getHandle(slot.workflowId, slot.runId)
+      .describe()
+      .then(
+        (d) => d.status.name === "RUNNING",
+        (e: unknown) => (e instanceof WorkflowNotFoundError ? false : Promise.reject(e)),
+      );
+    if (running) open.set(key, slot.kind === "render" ? "render" : "pipeline");
+    else ended.push(slot.id);
+  }
+  if (ended.length) await db.runSlot.deleteMany({ where: { id: { in: ended } } });
+  const kinds = [...open.values()];
+  return { renders: kinds.filter((k) => k === "render").length, pipeline: kinds.filter((k) => k === "pipeline").length };
+}
+
 /** 429 when the user already has as many runs open as CONCURRENCY_LIMITS allows for this kind. */
-export async function assertRunSlot(userId: string, workflowType: string): Promise<void> {
-  const open = await runningWorkflowsOf(userId);
-  if (workflowType === RENDER_WORKFLOW_TYPE) {
+export async function assertRunSlot(userId: string, workflowType: string, db: Tx | typeof prisma = prisma): Promise<void> {
+  const open = await runningWorkflowsOf(userId, db);
+  if (runKindOf(workflowType) === "render") {
     if (open.renders >= CONCURRENCY_LIMITS.rendersPerUser) {
       throw jsonError(429, `You already have ${open.renders} render${open.renders === 1 ? "" : "s"} in progress. Wait for it to finish before starting another.`);
     }
@@ -75,29 +102,45 @@ export async function assertRunSlot(userId: string, workflowType: string): Promi
 /**
  * Starts a workflow by function reference, so its arguments are type-checked against the workflow's signature.
  * Throws WorkflowAlreadyRunningError when a run with the same id is open, and a 429 response when the user
- * named in the memo already has as many runs open as CONCURRENCY_LIMITS allows.
+ * named in the memo already has as many runs open as CONCURRENCY_LIMITS allows. For a user's run, the count
+ * and the start happen under a per-user PostgreSQL advisory lock (held by the transaction that records the
+ * run), so simultaneous starts are counted one after another and never pass the limit together.
  */
 export async function startWorkflow<W extends Workflow>(
   workflow: W,
   options: { workflowId: string; args: Parameters<W>; memo: WorkflowMemo; executionTimeout?: Duration },
 ): Promise<WorkflowHandle<W>> {
   const client = await getTemporalClient();
-  if ("userId" in options.memo) await assertRunSlot(options.memo.userId, workflow.name);
-  try {
-    // the SDK's conditional type for `args` cannot be resolved for a generic W; Parameters<W> is what it means
-    const startOptions = {
-      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
-      workflowId: options.workflowId,
-      args: options.args,
-      memo: options.memo,
-      workflowIdConflictPolicy: "FAIL",
-      workflowExecutionTimeout: options.executionTimeout,
-    } as unknown as WorkflowStartOptions<W>;
-    return await client.workflow.start(workflow, startOptions);
-  } catch (e) {
-    if (e instanceof WorkflowExecutionAlreadyStartedError) throw new WorkflowAlreadyRunningError(options.workflowId);
-    throw e;
-  }
+  const start = async () => {
+    try {
+      // the SDK's conditional type for `args` cannot be resolved for a generic W; Parameters<W> is what it means
+      const startOptions = {
+        taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
+        workflowId: options.workflowId,
+        args: options.args,
+        memo: options.memo,
+        workflowIdConflictPolicy: "FAIL",
+        workflowExecutionTimeout: options.executionTimeout,
+      } as unknown as WorkflowStartOptions<W>;
+      return await client.workflow.start(workflow, startOptions);
+    } catch (e) {
+      if (e instanceof WorkflowExecutionAlreadyStartedError) throw new WorkflowAlreadyRunningError(options.workflowId);
+      throw e;
+    }
+  };
+  if (!("userId" in options.memo)) return start();
+  const userId = options.memo.userId;
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT pg_advisory_xact_lock(${RUN_LOCK_NAMESPACE}::int, hashtext(${userId}))::text AS locked`;
+      await assertRunSlot(userId, workflow.name, tx);
+      const handle = await start();
+      await tx.runSlot.create({ data: { userId, kind: runKindOf(workflow.name), workflowId: handle.workflowId, runId: handle.firstExecutionRunId } });
+      return handle;
+    },
+    // starts of one user queue on the lock: give them time (each holds it for one list + one start)
+    { maxWait: 30_000, timeout: 60_000 },
+  );
 }
 
 /** Whether a workflow with this id is running now (false when it ended or never existed). */

@@ -4,7 +4,7 @@
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { Express, NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import { CROSS_SITE_MESSAGE, NOT_SIGNED_IN_MESSAGE, isCrossSiteWrite, isPublicApiPath } from "./api.server";
+import { CROSS_SITE_MESSAGE, NOT_SIGNED_IN_MESSAGE, isCrossSiteWrite, isPublicApiPath, methodNotAllowed } from "./api.server";
 import type { Env } from "./env.server";
 import { BUILTIN_SIGNIN_REMOTE_MESSAGE, isLoopbackAddress, mayUseBuiltinSignIn } from "./exposure.server";
 import { getSessionUserId } from "./session.server";
@@ -117,6 +117,13 @@ export function findRoute(routes: RouteEntry[], pathname: string): RouteEntry | 
   return leaf ? (routes.find((r) => r.id === leaf.id) ?? null) : null;
 }
 
+/** Sends a Web Response (the helpers routes use) through Express: status, headers, body. */
+async function sendResponse(res: ExpressResponse, response: Response): Promise<void> {
+  res.status(response.status);
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  res.send(Buffer.from(await response.arrayBuffer()));
+}
+
 /**
  * Answers 405 with Allow and a JSON message when the route a request reaches does not take its method
  * (Remix would answer an HTML "Unexpected Server Error" and log a stack trace). Single-fetch data requests
@@ -136,10 +143,7 @@ export function methodGuard(getRoutes: () => Promise<RouteEntry[]> | RouteEntry[
           res.status(404).set("Cache-Control", "no-store").json({ message: `Nothing is at ${pathname}.` });
           return;
         }
-        res
-          .status(405)
-          .set({ Allow: allow.join(", "), "Cache-Control": "no-store" })
-          .json({ message: `${pathname} does not take ${req.method}. Use ${allow.join(" or ")}.`, allow });
+        void sendResponse(res, methodNotAllowed(allow, `${pathname} does not take ${req.method}. Use ${allow.join(" or ")}.`));
       })
       .catch(next);
   };

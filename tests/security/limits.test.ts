@@ -109,6 +109,35 @@ describe("per-user run limits", () => {
     await expect(startWorkflow(scriptWorkflow, { workflowId: `script-limit-other-${v.projectId}`, args: [{} as never], memo: { userId: v.user.id } })).resolves.toBeTruthy();
   }, 60_000);
 
+  it("simultaneous starts cannot race past the limit: 12 at once start exactly 4 pipeline runs, 6 renders at once exactly 1", async () => {
+    const u = await seedUser("RaceRuns");
+    const memo = { userId: u.user.id, projectId: u.projectId };
+    const burst = async (workflow: typeof renderVideoWorkflow | typeof scriptWorkflow, prefix: string, n: number) => {
+      const outcomes = await Promise.all(
+        Array.from({ length: n }, (_, i) => {
+          const id = `${prefix}-${i}-${u.projectId}`;
+          started.push(id);
+          return startWorkflow(workflow as typeof scriptWorkflow, { workflowId: id, args: [{} as never], memo }).then(
+            () => 201,
+            (e: unknown) => (e instanceof Response ? e.status : Promise.reject(e)),
+          );
+        }),
+      );
+      return { started: outcomes.filter((o) => o === 201).length, refused: outcomes.filter((o) => o === 429).length };
+    };
+    expect(await burst(scriptWorkflow, "race-script", 12)).toEqual({ started: 4, refused: 8 });
+    expect(await burst(renderVideoWorkflow, "race-render", 6)).toEqual({ started: 1, refused: 5 });
+    // what Temporal itself says is running for this user matches
+    const client = await getTemporalClient();
+    const ids = started.filter((id) => id.startsWith("race-") && id.endsWith(u.projectId));
+    const statuses = await Promise.all(ids.map((id) => client.workflow.getHandle(id).describe().then((d) => d.status.name, () => "NONE")));
+    expect(statuses.filter((s) => s === "RUNNING")).toHaveLength(5);
+    // a run that ends frees its slot at once (no waiting for the visibility list)
+    const runningScript = ids.find((id, i) => id.startsWith("race-script-") && statuses[i] === "RUNNING")!;
+    await client.workflow.getHandle(runningScript).terminate("test: free a slot");
+    expect(await burst(scriptWorkflow, "race-script-again", 3)).toEqual({ started: 1, refused: 2 });
+  }, 120_000);
+
   it("the worker's slots follow the machine: one render per 2 cores", () => {
     expect(workerSlots(2)).toEqual({ renders: 1, activities: 3 });
     expect(workerSlots(8)).toEqual({ renders: 4, activities: 12 });
@@ -176,6 +205,34 @@ describe("the gates", () => {
     }
     expect(checked.length).toBeGreaterThan(20);
   });
+
+  it("a route that takes only some writes answers the others itself with 405, an Allow header naming exactly what it takes, and a JSON message", async () => {
+    const writes = ["POST", "PUT", "PATCH", "DELETE"];
+    let refused = 0;
+    for (const route of routes) {
+      if (!route.module.action || route.module.default) continue;
+      const url = `${origin}${route.path.replace(/:(\w+)/g, "x")}`;
+      const answers = new Map<string, Response>();
+      for (const method of writes) {
+        const request = new Request(url, { method, headers: { Cookie: user.cookie, "Content-Type": "application/json", Origin: origin }, body: "{}" });
+        answers.set(method, await callRoute(route.module.action, request, Object.fromEntries([...route.path.matchAll(/:(\w+)/g)].map((m) => [m[1]!, "x"]))));
+      }
+      const refusedHere = [...answers].filter(([, a]) => a.status === 405);
+      for (const [method, answer] of refusedHere) {
+        refused++;
+        const allow = answer.headers.get("Allow")?.split(", ") ?? [];
+        expect(allow, `${method} ${route.path}: Allow`).not.toHaveLength(0);
+        expect(allow, `${method} ${route.path}`).not.toContain(method);
+        // GET is named exactly when the route has a loader
+        expect(allow.includes("GET"), `${route.path}: GET in Allow`).toBe(Boolean(route.module.loader));
+        // every write is either taken (answered something other than 405) or refused, and Allow says which
+        for (const w of writes) expect(allow.includes(w), `${route.path}: ${w} in Allow`).toBe(answers.get(w)!.status !== 405);
+        expect(answer.headers.get("Content-Type")).toMatch(/application\/json/);
+        expect(typeof (await answer.json()).message).toBe("string");
+      }
+    }
+    expect(refused).toBeGreaterThan(60);
+  }, 120_000);
 
   it("pages carry a Content-Security-Policy with frame-ancestors 'none'", async () => {
     const app = express();

@@ -9,6 +9,7 @@ import type { Providers } from "~/providers/index.server";
 import type { MusicTaskStatus } from "~/providers/types";
 import { prisma } from "~/server/db.server";
 import { canUseMusic, LIMIT_MESSAGES } from "~/server/permissions.server";
+import { deleteVideoUnlessInUse, pruneProjectVideos } from "~/server/render-cleanup.server";
 import { deleteMedia, findMediaForUser, mediaFilePath, mediaIdFromUrl, mediaSize, mediaUrl, saveMedia, saveMediaFromPath } from "~/server/storage.server";
 import { sceneBoundaries, VIDEO_FPS } from "../../remotion/timing";
 import {
@@ -212,11 +213,9 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
           },
         });
         await prisma.project.update({ where: { id: input.projectId }, data: { musicVolume: input.volumeLevel } });
-        for (const old of earlier) {
-          const oldFileId = old.mediaFileId ?? mediaIdFromUrl(old.videoUrl);
-          if (oldFileId) await deleteMedia(oldFileId);
-          await prisma.renderedVideo.deleteMany({ where: { id: old.id } });
-        }
+        // (one an upload is using stays until the upload is done; the sweep removes it then)
+        for (const old of earlier) await deleteVideoUnlessInUse(old);
+        await pruneProjectVideos(input.projectId).catch((e: unknown) => console.error(`music: pruning older videos of ${input.projectId} failed:`, e));
         return { videoUrl, volumeLevel: input.volumeLevel, durationSeconds: info.durationSeconds, mixSeconds: seconds };
       } finally {
         ctx.cancellationSignal.removeEventListener("abort", onCancel);

@@ -9,6 +9,7 @@ import { makeCancelSignal, renderMedia, selectComposition } from "@remotion/rend
 import { getEnv } from "~/server/env.server";
 import { prisma } from "~/server/db.server";
 import { canUseMusic } from "~/server/permissions.server";
+import { pruneProjectVideos } from "~/server/render-cleanup.server";
 import { deleteMedia, findMediaForUser, mediaFilePath, mediaIdFromUrl, mediaSize, mediaUrl, saveMediaFromPath } from "~/server/storage.server";
 import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
 import { buildTimeline } from "../../remotion/timeline";
@@ -324,6 +325,8 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
       await deleteMedia(file);
       throw inputError("The render was deleted before it finished.");
     }
+    // the project keeps its latest videos only (never one an upload uses): decision 051
+    await pruneProjectVideos(plan.projectId).catch((e: unknown) => console.error(`render: pruning older videos of ${plan.projectId} failed:`, e));
     return { mediaFileId: file.id, videoUrl, durationSeconds, width: plan.width, height: plan.height };
   } finally {
     ctx.cancellationSignal.removeEventListener("abort", onCancel);

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { MusicVolumeSchema } from "~/lib/music";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getMusicVolume, saveMusicVolume } from "~/server/music.server";
 
@@ -12,7 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // POST /api/music-volume { volume }: saves it (0 to 100); the render and the mix use it.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST to save the music volume");
+  if (request.method !== "POST") return methodNotAllowed(["GET", "HEAD", "POST"], "Use POST to save the music volume");
   const userId = await requireUserId(request);
   const { volume } = await parseJsonBody(request, MusicVolumeSchema);
   return Response.json({ success: true, volume: await saveMusicVolume(userId, volume) });

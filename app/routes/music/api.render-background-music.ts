@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { BackgroundMusicSchema } from "~/lib/music";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { addBackgroundMusic, getBackgroundMusicProgress } from "~/server/music.server";
 
@@ -13,7 +13,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 // POST /api/render-background-music { volumeLevel, trackId? }: mixes a completed track into the latest render
 // (audio only; the render is kept) and answers with the new video's videoUrl and the volumeLevel.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST to add background music");
+  if (request.method !== "POST") return methodNotAllowed(["GET", "HEAD", "POST"], "Use POST to add background music");
   const userId = await requireUserId(request);
   const body = await parseJsonBody(request, BackgroundMusicSchema);
   const result = await addBackgroundMusic(userId, body);

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { jsonError, readBodyCapped } from "~/server/api.server";
+import { jsonError, methodNotAllowed, readBodyCapped } from "~/server/api.server";
 import { receiveSunoCallback } from "~/server/music.server";
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -7,7 +7,7 @@ const MAX_BODY_BYTES = 256 * 1024;
 // POST /api/suno-callback: sunoapi.org reports a task's progress here (public: Suno has no session). The body
 // is not trusted; it only wakes the run waiting on that task, which asks Suno itself with the creator's key.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST");
+  if (request.method !== "POST") return methodNotAllowed(["POST"], "Use POST");
   // read as a stream with the cap: a chunked body has no Content-Length to check
   const text = (await readBodyCapped(request, MAX_BODY_BYTES)).toString("utf8");
   let body: unknown;

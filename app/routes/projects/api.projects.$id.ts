@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { jsonError } from "~/server/api.server";
+import { methodNotAllowed } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { deleteProject } from "~/server/project-deletion.server";
 import { getProjectDetails } from "~/server/projects.server";
@@ -12,7 +12,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 // DELETE /api/projects/{id}: stop its workflows, remove its media files and rows (another user's id: 404).
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "DELETE") return jsonError(405, "Use DELETE to remove a project.");
+  if (request.method !== "DELETE") return methodNotAllowed(["GET", "HEAD", "DELETE"], "Use DELETE to remove a project.");
   const userId = await requireUserId(request);
   return Response.json({ success: true, ...(await deleteProject(userId, params.id!)) });
 }

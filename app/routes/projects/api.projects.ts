@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { VideoDetailsSchema } from "~/lib/video-details";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { resolutionEnum } from "~/lib/video-format";
 import { createProject, listProjectsWithStage } from "~/server/projects.server";
@@ -13,7 +13,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // POST /api/projects { title, topic, resolution, duration }: a new project, made current (free accounts: one).
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST to create a project.");
+  if (request.method !== "POST") return methodNotAllowed(["GET", "HEAD", "POST"], "Use POST to create a project.");
   const userId = await requireUserId(request);
   const details = await parseJsonBody(request, VideoDetailsSchema);
   const project = await createProject(userId, {

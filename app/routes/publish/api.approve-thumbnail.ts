@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { approveThumbnail } from "~/server/thumbnail.server";
 
@@ -8,7 +8,7 @@ const BodySchema = z.object({ thumbnailUrl: z.string({ message: "thumbnailUrl: t
 
 // POST /api/approve-thumbnail: thumbnailUrl -> the project's approved thumbnail (the upload sets it on the video).
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST");
+  if (request.method !== "POST") return methodNotAllowed(["POST"], "Use POST");
   const userId = await requireUserId(request);
   const { thumbnailUrl } = await parseJsonBody(request, BodySchema);
   const thumbnail = await approveThumbnail(userId, thumbnailUrl);

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { disconnectYoutube } from "~/server/youtube.server";
 
@@ -8,7 +8,7 @@ const BodySchema = z.object({}).strict();
 
 // POST /api/youtube/disconnect: forget the creator's YouTube tokens (and revoke them at Google).
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST to disconnect YouTube.");
+  if (request.method !== "POST") return methodNotAllowed(["POST"], "Use POST to disconnect YouTube.");
   const userId = await requireUserId(request);
   await parseJsonBody(request, BodySchema);
   await disconnectYoutube(userId);

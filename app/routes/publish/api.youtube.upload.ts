@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { startYoutubeUpload, UploadBodySchema, waitForYoutubeUpload } from "~/server/youtube-upload.server";
 
@@ -7,7 +7,7 @@ import { startYoutubeUpload, UploadBodySchema, waitForYoutubeUpload } from "~/se
 // thumbnailUrl? } -> { videoId }. The upload is a workflow on a worker; this request waits for its video id
 // while the page reads the live bytes from /api/youtube/upload-status. A closed tab leaves the upload running.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST to upload a video.");
+  if (request.method !== "POST") return methodNotAllowed(["POST"], "Use POST to upload a video.");
   const userId = await requireUserId(request);
   const body = await parseJsonBody(request, UploadBodySchema);
   const { uploadId, workflowId } = await startYoutubeUpload(userId, body);

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { startRender } from "~/server/render.server";
 
@@ -11,7 +11,7 @@ const BodySchema = z.object({ quality: z.union([z.literal(720), z.literal(1080),
 // POST /api/render-video: render the current project, refused unless every scene has an image and audio and
 // no render is under way. The render runs on a worker; the page polls /api/render-progress.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST to start a render");
+  if (request.method !== "POST") return methodNotAllowed(["POST"], "Use POST to start a render");
   const userId = await requireUserId(request);
   const { quality } = await parseJsonBody(request, BodySchema);
   const render = await startRender(userId, quality);

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { RESOLUTIONS } from "~/lib/video-format";
 import { VideoDetailsSchema } from "~/lib/video-details";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import { startScriptGeneration } from "~/server/script.server";
@@ -20,7 +20,7 @@ const BodySchema = z.object({
 
 // POST /api/generate-script: start the script workflow for the current project.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST");
+  if (request.method !== "POST") return methodNotAllowed(["POST"], "Use POST");
   const userId = await requireUserId(request);
   const body = await parseJsonBody(request, BodySchema);
   const project = await getCurrentProject(userId);

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { ConfigUpdateSchema, getPublicConfig, updateConfig } from "~/server/settings.server";
 
@@ -13,7 +13,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // PUT /api/config: saves the fields sent; secrets are encrypted before they are stored.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "PUT") return jsonError(405, "Use PUT to save settings.", { field: null });
+  if (request.method !== "PUT") return methodNotAllowed(["GET", "HEAD", "PUT"], "Use PUT to save settings.");
   const userId = await requireUserId(request);
   const update = await parseJsonBody(request, ConfigUpdateSchema);
   return Response.json(await updateConfig(userId, update), { headers: noStore });

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUser } from "~/server/auth.server";
 import { clearErrorLogs, listErrorLogs, logError } from "~/server/error-log.server";
 import { isOwner } from "~/server/permissions.server";
@@ -31,5 +31,5 @@ export async function action({ request }: ActionFunctionArgs) {
     const deleted = await clearErrorLogs({ userId: user.id, scope: scopeFor(user) });
     return Response.json({ success: true, deleted });
   }
-  return jsonError(405, "Use GET, POST or DELETE on /api/error-logs.", { field: null });
+  return methodNotAllowed(["GET", "HEAD", "POST", "DELETE"], "Use GET, POST or DELETE on /api/error-logs.");
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUser } from "~/server/auth.server";
 import { isOwner } from "~/server/permissions.server";
 import {
@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const branding = await removeBrandingImage("logo");
     return Response.json({ success: true, ...branding });
   }
-  if (request.method !== "POST") return jsonError(405, "Use POST to upload a logo or DELETE to remove it.", { field: null });
+  if (request.method !== "POST") return methodNotAllowed(["POST", "DELETE"], "Use POST to upload a logo or DELETE to remove it.");
 
   const rule = UPLOAD_RULES.logo;
   const tooLarge = `File too large: the logo must be ${rule.maxBytes / (1024 * 1024)} MB or smaller.`;

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUser } from "~/server/auth.server";
 import { checkImageUpload, decodeDataUrl, decodedSizeOf, saveWatermarkImage, UPLOAD_RULES, UploadRejection } from "~/server/uploads.server";
 
@@ -11,7 +11,7 @@ const Body = z.object({
 
 // POST /api/upload-watermark { imageData (data URL), fileName }: the older page's watermark upload (5 MB).
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST to upload a watermark.", { field: null });
+  if (request.method !== "POST") return methodNotAllowed(["POST"], "Use POST to upload a watermark.");
   const user = await requireUser(request);
   const rule = UPLOAD_RULES.watermark;
   const tooLarge = `File too large: the watermark must be ${rule.maxBytes / (1024 * 1024)} MB or smaller.`;

@@ -5,7 +5,7 @@ import {
   type ActionFunctionArgs,
 } from "@remix-run/node";
 import { z } from "zod";
-import { isBodyLimitError, jsonError, withBodyLimit } from "~/server/api.server";
+import { isBodyLimitError, jsonError, methodNotAllowed, withBodyLimit } from "~/server/api.server";
 import { requireUser } from "~/server/auth.server";
 import { isOwner } from "~/server/permissions.server";
 import { checkImageUpload, saveBrandingImage, saveWatermarkImage, UPLOAD_RULES, UploadRejection } from "~/server/uploads.server";
@@ -21,7 +21,7 @@ class TooManyPartsError extends Error {}
 export async function action({ request, params }: ActionFunctionArgs) {
   const kind = Kind.safeParse(params.kind);
   if (!kind.success) return jsonError(404, "Uploads go to /api/upload/watermark, /api/upload/logo or /api/upload/favicon.");
-  if (request.method !== "POST") return jsonError(405, "Use POST with a multipart form to upload.", { field: null });
+  if (request.method !== "POST") return methodNotAllowed(["POST"], "Use POST with a multipart form to upload.");
   const field = kind.data;
   const user = await requireUser(request);
   if (field !== "watermark" && !isOwner(user)) {

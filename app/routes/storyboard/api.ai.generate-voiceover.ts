@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { MAX_SCENE_INDEX, jsonError, parseJsonBody } from "~/server/api.server";
+import { MAX_SCENE_INDEX, jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import { generateSceneMedia } from "~/server/storyboard.server";
@@ -10,7 +10,7 @@ const BodySchema = z.object({ text: z.string().max(5000).optional(), cellIndex: 
 
 // POST /api/ai/generate-voiceover: one scene's voiceover; answers with its audioUrl.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST");
+  if (request.method !== "POST") return methodNotAllowed(["POST"], "Use POST");
   const userId = await requireUserId(request);
   const { cellIndex } = await parseJsonBody(request, BodySchema);
   const project = await getCurrentProject(userId);

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { jsonError } from "~/server/api.server";
+import { jsonError, methodNotAllowed } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import { getGenerateAllProgress, startGenerateAll } from "~/server/storyboard.server";
@@ -13,7 +13,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // POST /api/generate-all-content: fill every scene lacking an image or audio (one workflow per project).
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST");
+  if (request.method !== "POST") return methodNotAllowed(["GET", "HEAD", "POST"], "Use POST");
   const userId = await requireUserId(request);
   const project = await getCurrentProject(userId);
   if (!project) return jsonError(404, "No storyboard yet");

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { RESOLUTIONS } from "~/lib/video-format";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import { NO_SCRIPT_MESSAGE, startStoryboardGeneration } from "~/server/storyboard.server";
@@ -18,7 +18,7 @@ const BodySchema = z.object({
 
 // POST /api/generate-storyboards: split the current project's script into scenes.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Use POST");
+  if (request.method !== "POST") return methodNotAllowed(["POST"], "Use POST");
   const userId = await requireUserId(request);
   await parseJsonBody(request, BodySchema);
   const project = await getCurrentProject(userId);

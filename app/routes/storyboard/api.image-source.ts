@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { IMAGE_SOURCES } from "~/lib/image-source";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import { getImageSource, setImageSource } from "~/server/scene-media.server";
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // PUT /api/image-source {imageSource}: remember the choice for the current project.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "PUT") return jsonError(405, "Use PUT");
+  if (request.method !== "PUT") return methodNotAllowed(["GET", "HEAD", "PUT"], "Use PUT");
   const userId = await requireUserId(request);
   const { imageSource } = await parseJsonBody(request, BodySchema);
   return Response.json(await setImageSource(userId, await requireProject(userId), imageSource));

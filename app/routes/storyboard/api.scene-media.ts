@@ -6,7 +6,7 @@ import {
   type LoaderFunctionArgs,
 } from "@remix-run/node";
 import { z } from "zod";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import {
@@ -57,7 +57,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const body = await parseJsonBody(request, UndoSchema);
     return Response.json(await restoreGeneratedImage(await requireProject(userId), body.cellIndex));
   }
-  if (request.method !== "POST") return jsonError(405, "Use POST to upload, PUT to pick an earlier image, DELETE to undo.");
+  if (request.method !== "POST") return methodNotAllowed(["GET", "HEAD", "POST", "PUT", "DELETE"], "Use POST to upload, PUT to pick an earlier image, DELETE to undo.");
 
   if (Number(request.headers.get("Content-Length") ?? 0) > SCENE_MEDIA_LIMITS.clipBytes + MULTIPART_OVERHEAD) return jsonError(413, TOO_LARGE, { field: "file" });
   if (!request.headers.get("Content-Type")?.startsWith("multipart/form-data")) {

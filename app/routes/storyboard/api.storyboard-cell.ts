@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { MAX_SCENE_INDEX, jsonError, parseJsonBody } from "~/server/api.server";
+import { MAX_SCENE_INDEX, jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import { updateCell } from "~/server/storyboard.server";
@@ -18,7 +18,7 @@ const BodySchema = z
 
 // PUT /api/storyboard-cell: edit a scene's image prompt and/or voiceover text.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "PUT") return jsonError(405, "Use PUT");
+  if (request.method !== "PUT") return methodNotAllowed(["PUT"], "Use PUT");
   const userId = await requireUserId(request);
   const edit = await parseJsonBody(request, BodySchema);
   const project = await getCurrentProject(userId);
