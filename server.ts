@@ -62,7 +62,7 @@ mountGates(app, {
   routes,
 });
 
-app.all("*", createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext: (req) => requestContext(req) }));
+app.all("*", createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext: (req, res) => requestContext(req, res) }));
 
 const upgraded = await upgradeLegacySecrets().catch((e: unknown) => {
   console.error("web: could not upgrade saved keys to the user-bound encryption:", e instanceof Error ? e.message : e);

@@ -14,6 +14,7 @@ import {
 } from "@remix-run/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
+import { useNonce } from "~/components/layout/csp-nonce";
 import { DEFAULT_FAVICON, useGlobalBranding } from "~/components/layout/global-branding";
 import { NavigationHeader } from "~/components/nav/navigation-header";
 import { Toaster } from "~/components/ui/toaster";
@@ -63,6 +64,7 @@ export const shouldRevalidate = () => true;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -74,8 +76,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -1,5 +1,6 @@
 // What every /api route shares: JSON errors, body validation with zod, and the request-origin rules
 // (which origin the app answers on, and which writes come from another site).
+import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
 import type { z } from "zod";
 import { getEnv } from "./env.server";
 
@@ -87,6 +88,39 @@ export function isBodyLimitError(error: unknown): error is BodyLimitError {
     if (e instanceof BodyLimitError) return true;
   }
   return false;
+}
+
+/** Room for a multipart form's boundaries, headers and small fields beside its file. */
+export const MULTIPART_OVERHEAD = 64 * 1024;
+/** A form with the file and a few small fields; more parts than this is not an upload from our pages. */
+export const MAX_MULTIPART_PARTS = 8;
+
+class TooManyPartsError extends Error {}
+
+/**
+ * A multipart form read with every bound an upload needs, whatever Content-Length says or whether there is one:
+ * the whole body capped as a stream (file + MULTIPART_OVERHEAD), each part at `maxFileBytes` and at most
+ * MAX_MULTIPART_PARTS parts. Throws 413 `tooLarge` past a size, 413 for too many parts, 400 for a body that
+ * is not a multipart form; each naming `field`.
+ */
+export async function readMultipartCapped(request: Request, options: { maxFileBytes: number; tooLarge: string; field: string }): Promise<FormData> {
+  const { maxFileBytes, tooLarge, field } = options;
+  if (Number(request.headers.get("Content-Length") ?? 0) > maxFileBytes + MULTIPART_OVERHEAD) {
+    await request.body?.cancel().catch(() => {});
+    throw jsonError(413, tooLarge, { field });
+  }
+  const memory = unstable_createMemoryUploadHandler({ maxPartSize: maxFileBytes });
+  let parts = 0;
+  try {
+    return await unstable_parseMultipartFormData(withBodyLimit(request, maxFileBytes + MULTIPART_OVERHEAD), (part) => {
+      if (++parts > MAX_MULTIPART_PARTS) throw new TooManyPartsError();
+      return memory(part);
+    });
+  } catch (e) {
+    if (e instanceof MaxPartSizeExceededError || isBodyLimitError(e)) throw jsonError(413, tooLarge, { field });
+    if (e instanceof TooManyPartsError) throw jsonError(413, `The upload has too many form fields: send at most ${MAX_MULTIPART_PARTS}.`, { field });
+    throw jsonError(400, `The upload could not be read as a multipart form: ${(e as Error).message}`, { field });
+  }
 }
 
 /**

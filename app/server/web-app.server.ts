@@ -1,6 +1,7 @@
 // The Express gates every request passes before Remix (server.ts mounts them; tests mount them with a stub in
 // place of Remix): security headers, the built-in sign-in's loopback rule, the /api gates (cross-site writes,
 // signed-out calls, declared body size), rate limits, and 405 for a method a route does not take.
+import { randomBytes } from "node:crypto";
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { Express, NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
@@ -12,16 +13,21 @@ import { getSessionUserId } from "./session.server";
 // ── headers ──────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * The Content-Security-Policy of every page. Remix hydrates with inline scripts, so scripts are 'self' plus
- * inline (no nonce plumbing yet); everything else is tight: no framing, no plugins, no foreign base or form
- * targets. Media and images come from this origin (and data:/blob: for previews).
+ * The Content-Security-Policy of every page (decision 052). Scripts: this origin, plus inline scripts carrying
+ * this request's nonce (Remix's hydration data, scroll restoration and single-fetch streams are rendered with
+ * it by app/entry.server.tsx). In development (loopback only) Vite's hot reload needs inline scripts and eval,
+ * so there the policy allows them instead. Styles keep 'unsafe-inline': React's `style` attributes (Radix
+ * positions its menus and popovers with them, Remotion's Player sizes its frame with them) cannot carry a nonce.
+ * Everything else is tight: no framing, no plugins, no foreign base or form targets. Media and images come from
+ * this origin (and data:/blob: for previews).
  */
-export function contentSecurityPolicy(options: { dev: boolean; signInOrigin?: string | null }): string {
+export function contentSecurityPolicy(options: { dev: boolean; signInOrigin?: string | null; nonce?: string }): string {
   const connect = ["'self'", ...(options.dev ? ["ws:", "wss:"] : [])];
   const formAction = ["'self'", ...(options.signInOrigin ? [options.signInOrigin] : [])];
+  const scripts = options.dev ? "'self' 'unsafe-inline' 'unsafe-eval'" : `'self'${options.nonce ? ` 'nonce-${options.nonce}'` : ""}`;
   return [
     "default-src 'self'",
-    `script-src 'self' 'unsafe-inline'${options.dev ? " 'unsafe-eval'" : ""}`,
+    `script-src ${scripts}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "media-src 'self' blob: data:",
@@ -35,11 +41,18 @@ export function contentSecurityPolicy(options: { dev: boolean; signInOrigin?: st
   ].join("; ");
 }
 
+/** A fresh nonce for one response: 128 random bits, base64. */
+export function newCspNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+/** Sets the security headers, with a fresh script nonce per request (kept in res.locals.cspNonce for the page). */
 export function securityHeaders(options: { dev: boolean; signInOrigin?: string | null }): RequestHandler {
-  const csp = contentSecurityPolicy(options);
   return (_req, res, next) => {
+    const nonce = newCspNonce();
+    res.locals.cspNonce = nonce;
     res.set({
-      "Content-Security-Policy": csp,
+      "Content-Security-Policy": contentSecurityPolicy({ ...options, nonce }),
       "X-Frame-Options": "DENY",
       "X-Content-Type-Options": "nosniff",
       "Referrer-Policy": "same-origin",
@@ -236,12 +249,22 @@ export function mountGates(app: Express, options: GateOptions): void {
   app.use(methodGuard(options.routes));
 }
 
-/** What the Remix handler hands loaders as `context`: who is calling, for loopback-only answers (/healthz). */
-export type RequestContext = { remoteAddress: string | null; proxied: boolean };
+/**
+ * What the Remix handler hands loaders as `context`: who is calling, for loopback-only answers (/healthz), and
+ * the response's script nonce (for the page's inline scripts, and for a route that writes its own HTML).
+ */
+export type RequestContext = { remoteAddress: string | null; proxied: boolean; cspNonce?: string };
 
-export function requestContext(req: ExpressRequest): RequestContext {
+export function requestContext(req: ExpressRequest, res?: ExpressResponse): RequestContext {
   const proxied = ["forwarded", "x-forwarded-for", "x-real-ip"].some((h) => req.headers[h] !== undefined);
-  return { remoteAddress: req.socket.remoteAddress ?? null, proxied };
+  const cspNonce = typeof res?.locals.cspNonce === "string" ? res.locals.cspNonce : undefined;
+  return { remoteAddress: req.socket.remoteAddress ?? null, proxied, ...(cspNonce ? { cspNonce } : {}) };
+}
+
+/** The script nonce in a loader's or the entry's context (undefined when the gates did not run, as in unit tests). */
+export function cspNonceOf(context: unknown): string | undefined {
+  const nonce = (context as Partial<RequestContext> | undefined)?.cspNonce;
+  return typeof nonce === "string" && /^[A-Za-z0-9+/=]{16,64}$/.test(nonce) ? nonce : undefined;
 }
 
 /** True when a loader's context says the caller is on this machine and came straight (no proxy). */

@@ -14,6 +14,7 @@ import { seedUser, type Seeded } from "./seed";
 
 const { action: generateScript } = await import("~/routes/script/api.generate-script");
 const { action: upload } = await import("~/routes/settings/api.upload.$kind");
+const { action: sceneMedia } = await import("~/routes/storyboard/api.scene-media");
 
 let user: Seeded;
 let server: http.Server;
@@ -80,6 +81,7 @@ beforeAll(async () => {
   server = serve({
     "/api/generate-script": { action: generateScript as Action },
     "/api/upload/watermark": { action: upload as Action, params: { kind: "watermark" } },
+    "/api/scene-media": { action: sceneMedia as Action },
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as AddressInfo).port;
@@ -116,6 +118,34 @@ describe("a 1 GB chunked body", () => {
     expect(result.sentBytes).toBeLessThan(64 * 1024 * 1024);
     expect(result.peakRss - rssBefore).toBeLessThan(128 * 1024 * 1024);
   }, 120_000);
+
+  it("to the scene upload: 413 'File too large' once past the clip's 40 MB, and memory stays flat", async () => {
+    global.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    const boundary = "ScEnE";
+    // many small file parts would each stay under the part limit: the body as a whole is capped too
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+    const chunk = Buffer.concat([head, Buffer.alloc(64 * 1024 - head.length, 2)]);
+    const result = await sendChunked("/api/scene-media", { Cookie: user.cookie, Origin: "http://localhost", "Content-Type": `multipart/form-data; boundary=${boundary}` }, GB, chunk);
+    expect(result.status).toBe(413);
+    expect(JSON.parse(result.body).message).toMatch(/File too large: a scene image must be 10 MB or smaller, a clip 40 MB/);
+    expect(result.sentBytes).toBeLessThan(128 * 1024 * 1024);
+    expect(result.peakRss - rssBefore).toBeLessThan(160 * 1024 * 1024);
+    console.log(`1 GB chunked scene upload: answered ${result.status} after ${(result.sentBytes / 1048576).toFixed(1)} MB sent; RSS grew ${((result.peakRss - rssBefore) / 1048576).toFixed(1)} MB`);
+  }, 120_000);
+
+  it("a scene upload with too many parts is refused with 413", async () => {
+    const boundary = "P";
+    const parts = Array.from({ length: 50 }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"; filename="f${i}.png"\r\nContent-Type: image/png\r\n\r\nv\r\n`).join("");
+    const request = new Request("http://localhost/api/scene-media", {
+      method: "POST",
+      body: `${parts}--${boundary}--\r\n`,
+      headers: { Cookie: user.cookie, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+    });
+    const answer = await sceneMedia({ request, params: {}, context: {} } as never);
+    expect(answer.status).toBe(413);
+    expect((await answer.json()).message).toMatch(/too many form fields/);
+  });
 
   it("a multipart form with too many parts is refused with 413", async () => {
     const boundary = "B";

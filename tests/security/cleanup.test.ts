@@ -82,6 +82,7 @@ describe("older renders", () => {
 
   it("the render a kept music mix was made from is kept", async () => {
     const u = await seedUser("PruneMix");
+    await prisma.renderedVideo.update({ where: { id: u.renderId }, data: { createdAt: new Date(Date.now() - 100 * 60_000) } });
     const base = await video(u.user.id, u.projectId, "base", 30);
     await video(u.user.id, u.projectId, "newer render", 20);
     const mix = await video(u.user.id, u.projectId, "mix", 10);
@@ -174,7 +175,7 @@ describe("leftovers of crashed or cancelled renders", () => {
       const deadline = Date.now() + 90_000;
       while (exists(leftover) && Date.now() < deadline && worker.exitCode === null) await new Promise((r) => setTimeout(r, 250));
       expect(exists(leftover), output).toBe(false);
-      await expect.poll(() => output, { timeout: 10_000 }).toMatch(/cleanup: removed .* temp folder/);
+      await expect.poll(() => output, { timeout: 60_000, interval: 250 }).toMatch(/cleanup: removed .* temp folder/);
     } finally {
       try {
         process.kill(-worker.pid!, "SIGKILL");
@@ -183,5 +184,5 @@ describe("leftovers of crashed or cancelled renders", () => {
       }
       await fsp.rm(leftover, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 200_000);
 });

@@ -15,7 +15,11 @@ import { pipelineChecksStarted } from "~/server/health.server";
 import { saveMedia } from "~/server/storage.server";
 import { getTemporalClient, startWorkflow } from "~/server/temporal.server";
 import { mountGates, type RouteEntry } from "~/server/web-app.server";
+import { createMusicActivities } from "../../workflows/activities/music";
+import { PROJECT_NOT_OWNED } from "../../workflows/activities/ownership";
 import { prepareRenderPlan } from "../../workflows/activities/render";
+import { createScriptActivities } from "../../workflows/activities/script";
+import { createStoryboardActivities } from "../../workflows/activities/storyboard";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { scriptWorkflow } from "../../workflows/script";
 import { callRoute } from "../support/routes";
@@ -80,6 +84,37 @@ describe("a render longer than the cap", () => {
     await expect(prepareRenderPlan({ renderId: "r", userId: other.user.id, projectId: user.projectId, width: 360, height: 640, captions: false } as never)).rejects.toThrow(
       /no longer exists/,
     );
+  });
+});
+
+describe("activities act only on the named user's projects", () => {
+  it("the storyboard, script and music activities refuse another user's project before any provider is asked", async () => {
+    const other = await seedUser("NotTheOwner");
+    const providerAsked: string[] = [];
+    const providersFor = async (userId: string) => {
+      providerAsked.push(userId);
+      throw new Error("no provider may be asked for another user's project");
+    };
+    const storyboard = createStoryboardActivities({ providersFor: providersFor as never });
+    const script = createScriptActivities({ textProviderFor: providersFor as never });
+    const music = createMusicActivities({ providersFor: providersFor as never } as never);
+    const asOther = { userId: other.user.id, projectId: user.projectId };
+    const refusals = await Promise.all([
+      storyboard.writeStoryboardScenes({ ...asOther, seed: "s" }),
+      storyboard.generateSceneImage({ ...asOther, cellIndex: 0 }),
+      storyboard.generateSceneVoiceover({ ...asOther, cellIndex: 0 }),
+      script.proofreadAndSaveScript({ ...asOther, title: "t", chunks: ["x"] }),
+      music.pollMusicGeneration({ ...asOther, trackIds: [], taskId: "t" }),
+      music.startMusicGeneration({ ...asOther, trackIds: [], prompt: "p", trackCount: 1, durationSeconds: 30 }),
+    ].map((p) => p.then(() => null, (e: unknown) => e)));
+    for (const refusal of refusals) {
+      expect(refusal).toBeInstanceOf(ApplicationFailure);
+      expect((refusal as ApplicationFailure).type).toBe(PROJECT_NOT_OWNED);
+      expect((refusal as ApplicationFailure).nonRetryable).toBe(true);
+    }
+    expect(providerAsked).toEqual([]);
+    // the owner's script is untouched
+    expect((await prisma.script.findUniqueOrThrow({ where: { projectId: user.projectId } })).text).toMatch(/^Script /);
   });
 });
 
@@ -208,13 +243,15 @@ describe("the gates", () => {
 
   it("a route that takes only some writes answers the others itself with 405, an Allow header naming exactly what it takes, and a JSON message", async () => {
     const writes = ["POST", "PUT", "PATCH", "DELETE"];
+    // its own user: the writes taken really run (POST /api/logout ends this session)
+    const caller = await seedUser("Methods");
     let refused = 0;
     for (const route of routes) {
       if (!route.module.action || route.module.default) continue;
       const url = `${origin}${route.path.replace(/:(\w+)/g, "x")}`;
       const answers = new Map<string, Response>();
       for (const method of writes) {
-        const request = new Request(url, { method, headers: { Cookie: user.cookie, "Content-Type": "application/json", Origin: origin }, body: "{}" });
+        const request = new Request(url, { method, headers: { Cookie: caller.cookie, "Content-Type": "application/json", Origin: origin }, body: "{}" });
         answers.set(method, await callRoute(route.module.action, request, Object.fromEntries([...route.path.matchAll(/:(\w+)/g)].map((m) => [m[1]!, "x"]))));
       }
       const refusedHere = [...answers].filter(([, a]) => a.status === 405);
@@ -223,8 +260,8 @@ describe("the gates", () => {
         const allow = answer.headers.get("Allow")?.split(", ") ?? [];
         expect(allow, `${method} ${route.path}: Allow`).not.toHaveLength(0);
         expect(allow, `${method} ${route.path}`).not.toContain(method);
-        // GET is named exactly when the route has a loader
-        expect(allow.includes("GET"), `${route.path}: GET in Allow`).toBe(Boolean(route.module.loader));
+        // reads are named only when the route has a loader
+        if (!route.module.loader) expect(allow.filter((m) => m === "GET" || m === "HEAD"), `${route.path}: reads in Allow`).toEqual([]);
         // every write is either taken (answered something other than 405) or refused, and Allow says which
         for (const w of writes) expect(allow.includes(w), `${route.path}: ${w} in Allow`).toBe(answers.get(w)!.status !== 405);
         expect(answer.headers.get("Content-Type")).toMatch(/application\/json/);

@@ -22,6 +22,7 @@ import {
 } from "../shared/music";
 import { withHeartbeat } from "../shared/heartbeat";
 import { mixMusicIntoVideo, type VoiceSource } from "./music-mix";
+import { requireProjectOwner } from "./ownership";
 import { asActivityFailure, providersForUser } from "./providers";
 import { probeDurationSeconds } from "./render-probe";
 
@@ -50,6 +51,7 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
       trackCount: number;
       durationSeconds: number;
     }): Promise<{ taskId: string; source: "cloud" | "offline" }> {
+      await requireProjectOwner(input.userId, input.projectId);
       await requireMusicAllowed(input.userId);
       const { music } = await deps.providersFor(input.userId);
       try {
@@ -72,6 +74,7 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
      * renders while it is polled, so its rows are processing during that and the activity heartbeats.
      */
     async pollMusicGeneration(input: { userId: string; projectId: string; trackIds: string[]; taskId: string }): Promise<PollOutcome> {
+      await requireProjectOwner(input.userId, input.projectId);
       const rows = await prisma.musicTrack.findMany({ where: { id: { in: input.trackIds }, projectId: input.projectId } });
       const open = input.trackIds.filter((id) => rows.some((r) => r.id === id && (r.status === "pending" || r.status === "processing")));
       if (open.length === 0) return { status: "completed", error: null }; // deleted meanwhile, or stored by an earlier attempt
@@ -131,6 +134,7 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
 
     /** Mixes the chosen completed track into the project's latest render and stores the result as the latest video. */
     async mixBackgroundMusic(input: BackgroundMusicInput): Promise<BackgroundMusicResult> {
+      await requireProjectOwner(input.userId, input.projectId);
       await requireMusicAllowed(input.userId);
       const ctx = Context.current();
       const handle = ctx.client.workflow.getHandle(backgroundMusicWorkflowId(input.projectId));

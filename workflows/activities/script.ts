@@ -3,6 +3,7 @@ import type { ExpandChunkRequest, ScriptChunkRequest, TextProvider } from "~/pro
 import { prisma } from "~/server/db.server";
 import { countWords } from "~/lib/script";
 import { withHeartbeat } from "../shared/heartbeat";
+import { requireProjectOwner } from "./ownership";
 import { asActivityFailure, providersForUser } from "./providers";
 
 export type ScriptActivityDeps = { textProviderFor: (userId: string) => Promise<TextProvider> };
@@ -49,6 +50,7 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
 
     /** Joins the chunks, proofreads the whole, and saves it as the project's completed script. */
     async proofreadAndSaveScript(input: { projectId: string; userId: string; title: string; chunks: string[] }): Promise<{ wordCount: number }> {
+      await requireProjectOwner(input.userId, input.projectId);
       const joined = input.chunks.map((c) => c.trim()).join("\n\n");
       const text = await withProvider(input.userId, (provider) => provider.proofreadScript({ title: input.title, text: joined }));
       const wordCount = countWords(text);

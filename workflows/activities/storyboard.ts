@@ -14,6 +14,7 @@ import { imageAspectFor, resolutionValue } from "~/lib/video-format";
 import { withHeartbeat } from "../shared/heartbeat";
 import { SCENE_MISSING } from "../shared/scene-media";
 import { NO_SCRIPT } from "../shared/storyboard";
+import { projectNotOwned, requireProjectOwner } from "./ownership";
 import { asActivityFailure, providersForUser, stockMediaForUser } from "./providers";
 import { fetchStockSceneMedia, usedStockIds } from "./stock-media";
 
@@ -35,9 +36,10 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
     }
   }
 
-  async function loadCell(projectId: string, cellIndex: number) {
+  async function loadCell(userId: string, projectId: string, cellIndex: number) {
+    await requireProjectOwner(userId, projectId);
     const cell = await prisma.storyboardCell.findFirst({
-      where: { cellIndex, storyboard: { projectId } },
+      where: { cellIndex, storyboard: { projectId, project: { userId } } },
       include: { storyboard: { include: { project: true } } },
     });
     if (!cell) throw ApplicationFailure.nonRetryable(`Scene ${cellIndex + 1} does not exist`, SCENE_MISSING);
@@ -108,7 +110,8 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
   return {
     /** Splits the project's completed script into scenes and saves them as the storyboard's cells. */
     async writeStoryboardScenes(input: { projectId: string; userId: string; seed: string }): Promise<{ cellCount: number }> {
-      const project = await prisma.project.findUniqueOrThrow({ where: { id: input.projectId }, include: { script: true } });
+      const project = await prisma.project.findFirst({ where: { id: input.projectId, userId: input.userId }, include: { script: true } });
+      if (!project) throw projectNotOwned();
       const script = project.script?.status === "completed" ? project.script.text : null;
       if (!script) throw ApplicationFailure.nonRetryable("No script available to generate storyboard from", NO_SCRIPT);
       const resolution = resolutionValue(project.resolution);
@@ -145,7 +148,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
      * illustration, a Leonardo image, or a Pexels stock photo or clip searched from the scene's prompt.
      */
     async generateSceneImage(input: { projectId: string; userId: string; cellIndex: number }): Promise<{ imageUrl: string; clipUrl?: string }> {
-      const cell = await loadCell(input.projectId, input.cellIndex);
+      const cell = await loadCell(input.userId, input.projectId, input.cellIndex);
       if (isPexelsSource(cell.storyboard.project.imageSource)) return generateStockMedia(input, cell);
       const settings = await getUserSettings(input.userId);
       const { image: byKeys } = await deps.providersFor(input.userId);
@@ -177,7 +180,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
 
     /** Speaks the scene's voiceover text with the user's voice; stores the real duration. */
     async generateSceneVoiceover(input: { projectId: string; userId: string; cellIndex: number }): Promise<{ audioUrl: string; durationSeconds: number }> {
-      const cell = await loadCell(input.projectId, input.cellIndex);
+      const cell = await loadCell(input.userId, input.projectId, input.cellIndex);
       const settings = await getUserSettings(input.userId);
       const { speech } = await deps.providersFor(input.userId);
       const result = await call(() => speech.synthesize({ text: cell.voiceoverText, voiceId: settings.elevenLabsVoiceId ?? undefined }));

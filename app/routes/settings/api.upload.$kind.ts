@@ -1,21 +1,11 @@
-import {
-  MaxPartSizeExceededError,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-  type ActionFunctionArgs,
-} from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { isBodyLimitError, jsonError, methodNotAllowed, withBodyLimit } from "~/server/api.server";
+import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, readMultipartCapped } from "~/server/api.server";
 import { requireUser } from "~/server/auth.server";
 import { isOwner } from "~/server/permissions.server";
 import { checkImageUpload, saveBrandingImage, saveWatermarkImage, UPLOAD_RULES, UploadRejection } from "~/server/uploads.server";
 
 const Kind = z.enum(["watermark", "logo", "favicon"]);
-const MULTIPART_OVERHEAD = 64 * 1024;
-/** A form with the file and a few small fields; more parts than this is not an upload from our pages. */
-export const MAX_MULTIPART_PARTS = 8;
-
-class TooManyPartsError extends Error {}
 
 // POST /api/upload/watermark|logo|favicon: multipart with the file in the field of the same name.
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -37,17 +27,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   let form: FormData;
   try {
-    const memory = unstable_createMemoryUploadHandler({ maxPartSize: rule.maxBytes });
-    let parts = 0;
-    // The whole body is capped as a stream (a chunked body has no Content-Length), and so is the part count.
-    form = await unstable_parseMultipartFormData(withBodyLimit(request, rule.maxBytes + MULTIPART_OVERHEAD), (part) => {
-      if (++parts > MAX_MULTIPART_PARTS) throw new TooManyPartsError();
-      return memory(part);
-    });
+    form = await readMultipartCapped(request, { maxFileBytes: rule.maxBytes, tooLarge, field });
   } catch (e) {
-    if (e instanceof MaxPartSizeExceededError || isBodyLimitError(e)) return jsonError(413, tooLarge, { field });
-    if (e instanceof TooManyPartsError) return jsonError(413, `The upload has too many form fields: send at most ${MAX_MULTIPART_PARTS}.`, { field });
-    return jsonError(400, `The upload could not be read as a multipart form: ${(e as Error).message}`, { field });
+    if (e instanceof Response) return e;
+    throw e;
   }
   const file = form.get(field);
   if (!(file instanceof File)) return jsonError(400, `Choose an image to upload (form field "${field}").`, { field });

@@ -1,12 +1,6 @@
-import {
-  MaxPartSizeExceededError,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
+import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, parseJsonBody, readMultipartCapped } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import {
@@ -22,7 +16,6 @@ import {
 const CellIndex = z.coerce.number({ message: "cellIndex must be a number" }).int("cellIndex must be a whole number").min(0).max(10_000);
 const PickSchema = z.object({ cellIndex: CellIndex, mediaFileId: z.string().trim().min(1, "Choose an image").max(64) });
 const UndoSchema = z.object({ cellIndex: CellIndex });
-const MULTIPART_OVERHEAD = 64 * 1024;
 const TOO_LARGE = `File too large: a scene image must be ${SCENE_MEDIA_LIMITS.imageBytes / (1024 * 1024)} MB or smaller, a clip ${SCENE_MEDIA_LIMITS.clipBytes / (1024 * 1024)} MB.`;
 
 async function requireProject(userId: string) {
@@ -65,10 +58,11 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   let form: FormData;
   try {
-    form = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: SCENE_MEDIA_LIMITS.clipBytes }));
+    // capped as a stream too (a chunked body has no Content-Length), with a bounded number of parts
+    form = await readMultipartCapped(request, { maxFileBytes: SCENE_MEDIA_LIMITS.clipBytes, tooLarge: TOO_LARGE, field: "file" });
   } catch (e) {
-    if (e instanceof MaxPartSizeExceededError) return jsonError(413, TOO_LARGE, { field: "file" });
-    return jsonError(400, `The upload could not be read as a multipart form: ${(e as Error).message}`, { field: "file" });
+    if (e instanceof Response) return e;
+    throw e;
   }
   const cellIndex = CellIndex.safeParse(form.get("cellIndex"));
   if (!cellIndex.success) return jsonError(400, `cellIndex: ${cellIndex.error.issues[0]!.message}`, { field: "cellIndex" });
