@@ -15,7 +15,7 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   browser = await launchChromium();
-  context = await browser.newContext();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   // every page of this context reports CSP violations into a list the test reads
   await context.addInitScript(() => {
     const seen: string[] = [];
@@ -24,7 +24,11 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`console error on ${page.url()}: ${m.text()}`);
+    if (m.type() !== "error") return;
+    // the 404 of the page that does not exist (asked for on purpose), and the built-in sign-in page's favicon
+    const resource = m.location().url;
+    if (/Failed to load resource.*404/.test(m.text()) && (/\/no-such-page$|\/favicon\.ico$/.test(resource))) return;
+    problems.push(`console error on ${page.url()} (${resource}): ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`page error on ${page.url()}: ${e.message}`));
 });
@@ -63,7 +67,7 @@ describe("the Content-Security-Policy with nonces", () => {
       fetch("/api/projects", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ title: "CSP check", topic: "Why browsers enforce content security policies", resolution: "shorts", duration: 30 }),
+        body: JSON.stringify({ title: "CSP check", topic: "Why browsers enforce content security policies", resolution: "9:16", duration: 30 }),
       }).then((r) => r.json() as Promise<{ id: string }>),
     );
     expect(created.id).toBeTruthy();
@@ -82,6 +86,14 @@ describe("the Content-Security-Policy with nonces", () => {
       expect(new Set(inline), `${path}: inline script nonces`).toEqual(new Set([/'nonce-([^']+)'/.exec(visited.csp)![1]]));
       // CSP_SCREENSHOTS=<dir>: a picture of each screen as it hydrated under the policy (to look at, not asserted)
       if (process.env.CSP_SCREENSHOTS) await page.screenshot({ path: `${process.env.CSP_SCREENSHOTS}/csp${path.replace(/[^a-z0-9]+/gi, "-")}.png` });
+    }
+    if (process.env.CSP_SCREENSHOTS) {
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const path of ["/dashboard", "/storyboard"]) {
+        await visit(path);
+        await page.screenshot({ path: `${process.env.CSP_SCREENSHOTS}/csp-mobile${path.replace(/[^a-z0-9]+/gi, "-")}.png` });
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
     }
     // a fresh nonce per response
     expect(nonces.size).toBe(visitedPaths.length);
