@@ -3,6 +3,7 @@
 // by POST only, media served sandboxed with allow-listed types, CSP, only known sign-in error texts, bounded
 // integers.
 import http from "node:http";
+import os from "node:os";
 import type { AddressInfo } from "node:net";
 import { ApplicationFailure } from "@temporalio/common";
 import express from "express";
@@ -18,6 +19,7 @@ import { mountGates, type RouteEntry } from "~/server/web-app.server";
 import { createMusicActivities } from "../../workflows/activities/music";
 import { PROJECT_NOT_OWNED } from "../../workflows/activities/ownership";
 import { prepareRenderPlan } from "../../workflows/activities/render";
+import { renderSlotCount, withRenderSlot } from "../../workflows/activities/render-slots";
 import { createScriptActivities } from "../../workflows/activities/script";
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
 import { renderVideoWorkflow } from "../../workflows/render";
@@ -177,6 +179,38 @@ describe("per-user run limits", () => {
     expect(workerSlots(2)).toEqual({ renders: 1, activities: 3 });
     expect(workerSlots(8)).toEqual({ renders: 4, activities: 12 });
     expect(workerSlots(1).renders).toBe(1);
+  });
+});
+
+describe("the worker's render slots", () => {
+  it("renders beyond the machine's render slots wait their turn (and say how many are ahead); a cancelled one never starts", async () => {
+    const slots = renderSlotCount();
+    expect(slots).toBe(workerSlots(os.availableParallelism()).renders);
+    let running = 0;
+    let peak = 0;
+    const waits: number[] = [];
+    const ran: number[] = [];
+    const render = (i: number, signal?: AbortSignal) =>
+      withRenderSlot(
+        async () => {
+          running++;
+          peak = Math.max(peak, running);
+          ran.push(i);
+          await new Promise((r) => setTimeout(r, 150));
+          running--;
+          return i;
+        },
+        { signal, onWait: (ahead) => waits.push(ahead) },
+      );
+    const cancelled = new AbortController();
+    const all = Array.from({ length: slots + 2 }, (_, i) => render(i));
+    const dropped = render(99, cancelled.signal).then(() => "ran", (e: unknown) => (e as Error).name);
+    cancelled.abort();
+    expect(await Promise.all(all)).toEqual(Array.from({ length: slots + 2 }, (_, i) => i));
+    expect(await dropped).toBe("AbortError");
+    expect(peak).toBe(slots);
+    expect(ran).not.toContain(99);
+    expect(waits.slice(0, 2)).toEqual([slots, slots + 1]);
   });
 });
 

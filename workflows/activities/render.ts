@@ -30,6 +30,7 @@ import {
 import { prescaleImage, serveRenderAssets } from "./render-assets";
 import { chromiumOptions, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
 import { renderTimelineFast } from "./render-fast";
+import { withRenderSlot } from "./render-slots";
 import { fastRendererSupport } from "./render-fast-compile";
 import { probeDurationSeconds } from "./render-probe";
 
@@ -209,125 +210,138 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
   };
 
   try {
-    progress.report(
-      {
-        status: "preparing",
-        totalScenes: total,
-        currentScene: 1,
-        stage: "Preparing render...",
-        step: "Step 1 of 3: Preparing scene media",
-        details: `Scaling ${total} images to ${plan.width}x${plan.height}${retryNote}`,
-        progress: 2,
-      },
-      true,
-    );
-    const files = new Map<string, string>();
-    const names = { image: [] as string[], audio: [] as string[], music: [] as string[], clip: [] as string[] };
-    for (const [i, scene] of plan.scenes.entries()) {
-      const image = await findMediaForUser(plan.userId, scene.imageFileId);
-      const audio = await findMediaForUser(plan.userId, scene.audioFileId);
-      if (!image || !audio) throw inputError(`Scene ${i + 1}'s media was deleted during the render. Generate it again.`);
-      const scaled = path.join(workDir, `scene-${i + 1}.png`);
-      await prescaleImage(mediaFilePath(image), scaled, plan.width, plan.height);
-      names.image.push(`scene-${i + 1}.png`);
-      files.set(`scene-${i + 1}.png`, scaled);
-      const voice = `voiceover-${i + 1}${path.extname(audio.storageKey)}`;
-      names.audio.push(voice);
-      files.set(voice, mediaFilePath(audio));
-      if (scene.clip) {
-        const clip = await findMediaForUser(plan.userId, scene.clip.fileId);
-        if (!clip) throw inputError(`Scene ${i + 1}'s clip was deleted during the render. Upload it again.`);
-        files.set(`clip-${i + 1}.mp4`, mediaFilePath(clip));
-      }
-      names.clip.push(`clip-${i + 1}.mp4`);
-    }
-    const musicFile = plan.music ? await findMediaForUser(plan.userId, plan.music.fileId) : null;
-    if (musicFile) {
-      names.music.push(`music${path.extname(musicFile.storageKey)}`);
-      files.set(names.music[0]!, mediaFilePath(musicFile));
-    }
-    const available = { ...plan, music: musicFile ? plan.music : null };
-    const output = path.join(workDir, "video.mp4");
+    // one render per two cores on this worker (render-slots.ts); the rest wait here, heartbeating
+    return await withRenderSlot(
+      async () => {
+        progress.report(
+          {
+            status: "preparing",
+            totalScenes: total,
+            currentScene: 1,
+            stage: "Preparing render...",
+            step: "Step 1 of 3: Preparing scene media",
+            details: `Scaling ${total} images to ${plan.width}x${plan.height}${retryNote}`,
+            progress: 2,
+          },
+          true,
+        );
+        const files = new Map<string, string>();
+        const names = { image: [] as string[], audio: [] as string[], music: [] as string[], clip: [] as string[] };
+        for (const [i, scene] of plan.scenes.entries()) {
+          const image = await findMediaForUser(plan.userId, scene.imageFileId);
+          const audio = await findMediaForUser(plan.userId, scene.audioFileId);
+          if (!image || !audio) throw inputError(`Scene ${i + 1}'s media was deleted during the render. Generate it again.`);
+          const scaled = path.join(workDir, `scene-${i + 1}.png`);
+          await prescaleImage(mediaFilePath(image), scaled, plan.width, plan.height);
+          names.image.push(`scene-${i + 1}.png`);
+          files.set(`scene-${i + 1}.png`, scaled);
+          const voice = `voiceover-${i + 1}${path.extname(audio.storageKey)}`;
+          names.audio.push(voice);
+          files.set(voice, mediaFilePath(audio));
+          if (scene.clip) {
+            const clip = await findMediaForUser(plan.userId, scene.clip.fileId);
+            if (!clip) throw inputError(`Scene ${i + 1}'s clip was deleted during the render. Upload it again.`);
+            files.set(`clip-${i + 1}.mp4`, mediaFilePath(clip));
+          }
+          names.clip.push(`clip-${i + 1}.mp4`);
+        }
+        const musicFile = plan.music ? await findMediaForUser(plan.userId, plan.music.fileId) : null;
+        if (musicFile) {
+          names.music.push(`music${path.extname(musicFile.storageKey)}`);
+          files.set(names.music[0]!, mediaFilePath(musicFile));
+        }
+        const available = { ...plan, music: musicFile ? plan.music : null };
+        const output = path.join(workDir, "video.mp4");
 
-    if (engine === "fast") {
-      const timeline = buildTimeline(planProps(available, (kind, i) => files.get(names[kind][i]!)!));
-      progress.report({ details: `Drawing ${timeline.overlays.length} caption lines (fast renderer)${retryNote}`, progress: 4 });
-      await renderTimelineFast({
-        timeline,
-        workDir,
-        output,
-        signal: abort.signal,
-        onProgress: (p) => {
-          if (p.phase === "encoding") framesDone(p.frame, p.total, false);
-        },
-      });
-    } else {
-      assets = await serveRenderAssets(files);
-      const inputProps = planProps(available, (kind, i) => assets!.urlFor(names[kind][i]!));
-      progress.report({ details: `Loading the video composition (exact renderer)${retryNote}`, progress: 4 });
-      const serveUrl = await getCompositionBundle();
-      const chromium = chromiumOptions();
-      await withBrowser(async (browser) => {
-        const composition = await selectComposition({ serveUrl, id: COMPOSITION_ID, inputProps, logLevel: "error", puppeteerInstance: browser, ...chromium });
-        await renderMedia({
-          serveUrl,
-          composition,
-          inputProps,
-          outputLocation: output,
-          ...chromium,
-          ...renderSettings(),
-          puppeteerInstance: browser,
-          cancelSignal,
-          logLevel: "error",
-          onProgress: ({ renderedFrames, encodedFrames, stitchStage }) => {
-            const encoding = stitchStage === "muxing" || renderedFrames >= composition.durationInFrames;
-            framesDone(encoding ? encodedFrames : renderedFrames, composition.durationInFrames, encoding);
+        if (engine === "fast") {
+          const timeline = buildTimeline(planProps(available, (kind, i) => files.get(names[kind][i]!)!));
+          progress.report({ details: `Drawing ${timeline.overlays.length} caption lines (fast renderer)${retryNote}`, progress: 4 });
+          await renderTimelineFast({
+            timeline,
+            workDir,
+            output,
+            signal: abort.signal,
+            onProgress: (p) => {
+              if (p.phase === "encoding") framesDone(p.frame, p.total, false);
+            },
+          });
+        } else {
+          assets = await serveRenderAssets(files);
+          const inputProps = planProps(available, (kind, i) => assets!.urlFor(names[kind][i]!));
+          progress.report({ details: `Loading the video composition (exact renderer)${retryNote}`, progress: 4 });
+          const serveUrl = await getCompositionBundle();
+          const chromium = chromiumOptions();
+          await withBrowser(async (browser) => {
+            const composition = await selectComposition({ serveUrl, id: COMPOSITION_ID, inputProps, logLevel: "error", puppeteerInstance: browser, ...chromium });
+            await renderMedia({
+              serveUrl,
+              composition,
+              inputProps,
+              outputLocation: output,
+              ...chromium,
+              ...renderSettings(),
+              puppeteerInstance: browser,
+              cancelSignal,
+              logLevel: "error",
+              onProgress: ({ renderedFrames, encodedFrames, stitchStage }) => {
+                const encoding = stitchStage === "muxing" || renderedFrames >= composition.durationInFrames;
+                framesDone(encoding ? encodedFrames : renderedFrames, composition.durationInFrames, encoding);
+              },
+            });
+          });
+        }
+
+        progress.report(
+          { status: "saving", completedScenes: total, currentScene: total, stage: "Saving video", step: "Step 3 of 3: Saving the video", details: "Storing the MP4", progress: 97 },
+          true,
+        );
+        const durationSeconds = durationInFrames / plan.fps;
+        const file = await saveMediaFromPath({
+          userId: plan.userId,
+          projectId: plan.projectId,
+          kind: "video",
+          sourcePath: output,
+          mimeType: "video/mp4",
+          extension: "mp4",
+          durationSeconds,
+          width: plan.width,
+          height: plan.height,
+        });
+        const videoUrl = mediaUrl(file);
+        const { count } = await prisma.renderedVideo.updateMany({
+          where: { id: plan.renderId },
+          data: {
+            status: "completed",
+            mediaFileId: file.id,
+            videoUrl,
+            width: plan.width,
+            height: plan.height,
+            durationSeconds,
+            withMusic: !!available.music,
+            volumeLevel: available.music ? Math.round(available.music.volume * 100) : null,
+            renderer: engine,
+            error: null,
+            completedAt: new Date(),
           },
         });
-      });
-    }
-
-    progress.report(
-      { status: "saving", completedScenes: total, currentScene: total, stage: "Saving video", step: "Step 3 of 3: Saving the video", details: "Storing the MP4", progress: 97 },
-      true,
-    );
-    const durationSeconds = durationInFrames / plan.fps;
-    const file = await saveMediaFromPath({
-      userId: plan.userId,
-      projectId: plan.projectId,
-      kind: "video",
-      sourcePath: output,
-      mimeType: "video/mp4",
-      extension: "mp4",
-      durationSeconds,
-      width: plan.width,
-      height: plan.height,
-    });
-    const videoUrl = mediaUrl(file);
-    const { count } = await prisma.renderedVideo.updateMany({
-      where: { id: plan.renderId },
-      data: {
-        status: "completed",
-        mediaFileId: file.id,
-        videoUrl,
-        width: plan.width,
-        height: plan.height,
-        durationSeconds,
-        withMusic: !!available.music,
-        volumeLevel: available.music ? Math.round(available.music.volume * 100) : null,
-        renderer: engine,
-        error: null,
-        completedAt: new Date(),
+        if (count === 0) {
+          // the creator deleted the video while it rendered: do not leave an orphaned file behind
+          await deleteMedia(file);
+          throw inputError("The render was deleted before it finished.");
+        }
+        // the project keeps its latest videos only (never one an upload uses): decision 051
+        await pruneProjectVideos(plan.projectId).catch((e: unknown) => console.error(`render: pruning older videos of ${plan.projectId} failed:`, e));
+        return { mediaFileId: file.id, videoUrl, durationSeconds, width: plan.width, height: plan.height };
       },
-    });
-    if (count === 0) {
-      // the creator deleted the video while it rendered: do not leave an orphaned file behind
-      await deleteMedia(file);
-      throw inputError("The render was deleted before it finished.");
-    }
-    // the project keeps its latest videos only (never one an upload uses): decision 051
-    await pruneProjectVideos(plan.projectId).catch((e: unknown) => console.error(`render: pruning older videos of ${plan.projectId} failed:`, e));
-    return { mediaFileId: file.id, videoUrl, durationSeconds, width: plan.width, height: plan.height };
+      {
+        signal: abort.signal,
+        onWait: (ahead) =>
+          progress.report(
+            { status: "preparing", stage: "Waiting for a free render slot...", step: "Queued", details: `${ahead} render${ahead === 1 ? "" : "s"} ahead of this one on the worker${retryNote}`, progress: 1 },
+            true,
+          ),
+      },
+    );
   } finally {
     ctx.cancellationSignal.removeEventListener("abort", onCancel);
     progress.stop();
