@@ -6,6 +6,8 @@ import pLimit from "p-limit";
 import { workerSlots } from "~/lib/limits";
 
 let limit: ReturnType<typeof pLimit> | undefined;
+/** Renders running or queued in this process. */
+let inFlight = 0;
 
 /** How many renders this worker process runs at once. */
 export function renderSlotCount(cores = os.availableParallelism()): number {
@@ -18,9 +20,13 @@ export function renderSlotCount(cores = os.availableParallelism()): number {
  */
 export function withRenderSlot<T>(work: () => Promise<T>, options: { signal?: AbortSignal; onWait?: (ahead: number) => void } = {}): Promise<T> {
   limit ??= pLimit(renderSlotCount());
-  if (limit.activeCount >= renderSlotCount()) options.onWait?.(limit.activeCount + limit.pendingCount);
+  // counted here, synchronously: p-limit updates its own counts a microtask later
+  if (inFlight >= renderSlotCount()) options.onWait?.(inFlight);
+  inFlight++;
   return limit(async () => {
     options.signal?.throwIfAborted();
     return work();
+  }).finally(() => {
+    inFlight--;
   });
 }
