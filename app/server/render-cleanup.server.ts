@@ -18,8 +18,8 @@ export const LEFTOVER_GRACE_MS = 60 * 60 * 1000;
 /** How often the worker sweeps. */
 export const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
-/** The temp-dir folders Reelsmith's work creates (render work folders, music mixes, clip checks, speech). */
-export const TEMP_PREFIXES = ["reelsmith-render-", "reelsmith-music-mix-", "reelsmith-clip-", "reelsmith-flite-"];
+/** The temp-dir folders Reelsmith's work creates (render work folders, music mixes, clip checks, speech, stock downloads). */
+export const TEMP_PREFIXES = ["reelsmith-render-", "reelsmith-music-mix-", "reelsmith-clip-", "reelsmith-flite-", "reelsmith-pexels-"];
 
 /** An upload in any of these states is done with its video; any other state (pending, running, failed and resumable) uses it. */
 const UPLOAD_DONE = ["completed", "cancelled"] as const;
