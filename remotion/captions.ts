@@ -5,48 +5,22 @@
 // (both renderers), the composition, the Player preview and the storyboard's controls.
 // Pure: no React, no Node.
 import { CAPTION_FONT_WIDTHS, WIDEST_EM } from "./caption-metrics";
+import type { CaptionSize, CaptionStyle } from "../app/lib/caption-style";
 import type { WordTiming } from "./word-timings";
 
-export const CAPTION_PRESETS = [
-  "boxed",
-  "outlined",
-  "highlight",
-  "none",
-] as const;
-export const CAPTION_POSITIONS = ["top", "middle", "bottom"] as const;
-export const CAPTION_SIZES = ["small", "medium", "large"] as const;
-export type CaptionPreset = (typeof CAPTION_PRESETS)[number];
-export type CaptionPosition = (typeof CAPTION_POSITIONS)[number];
-export type CaptionSize = (typeof CAPTION_SIZES)[number];
-export type CaptionStyle = {
-  preset: CaptionPreset;
-  position: CaptionPosition;
-  size: CaptionSize;
-};
-
-export const CAPTION_PRESET_LABELS: Record<CaptionPreset, string> = {
-  boxed: "Boxed",
-  outlined: "Outlined",
-  highlight: "Word highlight",
-  none: "None",
-};
-export const CAPTION_POSITION_LABELS: Record<CaptionPosition, string> = {
-  top: "Top",
-  middle: "Middle",
-  bottom: "Bottom",
-};
-export const CAPTION_SIZE_LABELS: Record<CaptionSize, string> = {
-  small: "S",
-  medium: "M",
-  large: "L",
-};
-
-/** Today's look: white bold text on a translucent dark box, near the bottom, medium size. */
-export const DEFAULT_CAPTION_STYLE: CaptionStyle = {
-  preset: "boxed",
-  position: "bottom",
-  size: "medium",
-};
+export {
+  CAPTION_POSITION_LABELS,
+  CAPTION_POSITIONS,
+  CAPTION_PRESET_LABELS,
+  CAPTION_PRESETS,
+  CAPTION_SIZE_LABELS,
+  CAPTION_SIZES,
+  DEFAULT_CAPTION_STYLE,
+  type CaptionPosition,
+  type CaptionPreset,
+  type CaptionSize,
+  type CaptionStyle,
+} from "../app/lib/caption-style";
 
 /** The caption font: DejaVu Sans Bold in the renderers (Debian's Chromium), the same stack in the preview. */
 export const CAPTION_FONT_FAMILY = "DejaVu Sans, Helvetica, Arial, sans-serif";

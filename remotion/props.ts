@@ -4,6 +4,19 @@ import { CAPTION_POSITIONS, CAPTION_PRESETS, CAPTION_SIZES } from "./captions";
 
 export const COMPOSITION_ID = "StoryboardVideo";
 
+/** Word timings as stored with a voiceover (StoryboardCell.wordTimings). */
+export const wordTimingsSchema = z.object({
+  source: z.enum(["provider", "estimate"]),
+  audioSeconds: z.number().positive(),
+  words: z.array(z.object({ text: z.string(), start: z.number().min(0), end: z.number().min(0) })),
+});
+
+/** Stored word timings (a JSON column) read back; null when absent or not in the expected shape. */
+export function storedWordTimings(value: unknown): z.infer<typeof wordTimingsSchema> | null {
+  const parsed = wordTimingsSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 export const sceneSchema = z.object({
   /** An http(s) or data: URL, or a file name in the bundle's public dir (resolved with staticFile). */
   imageSrc: z.string().min(1),
@@ -15,13 +28,7 @@ export const sceneSchema = z.object({
   clipSrc: z.string().min(1).optional(),
   clipDurationInSeconds: z.number().positive().optional(),
   /** When each word of `text` is spoken (from the voice provider, or estimated); estimated from the text when absent. */
-  words: z
-    .object({
-      source: z.enum(["provider", "estimate"]),
-      audioSeconds: z.number().positive(),
-      words: z.array(z.object({ text: z.string(), start: z.number().min(0), end: z.number().min(0) })),
-    })
-    .nullish(),
+  words: wordTimingsSchema.nullish(),
 });
 
 export const captionStyleSchema = z.object({

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, launchChromium } from "../support/browser";
@@ -91,5 +93,51 @@ describe("storyboard with offline providers", () => {
     await preview.getByRole("button", { name: "Play video" }).click();
     await preview.getByRole("button", { name: "Pause video" }).waitFor();
     await preview.getByText(/^0:0[1-9] \/ 0:\d\d$/).waitFor({ timeout: 30_000 });
+  });
+
+  it("chooses the caption style, previews it live and remembers it", async () => {
+    const shots = path.resolve(".data/screenshots/captions");
+    fs.mkdirSync(shots, { recursive: true });
+    const preview = page.getByRole("region", { name: "Video preview" });
+    await preview.hover();
+    await preview.getByRole("button", { name: "Pause video" }).click();
+    // a 9:16 project starts with today's boxed captions at the bottom, size M
+    const preset = preview.getByLabel("Captions");
+    expect(await preset.inputValue()).toBe("boxed");
+    expect(await preview.getByLabel("Position").inputValue()).toBe("bottom");
+    expect(await preview.getByRole("radio", { name: "Size M" }).getAttribute("aria-checked")).toBe("true");
+
+    // word highlight, at the top, large: the Player redraws at once with a yellow word
+    const saved = page.waitForResponse((r) => r.url().endsWith("/api/caption-style") && r.request().method() === "PUT");
+    await preset.selectOption("highlight");
+    expect((await saved).status()).toBe(200);
+    await preview.getByLabel("Position").selectOption("top");
+    const large = page.waitForResponse((r) => r.url().endsWith("/api/caption-style") && r.request().method() === "PUT");
+    await preview.getByRole("radio", { name: "Size L" }).click();
+    expect(await (await large).json()).toEqual({ chosen: true, style: { preset: "highlight", position: "top", size: "large" } });
+    const highlighted = preview.locator("span[style*='color: rgb(255, 212, 0)']");
+    await highlighted.first().waitFor();
+    expect(await highlighted.count()).toBe(1);
+    // the caption sits in the top part of the picture
+    // the scene image's frame (overflow hidden) is the picture's area
+    const player = await preview.locator("img").first().locator("..").boundingBox();
+    const word = await highlighted.first().boundingBox();
+    expect(word && player && word.y < player.y + player.height * 0.35, `caption at ${word?.y}, player ${JSON.stringify(player)}`).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await preview.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(shots, "storyboard-captions-1280x800.png") });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await preview.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(shots, "storyboard-captions-390x844.png") });
+
+    // a reload shows the saved choice; None turns captions off in the preview
+    await page.reload();
+    await preview.getByLabel("Captions").waitFor();
+    expect(await preview.getByLabel("Captions").inputValue()).toBe("highlight");
+    expect(await preview.getByLabel("Position").inputValue()).toBe("top");
+    await preview.getByLabel("Captions").selectOption("none");
+    await expect.poll(() => preview.locator("span[style*='color: rgb(255, 212, 0)']").count()).toBe(0);
+    expect(await preview.getByLabel("Position").isDisabled()).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
