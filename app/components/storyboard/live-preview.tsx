@@ -87,7 +87,7 @@ export function LivePreview({
         </div>
       ) : (
         <p className="text-sm text-slate-400">
-          The preview appears once every scene has its image and voiceover.
+          The preview plays here when all scenes have pictures and narration.
         </p>
       )}
     </section>
