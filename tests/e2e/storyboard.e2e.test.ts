@@ -156,7 +156,9 @@ describe("storyboard with offline providers", () => {
     );
     await preset.selectOption("highlight");
     expect((await saved).status()).toBe(200);
+    const top = page.waitForResponse((r) => r.url().endsWith("/api/caption-style") && r.request().method() === "PUT");
     await preview.getByLabel("Position").selectOption("top");
+    expect((await top).status()).toBe(200);
     const large = page.waitForResponse(
       (r) =>
         r.url().endsWith("/api/caption-style") && r.request().method() === "PUT"
