@@ -43,6 +43,7 @@ const storyboard: Group = (route) => {
   route("/api/generate-all-content", "routes/storyboard/api.generate-all-content.ts");
   route("/api/scene-media", "routes/storyboard/api.scene-media.ts");
   route("/api/image-source", "routes/storyboard/api.image-source.ts");
+  route("/api/caption-style", "routes/storyboard/api.caption-style.ts");
 };
 
 const music: Group = (route) => {

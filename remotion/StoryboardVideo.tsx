@@ -67,7 +67,7 @@ export function TimelineVideo({ timeline }: { timeline: Timeline }) {
       ))}
       {timeline.overlays.map((overlay) => (
         <Sequence key={`caption-${overlay.fromFrame}`} from={overlay.fromFrame} durationInFrames={overlay.durationInFrames}>
-          <CaptionBox text={overlay.text} />
+          <CaptionBox lines={overlay.lines} highlightWord={overlay.highlightWord} style={overlay.style} />
         </Sequence>
       ))}
       {timeline.audio.map((track, i) =>

@@ -1,7 +1,21 @@
 // The composition's input, validated with zod by Remotion (Studio shows it as a form) and by the render activity.
 import { z } from "zod";
+import { CAPTION_POSITIONS, CAPTION_PRESETS, CAPTION_SIZES } from "./captions";
 
 export const COMPOSITION_ID = "StoryboardVideo";
+
+/** Word timings as stored with a voiceover (StoryboardCell.wordTimings). */
+export const wordTimingsSchema = z.object({
+  source: z.enum(["provider", "estimate"]),
+  audioSeconds: z.number().positive(),
+  words: z.array(z.object({ text: z.string(), start: z.number().min(0), end: z.number().min(0) })),
+});
+
+/** Stored word timings (a JSON column) read back; null when absent or not in the expected shape. */
+export function storedWordTimings(value: unknown): z.infer<typeof wordTimingsSchema> | null {
+  const parsed = wordTimingsSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
 
 export const sceneSchema = z.object({
   /** An http(s) or data: URL, or a file name in the bundle's public dir (resolved with staticFile). */
@@ -13,6 +27,14 @@ export const sceneSchema = z.object({
   /** A video clip shown instead of the image (muted, looped or cut to the scene), with its length. */
   clipSrc: z.string().min(1).optional(),
   clipDurationInSeconds: z.number().positive().optional(),
+  /** When each word of `text` is spoken (from the voice provider, or estimated); estimated from the text when absent. */
+  words: wordTimingsSchema.nullish(),
+});
+
+export const captionStyleSchema = z.object({
+  preset: z.enum(CAPTION_PRESETS),
+  position: z.enum(CAPTION_POSITIONS),
+  size: z.enum(CAPTION_SIZES),
 });
 
 export const storyboardVideoSchema = z.object({
@@ -22,6 +44,8 @@ export const storyboardVideoSchema = z.object({
   scenes: z.array(sceneSchema).min(1),
   music: z.object({ src: z.string().min(1), volume: z.number().min(0).max(1) }).nullable(),
   captions: z.boolean(),
+  /** How captions look and where they sit; today's boxed look at the bottom when absent. */
+  captionStyle: captionStyleSchema.optional(),
 });
 
 export type StoryboardScene = z.infer<typeof sceneSchema>;

@@ -5,8 +5,10 @@
 // same timeline into one ffmpeg run. The motion is written once, over an `Arithmetic`, so the composition
 // evaluates it with numbers and the fast renderer turns the very same formula into an ffmpeg expression.
 // Pure: no React, no Node.
+import { captionCuesFor, DEFAULT_CAPTION_STYLE, type CaptionStyle } from "./captions";
 import type { StoryboardVideoProps } from "./props";
-import { captionCues, sceneDurationInFrames } from "./timing";
+import { sceneDurationInFrames } from "./timing";
+import { wordTimingsFor } from "./word-timings";
 
 /** A slow pan and zoom: the image's scale and its offset (% of the frame) at the first and last frame. */
 export type Move = {
@@ -31,7 +33,21 @@ export type ClipLayer = { kind: "clip"; src: string; durationInSeconds?: number 
 export type SceneLayer = ColorLayer | ImageLayer | ClipLayer;
 
 export type TimelineScene = { index: number; fromFrame: number; durationInFrames: number; layer: SceneLayer };
-export type CaptionOverlay = { kind: "caption"; text: string; sceneIndex: number; fromFrame: number; durationInFrames: number };
+/**
+ * A caption over a time range: its lines (split to fit the safe area), drawn in `style`; with the word-highlight
+ * preset, one overlay per highlighted word (`highlightWord` counts the lines' words from 0), so each overlay is one
+ * still picture in both renderers. `text` is the lines joined.
+ */
+export type CaptionOverlay = {
+  kind: "caption";
+  text: string;
+  lines: string[];
+  highlightWord: number | null;
+  style: CaptionStyle;
+  sceneIndex: number;
+  fromFrame: number;
+  durationInFrames: number;
+};
 export type Overlay = CaptionOverlay;
 
 export type AudioTrack = {
@@ -66,6 +82,7 @@ export function buildTimeline(props: StoryboardVideoProps): Timeline {
   const scenes: TimelineScene[] = [];
   const overlays: Overlay[] = [];
   const audio: AudioTrack[] = [];
+  const style = props.captionStyle ?? DEFAULT_CAPTION_STYLE;
   let fromFrame = 0;
   for (const [index, scene] of props.scenes.entries()) {
     const durationInFrames = sceneDurationInFrames(scene.audioDurationInSeconds, fps);
@@ -74,11 +91,23 @@ export function buildTimeline(props: StoryboardVideoProps): Timeline {
       : { kind: "image", src: scene.imageSrc, move: MOVES[index % MOVES.length]! };
     scenes.push({ index, fromFrame, durationInFrames, layer });
     audio.push({ kind: "voiceover", src: scene.audioSrc, fromFrame, durationInFrames, volume: 1, loop: false, fadeInFrames: 0, fadeOutFrames: 0 });
-    if (props.captions) {
-      for (const cue of captionCues(scene.text, scene.audioDurationInSeconds, fps)) {
+    if (props.captions && style.preset !== "none") {
+      const words = wordTimingsFor(scene.text, scene.audioDurationInSeconds, scene.words);
+      for (const cue of captionCuesFor(words, scene.audioDurationInSeconds, fps, style, props.width, props.height)) {
         // a cue never outlasts its scene
         const length = Math.min(cue.durationInFrames, durationInFrames - cue.fromFrame);
-        if (length > 0) overlays.push({ kind: "caption", text: cue.text, sceneIndex: index, fromFrame: fromFrame + cue.fromFrame, durationInFrames: length });
+        if (length > 0) {
+          overlays.push({
+            kind: "caption",
+            text: cue.lines.join(" "),
+            lines: cue.lines,
+            highlightWord: cue.highlightWord,
+            style,
+            sceneIndex: index,
+            fromFrame: fromFrame + cue.fromFrame,
+            durationInFrames: length,
+          });
+        }
       }
     }
     fromFrame += durationInFrames;

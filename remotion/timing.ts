@@ -26,22 +26,3 @@ export function completedScenesAt(boundaries: readonly number[], renderedFrames:
   for (let i = 1; i < boundaries.length; i++) if (renderedFrames >= boundaries[i]!) done = i;
   return done;
 }
-
-export type CaptionCue = { text: string; fromFrame: number; durationInFrames: number };
-
-/** Splits voiceover text into sentences, each shown for a share of the audio proportional to its length. */
-export function captionCues(text: string, audioDurationInSeconds: number, fps: number = VIDEO_FPS): CaptionCue[] {
-  const sentences = (text.match(/[^.!?]+[.!?]*["')\]]*/g) ?? []).map((s) => s.trim()).filter(Boolean);
-  const totalChars = sentences.reduce((n, s) => n + s.length, 0);
-  if (totalChars === 0) return [];
-  const audioFrames = Math.max(1, Math.round(audioDurationInSeconds * fps));
-  const cues: CaptionCue[] = [];
-  let chars = 0;
-  for (const sentence of sentences) {
-    const fromFrame = Math.round((chars / totalChars) * audioFrames);
-    chars += sentence.length;
-    const toFrame = Math.round((chars / totalChars) * audioFrames);
-    if (toFrame > fromFrame) cues.push({ text: sentence, fromFrame, durationInFrames: toFrame - fromFrame });
-  }
-  return cues;
-}

@@ -37,7 +37,10 @@ export interface TextProvider {
 // ── Speech ────────────────────────────────────────────────────────────────────────────────────────
 export type VoiceCategory = "premade" | "cloned" | "generated" | "professional";
 export type Voice = { id: string; name: string; category: VoiceCategory; gender?: string; age?: string; accent?: string };
-export type SpeechResult = { audio: Buffer; mimeType: "audio/wav" | "audio/mpeg"; durationSeconds: number };
+/** When a word of the spoken text starts and ends, seconds into the audio (as the provider measured it). */
+export type SpokenWord = { text: string; start: number; end: number };
+/** `words`: the provider's own word timings, when it gives them (ElevenLabs' timestamps); absent otherwise. */
+export type SpeechResult = { audio: Buffer; mimeType: "audio/wav" | "audio/mpeg"; durationSeconds: number; words?: SpokenWord[] };
 
 export interface SpeechProvider {
   readonly name: string;

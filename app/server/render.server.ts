@@ -8,7 +8,8 @@ import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { maxRenderHeight } from "./permissions.server";
 import { allScenesHaveMedia } from "~/lib/storyboard";
-import { captionsByDefault, defaultRenderHeight, RENDER_HEIGHT_LABELS, resolutionValue, videoSizeFor, type RenderHeight } from "~/lib/video-format";
+import { captionStyleFor } from "~/lib/caption-style";
+import { defaultRenderHeight, RENDER_HEIGHT_LABELS, resolutionValue, videoSizeFor, type RenderHeight } from "~/lib/video-format";
 import { getCurrentProject } from "./projects.server";
 import { deleteMedia, mediaIdFromUrl } from "./storage.server";
 import { getTemporalClient, runEndedUnrecorded, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
@@ -66,7 +67,8 @@ export async function startRender(userId: string, quality?: RenderHeight): Promi
   const size = videoSizeFor(format, quality ?? defaultRenderHeight(allowed));
   const workflowId = renderWorkflowId(project.id);
   const render = await prisma.renderedVideo.create({ data: { projectId: project.id, status: "processing", workflowId } });
-  const input: RenderWorkflowInput = { renderId: render.id, userId, projectId: project.id, ...size, captions: captionsByDefault(format) };
+  const captionStyle = captionStyleFor(format, project);
+  const input: RenderWorkflowInput = { renderId: render.id, userId, projectId: project.id, ...size, captions: captionStyle.preset !== "none", captionStyle };
   try {
     await startWorkflow(renderVideoWorkflow, { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
   } catch (e) {

@@ -2,7 +2,9 @@
 // and generate scene media (one scene, or all at once) through their workflows.
 import { WorkflowFailedError, WorkflowNotFoundError } from "@temporalio/client";
 import type { Project } from "~/generated/prisma/client";
+import { captionStyleFor, type CaptionStyle } from "~/lib/caption-style";
 import { estimatedDurationFor } from "~/lib/storyboard";
+import { resolutionValue } from "~/lib/video-format";
 import {
   generateAllProgressQuery,
   generateAllWorkflowId,
@@ -35,6 +37,8 @@ export type StoryboardCellView = {
   clipDuration: number | null;
   /** who made the scene's stock photo or clip (Pexels), shown on the card and credited in the description */
   mediaCredit: { kind: "photo" | "video"; author: string; pageUrl: string } | null;
+  /** when each word of the voiceover is spoken (JSON as stored; read with storedWordTimings) */
+  wordTimings: unknown;
 };
 
 const CELL_VIEW = {
@@ -49,6 +53,7 @@ const CELL_VIEW = {
   clipUrl: true,
   clipDuration: true,
   mediaCredit: true,
+  wordTimings: true,
 } as const;
 
 type CellRow = Omit<StoryboardCellView, "mediaCredit"> & { mediaCredit: unknown };
@@ -182,4 +187,18 @@ export async function getGenerateAllProgress(project: Project): Promise<(Generat
     if (e instanceof WorkflowNotFoundError) return null;
     throw e;
   }
+}
+
+/** The project's caption style as the storyboard shows it: what was chosen, and what applies (the format's default). */
+export function getCaptionStyle(project: Project): { chosen: boolean; style: CaptionStyle } {
+  return { chosen: project.captionPreset !== null, style: captionStyleFor(resolutionValue(project.resolution), project) };
+}
+
+/** Remembers the caption style for the project's preview and its next render. */
+export async function setCaptionStyle(project: Project, style: CaptionStyle) {
+  const updated = await prisma.project.update({
+    where: { id: project.id },
+    data: { captionPreset: style.preset, captionPosition: style.position, captionSize: style.size },
+  });
+  return getCaptionStyle(updated);
 }

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, launchChromium } from "../support/browser";
@@ -9,7 +11,10 @@ let page: Page;
 beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage();
-  await signIn(page, { email: `storyteller-${Date.now()}@example.com`, name: "Sam Storyteller" });
+  await signIn(page, {
+    email: `storyteller-${Date.now()}@example.com`,
+    name: "Sam Storyteller",
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -21,7 +26,9 @@ describe("storyboard with offline providers", () => {
   it("turns a finished script into scene cards", async () => {
     await page.goto(`${baseUrl()}/create`);
     await page.getByLabel("Title").fill("Tiny Engines");
-    await page.getByLabel("Topic").fill("Why hummingbirds beat their wings so fast");
+    await page
+      .getByLabel("Topic")
+      .fill("Why hummingbirds beat their wings so fast");
     await page.getByText("9:16 Shorts").click();
     // 15 s: three scenes of about five seconds
     const slider = page.getByRole("slider", { name: "Duration in seconds" });
@@ -29,21 +36,33 @@ describe("storyboard with offline providers", () => {
     for (let i = 0; i < 3; i++) await slider.press("ArrowLeft");
     await page.getByRole("button", { name: "Create Video" }).click();
     await page.waitForURL(`${baseUrl()}/script`);
-    await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 90_000 });
+    await page
+      .getByRole("button", { name: "Generate Storyboard" })
+      .click({ timeout: 90_000 });
     await page.waitForURL(`${baseUrl()}/storyboard`);
     await scenes().first().waitFor({ timeout: 90_000 });
     expect(await scenes().count()).toBe(3);
-    expect(await page.getByRole("button", { name: "Generate All Content" }).isEnabled()).toBe(true);
+    expect(
+      await page
+        .getByRole("button", { name: "Generate All Content" })
+        .isEnabled()
+    ).toBe(true);
     // no scene has audio yet: no sequential player
-    expect(await page.getByRole("button", { name: "Play storyboard audio" }).count()).toBe(0);
+    expect(
+      await page.getByRole("button", { name: "Play storyboard audio" }).count()
+    ).toBe(0);
   });
 
   it("edits a scene's voiceover text with Save, and Cancel leaves it as it was", async () => {
     const first = scenes().first();
     await first.getByRole("button", { name: "Edit voiceover" }).click();
-    await first.getByLabel("Voiceover").fill("Hummingbirds beat their wings up to eighty times a second.");
+    await first
+      .getByLabel("Voiceover")
+      .fill("Hummingbirds beat their wings up to eighty times a second.");
     await first.getByRole("button", { name: "Save" }).click();
-    await first.getByText("Hummingbirds beat their wings up to eighty times a second.").waitFor();
+    await first
+      .getByText("Hummingbirds beat their wings up to eighty times a second.")
+      .waitFor();
 
     await first.getByRole("button", { name: "Edit image prompt" }).click();
     await first.getByLabel("Image prompt").fill("this text is thrown away");
@@ -55,13 +74,26 @@ describe("storyboard with offline providers", () => {
     const reloaded = page.waitForEvent("load", { timeout: 120_000 });
     await page.getByRole("button", { name: "Generate All Content" }).click();
     // a summary when the run ends, then the page reloads after 2 s with every card's image and audio
-    await page.locator("li[data-state=open]").getByText("All content generated").waitFor({ timeout: 120_000 });
-    expect(await page.getByText("3 images and 3 voiceovers generated.").count()).toBeGreaterThan(0);
+    await page
+      .locator("li[data-state=open]")
+      .getByText("All content generated")
+      .waitFor({ timeout: 120_000 });
+    expect(
+      await page.getByText("3 images and 3 voiceovers generated.").count()
+    ).toBeGreaterThan(0);
     await reloaded;
     await page.getByText("Every scene has its image and voiceover.").waitFor();
-    expect(await page.locator("article[aria-label^='Scene '] img").count()).toBe(3);
-    expect(await page.locator("article[aria-label^='Scene '] audio").count()).toBe(3);
-    const imagesLoaded = await page.locator("article img").evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).naturalWidth === 1080));
+    expect(
+      await page.locator("article[aria-label^='Scene '] img").count()
+    ).toBe(3);
+    expect(
+      await page.locator("article[aria-label^='Scene '] audio").count()
+    ).toBe(3);
+    const imagesLoaded = await page
+      .locator("article img")
+      .evaluateAll((imgs) =>
+        imgs.every((img) => (img as HTMLImageElement).naturalWidth === 1080)
+      );
     expect(imagesLoaded).toBe(true);
 
     // play/pause toggles on the same scene; then it plays on through every scene and stops at the end
@@ -78,18 +110,104 @@ describe("storyboard with offline providers", () => {
     await page.getByText("Scene 1 of 3").waitFor();
     await page.getByRole("button", { name: "Stop storyboard audio" }).click();
     await page.getByText("Play all scenes").waitFor();
-    expect(await page.getByRole("link", { name: "Continue to Render" }).isVisible()).toBe(true);
+    expect(
+      await page.getByRole("link", { name: "Continue to Render" }).isVisible()
+    ).toBe(true);
 
     // the live preview shows the same composition the renderer uses, with the scenes' images
     const preview = page.getByRole("region", { name: "Video preview" });
     await preview.waitFor();
     await preview.locator("img").first().waitFor();
-    const previewImage = await preview.locator("img").first().getAttribute("src");
+    const previewImage = await preview
+      .locator("img")
+      .first()
+      .getAttribute("src");
     expect(previewImage).toMatch(/\/api\/media\//);
     // and it plays: the time label moves past the first second
     await preview.hover();
     await preview.getByRole("button", { name: "Play video" }).click();
     await preview.getByRole("button", { name: "Pause video" }).waitFor();
-    await preview.getByText(/^0:0[1-9] \/ 0:\d\d$/).waitFor({ timeout: 30_000 });
+    await preview
+      .getByText(/^0:0[1-9] \/ 0:\d\d$/)
+      .waitFor({ timeout: 30_000 });
+  });
+
+  it("chooses the caption style, previews it live and remembers it", async () => {
+    const shots = path.resolve(".data/screenshots/captions");
+    fs.mkdirSync(shots, { recursive: true });
+    const preview = page.getByRole("region", { name: "Video preview" });
+    await preview.hover();
+    const pause = preview.getByRole("button", { name: "Pause video" });
+    if (await pause.isVisible()) await pause.click();
+    // a 9:16 project starts with today's boxed captions at the bottom, size M
+    const preset = preview.getByLabel("Captions");
+    expect(await preset.inputValue()).toBe("boxed");
+    expect(await preview.getByLabel("Position").inputValue()).toBe("bottom");
+    expect(
+      await preview
+        .getByRole("radio", { name: "Size M" })
+        .getAttribute("aria-checked")
+    ).toBe("true");
+
+    // word highlight, at the top, large: the Player redraws at once with a yellow word
+    const saved = page.waitForResponse(
+      (r) =>
+        r.url().endsWith("/api/caption-style") && r.request().method() === "PUT"
+    );
+    await preset.selectOption("highlight");
+    expect((await saved).status()).toBe(200);
+    const top = page.waitForResponse((r) => r.url().endsWith("/api/caption-style") && r.request().method() === "PUT");
+    await preview.getByLabel("Position").selectOption("top");
+    expect((await top).status()).toBe(200);
+    const large = page.waitForResponse(
+      (r) =>
+        r.url().endsWith("/api/caption-style") && r.request().method() === "PUT"
+    );
+    await preview.getByRole("radio", { name: "Size L" }).click();
+    expect(await (await large).json()).toEqual({
+      chosen: true,
+      style: { preset: "highlight", position: "top", size: "large" },
+    });
+    const highlighted = preview.locator(
+      "span[style*='color: rgb(255, 212, 0)']"
+    );
+    await highlighted.first().waitFor();
+    expect(await highlighted.count()).toBe(1);
+    // the caption sits in the top part of the picture
+    // the scene image's frame (overflow hidden) is the picture's area
+    const player = await preview
+      .locator("img")
+      .first()
+      .locator("..")
+      .boundingBox();
+    const word = await highlighted.first().boundingBox();
+    expect(
+      word && player && word.y < player.y + player.height * 0.35,
+      `caption at ${word?.y}, player ${JSON.stringify(player)}`
+    ).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await preview.scrollIntoViewIfNeeded();
+    await page.screenshot({
+      path: path.join(shots, "storyboard-captions-1280x800.png"),
+    });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await preview.scrollIntoViewIfNeeded();
+    await page.screenshot({
+      path: path.join(shots, "storyboard-captions-390x844.png"),
+    });
+
+    // a reload shows the saved choice; None turns captions off in the preview
+    await page.reload();
+    await preview.getByLabel("Captions").waitFor();
+    expect(await preview.getByLabel("Captions").inputValue()).toBe("highlight");
+    expect(await preview.getByLabel("Position").inputValue()).toBe("top");
+    await preview.getByLabel("Captions").selectOption("none");
+    await expect
+      .poll(() =>
+        preview.locator("span[style*='color: rgb(255, 212, 0)']").count()
+      )
+      .toBe(0);
+    expect(await preview.getByLabel("Position").isDisabled()).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });

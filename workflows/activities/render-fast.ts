@@ -30,21 +30,30 @@ async function cropToCaption(full: string, target: string, width: number, height
   return { png: target, x: left, y: top };
 }
 
-/** Every caption overlay of the timeline as a PNG (identical lines are drawn once), in timeline order. */
+/** The CaptionOverlay composition's props that draw an overlay. */
+function overlayProps(overlay: Timeline["overlays"][number], width: number, height: number): CaptionOverlayProps {
+  return { width, height, text: overlay.text, lines: overlay.lines, highlightWord: overlay.highlightWord, style: overlay.style };
+}
+
+/**
+ * Every caption overlay of the timeline as a PNG (identical captions are drawn once), in timeline order. With the
+ * word-highlight preset that is one picture per spoken word (decision 100 measured it).
+ */
 export async function rasteriseCaptions(timeline: Timeline, workDir: string, onProgress?: (p: FastProgress) => void): Promise<CaptionImage[]> {
   if (timeline.overlays.length === 0) return [];
   const serveUrl = await getCompositionBundle();
   const chromium = chromiumOptions();
   const { width, height } = timeline;
-  const byText = new Map<string, CaptionImage>();
+  const byKey = new Map<string, CaptionImage>();
   return withBrowser(async (browser) => {
-    const first: CaptionOverlayProps = { width, height, text: timeline.overlays[0]!.text };
+    const first = overlayProps(timeline.overlays[0]!, width, height);
     const composition = await selectComposition({ serveUrl, id: CAPTION_OVERLAY_ID, inputProps: first, puppeteerInstance: browser, logLevel: "error", ...chromium });
     const images: CaptionImage[] = [];
     for (const [k, overlay] of timeline.overlays.entries()) {
-      let image = byText.get(overlay.text);
+      const props = overlayProps(overlay, width, height);
+      const key = JSON.stringify(props);
+      let image = byKey.get(key);
       if (!image) {
-        const props: CaptionOverlayProps = { width, height, text: overlay.text };
         const full = path.join(workDir, `caption-${k + 1}-full.png`);
         await renderStill({
           serveUrl,
@@ -58,7 +67,7 @@ export async function rasteriseCaptions(timeline: Timeline, workDir: string, onP
         });
         image = await cropToCaption(full, path.join(workDir, `caption-${k + 1}.png`), width, height);
         await fsp.rm(full, { force: true });
-        byText.set(overlay.text, image);
+        byKey.set(key, image);
       }
       images.push(image);
       onProgress?.({ phase: "captions", done: k + 1, total: timeline.overlays.length });

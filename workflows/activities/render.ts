@@ -11,7 +11,7 @@ import { prisma } from "~/server/db.server";
 import { canUseMusic } from "~/server/permissions.server";
 import { pruneProjectVideos } from "~/server/render-cleanup.server";
 import { deleteMedia, findMediaForUser, mediaFilePath, mediaIdFromUrl, mediaSize, mediaUrl, saveMediaFromPath } from "~/server/storage.server";
-import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
+import { COMPOSITION_ID, storedWordTimings, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
 import { buildTimeline } from "../../remotion/timeline";
 import { VIDEO_FPS, completedScenesAt, sceneBoundaries, totalDurationInFrames } from "../../remotion/timing";
 import { renderLengthCapSeconds, renderTooLongMessage } from "~/lib/limits";
@@ -42,11 +42,13 @@ function planProps(plan: Omit<RenderPlan, "renderer">, src: (kind: "image" | "au
     height: plan.height,
     fps: plan.fps,
     captions: plan.captions,
+    ...(plan.captionStyle ? { captionStyle: plan.captionStyle } : {}),
     scenes: plan.scenes.map((scene, i) => ({
       imageSrc: src("image", i),
       audioSrc: src("audio", i),
       audioDurationInSeconds: scene.audioDurationInSeconds,
       text: scene.text,
+      words: scene.words ?? null,
       ...(scene.clip ? { clipSrc: src("clip", i), clipDurationInSeconds: scene.clip.durationInSeconds } : {}),
     })),
     music: plan.music ? { src: src("music", 0), volume: plan.music.volume } : null,
@@ -99,7 +101,8 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
     });
     const clipFile = cell.clipFileId ? await requireFile(input.userId, cell.clipFileId, `Scene ${i + 1}'s clip`) : null;
     const clip = clipFile ? { fileId: clipFile.id, durationInSeconds: cell.clipDuration ?? clipFile.durationSeconds ?? audioDurationInSeconds } : undefined;
-    scenes.push({ imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText, ...(clip ? { clip } : {}) });
+    const words = storedWordTimings(cell.wordTimings);
+    scenes.push({ imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText, words, ...(clip ? { clip } : {}) });
   }
   // Bounded work: the video may not run far past the duration the project was created with.
   const videoSeconds = totalDurationInFrames(scenes.map((s) => s.audioDurationInSeconds), VIDEO_FPS) / VIDEO_FPS;

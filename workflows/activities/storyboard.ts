@@ -4,6 +4,7 @@ import { ApplicationFailure } from "@temporalio/activity";
 import { isPexelsSource, LEONARDO_KEY_MISSING, PEXELS_KEY_MISSING } from "~/lib/image-source";
 import { Prisma } from "~/generated/prisma/client";
 import type { StockMediaProvider } from "~/providers/image/pexels.server";
+import { estimateWordTimings, type VoiceoverWordTimings } from "../../remotion/word-timings";
 import { createOfflineImageProvider } from "~/providers/image/offline-scene.server";
 import type { Providers } from "~/providers/index.server";
 import { prisma } from "~/server/db.server";
@@ -194,9 +195,13 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
         durationSeconds: result.durationSeconds,
       });
       const audioUrl = mediaUrl(file);
+      // the provider's word timings where it gives them, else an estimate by syllables; both for this audio's length
+      const wordTimings: VoiceoverWordTimings = result.words?.length
+        ? { source: "provider", audioSeconds: result.durationSeconds, words: result.words }
+        : { source: "estimate", audioSeconds: result.durationSeconds, words: estimateWordTimings(cell.voiceoverText, result.durationSeconds) };
       await prisma.storyboardCell.update({
         where: { id: cell.id },
-        data: { audioUrl, audioFileId: file.id, audioDuration: result.durationSeconds },
+        data: { audioUrl, audioFileId: file.id, audioDuration: result.durationSeconds, wordTimings },
       });
       const old = cell.audioFileId ?? mediaIdFromUrl(cell.audioUrl);
       if (old && old !== file.id) await deleteMedia(old).catch(() => {});

@@ -1,6 +1,7 @@
 // The render stage's contract: workflows/render.ts (orchestration), workflows/activities/render.ts (the I/O),
 // app/server/render.server.ts and app/routes/render/ (the web side), app/components/render/ (the view).
 import { defineQuery, defineSignal } from "@temporalio/workflow";
+import type { CaptionStyle } from "~/lib/caption-style";
 
 export type RenderWorkflowInput = {
   /** The RenderedVideo row this run fills in. */
@@ -10,6 +11,8 @@ export type RenderWorkflowInput = {
   width: number;
   height: number;
   captions: boolean;
+  /** The project's caption style when the render started (runs started before styles existed have none: boxed). */
+  captionStyle?: CaptionStyle;
 };
 
 export type RenderStatus = "preparing" | "rendering" | "saving" | "completed" | "failed";
@@ -42,6 +45,8 @@ export type RenderPlanScene = {
   audioFileId: string;
   audioDurationInSeconds: number;
   text: string;
+  /** when each word of the voiceover is spoken, as stored with it (null: estimated from the text) */
+  words?: { source: "provider" | "estimate"; audioSeconds: number; words: { text: string; start: number; end: number }[] } | null;
   /** the scene's muted clip, shown instead of the image */
   clip?: { fileId: string; durationInSeconds: number };
 };

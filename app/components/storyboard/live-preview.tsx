@@ -1,18 +1,32 @@
 // Beyond the spec: the whole video, previewed in the browser with the same Remotion composition the renderer
-// uses, so a creator sees pacing, motion and captions before spending minutes on a render.
+// uses, so a creator sees pacing, motion and captions before spending minutes on a render. The caption style is
+// chosen here (issue 24) and the Player redraws with it at once.
 import { Player } from "@remotion/player";
 import { useEffect, useState } from "react";
+import type { CaptionStyle } from "~/lib/caption-style";
 import type { ResolutionValue } from "~/lib/video-format";
 import type { StoryboardCellView } from "~/server/storyboard.server";
-import type { StoryboardVideoProps } from "../../../remotion/props";
+import {
+  storedWordTimings,
+  type StoryboardVideoProps,
+} from "../../../remotion/props";
 import { StoryboardVideo } from "../../../remotion/StoryboardVideo";
 import { buildTimeline } from "../../../remotion/timeline";
 import { VIDEO_FPS } from "../../../remotion/timing";
-import { captionsByDefault, videoSizeFor } from "~/lib/video-format";
+import { videoSizeFor } from "~/lib/video-format";
+import { CaptionStylePicker, useCaptionStyle } from "./caption-style-picker";
 
 /** Props for the composition from the scenes; null until every scene has its image and measured audio. */
-export function previewProps(cells: StoryboardCellView[], resolution: ResolutionValue): StoryboardVideoProps | null {
-  if (!cells.length || cells.some((c) => !c.imageUrl || !c.audioUrl || !c.audioDuration)) return null;
+export function previewProps(
+  cells: StoryboardCellView[],
+  resolution: ResolutionValue,
+  captionStyle: CaptionStyle
+): StoryboardVideoProps | null {
+  if (
+    !cells.length ||
+    cells.some((c) => !c.imageUrl || !c.audioUrl || !c.audioDuration)
+  )
+    return null;
   const origin = typeof window === "undefined" ? "" : window.location.origin;
   return {
     ...videoSizeFor(resolution, 720),
@@ -22,35 +36,60 @@ export function previewProps(cells: StoryboardCellView[], resolution: Resolution
       audioSrc: `${origin}${c.audioUrl}`,
       audioDurationInSeconds: c.audioDuration!,
       text: c.voiceoverText,
-      ...(c.clipUrl && c.clipDuration ? { clipSrc: `${origin}${c.clipUrl}`, clipDurationInSeconds: c.clipDuration } : {}),
+      words: storedWordTimings(c.wordTimings),
+      ...(c.clipUrl && c.clipDuration
+        ? {
+            clipSrc: `${origin}${c.clipUrl}`,
+            clipDurationInSeconds: c.clipDuration,
+          }
+        : {}),
     })),
     music: null,
-    captions: captionsByDefault(resolution),
+    captions: captionStyle.preset !== "none",
+    captionStyle,
   };
 }
 
-export function LivePreview({ cells, resolution }: { cells: StoryboardCellView[]; resolution: ResolutionValue }) {
+export function LivePreview({
+  cells,
+  resolution,
+}: {
+  cells: StoryboardCellView[];
+  resolution: ResolutionValue;
+}) {
   // The Player needs the browser; render it after hydration.
   const [mounted, setMounted] = useState(false);
   useEffect(() => setMounted(true), []);
-  const props = previewProps(cells, resolution);
-  if (!mounted || !props) return null;
-  const vertical = props.height > props.width;
+  const { style, save } = useCaptionStyle();
+  const props = style ? previewProps(cells, resolution, style) : null;
+  const vertical = resolution !== "16:9";
   return (
-    <section aria-label="Video preview" className="mt-8 rounded-xl border border-slate-800 bg-slate-900 p-4">
-      <h2 className="mb-3 text-lg font-semibold">Preview</h2>
-      <div className={vertical ? "mx-auto max-w-xs" : "mx-auto max-w-3xl"}>
-        <Player
-          component={StoryboardVideo}
-          inputProps={props}
-          durationInFrames={buildTimeline(props).durationInFrames}
-          compositionWidth={props.width}
-          compositionHeight={props.height}
-          fps={props.fps}
-          controls
-          style={{ width: "100%" }}
-        />
+    <section
+      aria-label="Video preview"
+      className="mt-8 rounded-xl border border-slate-800 bg-slate-900 p-4"
+    >
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-lg font-semibold">Preview</h2>
+        {style ? <CaptionStylePicker style={style} onChange={save} /> : null}
       </div>
+      {mounted && props ? (
+        <div className={vertical ? "mx-auto max-w-xs" : "mx-auto max-w-3xl"}>
+          <Player
+            component={StoryboardVideo}
+            inputProps={props}
+            durationInFrames={buildTimeline(props).durationInFrames}
+            compositionWidth={props.width}
+            compositionHeight={props.height}
+            fps={props.fps}
+            controls
+            style={{ width: "100%" }}
+          />
+        </div>
+      ) : (
+        <p className="text-sm text-slate-400">
+          The preview plays here when all scenes have pictures and narration.
+        </p>
+      )}
     </section>
   );
 }

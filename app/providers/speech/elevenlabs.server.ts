@@ -1,9 +1,12 @@
 // ElevenLabs voices and text-to-speech over its documented REST API (xi-api-key header).
 // Speech is requested as raw 16-bit PCM and wrapped in WAV here, so its duration is exact without decoding MP3.
+// It comes from the with-timestamps endpoint (JSON: audio_base64 and a per-character alignment), so captions can
+// follow the words as they are spoken.
 import { z } from "zod";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
 import type { SpeechProvider, Voice, VoiceCategory } from "../types";
+import { wordTimingsFromAlignment } from "../../../remotion/word-timings";
 import { pcm16ToWav, readWavInfo } from "../wav";
 
 const PROVIDER = "ElevenLabs";
@@ -23,6 +26,17 @@ const VoicesSchema = z.object({
       labels: z.record(z.string(), z.string().nullish()).nullish(),
     }),
   ),
+});
+
+const TimestampedSpeechSchema = z.object({
+  audio_base64: z.string().min(1),
+  alignment: z
+    .object({
+      characters: z.array(z.string()),
+      character_start_times_seconds: z.array(z.number()),
+      character_end_times_seconds: z.array(z.number()),
+    })
+    .nullish(),
 });
 
 export function createElevenLabsSpeechProvider(options: CloudAdapterOptions): SpeechProvider {
@@ -53,19 +67,25 @@ export function createElevenLabsSpeechProvider(options: CloudAdapterOptions): Sp
 
     async synthesize({ text, voiceId }) {
       if (!text.trim()) throw new ProviderError(PROVIDER, "rejected", "There is no text to speak: the voiceover is empty.");
-      const url = `${joinUrl(options.baseUrl, `/v1/text-to-speech/${encodeURIComponent(voiceId || DEFAULT_ELEVENLABS_VOICE)}`)}?output_format=pcm_${PCM_RATE}`;
+      const url = `${joinUrl(options.baseUrl, `/v1/text-to-speech/${encodeURIComponent(voiceId || DEFAULT_ELEVENLABS_VOICE)}/with-timestamps`)}?output_format=pcm_${PCM_RATE}`;
       const response = await http.request(url, {
         method: "POST",
-        headers: { ...headers, "content-type": "application/json", accept: "audio/pcm, application/octet-stream" },
+        headers: { ...headers, "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify({ text, model_id: ELEVENLABS_MODEL }),
       });
-      if ((response.headers.get("content-type") ?? "").includes("json")) {
-        throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} answered with JSON instead of audio: ${(await response.text()).slice(0, 160)}`);
+      const body = await response.text();
+      let data: z.infer<typeof TimestampedSpeechSchema>;
+      try {
+        data = TimestampedSpeechSchema.parse(JSON.parse(body));
+      } catch {
+        throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} answered without the expected audio_base64: ${body.slice(0, 160)}`);
       }
-      const pcm = Buffer.from(await response.arrayBuffer());
+      const pcm = Buffer.from(data.audio_base64, "base64");
       if (pcm.length < 2) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} returned no audio for the voiceover.`);
       const audio = pcm16ToWav(pcm.subarray(0, pcm.length - (pcm.length % 2)), PCM_RATE);
-      return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds };
+      // timings that do not spell the text (a provider's own normalisation) are left out: captions then estimate them
+      const words = data.alignment ? wordTimingsFromAlignment(text, data.alignment) : null;
+      return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds, ...(words ? { words } : {}) };
     },
   };
 }

@@ -33,9 +33,20 @@ describe("ElevenLabs speech provider", () => {
     expect(readWavInfo(result.audio).sampleRate).toBe(24_000);
     expect(wavRms(result.audio)).toBeGreaterThan(0.05);
     const request = fake.requests[0]!;
-    expect(request.path).toBe("/v1/text-to-speech/v-george");
+    expect(request.path).toBe("/v1/text-to-speech/v-george/with-timestamps");
     expect(request.query.get("output_format")).toBe("pcm_24000");
     expect(request.json()).toMatchObject({ text: "five words are spoken here", model_id: "eleven_multilingual_v2" });
+  });
+
+  it("returns the words' timings from the with-timestamps alignment", async () => {
+    const result = await provider().synthesize({ text: "Bees dance, then rest.", voiceId: "v-rachel" });
+    expect(result.words).toEqual([
+      { text: "Bees", start: 0, end: 0.4 },
+      { text: "dance,", start: 0.4, end: 0.8 },
+      { text: "then", start: 0.8, end: 1.2 },
+      { text: "rest.", start: 1.2, end: 1.6 },
+    ]);
+    expect(result.durationSeconds).toBeCloseTo(4 * FAKE_SECONDS_PER_WORD, 3);
   });
 
   it("waits out a 429's Retry-After, then succeeds", async () => {
@@ -59,7 +70,7 @@ describe("ElevenLabs speech provider", () => {
 
   it("reports JSON where audio was expected, and a malformed voice list, clearly", async () => {
     fake.trouble({ kind: "malformed" });
-    await expectProviderFailure(provider().synthesize({ text: "hello", voiceId: "v-rachel" }), "ProviderMalformedError", /ElevenLabs answered with JSON instead of audio/);
+    await expectProviderFailure(provider().synthesize({ text: "hello", voiceId: "v-rachel" }), "ProviderMalformedError", /ElevenLabs answered without the expected audio_base64: \{"unexpected":"shape"\}/);
     fake.trouble({ kind: "malformed" });
     await expectProviderFailure(provider().listVoices(), "ProviderMalformedError", /ElevenLabs sent a voice list we could not read \(voices:/);
   });

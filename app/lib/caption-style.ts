@@ -1,0 +1,63 @@
+// The caption styles a creator picks per project (on the storyboard): preset, position and size; their labels; and
+// the style a project has when none was chosen (its format's: boxed captions on 9:16, none on 16:9, as before
+// styles existed). Browser-safe; read by the storyboard page, the server, the render workflow's input and the
+// Remotion composition (remotion/captions.ts lays captions out from it).
+import { captionsByDefault, type VideoFormat } from "./video-format";
+
+export const CAPTION_PRESETS = [
+  "boxed",
+  "outlined",
+  "highlight",
+  "none",
+] as const;
+export const CAPTION_POSITIONS = ["top", "middle", "bottom"] as const;
+export const CAPTION_SIZES = ["small", "medium", "large"] as const;
+export type CaptionPreset = (typeof CAPTION_PRESETS)[number];
+export type CaptionPosition = (typeof CAPTION_POSITIONS)[number];
+export type CaptionSize = (typeof CAPTION_SIZES)[number];
+export type CaptionStyle = {
+  preset: CaptionPreset;
+  position: CaptionPosition;
+  size: CaptionSize;
+};
+
+export const CAPTION_PRESET_LABELS: Record<CaptionPreset, string> = {
+  boxed: "Boxed",
+  outlined: "Outlined",
+  highlight: "Word highlight",
+  none: "None",
+};
+export const CAPTION_POSITION_LABELS: Record<CaptionPosition, string> = {
+  top: "Top",
+  middle: "Middle",
+  bottom: "Bottom",
+};
+export const CAPTION_SIZE_LABELS: Record<CaptionSize, string> = {
+  small: "S",
+  medium: "M",
+  large: "L",
+};
+
+/** Today's look: white bold text on a translucent dark box, near the bottom, medium size. */
+export const DEFAULT_CAPTION_STYLE: CaptionStyle = {
+  preset: "boxed",
+  position: "bottom",
+  size: "medium",
+};
+
+/** A project's caption style: its chosen preset, or its format's default (none on 16:9, boxed on 9:16). */
+export function captionStyleFor(
+  format: VideoFormat,
+  stored: {
+    captionPreset: CaptionPreset | null;
+    captionPosition: CaptionPosition;
+    captionSize: CaptionSize;
+  }
+): CaptionStyle {
+  return {
+    preset:
+      stored.captionPreset ?? (captionsByDefault(format) ? "boxed" : "none"),
+    position: stored.captionPosition,
+    size: stored.captionSize,
+  };
+}

@@ -1,0 +1,282 @@
+// Caption styles and caption layout: the presets a creator picks on the storyboard (boxed, outlined, word-by-word
+// highlight, none), the position (top, middle, bottom) and size; where captions may go (the frame less the platform's
+// overlay zones, decision 100); how a sentence is split into short lines, measured with the caption font's own
+// advance widths so no line ever leaves the frame; and how word timings become caption cues. Used by the timeline
+// (both renderers), the composition, the Player preview and the storyboard's controls.
+// Pure: no React, no Node.
+import { CAPTION_FONT_WIDTHS, WIDEST_EM } from "./caption-metrics";
+import type { CaptionSize, CaptionStyle } from "../app/lib/caption-style";
+import type { WordTiming } from "./word-timings";
+
+export {
+  CAPTION_POSITION_LABELS,
+  CAPTION_POSITIONS,
+  CAPTION_PRESET_LABELS,
+  CAPTION_PRESETS,
+  CAPTION_SIZE_LABELS,
+  CAPTION_SIZES,
+  DEFAULT_CAPTION_STYLE,
+  type CaptionPosition,
+  type CaptionPreset,
+  type CaptionSize,
+  type CaptionStyle,
+} from "../app/lib/caption-style";
+
+/** The caption font: DejaVu Sans Bold in the renderers (Debian's Chromium), the same stack in the preview. */
+export const CAPTION_FONT_FAMILY = "DejaVu Sans, Helvetica, Arial, sans-serif";
+/** The highlighted word's colour in the word-highlight preset. */
+export const HIGHLIGHT_COLOR = "#FFD400";
+const LINE_HEIGHT = 1.25;
+/** Font size as a share of the frame's short side. */
+const SIZE_FACTOR: Record<CaptionSize, number> = {
+  small: 0.04,
+  medium: 0.05,
+  large: 0.065,
+};
+
+/**
+ * Where captions may be drawn, as shares of the frame, per orientation (decision 100). Upright (Shorts, TikTok):
+ * the apps lay their title, channel name, subscribe button and progress bar over the bottom quarter, their like /
+ * comment / share column over the right edge, and their search and menu over the top. Landscape: a plain margin.
+ */
+export const SAFE_ZONES = {
+  landscape: { left: 0.06, right: 0.06, top: 0.08, bottom: 0.08 },
+  vertical: { left: 0.06, right: 0.14, top: 0.1, bottom: 0.26 },
+} as const;
+
+export type CaptionGeometry = {
+  fontSize: number;
+  /** px per line */
+  lineHeight: number;
+  /** the box's (boxed) or the outline's room around the text, px */
+  padX: number;
+  padY: number;
+  /** outline width outside the glyphs (outlined and highlight), px */
+  stroke: number;
+  /** the safe area, px from the frame's left and top */
+  area: { left: number; top: number; right: number; bottom: number };
+  /** the widest a line of text may be measured, px */
+  maxLineWidth: number;
+  /** lines shown together */
+  maxLines: number;
+  /** words on a line at most (the highlight look keeps lines short) */
+  maxWordsPerLine: number;
+};
+
+export function safeZoneFor(width: number, height: number) {
+  return height > width ? SAFE_ZONES.vertical : SAFE_ZONES.landscape;
+}
+
+/** Sizes and the safe area of a caption style on a frame. */
+export function captionGeometry(
+  style: CaptionStyle,
+  width: number,
+  height: number
+): CaptionGeometry {
+  const zone = safeZoneFor(width, height);
+  const fontSize = Math.round(
+    Math.min(width, height) * SIZE_FACTOR[style.size]
+  );
+  const boxed = style.preset === "boxed";
+  const stroke = boxed ? 0 : Math.max(2, Math.round(fontSize * 0.08));
+  const padX = boxed ? fontSize * 0.6 : stroke;
+  const padY = boxed ? fontSize * 0.3 : stroke;
+  const area = {
+    left: Math.round(width * zone.left),
+    top: Math.round(height * zone.top),
+    right: Math.round(width * (1 - zone.right)),
+    bottom: Math.round(height * (1 - zone.bottom)),
+  };
+  // a little room for kerning and rounding: the browser lays the same words out no wider than measured here
+  const maxLineWidth = Math.max(
+    fontSize,
+    (area.right - area.left - 2 * padX - 2 * stroke) * 0.95
+  );
+  const highlight = style.preset === "highlight";
+  return {
+    fontSize,
+    lineHeight: fontSize * LINE_HEIGHT,
+    padX,
+    padY,
+    stroke,
+    area,
+    maxLineWidth,
+    maxLines: highlight ? 1 : 2,
+    maxWordsPerLine: highlight ? 5 : 1000,
+  };
+}
+
+/** The width of a text in the caption font, px. */
+export function measureCaptionText(text: string, fontSize: number): number {
+  let em = 0;
+  for (const c of text)
+    em += CAPTION_FONT_WIDTHS[c.codePointAt(0)!] ?? WIDEST_EM;
+  return em * fontSize;
+}
+
+/** A word too wide for any line, cut into pieces that fit. */
+function breakWord(word: string, maxWidth: number, fontSize: number): string[] {
+  const pieces: string[] = [];
+  let piece = "";
+  for (const c of word) {
+    if (piece && measureCaptionText(piece + c, fontSize) > maxWidth) {
+      pieces.push(piece);
+      piece = "";
+    }
+    piece += c;
+  }
+  if (piece) pieces.push(piece);
+  return pieces;
+}
+
+/** Words split greedily into lines no wider than `maxWidth` (px at `fontSize`), at most `maxWords` words each. */
+export function splitIntoLines(
+  words: readonly string[],
+  maxWidth: number,
+  fontSize: number,
+  maxWords = 1000
+): string[][] {
+  const lines: string[][] = [];
+  let line: string[] = [];
+  for (const word of words) {
+    const pieces =
+      measureCaptionText(word, fontSize) > maxWidth
+        ? breakWord(word, maxWidth, fontSize)
+        : [word];
+    for (const piece of pieces) {
+      const candidate = [...line, piece].join(" ");
+      if (
+        line.length > 0 &&
+        (line.length >= maxWords ||
+          measureCaptionText(candidate, fontSize) > maxWidth)
+      ) {
+        lines.push(line);
+        line = [];
+      }
+      line.push(piece);
+    }
+  }
+  if (line.length) lines.push(line);
+  return lines;
+}
+
+/** A caption as the timeline holds it: its lines, the highlighted word (index over the lines' words), its frames. */
+export type CaptionCue = {
+  lines: string[];
+  highlightWord: number | null;
+  fromFrame: number;
+  durationInFrames: number;
+};
+
+const endsSentence = (word: string) => /[.!?…]["')\]]*$/.test(word);
+
+/**
+ * A scene's caption cues from its word timings (frames from the scene's start): each sentence split into lines that
+ * fit the safe area, lines grouped by the style's line count; each group shows from its first word until the next
+ * group (the first from the scene's start, the last until the voiceover ends). The word-highlight preset has one cue
+ * per word: the same lines with that word highlighted, from its first frame until the next word's.
+ */
+export function captionCuesFor(
+  words: readonly WordTiming[],
+  audioSeconds: number,
+  fps: number,
+  style: CaptionStyle,
+  width: number,
+  height: number
+): CaptionCue[] {
+  if (style.preset === "none" || words.length === 0) return [];
+  const g = captionGeometry(style, width, height);
+  // sentences, each as the word indexes it holds
+  const sentences: number[][] = [];
+  let sentence: number[] = [];
+  words.forEach((w, i) => {
+    sentence.push(i);
+    if (endsSentence(w.text)) {
+      sentences.push(sentence);
+      sentence = [];
+    }
+  });
+  if (sentence.length) sentences.push(sentence);
+
+  // groups of lines, each with the word timing index of every word piece on it
+  type Group = { lines: string[][]; wordOf: number[] };
+  const groups: Group[] = [];
+  for (const indexes of sentences) {
+    const pieces: { text: string; word: number }[] = [];
+    for (const i of indexes) {
+      const text = words[i]!.text;
+      const split =
+        measureCaptionText(text, g.fontSize) > g.maxLineWidth
+          ? breakWord(text, g.maxLineWidth, g.fontSize)
+          : [text];
+      for (const p of split) pieces.push({ text: p, word: i });
+    }
+    const lines = splitIntoLines(
+      pieces.map((p) => p.text),
+      g.maxLineWidth,
+      g.fontSize,
+      g.maxWordsPerLine
+    );
+    let k = 0;
+    for (let l = 0; l < lines.length; l += g.maxLines) {
+      const chunk = lines.slice(l, l + g.maxLines);
+      const count = chunk.reduce((n, line) => n + line.length, 0);
+      groups.push({
+        lines: chunk,
+        wordOf: pieces.slice(k, k + count).map((p) => p.word),
+      });
+      k += count;
+    }
+  }
+
+  const audioFrames = Math.max(1, Math.round(audioSeconds * fps));
+  const frameOf = (seconds: number) =>
+    Math.min(audioFrames, Math.max(0, Math.round(seconds * fps)));
+  const starts = groups.map((group, n) =>
+    n === 0 ? 0 : frameOf(words[group.wordOf[0]!]!.start)
+  );
+  const cues: CaptionCue[] = [];
+  groups.forEach((group, n) => {
+    const from = starts[n]!;
+    const to = Math.max(
+      from,
+      n + 1 < groups.length ? starts[n + 1]! : audioFrames
+    );
+    const lines = group.lines.map((line) => line.join(" "));
+    if (style.preset !== "highlight") {
+      if (to > from)
+        cues.push({
+          lines,
+          highlightWord: null,
+          fromFrame: from,
+          durationInFrames: to - from,
+        });
+      return;
+    }
+    // one state per piece on the lines; pieces of one word share its time (the first piece shows it)
+    let stateFrom = from;
+    group.wordOf.forEach((word, p) => {
+      const nextPiece = group.wordOf.findIndex((w, q) => q > p && w !== word);
+      const stateTo =
+        nextPiece === -1
+          ? to
+          : Math.min(
+              to,
+              Math.max(
+                stateFrom,
+                frameOf(words[group.wordOf[nextPiece]!]!.start)
+              )
+            );
+      if (p > 0 && group.wordOf[p - 1] === word) return;
+      if (stateTo > stateFrom)
+        cues.push({
+          lines,
+          highlightWord: p,
+          fromFrame: stateFrom,
+          durationInFrames: stateTo - stateFrom,
+        });
+      stateFrom = Math.max(stateFrom, stateTo);
+    });
+  });
+  return cues;
+}
