@@ -159,7 +159,7 @@ describe("the whole journey, from signing in to a scheduled YouTube upload", () 
     await shootBoth(page, "09-music-generating");
     await page.getByTestId("count-completed").filter({ hasText: /^1$/ }).waitFor({ timeout: 180_000 });
     await expect.poll(() => page.getByTestId("track-badge").allTextContents()).toEqual(["Complete"]);
-    await page.getByRole("heading", { name: "Curious Underwater Marimba (1)" }).waitFor();
+    await page.getByRole("heading", { name: /^Curious Underwater Marimba/ }).waitFor();
     await shootBoth(page, "10-music-track-ready");
     stageDone("music track");
   });

@@ -42,6 +42,20 @@ async function audit(page: Page, screen: string) {
   for (const [viewport, size] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(size);
     await page.waitForTimeout(200);
+    // nothing wider than the screen: no sideways scrolling, nothing cut off at the right edge
+    const overflow = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const wide = [...document.querySelectorAll("body *")]
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && r.right > width + 1 && getComputedStyle(el).position !== "fixed" && !el.closest("[data-radix-popper-content-wrapper]");
+        })
+        .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${String(el.className).split(" ").slice(0, 3).join(".")}`);
+      return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) };
+    });
+    if (overflow.scrollWidth > overflow.width + 1) {
+      violations.push({ screen, viewport, id: "horizontal-overflow", impact: "serious", help: `page is ${overflow.scrollWidth}px wide in a ${overflow.width}px screen`, targets: overflow.wide });
+    }
     const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
     for (const v of result.violations) {
       if (v.impact !== "serious" && v.impact !== "critical") continue;

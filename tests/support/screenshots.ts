@@ -24,6 +24,8 @@ export async function shootBoth(page: Page, name: string): Promise<string[]> {
   const files: string[] = [];
   for (const [label, size] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(size);
+    // from the top, so the sticky header and fixed toasts sit where they would on arrival
+    await page.evaluate(() => window.scrollTo(0, 0));
     // let layout and transitions settle after the resize
     await page.waitForTimeout(250);
     const file = path.join(dir, `${name}-${label}.png`);
