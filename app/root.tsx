@@ -144,7 +144,7 @@ export function ErrorBoundary() {
             ? `${error.status}: ${typeof error.data === "string" ? error.data : error.statusText}`
             : "An unexpected error occurred. Please try again."}
       </p>
-      <a href="/" className="text-brand underline">
+      <a href="/" className="text-violet-300 underline">
         Back to Home
       </a>
     </main>

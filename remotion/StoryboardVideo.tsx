@@ -18,6 +18,7 @@ function MovingImage({ layer, durationInFrames }: { layer: ImageLayer; durationI
   return (
     <AbsoluteFill style={{ overflow: "hidden" }}>
       <Img
+        alt=""
         src={resolveSrc(layer.src)}
         style={{
           position: "absolute",

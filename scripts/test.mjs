@@ -21,6 +21,8 @@ const steps = asked.length ? asked : ALL_STEPS;
 const fileFilters = process.argv.slice(2).filter((a) => !ALL_STEPS.includes(a));
 const timings = [];
 const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
+// the browser tests' screenshots of every screen (issue 25): one folder per run, printed at the end
+const screenshotsDir = path.join(DATA_DIR, "screenshots", new Date().toISOString().replace(/[:.]/g, "-"));
 
 function run(name, command, args, env = {}) {
   return new Promise((resolve, reject) => {
@@ -61,7 +63,7 @@ try {
     servers = await startTestServers();
     log.info(`test servers up: PostgreSQL ${servers.env.TEST_PG_ADMIN_URL.replace(/:[^:@]+@/, ":***@")}, Temporal ${servers.env.TEMPORAL_ADDRESS}`);
   }
-  const vitest = (project) => run(project, bin("vitest"), ["run", "--project", project, ...fileFilters], { ...servers.env, NODE_ENV: "test" });
+  const vitest = (project) => run(project, bin("vitest"), ["run", "--project", project, ...fileFilters], { ...servers.env, NODE_ENV: "test", SCREENSHOTS_DIR: screenshotsDir });
   if (steps.includes("unit")) await vitest("unit");
   if (steps.includes("integration")) await vitest("integration");
   if (steps.includes("security")) await vitest("security");
@@ -88,6 +90,7 @@ fs.mkdirSync(DATA_DIR, { recursive: true });
 log.info("timings:");
 for (const [name, seconds] of timings) log.info(`  ${name.padEnd(12)} ${seconds.toFixed(1)} s`);
 log.info(`  ${"total".padEnd(12)} ${total.toFixed(1)} s`);
+if (fs.existsSync(screenshotsDir)) log.info(`screenshots (${fs.readdirSync(screenshotsDir).length}): ${path.relative(ROOT, screenshotsDir)}`);
 if (failed) {
   log.error(failed.message ?? failed);
   process.exit(1);

@@ -116,13 +116,14 @@ function page(title: string, body: string): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Reelsmith</title>
 <style>
+*{box-sizing:border-box}
 body{margin:0;min-height:100vh;display:grid;place-items:center;background:#020617;color:#f1f5f9;font-family:system-ui,sans-serif}
 main{width:min(26rem,92vw);background:#0f172a;border:1px solid #1e293b;border-radius:.75rem;padding:2rem}
 h1{margin:0 0 .5rem;font-size:1.5rem}p{color:#94a3b8;line-height:1.5}label{display:grid;gap:.35rem;margin:1rem 0;font-size:.9rem}
 input{padding:.6rem .75rem;border-radius:.375rem;border:1px solid #334155;background:#020617;color:inherit;font-size:1rem}
 .row{display:flex;gap:.75rem;margin-top:1.5rem}button,a.button{flex:1;padding:.7rem;border-radius:.375rem;border:0;font-size:1rem;cursor:pointer;text-align:center;text-decoration:none}
 .primary{background:#7c3aed;color:#fff}.secondary{background:transparent;color:#f1f5f9;border:1px solid #475569!important}
-.error{color:#fca5a5}small{color:#64748b}
+.error{color:#fca5a5}small{color:#94a3b8}
 </style></head><body><main>${body}</main></body></html>`;
 }
 

@@ -32,7 +32,7 @@ function FeatureList({ items, muted }: { items: readonly string[]; muted?: boole
     <ul className="grid gap-2 text-sm">
       {items.map((item) => (
         <li key={item} className={cn("flex items-start gap-2", muted ? "text-slate-400" : "text-slate-200")}>
-          <CheckCircle2 className={cn("mt-0.5 h-4 w-4 shrink-0", muted ? "text-slate-500" : "text-brand")} aria-hidden />
+          <CheckCircle2 className={cn("mt-0.5 h-4 w-4 shrink-0", muted ? "text-slate-400" : "text-brand")} aria-hidden />
           {item}
         </li>
       ))}

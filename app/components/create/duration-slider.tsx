@@ -29,7 +29,7 @@ export function DurationSlider({ resolution, value, onChange }: { resolution: Re
         </Slider.Track>
         <Slider.Thumb aria-label="Duration in seconds" className="block h-5 w-5 rounded-full border-2 border-brand bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-brand" />
       </Slider.Root>
-      <div className="flex justify-between text-xs text-slate-500">
+      <div className="flex justify-between text-xs text-slate-400">
         <span>{formatDuration(rules.min)}</span>
         <span>{formatDuration(rules.max)}</span>
       </div>

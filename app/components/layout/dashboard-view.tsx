@@ -3,7 +3,7 @@
 import { Link, useNavigate, useRevalidator } from "@remix-run/react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Check, FolderOpen, Plus, Trash2 } from "lucide-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { PlanBadge, planLabel } from "~/components/nav/plan-badge";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
@@ -38,7 +38,7 @@ function StageSteps({ stage }: { stage: ProjectStage }) {
           key={s.stage}
           className={cn(
             "flex items-center gap-1 rounded-full px-2 py-0.5 text-xs",
-            i <= reached ? "bg-brand/25 text-violet-100" : "bg-slate-800 text-slate-500",
+            i <= reached ? "bg-brand/25 text-violet-100" : "bg-slate-800 text-slate-400",
           )}
         >
           {i <= reached ? <Check className="h-3 w-3" aria-hidden /> : null}
@@ -53,6 +53,8 @@ function ProjectCard({ project }: { project: ProjectSummary }) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const queryClient = useQueryClient();
+  // the dialog is opened by state, not by a Radix trigger: closing it gives the focus back here by hand
+  const deleteButton = useRef<HTMLButtonElement>(null);
   const stage = STAGE_STEPS[stageIndex(project.stage)]!;
   const [confirmDelete, setConfirmDelete] = useState(false);
   const open = useMutation({
@@ -78,7 +80,7 @@ function ProjectCard({ project }: { project: ProjectSummary }) {
     },
   });
   return (
-    <li className={cn("flex flex-col gap-3 rounded-xl border bg-slate-900 p-5", project.isCurrent ? "border-brand/70" : "border-slate-800")}>
+    <li className={cn("flex min-w-0 flex-col gap-3 rounded-xl border bg-slate-900 p-5", project.isCurrent ? "border-brand/70" : "border-slate-800")}>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h3 className="truncate text-lg font-semibold">{project.title}</h3>
@@ -102,12 +104,17 @@ function ProjectCard({ project }: { project: ProjectSummary }) {
         >
           <FolderOpen className="h-4 w-4" aria-hidden /> {open.isPending ? "Opening..." : "Open"}
         </Button>
-        <Button variant="ghost" size="sm" className="text-slate-400 hover:text-red-300" disabled={remove.isPending} onClick={() => setConfirmDelete(true)} aria-label={`Delete ${project.title}`}>
+        <Button ref={deleteButton} variant="ghost" size="sm" className="text-slate-400 hover:text-red-300" disabled={remove.isPending} onClick={() => setConfirmDelete(true)} aria-label={`Delete ${project.title}`}>
           <Trash2 className="h-4 w-4" aria-hidden /> Delete
         </Button>
       </div>
       <Dialog open={confirmDelete} onOpenChange={(next) => !remove.isPending && setConfirmDelete(next)}>
-        <DialogContent>
+        <DialogContent
+          onCloseAutoFocus={(e) => {
+            e.preventDefault();
+            deleteButton.current?.focus();
+          }}
+        >
           <DialogHeader>
             <DialogTitle>Delete this project?</DialogTitle>
             <DialogDescription>
@@ -157,7 +164,7 @@ export function DashboardView({ data }: { data: DashboardData }) {
         <PlanBadge accessLevel={accessLevel} selfHosted={selfHosted} />
         <span className="text-slate-300">{plan.hint}</span>
         {accessLevel === "free" ? (
-          <Link to="/subscription" className="text-brand underline">
+          <Link to="/subscription" className="text-violet-300 underline">
             Upgrade to Premium
           </Link>
         ) : null}
@@ -173,7 +180,7 @@ export function DashboardView({ data }: { data: DashboardData }) {
           </Button>
         </div>
       ) : (
-        <ul className="mt-4 grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+        <ul className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
           {projects.map((project) => (
             <ProjectCard key={project.id} project={project} />
           ))}

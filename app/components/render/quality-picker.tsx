@@ -29,7 +29,7 @@ export function QualityPicker({ value, maxHeight, disabled, onChange }: { value:
       {maxHeight < 1080 ? (
         <p className="text-xs text-slate-400">
           HD and 4K renders are part of Premium.{" "}
-          <Link to="/subscription" className="text-brand underline">
+          <Link to="/subscription" className="text-violet-300 underline">
             Upgrade
           </Link>
         </p>

@@ -16,7 +16,7 @@ export function RenderChecklist({ state }: { state: RenderChecklistState }) {
           {state[key] ? (
             <CheckCircle2 className="h-5 w-5 text-emerald-400" aria-label="done" />
           ) : (
-            <Circle className="h-5 w-5 text-slate-500" aria-label="not done" />
+            <Circle className="h-5 w-5 text-slate-400" aria-label="not done" />
           )}
           <span className={state[key] ? "text-slate-100" : "text-slate-400"}>{label}</span>
         </li>

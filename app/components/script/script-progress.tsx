@@ -24,24 +24,24 @@ export function ScriptProgressView({ title, progress }: { title: string; progres
       {progress ? (
         <dl className="mt-6 grid grid-cols-2 gap-4 text-sm sm:grid-cols-4">
           <div>
-            <dt className="text-slate-500">Part</dt>
+            <dt className="text-slate-400">Part</dt>
             <dd>
               {progress.currentChunk} of {progress.totalChunks}
             </dd>
           </div>
           <div>
-            <dt className="text-slate-500">Words</dt>
+            <dt className="text-slate-400">Words</dt>
             <dd>
               {progress.currentWords} / {progress.targetWords}
             </dd>
           </div>
           <div>
-            <dt className="text-slate-500">Phase</dt>
+            <dt className="text-slate-400">Phase</dt>
             <dd>{progress.phase}</dd>
           </div>
           {progress.expansionAttempt > 0 ? (
             <div>
-              <dt className="text-slate-500">Expansion attempt</dt>
+              <dt className="text-slate-400">Expansion attempt</dt>
               <dd>{progress.expansionAttempt}</dd>
             </div>
           ) : null}

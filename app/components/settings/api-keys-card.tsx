@@ -54,7 +54,7 @@ export function ApiKeysCard({ config }: { config: PublicConfig | null | undefine
                 value={values[field]}
                 onChange={(value) => setValues((v) => ({ ...v, [field]: value }))}
               />
-              <p className="text-xs text-slate-500">Used when Reelsmith {service}.</p>
+              <p className="text-xs text-slate-400">Used when Reelsmith {service}.</p>
             </div>
           ))}
           <Button type="submit" disabled={save.isPending} className="justify-self-start">

@@ -73,7 +73,7 @@ export function BrandingCard({ config }: { config: PublicConfig | null | undefin
               if (file) upload.mutate({ field: "logo", file });
             }}
           />
-          <p className="text-xs text-slate-500">SVG, PNG, JPG or JPEG, 2 MB max. SVG recommended: it stays sharp at any size.</p>
+          <p className="text-xs text-slate-400">SVG, PNG, JPG or JPEG, 2 MB max. SVG recommended: it stays sharp at any size.</p>
           {config?.customLogoUrl ? (
             <div className="flex items-center gap-4">
               <div className="flex h-16 items-center rounded-md border border-slate-700 bg-slate-950 px-4">

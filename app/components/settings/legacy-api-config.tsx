@@ -28,7 +28,7 @@ export function LegacyApiConfig({ isOwner }: { isOwner: boolean }) {
   const config = useConfig();
   return (
     <div className="min-h-screen bg-slate-50 text-slate-900" style={{ colorScheme: "light" }}>
-      <main className="mx-auto grid max-w-3xl gap-6 px-4 py-10">
+      <main className="mx-auto grid max-w-3xl grid-cols-1 gap-6 px-4 py-10">
         <h1 className="text-3xl font-bold">API Configuration</h1>
         <KeysSection config={config.data} />
         <VoicesSection config={config.data} />

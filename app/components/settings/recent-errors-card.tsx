@@ -48,7 +48,7 @@ export function RecentErrorsCard() {
               <li key={entry.id} className="rounded-md border border-slate-800 bg-slate-950 p-3 text-sm">
                 <div className="flex items-center justify-between gap-2">
                   <span className="rounded bg-red-950 px-2 py-0.5 font-mono text-xs text-red-300">{entry.type}</span>
-                  <time dateTime={entry.timestamp} className="text-xs text-slate-500">
+                  <time dateTime={entry.timestamp} className="text-xs text-slate-400">
                     {new Date(entry.timestamp).toLocaleString()}
                   </time>
                 </div>

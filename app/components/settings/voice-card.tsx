@@ -64,7 +64,7 @@ export function VoiceCard({ config }: { config: PublicConfig | null | undefined 
             <p className="text-xs text-amber-300">No ElevenLabs API key is saved: these are the offline voices that ship with Reelsmith.</p>
           ) : null}
           {defaults.data?.voices.length ? (
-            <p className="text-xs text-slate-500">Ready-made voices: {defaults.data.voices.join(", ")}.</p>
+            <p className="text-xs text-slate-400">Ready-made voices: {defaults.data.voices.join(", ")}.</p>
           ) : null}
         </div>
         <Button

@@ -59,7 +59,7 @@ export function WatermarkCard({ config }: { config: PublicConfig | null | undefi
             </Button>
           </div>
         ) : (
-          <p className="text-sm text-slate-500">No watermark yet.</p>
+          <p className="text-sm text-slate-400">No watermark yet.</p>
         )}
       </CardContent>
     </Card>

@@ -21,7 +21,7 @@ export function EditableField(props: { label: string; value: string; onSave: (ne
   return (
     <div className="grid gap-1">
       <div className="flex items-center justify-between">
-        <span className="text-xs font-semibold uppercase tracking-wide text-slate-500">{props.label}</span>
+        <span className="text-xs font-semibold uppercase tracking-wide text-slate-400">{props.label}</span>
         {!editing ? (
           <button
             type="button"

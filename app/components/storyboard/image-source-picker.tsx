@@ -33,7 +33,7 @@ export function ImageSourcePicker() {
   const missing = [...new Set(IMAGE_SOURCES.map((s) => missingKeyFor(s, data)).filter((k) => k !== undefined))];
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-300">
-      <label className="flex items-center gap-2">
+      <label className="flex flex-wrap items-center gap-2">
         Image source
         <select
           className="max-w-full rounded-md border border-slate-700 bg-slate-900 px-2 py-1 text-slate-100"
@@ -54,7 +54,7 @@ export function ImageSourcePicker() {
       {missing.length ? (
         <span className="text-xs text-slate-400">
           {missing.join(" and ")} {missing.length > 1 ? "need keys" : "needs a key"}:{" "}
-          <Link to="/settings" className="text-brand underline">
+          <Link to="/settings" className="text-violet-300 underline">
             add {missing.length > 1 ? "them" : "it"} in Settings
           </Link>
           {missing.includes("Pexels") ? " (Pexels keys are free)." : "."}

@@ -31,7 +31,7 @@ export function SceneCard(props: {
         ) : hasImage ? (
           <img src={cell.imageUrl!} alt={cell.imagePrompt} className="h-full w-full object-cover" loading="lazy" />
         ) : (
-          <div className="flex h-full items-center justify-center text-slate-500">
+          <div className="flex h-full items-center justify-center text-slate-400">
             <ImageIcon className="h-10 w-10" aria-hidden />
           </div>
         )}

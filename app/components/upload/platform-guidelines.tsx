@@ -16,7 +16,7 @@ export function PlatformGuidelines() {
           </li>
         ))}
       </ul>
-      <p className="text-xs text-slate-500">Titles up to 100 characters; descriptions up to 4,900 and tags up to 400 characters keep you inside YouTube&apos;s limits.</p>
+      <p className="text-xs text-slate-400">Titles up to 100 characters; descriptions up to 4,900 and tags up to 400 characters keep you inside YouTube&apos;s limits.</p>
     </section>
   );
 }

@@ -25,7 +25,7 @@ const BUILTIN_CATEGORIES: YoutubeCategory[] = Object.entries(YOUTUBE_CATEGORY_TI
 function Counter({ length, limit }: { length: number; limit: number }) {
   const over = length > limit;
   return (
-    <span className={cn("text-xs", over ? "text-red-400" : "text-slate-500")}>
+    <span className={cn("text-xs", over ? "text-red-400" : "text-slate-400")}>
       {length.toLocaleString("en-US")}/{limit.toLocaleString("en-US")}
       {over ? <strong className="ml-2 font-semibold">Exceeds YouTube limit</strong> : null}
     </span>
@@ -298,7 +298,7 @@ export function UploadForm(props: {
             Suggested next date: {suggestionText} at {suggestion.time}{" "}
             <button
               type="button"
-              className="text-brand underline"
+              className="text-violet-300 underline"
               onClick={() => {
                 setScheduleOn(true);
                 setDate(suggestion.date);

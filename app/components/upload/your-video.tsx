@@ -9,7 +9,7 @@ export function YourVideo({ videoUrl, title }: { videoUrl: string | null; title:
   if (!videoUrl) {
     return (
       <section aria-label="Your Video" className="space-y-3 rounded-xl border border-slate-800 bg-slate-900 p-6 text-center">
-        <Film className="mx-auto h-10 w-10 text-slate-500" aria-hidden />
+        <Film className="mx-auto h-10 w-10 text-slate-400" aria-hidden />
         <h2 className="text-xl font-semibold">No Video Found</h2>
         <p className="text-slate-400">Render your video first, then come back to upload it.</p>
         <Button asChild>

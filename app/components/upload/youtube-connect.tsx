@@ -88,7 +88,7 @@ export function ConnectYoutubePrompt({ status, connect, connecting }: { status: 
       {status && !status.hasOAuthClient ? (
         <p className="text-sm text-slate-400">
           First save your Google OAuth client ID and secret under YouTube Upload Integration in{" "}
-          <Link to="/settings" className="text-brand underline">
+          <Link to="/settings" className="text-violet-300 underline">
             Settings
           </Link>
           .

@@ -24,11 +24,13 @@ export default function ThumbnailPage() {
       {project ? (
         <ThumbnailGenerator />
       ) : (
-        <Link to="/create" className="text-brand underline">
-          Create New Video
-        </Link>
+        <p>
+          <Link to="/create" className="text-violet-300 underline">
+            Create New Video
+          </Link>
+        </p>
       )}
-      <Link to="/dashboard" className="inline-flex items-center gap-2 text-slate-300 hover:text-white">
+      <Link to="/dashboard" className="flex w-fit items-center gap-2 text-slate-300 hover:text-white">
         <ArrowLeft className="h-4 w-4" aria-hidden /> Back to Dashboard
       </Link>
     </main>

@@ -52,7 +52,7 @@ export default function UploadPage() {
         <section aria-label="Upload to YouTube" className="space-y-3 rounded-xl border border-slate-800 bg-slate-900 p-6">
           <h2 className="text-xl font-semibold">Upload to YouTube</h2>
           <p className="text-slate-300">{data.uploadRefused}</p>
-          <Link to="/subscription" className="text-brand underline">
+          <Link to="/subscription" className="text-violet-300 underline">
             Go to Subscription
           </Link>
         </section>

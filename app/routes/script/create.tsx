@@ -136,7 +136,7 @@ export default function CreateVideo() {
             {RESOLUTIONS.map((value) => (
               <label
                 key={value}
-                className={`cursor-pointer rounded-lg border p-3 text-sm ${resolution === value ? "border-brand bg-brand/10" : "border-slate-700"}`}
+                className={`cursor-pointer rounded-lg border p-3 text-sm has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand ${resolution === value ? "border-brand bg-brand/10" : "border-slate-700"}`}
               >
                 <input type="radio" name="resolution" value={value} checked={resolution === value} onChange={() => chooseFormat(value)} className="sr-only" />
                 <span className="block font-semibold">{FORMAT_LABELS[value].name}</span>

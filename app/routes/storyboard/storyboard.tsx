@@ -83,7 +83,7 @@ export default function StoryboardPage() {
   return (
     <Shell>
       <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
-        <div>
+        <div className="min-w-0 max-w-full">
           <h1 className="text-3xl font-bold">{status.data?.title ?? project.title}</h1>
           <p className="text-slate-400">
             Storyboard · {list.length} scenes · {project.resolution}

@@ -1,0 +1,268 @@
+// A tour of every screen in the route list (tests/support/routes.ts listRoutes(), so a new screen cannot be
+// missed), in its main states (signed out, a new creator's empty project, a finished project, errors), each
+// photographed at 1280x800 and 390x844 and checked with axe-core: no serious or critical violation (issue 25).
+// Then the keyboard: the music volume slider with arrows and Page Up/Down, a dialog closed with Escape that
+// gives focus back, and the tab order on /create with the focus visible on every stop.
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+vi.hoisted(() => {
+  // the app under test's database and media folder (scripts/lib/test-app.mjs), before any app module reads them
+  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  process.env.DATA_DIR = process.env.E2E_DATA_DIR ?? `${process.env.DATA_DIR ?? ".data"}/e2e-${process.env.E2E_PORT ?? 3100}`;
+});
+
+const { prisma } = await import("~/server/db.server");
+const { baseUrl, launchChromium } = await import("../support/browser");
+const { signIn } = await import("../support/browser-auth");
+const { listRoutes } = await import("../support/routes");
+const { shootBoth, VIEWPORTS } = await import("../support/screenshots");
+const { seedRenderableProject } = await import("../fixtures/render-project");
+const { seedRenderedVideo } = await import("../fixtures/music-project");
+
+type Violation = { screen: string; viewport: string; id: string; impact: string; help: string; targets: string[] };
+
+let browser: Browser;
+const violations: Violation[] = [];
+const visited = new Set<string>();
+
+/** The screens (not /api routes, not the JSON health check) of the route list, as URL patterns. */
+async function screenPatterns(): Promise<string[]> {
+  return (await listRoutes()).map((r) => r.path).filter((p) => !p.startsWith("/api/") && p !== "/healthz");
+}
+
+async function newPage(context?: BrowserContext): Promise<Page> {
+  return (context ?? (await browser.newContext({ viewport: VIEWPORTS.desktop }))).newPage();
+}
+
+/** Axe over the page as it is now, at both widths; serious and critical findings are collected. */
+async function audit(page: Page, screen: string) {
+  const before = page.viewportSize();
+  for (const [viewport, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(200);
+    // nothing wider than the screen: no sideways scrolling, nothing cut off at the right edge
+    const overflow = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const wide = [...document.querySelectorAll("body *")]
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && r.right > width + 1 && getComputedStyle(el).position !== "fixed" && !el.closest("[data-radix-popper-content-wrapper]");
+        })
+        .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${String(el.className).split(" ").slice(0, 3).join(".")}`);
+      return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) };
+    });
+    if (overflow.scrollWidth > overflow.width + 1) {
+      violations.push({ screen, viewport, id: "horizontal-overflow", impact: "serious", help: `page is ${overflow.scrollWidth}px wide in a ${overflow.width}px screen`, targets: overflow.wide });
+    }
+    const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+    for (const v of result.violations) {
+      if (v.impact !== "serious" && v.impact !== "critical") continue;
+      violations.push({ screen, viewport, id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) });
+    }
+  }
+  if (before) await page.setViewportSize(before);
+}
+
+/** Opens `url`, waits for what shows the screen is ready, photographs it and audits it. */
+async function visit(page: Page, pattern: string, url: string, state: string, ready: (page: Page) => Promise<unknown>) {
+  await page.goto(`${baseUrl()}${url}`);
+  await ready(page);
+  // no raw error objects or stack traces on any screen
+  const text = await page.locator("body").innerText();
+  expect(text, `${url} (${state})`).not.toMatch(/\[object Object\]|Error: .*\n\s+at |\bundefined\b|\bNaN\b/);
+  const name = `${pattern === "*" ? "not-found" : pattern.replace(/^\//, "").replace(/[/:]+/g, "_") || "home"}-${state}`;
+  await shootBoth(page, `screen-${name}`);
+  await audit(page, `${url} (${state})`);
+  visited.add(pattern);
+}
+
+const heading = (name: string | RegExp) => (page: Page) => page.getByRole("heading", { name }).first().waitFor({ timeout: 30_000 });
+const mainLoaded = (page: Page) => page.locator("main").first().waitFor({ timeout: 30_000 });
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await prisma.$disconnect();
+});
+
+describe("every screen, photographed and checked with axe", () => {
+  it("signed out: the landing page, the sign-in form, a failed sign-in and a missing page", { timeout: 120_000 }, async () => {
+    const page = await newPage();
+    await visit(page, "", "/", "signed-out", heading(/.+/));
+    await visit(page, "/login-failed", "/login-failed?error=access_denied&description=The+sign-in+was+cancelled.", "error", mainLoaded);
+    await visit(page, "*", "/no-such-page", "signed-out", heading("Page Not Found"));
+    // the built-in provider's sign-in form (the /oidc pages are not Remix routes but are a screen all the same)
+    await page.goto(`${baseUrl()}/api/login`);
+    await page.getByLabel("E-mail").waitFor();
+    await shootBoth(page, "screen-sign-in");
+    await audit(page, "/api/login → sign-in form");
+    await page.context().close();
+  });
+
+  it("a new creator: every stage's screen before there is anything to show", { timeout: 180_000 }, async () => {
+    const page = await newPage();
+    await signIn(page, { email: `newcomer-${Date.now()}@example.com`, name: "Nia Newcomer" });
+    await visit(page, "", "/", "empty", mainLoaded);
+    await visit(page, "/dashboard", "/dashboard", "empty", mainLoaded);
+    await visit(page, "/create", "/create", "empty", heading("Create New Video"));
+    for (const stage of ["/script", "/storyboard", "/music", "/render", "/thumbnail", "/upload"]) {
+      await visit(page, stage, stage, "empty", mainLoaded);
+    }
+    await visit(page, "/subscription", "/subscription", "free", mainLoaded);
+    await visit(page, "/settings", "/settings", "new", mainLoaded);
+    await visit(page, "/settings/legacy", "/settings/legacy", "new", mainLoaded);
+    await visit(page, "/projects/:id", "/projects/not-a-project-of-mine", "not-found", heading("Page Not Found"));
+    await visit(page, "/projects/:id/upload", "/projects/not-a-project-of-mine/upload", "not-found", mainLoaded);
+    await visit(page, "*", "/no-such-page", "signed-in", heading("Page Not Found"));
+    await page.context().close();
+  });
+
+  it("a finished project: storyboard with media, music, a render, and the publish screens", { timeout: 240_000 }, async () => {
+    const page = await newPage();
+    const email = `finisher-${Date.now()}@example.com`;
+    await signIn(page, { email, name: "Fay Finisher" });
+    const user = await prisma.user.findUniqueOrThrow({ where: { email } });
+    const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: [2, 2], title: "Bees at Dawn", resolution: "shorts", musicSeconds: 4 });
+    await seedRenderedVideo({ userId: user.id, projectId, seconds: 4, voiceSeconds: 2, width: 180, height: 320 });
+    await visit(page, "/dashboard", "/dashboard", "one-project", (p) => p.getByText("Bees at Dawn").first().waitFor());
+    await visit(page, "/script", "/script", "done", (p) => p.getByRole("button", { name: "Generate Storyboard" }).waitFor());
+    await visit(page, "/storyboard", "/storyboard", "done", (p) => p.getByText("Every scene has its image and voiceover.").waitFor());
+    await visit(page, "/music", "/music", "done", (p) => p.getByTestId("music-track").first().waitFor());
+    await visit(page, "/render", "/render", "done", heading("Video Rendered Successfully"));
+    await visit(page, "/thumbnail", "/thumbnail", "ready", (p) => p.getByRole("button", { name: "Scene 1" }).waitFor());
+    await visit(page, "/upload", "/upload", "connect", heading("Your Video"));
+    await visit(page, "/projects/:id", `/projects/${projectId}`, "done", heading("Bees at Dawn"));
+    await visit(page, "/projects/:id/upload", `/projects/${projectId}/upload`, "done", heading("Your Video"));
+
+    // a render that failed: the error as the catalogue words it, never a raw object
+    await prisma.renderedVideo.create({ data: { projectId, status: "error", error: "Rendering failed: the renderer stopped unexpectedly." } });
+    await visit(page, "/render", "/render", "error", mainLoaded);
+    await page.context().close();
+  });
+
+  it("covered every screen of the route list, with no serious or critical axe violation", async () => {
+    const missing = (await screenPatterns()).filter((p) => !visited.has(p));
+    expect(missing, "screens in app/routes.ts the tour did not visit").toEqual([]);
+    const report = violations.map((v) => `${v.screen} @${v.viewport}: [${v.impact}] ${v.id}: ${v.help}\n    ${v.targets.join("\n    ")}`);
+    expect(report, report.join("\n")).toEqual([]);
+  });
+});
+
+describe("the keyboard", () => {
+  let page: Page;
+
+  beforeAll(async () => {
+    page = await newPage();
+    const email = `keyboard-${Date.now()}@example.com`;
+    await signIn(page, { email, name: "Kai Keyboard" });
+    const user = await prisma.user.findUniqueOrThrow({ where: { email } });
+    // a project with a finished track but no render: moving the volume saves it and mixes nothing
+    await seedRenderableProject({ userId: user.id, sceneSeconds: [2], title: "Keys and Bees", resolution: "shorts", musicSeconds: 3 });
+  }, 120_000);
+
+  it("the music volume slider moves with the arrows, Page Up/Down, Home and End", async () => {
+    await page.goto(`${baseUrl()}/music`);
+    const volume = page.getByRole("slider", { name: "Background Music Volume" });
+    await volume.waitFor();
+    const shown = page.getByTestId("music-volume");
+    await volume.focus();
+    await volume.press("Home");
+    await shown.filter({ hasText: /^0%$/ }).waitFor();
+    await volume.press("ArrowRight");
+    await shown.filter({ hasText: /^1%$/ }).waitFor();
+    await volume.press("ArrowUp");
+    await shown.filter({ hasText: /^2%$/ }).waitFor();
+    await volume.press("PageUp");
+    await shown.filter({ hasText: /^12%$/ }).waitFor();
+    expect(await volume.getAttribute("aria-valuenow")).toBe("12");
+    await volume.press("PageDown");
+    await shown.filter({ hasText: /^2%$/ }).waitFor();
+    await volume.press("ArrowLeft");
+    await shown.filter({ hasText: /^1%$/ }).waitFor();
+    await volume.press("End");
+    expect(await volume.getAttribute("aria-valuenow")).toBe(await volume.getAttribute("aria-valuemax"));
+    await volume.press("Home");
+    await volume.press("PageUp");
+    await shown.filter({ hasText: /^10%$/ }).waitFor();
+    // the committed value is the project's: it is there after a reload
+    await expect.poll(async () => (await page.reload(), await page.getByTestId("music-volume").textContent()), { timeout: 15_000 }).toBe("10%");
+  });
+
+  it("a dialog opens from the keyboard, closes with Escape and gives the focus back", async () => {
+    await page.goto(`${baseUrl()}/dashboard`);
+    const remove = page.getByRole("button", { name: "Delete Keys and Bees" });
+    await remove.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Delete this project?" });
+    await dialog.waitFor();
+    // the focus moved into the dialog
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(await remove.evaluate((b) => b === document.activeElement)).toBe(true);
+    // nothing was deleted
+    expect(await page.getByText("Keys and Bees").count()).toBeGreaterThan(0);
+  });
+
+  it("on /create, Tab goes Title, Topic, Format, Duration, Create Video, and every stop shows its focus", async () => {
+    await page.goto(`${baseUrl()}/create`);
+    await page.getByRole("heading", { name: "Create New Video" }).waitFor();
+    // start just before the form: focus the page heading's area, then tab through the form
+    await page.getByLabel("Title").focus();
+    const stops: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const stop = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el) return "";
+        const label = el.getAttribute("aria-label") ?? (el as HTMLInputElement).labels?.[0]?.innerText ?? el.innerText;
+        return `${el.tagName.toLowerCase()}${el.getAttribute("role") ? `[${el.getAttribute("role")}]` : ""}: ${label.split("\n")[0]!.trim()}`;
+      });
+      stops.push(stop);
+      await expectFocusVisible(page, stop);
+      if (stop.startsWith("button: Create Video")) break;
+      await page.keyboard.press("Tab");
+    }
+    expect(stops[0]).toBe("input: Title");
+    expect(stops[1]).toBe("textarea: Topic");
+    expect(stops[2]).toMatch(/^input: 16:9/);
+    expect(stops[3]).toBe("span[slider]: Duration in seconds");
+    expect(stops[4]).toBe("button: Create Video");
+    // arrows move between the formats (one radio group, one tab stop)
+    await page.getByLabel("Title").focus();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("ArrowRight");
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).checked)).toBe(true);
+    await expectFocusVisible(page, "the second format");
+  });
+});
+
+/**
+ * The focused control looks different from the same control unfocused: a picture of its box (or, for a visually
+ * hidden input, its label's box) with a margin for rings and outlines, before and after blurring it.
+ */
+async function expectFocusVisible(page: Page, what: string) {
+  const box = await page.evaluate(() => {
+    let el = document.activeElement as HTMLElement | null;
+    if (!el) return null;
+    const r0 = el.getBoundingClientRect();
+    if (r0.width <= 2 || r0.height <= 2) el = (el.closest("label") as HTMLElement | null) ?? el.parentElement;
+    el!.scrollIntoView({ block: "center" });
+    const r = el!.getBoundingClientRect();
+    return { x: Math.max(0, r.x - 6), y: Math.max(0, r.y - 6), width: r.width + 12, height: r.height + 12 };
+  });
+  expect(box, `${what}: something has the focus`).not.toBeNull();
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(200); // transitions
+  const focused = await page.screenshot({ clip: box!, animations: "disabled" });
+  const restore = await page.evaluateHandle(() => document.activeElement);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.waitForTimeout(200);
+  const blurred = await page.screenshot({ clip: box!, animations: "disabled" });
+  await restore.evaluate((el) => (el as HTMLElement).focus());
+  expect(focused.equals(blurred), `${what}: the focus is not visible`).toBe(false);
+}
