@@ -338,6 +338,8 @@ export async function updateConfig(userId: string, update: ConfigUpdate): Promis
     if (value === undefined) continue;
     (data as Record<string, unknown>)[field] = value === "" ? null : value;
   }
+  // stored as it is called: without a trailing slash (the schema does this for requests; callers in code too)
+  if (data.openaiBaseUrl) data.openaiBaseUrl = normalizeBaseUrl(data.openaiBaseUrl);
   if (update.lastScheduleDate !== undefined) data.lastScheduleDate = update.lastScheduleDate === null ? null : new Date(update.lastScheduleDate);
   if (update.hasCompletedSetup !== undefined) data.hasCompletedSetup = update.hasCompletedSetup;
   else if (savedApiKey) data.hasCompletedSetup = true;

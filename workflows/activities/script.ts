@@ -1,9 +1,10 @@
 // Activities of the script stage. Built by a factory so tests can hand in a provider of their own.
 import { Context } from "@temporalio/activity";
-import { planNarration } from "~/lib/narration";
+import { PAUSE_BETWEEN_SCENES_SECONDS, planNarration } from "~/lib/narration";
+import { VIDEO_FPS } from "../../remotion/timing";
 import { sceneCountFor } from "~/lib/storyboard";
 import { resolutionValue } from "~/lib/video-format";
-import { narrationSecondsOf, speakingRateOf } from "~/providers/speech/speaking-rate.server";
+import { narrationOf, speakingRateOf } from "~/providers/speech/speaking-rate.server";
 import { proofreadText } from "~/providers/text/scenes";
 import type { ExpandChunkRequest, ScriptChunkRequest, SpeechProvider, TextProvider, TextStreamOptions } from "~/providers/types";
 import { prisma } from "~/server/db.server";
@@ -124,30 +125,35 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
     }): Promise<ScriptFit> {
       return withHeartbeat(async () => {
         const text = await deps.textProviderFor(input.userId);
-        const { plan, sceneCount, speech, voiceId, speed } = await narrationPlanFor(input.projectId, input.userId, input.durationSeconds, input.speed);
+        const { sceneCount, speech, voiceId, speed } = await narrationPlanFor(input.projectId, input.userId, input.durationSeconds, input.speed);
         if (text.source !== "offline" || speech.source !== "offline") return { chunks: input.chunks, rewrites: 0 };
-        // voice speed scales the audio, not the words: the measured seconds are at speed 1
+        // The video's length as the timeline will make it: each scene's speech plus its pause and half a frame of
+        // rounding. Voice speed scales the audio, not the words: the measured speech is at speed 1.
+        const perScene = PAUSE_BETWEEN_SCENES_SECONDS + 0.5 / VIDEO_FPS;
         const measure = async (chunks: string[]) => {
-          const seconds = await narrationSecondsOf(speech, voiceId, proofreadText(chunks.map((c) => c.trim()).join("\n\n")), sceneCount);
-          return seconds === undefined ? undefined : seconds / speed;
+          const narration = await narrationOf(speech, voiceId, proofreadText(chunks.map((c) => c.trim()).join("\n\n")), sceneCount);
+          if (!narration) return undefined;
+          const speechSeconds = narration.speechSeconds / speed;
+          return { speechSeconds, videoSeconds: speechSeconds + narration.scenes * perScene, pauseSeconds: narration.scenes * perScene };
         };
         const first = await measure(input.chunks);
         if (first === undefined) return { chunks: input.chunks, rewrites: 0 };
-        let best = { chunks: input.chunks, seconds: first };
+        const offBy = (m: { videoSeconds: number }) => m.videoSeconds / input.durationSeconds - 1;
+        let best = { chunks: input.chunks, ...first };
         let latest = best;
         let words = input.targetWords;
         let rewrites = 0;
-        const offBy = (seconds: number) => seconds / plan.speechSeconds - 1;
-        while (Math.abs(offBy(best.seconds)) > FIT_TOLERANCE && rewrites < MAX_FIT_REWRITES) {
-          words = Math.max(1, Math.round((words * plan.speechSeconds) / latest.seconds));
+        while (Math.abs(offBy(best)) > FIT_TOLERANCE && rewrites < MAX_FIT_REWRITES) {
+          // the words this voice needs for the speech the video has room for, at the pace just measured
+          words = Math.max(1, Math.round((words * (input.durationSeconds - latest.pauseSeconds)) / latest.speechSeconds));
           const chunks = await writeOffline(text, input, words);
           rewrites++;
-          const seconds = await measure(chunks);
-          if (seconds === undefined) break;
-          latest = { chunks, seconds };
-          if (Math.abs(offBy(seconds)) < Math.abs(offBy(best.seconds))) best = latest;
+          const measured = await measure(chunks);
+          if (measured === undefined) break;
+          latest = { chunks, ...measured };
+          if (Math.abs(offBy(latest)) < Math.abs(offBy(best))) best = latest;
         }
-        return { chunks: best.chunks, rewrites, narrationSeconds: best.seconds, plannedSeconds: plan.speechSeconds };
+        return { chunks: best.chunks, rewrites, videoSeconds: best.videoSeconds, plannedSeconds: input.durationSeconds };
       });
     },
 

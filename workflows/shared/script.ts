@@ -38,7 +38,7 @@ export const scriptStreamedSignal = defineSignal<[ScriptStreamed]>("scriptStream
 export type ScriptLengthPlan = { targetWords: number; wordsPerSecond: number; sceneCount: number; measured: boolean };
 
 /** The chunks to save after timing them with the voice (rewritten by the offline writer when they missed). */
-export type ScriptFit = { chunks: string[]; rewrites: number; narrationSeconds?: number; plannedSeconds?: number };
+export type ScriptFit = { chunks: string[]; rewrites: number; videoSeconds?: number; plannedSeconds?: number };
 
 /** The workflow's own failure type once the reason is recorded. */
 export const SCRIPT_FAILED = "ScriptGenerationFailed";

@@ -104,14 +104,20 @@ export async function speakingRateOf(speech: SpeechProvider, voiceId?: string | 
 export const MAX_TIMED_WORDS = 2000;
 
 /**
- * Seconds of speech the scenes of `script` will have once each is read on its own by this offline voice: the
- * script read whole, less the sentence pauses that the cuts between its `sceneCount` scenes replace. Undefined
- * for a cloud voice (timing it would spend the creator's credits) or a script too long to time.
+ * The speech the scenes of `script` will have once each is read on its own by this offline voice: the script read
+ * whole, less the sentence pauses that the cuts between its scenes replace; and how many scenes it splits into
+ * (at most `sceneCount`). Undefined for a cloud voice (timing it would spend the creator's credits) or a script
+ * too long to time.
  */
-export async function narrationSecondsOf(speech: SpeechProvider, voiceId: string | null | undefined, script: string, sceneCount: number): Promise<number | undefined> {
+export async function narrationOf(
+  speech: SpeechProvider,
+  voiceId: string | null | undefined,
+  script: string,
+  sceneCount: number,
+): Promise<{ speechSeconds: number; scenes: number } | undefined> {
   if (speech.source !== "offline" || countWords(script) > MAX_TIMED_WORDS || countWords(script) === 0) return undefined;
   const rate = await speakingRateOf(speech, voiceId);
   const scenes = splitVoiceover(script, sceneCount);
   const whole = await speechSecondsOf(speech, scenes.join(" "), voiceId ?? undefined);
-  return Math.max(0, whole - (scenes.length - 1) * rate.sentencePauseSeconds);
+  return { speechSeconds: Math.max(0, whole - (scenes.length - 1) * rate.sentencePauseSeconds), scenes: scenes.length };
 }

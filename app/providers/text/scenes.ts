@@ -24,27 +24,27 @@ export function splitAtClause(sentence: string): [string, string] | undefined {
   return best ? [sentence.slice(0, best.at).trim(), sentence.slice(best.at).trim()] : undefined;
 }
 
+/** A sentence at least this long (and over two scenes' share of the words) is cut at a clause rather than shown whole. */
+export const LONG_SENTENCE_WORDS = 30;
+
 /**
  * The script's text cut into at most `sceneCount` contiguous parts of similar length, in order, covering it all.
- * Scenes end where sentences end. Only when the script has fewer sentences than scenes are the longest sentences
- * cut, at a clause (after a comma, semicolon, colon or dash); a script without enough of those gets fewer scenes,
- * never a cut in the middle of a clause.
+ * Scenes end where sentences end: a script with fewer sentences than scenes gets fewer (longer) scenes. Only a
+ * sentence longer than two scenes' share of the words and LONG_SENTENCE_WORDS is cut, at a clause (after a comma,
+ * semicolon, colon or dash), so no single picture stays on screen for ever; nothing is ever cut inside a clause.
  */
 export function splitVoiceover(script: string, sceneCount: number): string[] {
   if (!Number.isInteger(sceneCount) || sceneCount < 1) throw new Error(`A storyboard needs at least one scene, got ${sceneCount}.`);
-  const units = splitSentences(script);
-  if (units.length === 0) throw new Error("The script has no words to split into scenes. Write a script first.");
-  const uncuttable = new Set<string>();
-  while (units.length < sceneCount) {
-    let longest = -1;
-    units.forEach((u, i) => {
-      if (!uncuttable.has(u) && (longest < 0 || countWords(u) > countWords(units[longest]!))) longest = i;
-    });
-    if (longest < 0) break;
-    const parts = splitAtClause(units[longest]!);
-    if (parts) units.splice(longest, 1, ...parts);
-    else uncuttable.add(units[longest]!);
-  }
+  const sentences = splitSentences(script);
+  if (sentences.length === 0) throw new Error("The script has no words to split into scenes. Write a script first.");
+  const share = countWords(script) / sceneCount;
+  const units: string[] = [];
+  const cut = (sentence: string) => {
+    const parts = countWords(sentence) > Math.max(LONG_SENTENCE_WORDS, 2 * share) ? splitAtClause(sentence) : undefined;
+    if (parts) parts.forEach(cut);
+    else units.push(sentence);
+  };
+  sentences.forEach(cut);
   const count = Math.min(sceneCount, units.length);
   const lengths = units.map((u) => countWords(u));
   const totalWords = lengths.reduce((sum, n) => sum + n, 0);
