@@ -22,8 +22,11 @@ async function screenshot(name: string) {
   if (!shots) return;
   fs.mkdirSync(shots, { recursive: true });
   await card().scrollIntoViewIfNeeded();
-  await card().screenshot({ path: path.join(shots, `${name}.png`) });
   await page.screenshot({ path: path.join(shots, `${name}-page.png`) });
+  // the card alone, from the whole page (an element shot would have the sticky header over its top)
+  const box = (await card().boundingBox())!;
+  const scrollY = await page.evaluate(() => window.scrollY);
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true, clip: { x: box.x, y: box.y + scrollY, width: box.width, height: box.height } });
 }
 
 beforeAll(async () => {
@@ -86,7 +89,8 @@ describe("the OpenAI-compatible model card", () => {
     await page.goto(`${baseUrl()}/settings`);
     await page.locator("#openai-api-key").fill("not-the-right-key");
     await page.getByRole("button", { name: "Test Connection" }).click();
-    await card().getByText(/The model server rejected the API key \(HTTP 401: Incorrect API key provided/).waitFor();
+    await card().getByText(/^Could not reach the model server: The model server rejected the API key \(HTTP 401: Incorrect API key provided/).waitFor();
+    expect(await card().getByText(/Check the key saved in Settings \(OpenAI-Compatible Model\)\.$/).count()).toBe(1);
     await screenshot("model-server-error-1280x800");
   });
 });

@@ -162,7 +162,9 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
 
   /** Every error leaves with the key scrubbed, even one the server echoed in a shape no pattern knows. */
   const scrubbed = (error: unknown): unknown =>
-    error instanceof ProviderError ? new ProviderError(error.provider, error.kind, scrubSecrets(error.message, [apiKey]), error.status) : error;
+    error instanceof ProviderError
+      ? new ProviderError(error.provider, error.kind, scrubSecrets(error.message, [apiKey]).replace("Settings (API Keys)", "Settings (OpenAI-Compatible Model)"), error.status)
+      : error;
 
   async function chat(messages: ChatMessage[], settings: { maxTokens: number; temperature: number; onText?: (textSoFar: string) => void }): Promise<string> {
     for (let adjustments = 0; ; adjustments++) {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { providerFailure } from "~/server/error-log.server";
+import { logError } from "~/server/error-log.server";
 import { listModelServerModels } from "~/server/providers.server";
 import { openaiBaseUrlInput } from "~/server/settings.server";
 
@@ -22,6 +22,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return Response.json({ baseUrl, models }, { headers: { "Cache-Control": "no-store" } });
   } catch (e) {
     if (e instanceof TypeError) return jsonError(400, e.message, { field: "baseUrl" });
-    return providerFailure({ userId, error: e, type: "model_list", what: "reach the model server", keyName: "model server's base URL and API key" });
+    // the server's own words, logged for the error list like every provider failure (keys scrubbed on the way)
+    const entry = await logError({ userId, type: "model_list", message: `Could not reach the model server: ${(e as Error)?.message ?? String(e)}` });
+    return jsonError(502, entry.message);
   }
 }
