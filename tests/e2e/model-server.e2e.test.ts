@@ -18,6 +18,12 @@ let page: Page;
 const toastWithTitle = (title: string) => page.locator("ol > li[data-state='open']", { hasText: title }).first();
 const card = () => page.locator("main > div", { has: page.getByRole("heading", { name: /OpenAI-Compatible Model/ }) });
 
+/** The page's scripts have loaded and the settings are read (under load, typing earlier is lost to hydration). */
+async function hydrated() {
+  await page.waitForLoadState("networkidle");
+  await page.locator("#openai-api-key").waitFor();
+}
+
 async function screenshot(name: string) {
   if (!shots) return;
   fs.mkdirSync(shots, { recursive: true });
@@ -43,6 +49,7 @@ afterAll(async () => {
 describe("the OpenAI-compatible model card", () => {
   it("refuses an address that is not a web address, saying what to fix", async () => {
     await page.goto(`${baseUrl()}/settings`);
+    await hydrated();
     await page.locator("#openai-base-url").fill("localhost:11434");
     await page.locator("#openai-model").fill("llama3.2");
     await page.getByRole("button", { name: "Save Model Server" }).click();
@@ -51,6 +58,7 @@ describe("the OpenAI-compatible model card", () => {
 
   it("tests the connection, lists the server's models, saves, and keeps the server after a reload", async () => {
     await page.goto(`${baseUrl()}/settings`);
+    await hydrated();
     await page.locator("#openai-base-url").fill(`${fake.baseUrl}/`);
     await page.locator("#openai-model").fill("");
     await page.locator("#openai-api-key").fill(KEY);
@@ -87,6 +95,7 @@ describe("the OpenAI-compatible model card", () => {
   it("shows the server's own error when the connection test is refused", async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${baseUrl()}/settings`);
+    await hydrated();
     await page.locator("#openai-api-key").fill("not-the-right-key");
     await page.getByRole("button", { name: "Test Connection" }).click();
     await card().getByText(/^Could not reach the model server: The model server rejected the API key \(HTTP 401: Incorrect API key provided/).waitFor();
