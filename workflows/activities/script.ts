@@ -74,6 +74,7 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
 
   /** The plan for a project: its scenes, its voice and that voice's measured (or typical) pace. */
   async function narrationPlanFor(projectId: string, userId: string, durationSeconds: number, speedOverride?: number) {
+    await requireProjectOwner(userId, projectId);
     const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId } });
     const sceneCount = sceneCountFor(resolutionValue(project.resolution), durationSeconds);
     const settings = await getUserSettings(userId);
