@@ -100,6 +100,7 @@ const settings: Group = (route) => {
   route("/api/elevenlabs/voices", "routes/settings/api.elevenlabs.voices.ts");
   route("/api/elevenlabs/default-voices", "routes/settings/api.elevenlabs.default-voices.ts");
   route("/api/leonardo/models", "routes/settings/api.leonardo.models.ts");
+  route("/api/openai-compatible/models", "routes/settings/api.openai-compatible.models.ts");
   route("/api/upload/:kind", "routes/settings/api.upload.$kind.ts");
   route("/api/upload-logo", "routes/settings/api.upload-logo.ts");
   route("/api/upload-watermark", "routes/settings/api.upload-watermark.ts");

@@ -2,8 +2,11 @@
 // Pure: no React, no Node.
 
 export const VIDEO_FPS = 30;
-/** Silence after each voiceover, so one scene's last word does not run into the next scene. */
-export const SCENE_PAD_SECONDS = 0.5;
+/**
+ * Silence after each voiceover, so one scene's last word does not run into the next scene. Voiceovers are trimmed
+ * to 0.04 s of silence at each end (app/providers/speech/voiceover.ts), so every cut pauses about 0.38 s.
+ */
+export const SCENE_PAD_SECONDS = 0.3;
 
 export function sceneDurationInFrames(audioDurationInSeconds: number, fps: number = VIDEO_FPS): number {
   return Math.max(1, Math.ceil((audioDurationInSeconds + SCENE_PAD_SECONDS) * fps));

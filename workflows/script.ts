@@ -1,13 +1,21 @@
-// The script stage: a title and a topic become a proofread script of minutes x 150 words.
+// The script stage: a title and a topic become a proofread script long enough to fill the requested duration when
+// the creator's voice reads it (planScriptLength: the voice's speaking rate, the pauses between scenes).
 // Long scripts are written in bounded chunks, each its own retryable activity, so a failure or a worker
 // restart loses at most the chunk in flight. Progress is read with scriptProgressQuery.
-import { proxyActivities, setHandler, workflowInfo } from "@temporalio/workflow";
+import { patched, proxyActivities, setHandler, workflowInfo } from "@temporalio/workflow";
 import type { ScriptActivities } from "./activities/script";
 import { countWords, EXPANSION_THRESHOLD, MAX_EXPANSION_ATTEMPTS, planChunks, targetWordsFor } from "../app/lib/script";
 import { recordStageFailure } from "./shared/failures";
-import { SCRIPT_FAILED, scriptProgressQuery, type ScriptProgress, type ScriptWorkflowInput, type ScriptWorkflowResult } from "./shared/script";
+import {
+  SCRIPT_FAILED,
+  scriptProgressQuery,
+  scriptStreamedSignal,
+  type ScriptProgress,
+  type ScriptWorkflowInput,
+  type ScriptWorkflowResult,
+} from "./shared/script";
 
-const { writeScriptChunk, expandScriptChunk, proofreadAndSaveScript, markScriptStarted, markScriptEnded } =
+const { planScriptLength, fitScriptToTime, writeScriptChunk, expandScriptChunk, proofreadAndSaveScript, markScriptStarted, markScriptEnded } =
   proxyActivities<ScriptActivities>({
     startToCloseTimeout: "3 minutes",
     heartbeatTimeout: "10 seconds",
@@ -15,8 +23,8 @@ const { writeScriptChunk, expandScriptChunk, proofreadAndSaveScript, markScriptS
   });
 
 export async function scriptWorkflow(input: ScriptWorkflowInput): Promise<ScriptWorkflowResult> {
-  const targetWords = targetWordsFor(input.durationSeconds);
-  const chunkTargets = planChunks(targetWords);
+  let targetWords = targetWordsFor(input.durationSeconds);
+  let chunkTargets = planChunks(targetWords);
   const seed = `${input.projectId}:${workflowInfo().runId}`;
   const chunks: string[] = [];
   const progress: ScriptProgress = {
@@ -31,8 +39,31 @@ export async function scriptWorkflow(input: ScriptWorkflowInput): Promise<Script
   };
   setHandler(scriptProgressQuery, () => progress);
   const wordsSoFar = () => chunks.reduce((sum, c) => sum + countWords(c), 0);
+  // A streaming provider's words arrive while its chunk is written: the progress moves within the chunk.
+  setHandler(scriptStreamedSignal, ({ phase, chunkIndex, words }) => {
+    if (progress.phase !== phase || progress.currentChunk !== chunkIndex + 1) return;
+    const target = chunkTargets[chunkIndex] ?? 1;
+    progress.currentWords = chunks.reduce((sum, c, i) => (i === chunkIndex ? sum : sum + countWords(c)), 0) + words;
+    if (phase === "generating_chunks") {
+      progress.percentComplete = Math.max(progress.percentComplete, Math.round(5 + (75 * (chunkIndex + Math.min(1, words / target))) / chunkTargets.length));
+      progress.stage = `Writing part ${chunkIndex + 1} of ${chunkTargets.length}... (${words} of ${target} words)`;
+    } else {
+      progress.stage = `Expanding part ${chunkIndex + 1} (attempt ${progress.expansionAttempt} of ${MAX_EXPANSION_ATTEMPTS})... (${words} of ${target} words)`;
+    }
+  });
 
+  // Runs started before the length was planned from the voice keep the old words-per-minute rule on replay.
+  const planned = patched("narration-fits-its-time");
   try {
+    if (planned) {
+      progress.stage = "Measuring the voice's pace...";
+      const plan = await planScriptLength({ projectId: input.projectId, userId: input.userId, durationSeconds: input.durationSeconds });
+      targetWords = plan.targetWords;
+      chunkTargets = planChunks(targetWords);
+      progress.targetWords = targetWords;
+      progress.totalChunks = chunkTargets.length;
+      progress.stage = "Preparing script generation...";
+    }
     await markScriptStarted({ projectId: input.projectId, workflowId: workflowInfo().workflowId, targetWords });
 
     progress.phase = "generating_chunks";
@@ -68,6 +99,7 @@ export async function scriptWorkflow(input: ScriptWorkflowInput): Promise<Script
           targetWords: target,
           attempt,
           seed,
+          chunkIndex: i,
         });
         progress.currentWords = wordsSoFar();
       }
@@ -75,8 +107,23 @@ export async function scriptWorkflow(input: ScriptWorkflowInput): Promise<Script
     }
 
     progress.phase = "proofreading";
-    progress.stage = "Proofreading the script...";
     progress.percentComplete = 90;
+    if (planned) {
+      progress.stage = "Timing the narration with the voice...";
+      const fitted = await fitScriptToTime({
+        projectId: input.projectId,
+        userId: input.userId,
+        title: input.title,
+        topic: input.topic,
+        durationSeconds: input.durationSeconds,
+        targetWords,
+        seed,
+        chunks,
+      });
+      chunks.splice(0, chunks.length, ...fitted.chunks);
+      progress.currentWords = wordsSoFar();
+    }
+    progress.stage = "Proofreading the script...";
     const { wordCount } = await proofreadAndSaveScript({ projectId: input.projectId, userId: input.userId, title: input.title, chunks });
     progress.currentWords = wordCount;
     progress.percentComplete = 100;

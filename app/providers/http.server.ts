@@ -32,6 +32,8 @@ export type HttpClientOptions = {
   onRetry?: (notice: RetryNotice) => void;
   /** Recognises a rejected key in an error answer besides 401/403 (Gemini answers 400 API_KEY_INVALID). */
   isAuthFailure?: (status: number, body: string) => boolean;
+  /** Adds the service's own words to a rejected-key message (a model server says which key or header it wanted). */
+  authDetail?: boolean;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -80,7 +82,8 @@ export function createHttpClient(options: HttpClientOptions) {
   function failureFor(status: number, body: string, attempts: number): ProviderError {
     const detail = describeErrorBody(body);
     if (status === 401 || status === 403 || options.isAuthFailure?.(status, body)) {
-      return new ProviderError(provider, "auth", `${provider} rejected the API key. Check the key saved in Settings (API Keys).`, status);
+      const said = options.authDetail && detail ? ` (HTTP ${status}: ${detail})` : "";
+      return new ProviderError(provider, "auth", `${provider} rejected the API key${said}. Check the key saved in Settings (API Keys).`, status);
     }
     if (status === 429) {
       return new ProviderError(

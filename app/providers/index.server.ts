@@ -9,6 +9,7 @@ import { createSunoMusicProvider } from "./music/suno.server";
 import { createElevenLabsSpeechProvider } from "./speech/elevenlabs.server";
 import { createFliteSpeechProvider } from "./speech/flite.server";
 import { createGeminiTextProvider } from "./text/gemini.server";
+import { createOpenAICompatibleTextProvider } from "./text/openai-compatible.server";
 import { createOfflineTextProvider } from "./text/offline";
 import type { ImageProvider, MusicProvider, ProviderKeys, SpeechProvider, TextProvider } from "./types";
 
@@ -19,13 +20,29 @@ export const SUNO_CALLBACK_PATH = "/api/suno-callback";
 
 const present = (key: string | undefined): key is string => typeof key === "string" && key.trim().length > 0;
 
+/**
+ * The text provider: a Chat Completions server the creator configured (base URL and model) first, since naming a
+ * model is a more deliberate choice than having a Gemini key; then Gemini; then the offline writer.
+ * See docs/decisions/110-openai-compatible-text-provider.md.
+ */
+export function textProviderFor(keys: ProviderKeys, tuning: { retry?: Partial<RetryPolicy>; onRetry?: (n: RetryNotice) => void } = {}): TextProvider {
+  const env = getEnv();
+  const common = { retry: tuning.retry, onRetry: tuning.onRetry };
+  const chat = keys.openaiCompatible;
+  if (chat && present(chat.baseUrl) && present(chat.model)) {
+    return createOpenAICompatibleTextProvider({ ...common, baseUrl: chat.baseUrl, model: chat.model.trim(), apiKey: chat.apiKey });
+  }
+  if (present(keys.geminiApiKey)) {
+    return createGeminiTextProvider({ ...common, apiKey: keys.geminiApiKey.trim(), baseUrl: env.GEMINI_BASE_URL, model: env.GEMINI_MODEL });
+  }
+  return createOfflineTextProvider();
+}
+
 export function providersFor(keys: ProviderKeys, tuning: { retry?: Partial<RetryPolicy>; onRetry?: (n: RetryNotice) => void } = {}): Providers {
   const env = getEnv();
   const common = { retry: tuning.retry, onRetry: tuning.onRetry };
   return {
-    text: present(keys.geminiApiKey)
-      ? createGeminiTextProvider({ ...common, apiKey: keys.geminiApiKey.trim(), baseUrl: env.GEMINI_BASE_URL, model: env.GEMINI_MODEL })
-      : createOfflineTextProvider(),
+    text: textProviderFor(keys, tuning),
     speech: present(keys.elevenLabsApiKey)
       ? createElevenLabsSpeechProvider({ ...common, apiKey: keys.elevenLabsApiKey.trim(), baseUrl: env.ELEVENLABS_BASE_URL })
       : createFliteSpeechProvider(),

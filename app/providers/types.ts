@@ -24,11 +24,14 @@ export type ScenePlan = { imagePrompt: string; voiceoverText: string };
 export type MetadataRequest = { title: string; script: string };
 export type UploadMetadata = { description: string; tags: string[] };
 
+/** Where a provider streams its answer: the words written so far, as they arrive (may be called often). */
+export type TextStreamOptions = { onWords?: (wordsSoFar: number) => void };
+
 export interface TextProvider {
   readonly name: string;
   readonly source: ProviderSource;
-  writeScriptChunk(request: ScriptChunkRequest): Promise<string>;
-  expandScriptChunk(request: ExpandChunkRequest): Promise<string>;
+  writeScriptChunk(request: ScriptChunkRequest, stream?: TextStreamOptions): Promise<string>;
+  expandScriptChunk(request: ExpandChunkRequest, stream?: TextStreamOptions): Promise<string>;
   proofreadScript(request: ProofreadRequest): Promise<string>;
   splitIntoScenes(request: SceneSplitRequest): Promise<ScenePlan[]>;
   writeUploadMetadata(request: MetadataRequest): Promise<UploadMetadata>;
@@ -82,4 +85,12 @@ export interface MusicProvider {
 export type MusicPollOptions = { onProgress?: (fraction: number) => void };
 
 /** The keys a creator saved (decrypted), used to choose cloud or offline per kind. */
-export type ProviderKeys = { geminiApiKey?: string; elevenLabsApiKey?: string; leonardoApiKey?: string; sunoApiKey?: string; pexelsApiKey?: string };
+export type ProviderKeys = {
+  geminiApiKey?: string;
+  elevenLabsApiKey?: string;
+  leonardoApiKey?: string;
+  sunoApiKey?: string;
+  pexelsApiKey?: string;
+  /** A Chat Completions server the creator configured (base URL and model; the key is optional). */
+  openaiCompatible?: { baseUrl: string; model: string; apiKey?: string };
+};

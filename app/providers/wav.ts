@@ -71,3 +71,38 @@ export function wavRms(wav: Buffer): number {
   }
   return Math.sqrt(sum / count);
 }
+
+/** Where the sound starts and ends in a 16-bit WAV, in seconds (undefined when it is all silence). */
+export function wavSoundSpan(wav: Buffer, threshold = 0.01): { start: number; end: number } | undefined {
+  const info = readWavInfo(wav);
+  if (info.bitsPerSample !== 16) throw new Error(`Only 16-bit WAV is measured, got ${info.bitsPerSample}-bit`);
+  const frames = Math.floor(info.dataLength / (2 * info.channels));
+  const limit = threshold * 32768;
+  const loud = (frame: number) => {
+    for (let c = 0; c < info.channels; c++) if (Math.abs(wav.readInt16LE(info.dataOffset + (frame * info.channels + c) * 2)) >= limit) return true;
+    return false;
+  };
+  let first = 0;
+  while (first < frames && !loud(first)) first++;
+  if (first === frames) return undefined;
+  let last = frames - 1;
+  while (last > first && !loud(last)) last--;
+  return { start: first / info.sampleRate, end: (last + 1) / info.sampleRate };
+}
+
+/**
+ * The WAV with its leading and trailing silence cut down to `keepSeconds` at each end (a synthesiser's own
+ * silence differs from voice to voice; cut, every pause between scenes is the timeline's, and the same).
+ * A canonical 44-byte header is written; an all-silent file is returned unchanged.
+ */
+export function trimWavSilence(wav: Buffer, keepSeconds: number, threshold = 0.01): Buffer {
+  const info = readWavInfo(wav);
+  const span = wavSoundSpan(wav, threshold);
+  if (!span) return wav;
+  const frameBytes = info.channels * 2;
+  const frames = Math.floor(info.dataLength / frameBytes);
+  const from = Math.max(0, Math.floor((span.start - keepSeconds) * info.sampleRate));
+  const to = Math.min(frames, Math.ceil((span.end + keepSeconds) * info.sampleRate));
+  const pcm = wav.subarray(info.dataOffset + from * frameBytes, info.dataOffset + to * frameBytes);
+  return Buffer.concat([wavHeader(pcm.length, info.sampleRate, info.channels), pcm]);
+}

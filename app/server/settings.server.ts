@@ -5,6 +5,7 @@ import type { UserSettings } from "~/generated/prisma/client";
 import { THUMBNAIL, WEEKDAYS, YOUTUBE_CATEGORY_IDS } from "~/lib/constants";
 import type { ProviderKeys } from "~/providers/types";
 import { prisma } from "./db.server";
+import { normalizeBaseUrl } from "~/lib/openai-compatible";
 import { decryptSecret, encryptSecret, isLegacySecret, SecretDecryptionError } from "./encryption.server";
 
 /** Secret config fields and the columns holding their ciphertext. */
@@ -14,6 +15,7 @@ export const SECRET_FIELDS = {
   leonardoApiKey: "leonardoApiKeyEnc",
   sunoApiKey: "sunoApiKeyEnc",
   pexelsApiKey: "pexelsApiKeyEnc",
+  openaiApiKey: "openaiApiKeyEnc",
   googleOAuthClientSecret: "googleOAuthClientSecretEnc",
 } as const satisfies Record<string, keyof UserSettings>;
 export type SecretField = keyof typeof SECRET_FIELDS;
@@ -25,6 +27,7 @@ const SECRET_LABELS: Record<SecretField, string> = {
   leonardoApiKey: "Leonardo API key",
   sunoApiKey: "Suno API key",
   pexelsApiKey: "Pexels API key",
+  openaiApiKey: "OpenAI-compatible API key",
   googleOAuthClientSecret: "Google OAuth client secret",
 };
 
@@ -35,6 +38,10 @@ export type PublicConfig = {
   leonardoApiKeyLength: number | null;
   sunoApiKeyLength: number | null;
   pexelsApiKeyLength: number | null;
+  openaiApiKeyLength: number | null;
+  /** The Chat Completions server that writes scripts (null: none configured). */
+  openaiBaseUrl: string | null;
+  openaiModel: string | null;
   googleOAuthClientSecretLength: number | null;
   googleOAuthClientId: string | null;
   elevenLabsVoiceId: string | null;
@@ -65,6 +72,26 @@ const secretInput = (field: SecretField) =>
 
 const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 
+/** A Chat Completions base URL: http(s), no credentials, query or fragment; stored without a trailing slash. */
+export const openaiBaseUrlInput = z
+  .string()
+  .trim()
+  .max(500, "The base URL is too long (at most 500 characters).")
+  .transform((value, ctx) => {
+    if (value === "") return "";
+    try {
+      return normalizeBaseUrl(value);
+    } catch (e) {
+      ctx.addIssue({ code: "custom", message: (e as Error).message });
+      return z.NEVER;
+    }
+  });
+export const openaiModelInput = z
+  .string()
+  .trim()
+  .max(200, "The model name is too long (at most 200 characters).")
+  .regex(/^[^\s]*$/, "The model name has no spaces (e.g. gpt-4o-mini, llama3.2, qwen2.5:7b).");
+
 const schedulingDays = z
   .union([z.array(z.enum(WEEKDAYS)), z.string()])
   .transform((value, ctx) => {
@@ -92,6 +119,9 @@ export const ConfigUpdateSchema = z.object({
   leonardoApiKey: secretInput("leonardoApiKey"),
   sunoApiKey: secretInput("sunoApiKey"),
   pexelsApiKey: secretInput("pexelsApiKey"),
+  openaiApiKey: secretInput("openaiApiKey"),
+  openaiBaseUrl: openaiBaseUrlInput.nullable().optional(),
+  openaiModel: openaiModelInput.nullable().optional(),
   googleOAuthClientSecret: secretInput("googleOAuthClientSecret"),
   googleOAuthClientId: optionalText(500),
   elevenLabsVoiceId: optionalText(200),
@@ -136,6 +166,9 @@ function defaultSettings(userId: string): UserSettings {
     leonardoApiKeyEnc: null,
     sunoApiKeyEnc: null,
     pexelsApiKeyEnc: null,
+    openaiBaseUrl: null,
+    openaiModel: null,
+    openaiApiKeyEnc: null,
     googleOAuthClientId: null,
     googleOAuthClientSecretEnc: null,
     elevenLabsVoiceId: null,
@@ -199,6 +232,9 @@ export async function getProviderKeys(userId: string): Promise<ProviderKeys> {
     const value = readSecret(row, field);
     if (value) keys[field] = value;
   }
+  if (row.openaiBaseUrl && row.openaiModel) {
+    keys.openaiCompatible = { baseUrl: row.openaiBaseUrl, model: row.openaiModel, apiKey: readSecret(row, "openaiApiKey") };
+  }
   return keys;
 }
 
@@ -250,6 +286,9 @@ export async function getPublicConfig(userId: string): Promise<PublicConfig> {
     leonardoApiKeyLength: secretLength(row, "leonardoApiKey"),
     sunoApiKeyLength: secretLength(row, "sunoApiKey"),
     pexelsApiKeyLength: secretLength(row, "pexelsApiKey"),
+    openaiApiKeyLength: secretLength(row, "openaiApiKey"),
+    openaiBaseUrl: row.openaiBaseUrl,
+    openaiModel: row.openaiModel,
     googleOAuthClientSecretLength: secretLength(row, "googleOAuthClientSecret"),
     googleOAuthClientId: row.googleOAuthClientId,
     elevenLabsVoiceId: row.elevenLabsVoiceId,
@@ -280,7 +319,11 @@ export async function updateConfig(userId: string, update: ConfigUpdate): Promis
     data[SECRET_FIELDS[field]] = value === null ? null : encryptSecret(value, { userId, field });
     if (value !== null && (API_KEY_FIELDS as readonly string[]).includes(field)) savedApiKey = true;
   }
+  // A model server is a way of writing scripts, like a key: configuring one completes the setup too.
+  if (update.openaiBaseUrl && update.openaiModel) savedApiKey = true;
   const plain = [
+    "openaiBaseUrl",
+    "openaiModel",
     "googleOAuthClientId",
     "elevenLabsVoiceId",
     "leonardoModelId",
@@ -295,6 +338,8 @@ export async function updateConfig(userId: string, update: ConfigUpdate): Promis
     if (value === undefined) continue;
     (data as Record<string, unknown>)[field] = value === "" ? null : value;
   }
+  // stored as it is called: without a trailing slash (the schema does this for requests; callers in code too)
+  if (data.openaiBaseUrl) data.openaiBaseUrl = normalizeBaseUrl(data.openaiBaseUrl);
   if (update.lastScheduleDate !== undefined) data.lastScheduleDate = update.lastScheduleDate === null ? null : new Date(update.lastScheduleDate);
   if (update.hasCompletedSetup !== undefined) data.hasCompletedSetup = update.hasCompletedSetup;
   else if (savedApiKey) data.hasCompletedSetup = true;

@@ -83,7 +83,8 @@ export async function startAppForTests(serverEnv) {
     child.stderr.on("data", (d) => out.write(`[${child.name}] ${d}`));
   }
   const baseUrl = `http://127.0.0.1:${E2E_PORT}`;
-  await waitForHttp(`${baseUrl}/healthz`, { timeoutMs: 120_000 });
+  // E2E_READY_TIMEOUT_MS: longer on a machine shared by many test runs (the worker bundles its workflows first)
+  await waitForHttp(`${baseUrl}/healthz`, { timeoutMs: Number(process.env.E2E_READY_TIMEOUT_MS ?? 120_000) });
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_DATABASE_URL = databaseUrl;
   process.env.E2E_TASK_QUEUE = env.TEMPORAL_TASK_QUEUE;

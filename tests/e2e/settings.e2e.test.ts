@@ -32,6 +32,7 @@ describe("the settings page", () => {
     const titles = (await page.locator("main h2").allTextContents()).map((t) => t.trim());
     const expected = [
       "API Keys",
+      "OpenAI-Compatible Model",
       "YouTube Upload Integration",
       "Voice Settings",
       "Image Model Settings",

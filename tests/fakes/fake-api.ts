@@ -4,7 +4,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type FakeRequest = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: Buffer; json: () => unknown };
-export type FakeResponse = { status?: number; json?: unknown; body?: Buffer | string; contentType?: string; headers?: Record<string, string> };
+export type FakeResponse = {
+  status?: number;
+  json?: unknown;
+  body?: Buffer | string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Sent piece by piece (chunked), `delayMs` apart: a streamed answer such as server-sent events. */
+  stream?: { chunks: string[]; delayMs?: number };
+};
 export type Route = { method: string; pattern: RegExp; handle: (req: FakeRequest, params: string[]) => FakeResponse | Promise<FakeResponse> };
 
 export type Trouble =
@@ -80,8 +88,18 @@ export abstract class FakeApi {
       json: () => JSON.parse(body.toString("utf8") || "null"),
     };
     this.requests.push(request);
-    const send = (r: FakeResponse) => {
+    const send = async (r: FakeResponse) => {
       if (res.destroyed) return;
+      if (r.stream) {
+        res.writeHead(r.status ?? 200, { "content-type": r.contentType ?? "text/event-stream", "cache-control": "no-cache", ...r.headers });
+        for (const chunk of r.stream.chunks) {
+          if (res.destroyed) return;
+          res.write(chunk);
+          if (r.stream.delayMs) await new Promise((done) => setTimeout(done, r.stream!.delayMs));
+        }
+        res.end();
+        return;
+      }
       const payload = r.json !== undefined ? JSON.stringify(r.json) : (r.body ?? "");
       res.writeHead(r.status ?? 200, { "content-type": r.contentType ?? (r.json !== undefined ? "application/json" : "application/octet-stream"), ...r.headers });
       res.end(payload);
@@ -105,7 +123,7 @@ export abstract class FakeApi {
       const match = route.method === request.method ? route.pattern.exec(request.path) : null;
       if (match) return send(await route.handle(request, match.slice(1)));
     }
-    send({ status: 404, json: { error: `No route ${request.method} ${request.path}` } });
+    await send({ status: 404, json: { error: `No route ${request.method} ${request.path}` } });
   }
 }
 

@@ -187,7 +187,9 @@ describe("POST /api/generate-storyboards", () => {
       await new Promise((r) => setTimeout(r, 100));
       current = await status();
     }
-    expect(current).toMatchObject({ status: "completed", cellCount: sceneCountFor("16:9", 300), title: "Tides" });
+    // 20 scenes are planned for 5 minutes, but the script has 7 sentences: 7 scenes, none cut inside a sentence
+    expect(sceneCountFor("16:9", 300)).toBe(20);
+    expect(current).toMatchObject({ status: "completed", cellCount: 7, title: "Tides" });
 
     const again = await post();
     expect(await again.json()).toMatchObject({ existing: true });

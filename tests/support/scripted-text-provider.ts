@@ -1,6 +1,21 @@
 // A text provider for workflow tests: predictable words, optional delay and injected failures.
 // (The real offline writer is tested on its own; these tests are about the workflow.)
-import type { TextProvider } from "~/providers/types";
+import type { SpeechProvider, TextProvider } from "~/providers/types";
+
+/**
+ * The voice that "reads" a scripted script: a cloud voice by its kind, so the script is planned at the typical
+ * cloud pace (no synthesis to measure) and never rewritten to fit (only the offline writer is).
+ */
+export const scriptedVoice: SpeechProvider = {
+  name: "scripted voice",
+  source: "cloud",
+  async listVoices() {
+    return [];
+  },
+  async synthesize() {
+    throw new Error("the scripted voice does not speak");
+  },
+};
 
 export type ScriptedTextOptions = {
   delayMs?: number;

@@ -8,14 +8,14 @@ import { providersFor } from "~/providers/index.server";
 import { createScriptActivities } from "../../workflows/activities/script";
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
 import { createWorker } from "../../workflows/worker";
-import { scriptedTextProvider } from "./scripted-text-provider";
+import { scriptedTextProvider, scriptedVoice } from "./scripted-text-provider";
 import { createRenderWorker } from "./temporal";
 
 async function workerFor(kind: string | undefined) {
   switch (kind) {
     case "slow-script": {
       const { provider } = scriptedTextProvider({ delayMs: Number(process.env.SCRIPTED_DELAY_MS ?? 500) });
-      return createWorker({ activities: createScriptActivities({ textProviderFor: async () => provider }) });
+      return createWorker({ activities: createScriptActivities({ textProviderFor: async () => provider, speechProviderFor: async () => scriptedVoice }) });
     }
     case "slow-storyboard": {
       const delayMs = Number(process.env.SLOW_PROVIDER_DELAY_MS ?? 600);

@@ -19,11 +19,12 @@ const props = (overrides: Partial<StoryboardVideoProps> = {}): StoryboardVideoPr
 describe("buildTimeline", () => {
   it("lays the scenes end to end, each as long as its voiceover plus the pad", () => {
     const t = buildTimeline(props());
+    // 2 s + 0.3 s pad = 69 frames; 1.5 s + 0.3 s = 54
     expect(t.scenes.map((s) => [s.fromFrame, s.durationInFrames])).toEqual([
-      [0, 75],
-      [75, 60],
+      [0, 69],
+      [69, 54],
     ]);
-    expect(t.durationInFrames).toBe(135);
+    expect(t.durationInFrames).toBe(123);
     expect(t.scenes.map((s) => s.layer)).toEqual([
       { kind: "image", src: "a.png", move: MOVES[0] },
       { kind: "image", src: "b.png", move: MOVES[1] },
@@ -33,21 +34,21 @@ describe("buildTimeline", () => {
   it("starts each voiceover with its scene and lays the music under the whole video with fades", () => {
     const t = buildTimeline(props());
     expect(t.audio.filter((a) => a.kind === "voiceover").map((a) => [a.src, a.fromFrame, a.durationInFrames])).toEqual([
-      ["a.wav", 0, 75],
-      ["b.wav", 75, 60],
+      ["a.wav", 0, 69],
+      ["b.wav", 69, 54],
     ]);
     const music = t.audio.find((a) => a.kind === "music")!;
-    expect(music).toMatchObject({ fromFrame: 0, durationInFrames: 135, loop: true, fadeInFrames: 30, fadeOutFrames: 30 });
+    expect(music).toMatchObject({ fromFrame: 0, durationInFrames: 123, loop: true, fadeInFrames: 30, fadeOutFrames: 30 });
     expect(trackVolumeAt(music, 0)).toBe(0);
     expect(trackVolumeAt(music, 15)).toBeCloseTo(0.15);
     expect(trackVolumeAt(music, 60)).toBeCloseTo(0.3);
-    expect(trackVolumeAt(music, 134)).toBeCloseTo(0.01);
+    expect(trackVolumeAt(music, 122)).toBeCloseTo(0.01);
   });
 
   it("shows each sentence as a caption within its scene, in order, without overlaps", () => {
     const t = buildTimeline(props());
     expect(t.overlays.map((o) => o.text)).toEqual(["One sentence.", "Two sentences!", "Three."]);
-    expect(t.overlays[2]!.fromFrame).toBe(75);
+    expect(t.overlays[2]!.fromFrame).toBe(69);
     for (const [i, o] of t.overlays.entries()) {
       const scene = t.scenes[o.sceneIndex]!;
       expect(o.fromFrame).toBeGreaterThanOrEqual(scene.fromFrame);

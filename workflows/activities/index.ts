@@ -3,7 +3,7 @@ export { recordHealthCheck } from "./health-check";
 export { logPipelineError } from "~/server/error-log.server";
 import { createScriptActivities } from "./script";
 
-export const { markScriptStarted, writeScriptChunk, expandScriptChunk, proofreadAndSaveScript, markScriptEnded } =
+export const { planScriptLength, fitScriptToTime, markScriptStarted, writeScriptChunk, expandScriptChunk, proofreadAndSaveScript, markScriptEnded } =
   createScriptActivities();
 export { prepareRenderPlan, renderVideoFast, renderVideoExact, renderStoryboardVideo, recordRendererChoice, recordRenderFailure } from "./render";
 import { createStoryboardActivities } from "./storyboard";

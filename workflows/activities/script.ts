@@ -1,18 +1,92 @@
 // Activities of the script stage. Built by a factory so tests can hand in a provider of their own.
-import type { ExpandChunkRequest, ScriptChunkRequest, TextProvider } from "~/providers/types";
+import { Context } from "@temporalio/activity";
+import { PAUSE_BETWEEN_SCENES_SECONDS, planNarration } from "~/lib/narration";
+import { VIDEO_FPS } from "../../remotion/timing";
+import { sceneCountFor } from "~/lib/storyboard";
+import { resolutionValue } from "~/lib/video-format";
+import { narrationOf, speakingRateOf } from "~/providers/speech/speaking-rate.server";
+import { proofreadText } from "~/providers/text/scenes";
+import type { ExpandChunkRequest, ScriptChunkRequest, SpeechProvider, TextProvider, TextStreamOptions } from "~/providers/types";
 import { prisma } from "~/server/db.server";
-import { countWords } from "~/lib/script";
+import { getUserSettings } from "~/server/settings.server";
+import { countWords, EXPANSION_THRESHOLD, MAX_EXPANSION_ATTEMPTS, planChunks } from "~/lib/script";
 import { withHeartbeat } from "../shared/heartbeat";
 import { requireProjectOwner } from "./ownership";
+import { scriptStreamedSignal, type ScriptFit, type ScriptLengthPlan, type ScriptStreamed } from "../shared/script";
 import { asActivityFailure, providersForUser } from "./providers";
 
-export type ScriptActivityDeps = { textProviderFor: (userId: string) => Promise<TextProvider> };
+export type ScriptActivityDeps = {
+  textProviderFor: (userId: string) => Promise<TextProvider>;
+  /** The voice that will read the script (its speaking rate sets the script's length). */
+  speechProviderFor?: (userId: string) => Promise<SpeechProvider>;
+};
 
 const defaultDeps: ScriptActivityDeps = {
   textProviderFor: async (userId) => (await providersForUser(userId)).text,
+  speechProviderFor: async (userId) => (await providersForUser(userId)).speech,
 };
 
+/** At most one progress signal a second while a provider streams. */
+const STREAM_SIGNAL_INTERVAL_MS = 1000;
+
+/**
+ * Tells the running workflow how many words of the chunk have streamed in, through the worker's own client.
+ * Best effort: progress is a nicety, and the activity never waits on it or fails for it.
+ */
+function streamProgressTo(phase: ScriptStreamed["phase"], chunkIndex: number | undefined): TextStreamOptions | undefined {
+  if (chunkIndex === undefined) return undefined;
+  let ctx: Context;
+  try {
+    ctx = Context.current();
+  } catch {
+    return undefined;
+  }
+  const workflowId = ctx.info.workflowExecution?.workflowId;
+  if (!workflowId) return undefined;
+  let last = 0;
+  let sent = -1;
+  return {
+    onWords(words) {
+      const now = Date.now();
+      if (words === sent || now - last < STREAM_SIGNAL_INTERVAL_MS) return;
+      last = now;
+      sent = words;
+      ctx.heartbeat({ streamedWords: words });
+      try {
+        void ctx.client.workflow
+          .getHandle(workflowId)
+          .signal(scriptStreamedSignal, { phase, chunkIndex, words })
+          .catch(() => {});
+      } catch {
+        // no client in this environment (a mock activity environment): progress moves per chunk only
+      }
+    },
+  };
+}
+
+/** A script whose measured narration is within this share of its planned length is not rewritten. */
+export const FIT_TOLERANCE = 0.02;
+/** Rewrites the offline writer gets to come closer (the closest of all is kept). */
+export const MAX_FIT_REWRITES = 3;
+
 export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
+  const speechFor = deps.speechProviderFor ?? defaultDeps.speechProviderFor!;
+
+  /** The plan for a project: its scenes, its voice and that voice's measured (or typical) pace. */
+  async function narrationPlanFor(projectId: string, userId: string, durationSeconds: number, speedOverride?: number) {
+    await requireProjectOwner(userId, projectId);
+    const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId } });
+    const sceneCount = sceneCountFor(resolutionValue(project.resolution), durationSeconds);
+    const settings = await getUserSettings(userId);
+    const speech = await speechFor(userId);
+    const voiceId = settings.elevenLabsVoiceId;
+    const rate = await speakingRateOf(speech, voiceId);
+    // The project's voice speed, once projects have one (issue 24's voices part); 1 until then.
+    const speed = speedOverride ?? (project as { voiceSpeed?: number | null }).voiceSpeed ?? 1;
+    const plan = planNarration({ durationSeconds, sceneCount, wordsPerSecond: rate.wordsPerSecond, speed });
+    return { plan, rate, sceneCount, speech, voiceId, speed };
+  }
+
   // Heartbeats while the provider works: a worker that dies mid-call is noticed within the heartbeat
   // timeout, and the chunk is retried on another worker instead of waiting out the whole call timeout.
   const withProvider = async <T>(userId: string, fn: (text: TextProvider) => Promise<T>): Promise<T> => {
@@ -24,6 +98,66 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
   };
 
   return {
+    /**
+     * The script's length for the project: the requested duration less the pauses between its scenes, spoken at
+     * the creator's voice's rate (measured once for offline voices) and the project's voice speed.
+     */
+    async planScriptLength(input: { projectId: string; userId: string; durationSeconds: number; speed?: number }): Promise<ScriptLengthPlan> {
+      const { plan, rate, sceneCount } = await withHeartbeat(() => narrationPlanFor(input.projectId, input.userId, input.durationSeconds, input.speed));
+      return { targetWords: plan.targetWords, wordsPerSecond: rate.wordsPerSecond, sceneCount, measured: rate.measured };
+    },
+
+    /**
+     * Times an offline script with the offline voice that will read it and, when its narration is off the planned
+     * length by more than FIT_TOLERANCE, has the offline writer write it again with the word count corrected by
+     * what was measured (up to MAX_FIT_REWRITES times; the closest is kept). A model's script, or a cloud voice,
+     * is left as it is: rewriting would spend the creator's credits (docs/decisions/111).
+     */
+    async fitScriptToTime(input: {
+      projectId: string;
+      userId: string;
+      title: string;
+      topic: string;
+      durationSeconds: number;
+      targetWords: number;
+      seed: string;
+      chunks: string[];
+      speed?: number;
+    }): Promise<ScriptFit> {
+      return withHeartbeat(async () => {
+        const text = await deps.textProviderFor(input.userId);
+        const { sceneCount, speech, voiceId, speed } = await narrationPlanFor(input.projectId, input.userId, input.durationSeconds, input.speed);
+        if (text.source !== "offline" || speech.source !== "offline") return { chunks: input.chunks, rewrites: 0 };
+        // The video's length as the timeline will make it: each scene's speech plus its pause and half a frame of
+        // rounding. Voice speed scales the audio, not the words: the measured speech is at speed 1.
+        const perScene = PAUSE_BETWEEN_SCENES_SECONDS + 0.5 / VIDEO_FPS;
+        const measure = async (chunks: string[]) => {
+          const narration = await narrationOf(speech, voiceId, proofreadText(chunks.map((c) => c.trim()).join("\n\n")), sceneCount);
+          if (!narration) return undefined;
+          const speechSeconds = narration.speechSeconds / speed;
+          return { speechSeconds, videoSeconds: speechSeconds + narration.scenes * perScene, pauseSeconds: narration.scenes * perScene };
+        };
+        const first = await measure(input.chunks);
+        if (first === undefined) return { chunks: input.chunks, rewrites: 0 };
+        const offBy = (m: { videoSeconds: number }) => m.videoSeconds / input.durationSeconds - 1;
+        let best = { chunks: input.chunks, ...first };
+        let latest = best;
+        let words = input.targetWords;
+        let rewrites = 0;
+        while (Math.abs(offBy(best)) > FIT_TOLERANCE && rewrites < MAX_FIT_REWRITES) {
+          // the words this voice needs for the speech the video has room for, at the pace just measured
+          words = Math.max(1, Math.round((words * (input.durationSeconds - latest.pauseSeconds)) / latest.speechSeconds));
+          const chunks = await writeOffline(text, input, words);
+          rewrites++;
+          const measured = await measure(chunks);
+          if (measured === undefined) break;
+          latest = { chunks, ...measured };
+          if (Math.abs(offBy(latest)) < Math.abs(offBy(best))) best = latest;
+        }
+        return { chunks: best.chunks, rewrites, videoSeconds: best.videoSeconds, plannedSeconds: input.durationSeconds };
+      });
+    },
+
     async markScriptStarted(input: { projectId: string; workflowId: string; targetWords: number }): Promise<void> {
       const data = {
         status: "processing" as const,
@@ -40,12 +174,12 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
 
     async writeScriptChunk(input: ScriptChunkRequest & { userId: string }): Promise<string> {
       const { userId, ...request } = input;
-      return withProvider(userId, (text) => text.writeScriptChunk(request));
+      return withProvider(userId, (text) => text.writeScriptChunk(request, streamProgressTo("generating_chunks", request.chunkIndex)));
     },
 
-    async expandScriptChunk(input: ExpandChunkRequest & { userId: string }): Promise<string> {
-      const { userId, ...request } = input;
-      return withProvider(userId, (text) => text.expandScriptChunk(request));
+    async expandScriptChunk(input: ExpandChunkRequest & { userId: string; chunkIndex?: number }): Promise<string> {
+      const { userId, chunkIndex, ...request } = input;
+      return withProvider(userId, (text) => text.expandScriptChunk(request, streamProgressTo("expanding_chunks", chunkIndex)));
     },
 
     /** Joins the chunks, proofreads the whole, and saves it as the project's completed script. */
@@ -69,3 +203,18 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
 }
 
 export type ScriptActivities = ReturnType<typeof createScriptActivities>;
+
+/** The whole script again with the offline writer, as the workflow writes it (chunks, then short ones expanded). */
+async function writeOffline(text: TextProvider, video: { title: string; topic: string; seed: string }, targetWords: number): Promise<string[]> {
+  const targets = planChunks(targetWords);
+  const chunks: string[] = [];
+  for (let i = 0; i < targets.length; i++) {
+    const request = { title: video.title, topic: video.topic, chunkIndex: i, totalChunks: targets.length, targetWords: targets[i]!, seed: video.seed };
+    let chunk = await text.writeScriptChunk(request);
+    for (let attempt = 1; attempt <= MAX_EXPANSION_ATTEMPTS && countWords(chunk) < targets[i]! * EXPANSION_THRESHOLD; attempt++) {
+      chunk = await text.expandScriptChunk({ title: video.title, topic: video.topic, text: chunk, targetWords: targets[i]!, attempt, seed: video.seed });
+    }
+    chunks.push(chunk);
+  }
+  return chunks;
+}

@@ -7,6 +7,7 @@ import type { StockMediaProvider } from "~/providers/image/pexels.server";
 import { estimateWordTimings, type VoiceoverWordTimings } from "../../remotion/word-timings";
 import { createOfflineImageProvider } from "~/providers/image/offline-scene.server";
 import type { Providers } from "~/providers/index.server";
+import { trimVoiceover } from "~/providers/speech/voiceover";
 import { prisma } from "~/server/db.server";
 import { getUserSettings } from "~/server/settings.server";
 import { deleteMedia, mediaIdFromUrl, mediaUrl, saveMedia } from "~/server/storage.server";
@@ -184,7 +185,8 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       const cell = await loadCell(input.userId, input.projectId, input.cellIndex);
       const settings = await getUserSettings(input.userId);
       const { speech } = await deps.providersFor(input.userId);
-      const result = await call(() => speech.synthesize({ text: cell.voiceoverText, voiceId: settings.elevenLabsVoiceId ?? undefined }));
+      // trimmed of the voice's own edge silence: the pause at each cut is the timeline's, short and even
+      const result = trimVoiceover(await call(() => speech.synthesize({ text: cell.voiceoverText, voiceId: settings.elevenLabsVoiceId ?? undefined })));
       const file = await saveMedia({
         userId: input.userId,
         projectId: input.projectId,

@@ -1,7 +1,7 @@
 // The script stage's contract, shared by its workflow (workflows/script.ts), its activities
 // (workflows/activities/script.ts), the web side (app/server/script.server.ts, app/routes/script/) and the
 // progress view (app/components/script/). No I/O here.
-import { defineQuery } from "@temporalio/workflow";
+import { defineQuery, defineSignal } from "@temporalio/workflow";
 
 export const scriptWorkflowId = (projectId: string) => `script-${projectId}`;
 
@@ -26,6 +26,19 @@ export type ScriptProgress = {
   stage: string;
 };
 export const scriptProgressQuery = defineQuery<ScriptProgress>("scriptProgress");
+
+/**
+ * Sent by a chunk's activity while a provider streams its answer (at most about once a second): the words of the
+ * chunk written so far, so the progress query moves within a chunk, not only between chunks.
+ */
+export type ScriptStreamed = { phase: "generating_chunks" | "expanding_chunks"; chunkIndex: number; words: number };
+export const scriptStreamedSignal = defineSignal<[ScriptStreamed]>("scriptStreamed");
+
+/** How long the script should be: from the voice's speaking rate, the scenes' pauses and the requested length. */
+export type ScriptLengthPlan = { targetWords: number; wordsPerSecond: number; sceneCount: number; measured: boolean };
+
+/** The chunks to save after timing them with the voice (rewritten by the offline writer when they missed). */
+export type ScriptFit = { chunks: string[]; rewrites: number; videoSeconds?: number; plannedSeconds?: number };
 
 /** The workflow's own failure type once the reason is recorded. */
 export const SCRIPT_FAILED = "ScriptGenerationFailed";

@@ -130,17 +130,17 @@ export function createGeminiTextProvider(options: GeminiOptions): TextProvider {
       const voiceovers = splitVoiceover(r.script, r.sceneCount);
       const frame = r.resolution === "16:9" ? "a wide 16:9 frame" : "a vertical 9:16 frame";
       const prompt = [
-        `A YouTube video titled "${r.title}" is narrated in ${r.sceneCount} scenes. For each scene, write one image-generation prompt`,
+        `A YouTube video titled "${r.title}" is narrated in ${voiceovers.length} scenes. For each scene, write one image-generation prompt`,
         `(one or two sentences: subject, setting, lighting, style) for ${frame} that illustrates what the narrator says, with no text in the image.`,
-        `Answer with a JSON array of exactly ${r.sceneCount} strings, in scene order.`,
+        `Answer with a JSON array of exactly ${voiceovers.length} strings, in scene order.`,
         "",
         ...voiceovers.map((v, i) => `Scene ${i + 1}: ${v}`),
       ].join("\n");
-      const schema = { type: "array", items: { type: "string" }, minItems: r.sceneCount, maxItems: r.sceneCount };
-      const text = await generate(prompt, 200 * r.sceneCount + 256, { schema });
+      const schema = { type: "array", items: { type: "string" }, minItems: voiceovers.length, maxItems: voiceovers.length };
+      const text = await generate(prompt, 200 * voiceovers.length + 256, { schema });
       const prompts = parseJson(text, z.array(z.string().min(1)), "image prompts");
-      if (prompts.length !== r.sceneCount) {
-        throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} wrote ${prompts.length} image prompts for ${r.sceneCount} scenes.`);
+      if (prompts.length !== voiceovers.length) {
+        throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} wrote ${prompts.length} image prompts for ${voiceovers.length} scenes.`);
       }
       return voiceovers.map((voiceoverText, i) => ({ voiceoverText, imagePrompt: prompts[i]!.trim() }));
     },

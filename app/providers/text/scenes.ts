@@ -4,43 +4,66 @@ import type { ScenePlan, UploadMetadata } from "../types";
 import { createRandom, pick } from "../seed";
 import { countWords, keywordsOf, splitSentences, tidySentence } from "./language";
 
+/** Where a long sentence may be cut: after a comma, semicolon, colon or dash that is followed by more words. */
+const CLAUSE_BREAK = /[,;:—–](?=\s)/g;
+
 /**
- * The script's text cut into exactly `sceneCount` contiguous parts of similar length, in order, covering it all.
- * Sentence boundaries are kept where possible; long sentences are cut between words when there are more
- * scenes than sentences.
+ * A sentence cut in two at the clause break nearest its middle, each part at least 3 words; undefined when it has
+ * no such break (it is then never cut: a scene never ends inside a clause).
+ */
+export function splitAtClause(sentence: string): [string, string] | undefined {
+  const words = countWords(sentence);
+  let best: { at: number; distance: number } | undefined;
+  for (const match of sentence.matchAll(CLAUSE_BREAK)) {
+    const at = match.index! + 1;
+    const before = countWords(sentence.slice(0, at));
+    if (before < 3 || words - before < 3) continue;
+    const distance = Math.abs(before - words / 2);
+    if (!best || distance < best.distance) best = { at, distance };
+  }
+  return best ? [sentence.slice(0, best.at).trim(), sentence.slice(best.at).trim()] : undefined;
+}
+
+/** A sentence at least this long (and over two scenes' share of the words) is cut at a clause rather than shown whole. */
+export const LONG_SENTENCE_WORDS = 30;
+
+/**
+ * The script's text cut into at most `sceneCount` contiguous parts of similar length, in order, covering it all.
+ * Scenes end where sentences end: a script with fewer sentences than scenes gets fewer (longer) scenes. Only a
+ * sentence longer than two scenes' share of the words and LONG_SENTENCE_WORDS is cut, at a clause (after a comma,
+ * semicolon, colon or dash), so no single picture stays on screen for ever; nothing is ever cut inside a clause.
  */
 export function splitVoiceover(script: string, sceneCount: number): string[] {
   if (!Number.isInteger(sceneCount) || sceneCount < 1) throw new Error(`A storyboard needs at least one scene, got ${sceneCount}.`);
-  const units = splitSentences(script).map((s) => s.split(/\s+/));
-  const totalWords = units.reduce((sum, u) => sum + u.length, 0);
-  if (totalWords < sceneCount) {
-    throw new Error(`The script has ${totalWords} word(s), too few for ${sceneCount} scenes. Write a longer script or use fewer scenes.`);
-  }
-  while (units.length < sceneCount) {
-    let longest = 0;
-    units.forEach((u, i) => {
-      if (u.length > units[longest]!.length) longest = i;
-    });
-    const unit = units[longest]!;
-    const half = Math.ceil(unit.length / 2);
-    units.splice(longest, 1, unit.slice(0, half), unit.slice(half));
-  }
+  const sentences = splitSentences(script);
+  if (sentences.length === 0) throw new Error("The script has no words to split into scenes. Write a script first.");
+  const share = countWords(script) / sceneCount;
+  const units: string[] = [];
+  const cut = (sentence: string) => {
+    const parts = countWords(sentence) > Math.max(LONG_SENTENCE_WORDS, 2 * share) ? splitAtClause(sentence) : undefined;
+    if (parts) parts.forEach(cut);
+    else units.push(sentence);
+  };
+  sentences.forEach(cut);
+  const count = Math.min(sceneCount, units.length);
+  const lengths = units.map((u) => countWords(u));
+  const totalWords = lengths.reduce((sum, n) => sum + n, 0);
   // Cut where the running word count passes each scene's share, leaving at least one unit per remaining scene.
   const scenes: string[] = [];
   let start = 0;
   let running = 0;
-  for (let scene = 1; scene < sceneCount; scene++) {
-    const goal = (totalWords * scene) / sceneCount;
+  for (let scene = 1; scene < count; scene++) {
+    const goal = (totalWords * scene) / count;
     let end = start + 1;
-    running += units[start]!.length;
-    while (end < units.length - (sceneCount - scene) && running + units[end]!.length / 2 <= goal) {
-      running += units[end]!.length;
+    running += lengths[start]!;
+    while (end < units.length - (count - scene) && running + lengths[end]! / 2 <= goal) {
+      running += lengths[end]!;
       end++;
     }
-    scenes.push(units.slice(start, end).map((u) => u.join(" ")).join(" "));
+    scenes.push(units.slice(start, end).join(" "));
     start = end;
   }
-  scenes.push(units.slice(start).map((u) => u.join(" ")).join(" "));
+  scenes.push(units.slice(start).join(" "));
   return scenes;
 }
 

@@ -4,6 +4,7 @@ import { ApiKeysCard } from "~/components/settings/api-keys-card";
 import { BrandingCard } from "~/components/settings/branding-card";
 import { ImageModelCard } from "~/components/settings/image-model-card";
 import { MaintenanceCard } from "~/components/settings/maintenance-card";
+import { ModelServerCard } from "~/components/settings/model-server-card";
 import { useConfig } from "~/components/settings/queries";
 import { RecentErrorsCard } from "~/components/settings/recent-errors-card";
 import { SignedOutNotice } from "~/components/settings/signed-out-notice";
@@ -40,6 +41,7 @@ function SettingsCards({ isOwner, origin, currentProjectId }: { isOwner: boolean
         {config.isError ? <p className="mt-2 text-sm text-red-400">Your settings could not be loaded: {serverMessage(config.error)}</p> : null}
       </div>
       <ApiKeysCard config={config.data} />
+      <ModelServerCard config={config.data} />
       <YoutubeCard config={config.data} origin={origin} />
       <VoiceCard config={config.data} />
       <ImageModelCard config={config.data} />

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { planChunks, targetWordsFor } from "~/lib/script";
 import { createOfflineTextProvider } from "~/providers/text/offline";
 import { countWords, splitSentences } from "~/providers/text/language";
+import { endsASentence } from "~/lib/narration";
+import { splitVoiceover } from "~/providers/text/scenes";
 
 const text = createOfflineTextProvider();
 const video = { title: "The Secret Life of Honeybees", topic: "How honeybees communicate, build hives and pollinate crops" };
@@ -60,22 +62,43 @@ describe("offline script writer", () => {
     expect(out).toBe("Hello world. Bees are busy.\n\nThe end.");
   });
 
-  it("splits a script into exactly the asked number of scenes that cover its text in order", async () => {
+  it("splits a script into the asked number of scenes, in order, covering it, each ending where a sentence ends", async () => {
     const script = await writeScript(300);
-    for (const sceneCount of [1, 7, 40, 120]) {
+    const sentences = splitSentences(script).length;
+    expect(sentences).toBeGreaterThan(20);
+    for (const sceneCount of [1, 7, 20]) {
       const scenes = await text.splitIntoScenes({ title: video.title, script, resolution: "16:9", durationSeconds: 300, sceneCount, seed: "s" });
       expect(scenes).toHaveLength(sceneCount);
       expect(scenes.map((s) => s.voiceoverText).join(" ")).toBe(script.replace(/\s+/g, " ").trim());
       expect(scenes.every((s) => s.voiceoverText.length > 0 && s.imagePrompt.length > 0)).toBe(true);
+      expect(scenes.filter((s) => !endsASentence(s.voiceoverText))).toEqual([]);
     }
+    // more scenes than sentences: one scene a sentence, none cut (the offline writer's sentences are short)
+    const many = await text.splitIntoScenes({ title: video.title, script, resolution: "16:9", durationSeconds: 300, sceneCount: sentences + 10, seed: "s" });
+    expect(many.map((s) => s.voiceoverText)).toEqual(splitSentences(script));
     const [first] = await text.splitIntoScenes({ title: video.title, script, resolution: "9:16", durationSeconds: 300, sceneCount: 5, seed: "s" });
     expect(first!.imagePrompt).toContain("9:16");
   });
 
-  it("refuses more scenes than the script has words, saying why", async () => {
-    await expect(text.splitIntoScenes({ title: "T", script: "Too short.", resolution: "16:9", durationSeconds: 30, sceneCount: 5, seed: "s" })).rejects.toThrow(
-      /2 word\(s\), too few for 5 scenes/,
-    );
+  it("gives a script with fewer sentences than scenes fewer scenes, cutting only a very long sentence, at a clause", async () => {
+    const scenes = await text.splitIntoScenes({ title: "T", script: "Too short.", resolution: "16:9", durationSeconds: 30, sceneCount: 5, seed: "s" });
+    expect(scenes.map((s) => s.voiceoverText)).toEqual(["Too short."]);
+    expect(splitVoiceover("The moon pulls the nearest ocean toward it, and the far ocean lags behind. Tides follow.", 3)).toEqual([
+      "The moon pulls the nearest ocean toward it, and the far ocean lags behind.",
+      "Tides follow.",
+    ]);
+    const long =
+      "The moon pulls the nearest ocean toward it with a force that changes as it moves around the planet each month, " +
+      "while the far ocean lags behind because the solid earth is pulled away from it a little more strongly. Tides follow.";
+    expect(splitVoiceover(long, 4)).toEqual([
+      "The moon pulls the nearest ocean toward it with a force that changes as it moves around the planet each month,",
+      "while the far ocean lags behind because the solid earth is pulled away from it a little more strongly.",
+      "Tides follow.",
+    ]);
+    // a long sentence with no clause break is never cut between words
+    const run = `${Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ")}.`;
+    expect(splitVoiceover(run, 4)).toEqual([run]);
+    await expect(text.splitIntoScenes({ title: "T", script: "   ", resolution: "16:9", durationSeconds: 30, sceneCount: 2, seed: "s" })).rejects.toThrow(/no words/);
   });
 
   it("writes upload metadata within YouTube's limits", async () => {

@@ -1,0 +1,123 @@
+// How fast a voice speaks, in words per second of speech: measured once for each offline voice by synthesising a
+// sample of ordinary narration (kept in memory and in DATA_DIR/cache/speaking-rates.json), and a documented
+// typical rate for cloud voices (measuring those would spend the creator's credits).
+import fs from "node:fs";
+import path from "node:path";
+import { TYPICAL_CLOUD_WORDS_PER_SECOND, VOICE_EDGE_SECONDS } from "~/lib/narration";
+import { getEnv } from "~/server/env.server";
+import { countWords, splitSentences } from "../text/language";
+import { splitVoiceover } from "../text/scenes";
+import type { SpeechProvider } from "../types";
+import { readWavInfo, trimWavSilence } from "../wav";
+
+/** Narration as the offline writer and most models write it: sentences of 10 to 25 words, a few commas. */
+export const RATE_SAMPLE = [
+  "Every coastline on Earth breathes with the tides, and most of us never stop to ask why.",
+  "Twice a day the water climbs the beach, lingers for a while, and then slips quietly back out to sea.",
+  "The moon pulls hardest on the ocean that faces it, raising a gentle bulge of water.",
+  "On the far side of the planet, a second bulge forms as the Earth itself is drawn toward the moon.",
+  "As the planet turns, each shore passes through both bulges, which is why so many places see two high tides.",
+].join(" ");
+
+/** Bump when the sample or the measurement changes: older cached figures are then measured again. */
+const MEASUREMENT_VERSION = 1;
+
+export type SpeakingRate = {
+  wordsPerSecond: number;
+  /**
+   * The pause the voice makes between two sentences read together, which a cut between scenes replaces with the
+   * timeline's own pause (measured: the sample read whole, less its sentences read one by one).
+   */
+  sentencePauseSeconds: number;
+  measured: boolean;
+};
+type Measured = Omit<SpeakingRate, "measured">;
+
+const memory = new Map<string, Promise<Measured>>();
+
+function cacheFile(): string {
+  return path.join(getEnv().DATA_DIR, "cache", "speaking-rates.json");
+}
+
+function readCache(): Record<string, Measured> {
+  try {
+    const json = JSON.parse(fs.readFileSync(cacheFile(), "utf8")) as unknown;
+    return json && typeof json === "object" ? (json as Record<string, Measured>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeCache(key: string, value: Measured) {
+  const file = cacheFile();
+  const all = { ...readCache(), [key]: value };
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // written whole, then renamed: two workers measuring at once never leave half a file
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, JSON.stringify(all, null, 2), { mode: 0o600 });
+  fs.renameSync(temp, file);
+}
+
+/** Seconds of speech in a synthesised voiceover, its edge silence left out (MP3: its whole length). */
+export async function speechSecondsOf(speech: SpeechProvider, text: string, voiceId?: string): Promise<number> {
+  const result = await speech.synthesize({ text, voiceId });
+  if (result.mimeType !== "audio/wav") return result.durationSeconds;
+  const seconds = readWavInfo(trimWavSilence(result.audio, VOICE_EDGE_SECONDS)).durationSeconds - 2 * VOICE_EDGE_SECONDS;
+  if (!(seconds > 0)) throw new Error("The voice synthesised the text as silence");
+  return seconds;
+}
+
+async function measure(speech: SpeechProvider, voiceId: string | undefined): Promise<Measured> {
+  const whole = await speechSecondsOf(speech, RATE_SAMPLE, voiceId);
+  const sentences = splitSentences(RATE_SAMPLE);
+  let apart = 0;
+  for (const sentence of sentences) apart += await speechSecondsOf(speech, sentence, voiceId);
+  return {
+    wordsPerSecond: countWords(RATE_SAMPLE) / whole,
+    sentencePauseSeconds: Math.max(0, (whole - apart) / (sentences.length - 1)),
+  };
+}
+
+/** The voice's speaking rate: measured (and cached) for offline voices, typical for cloud ones. */
+export async function speakingRateOf(speech: SpeechProvider, voiceId?: string | null): Promise<SpeakingRate> {
+  if (speech.source !== "offline") return { wordsPerSecond: TYPICAL_CLOUD_WORDS_PER_SECOND, sentencePauseSeconds: 0, measured: false };
+  const key = `v${MEASUREMENT_VERSION}|${speech.name}|${voiceId ?? "default"}`;
+  const cached = readCache()[key];
+  if (cached && cached.wordsPerSecond > 0.5 && cached.wordsPerSecond < 10 && cached.sentencePauseSeconds >= 0) return { ...cached, measured: true };
+  let pending = memory.get(key);
+  if (!pending) {
+    pending = measure(speech, voiceId ?? undefined).then((rate) => {
+      try {
+        writeCache(key, rate);
+      } catch {
+        // a read-only data directory: the figure stays in memory for this process
+      }
+      return rate;
+    });
+    pending.catch(() => memory.delete(key));
+    memory.set(key, pending);
+  }
+  return { ...(await pending), measured: true };
+}
+
+/** Scripts longer than this are not timed by synthesis (it would take over a minute); their plan stands. */
+export const MAX_TIMED_WORDS = 2000;
+
+/**
+ * The speech the scenes of `script` will have once each is read on its own by this offline voice: the script read
+ * whole, less the sentence pauses that the cuts between its scenes replace; and how many scenes it splits into
+ * (at most `sceneCount`). Undefined for a cloud voice (timing it would spend the creator's credits) or a script
+ * too long to time.
+ */
+export async function narrationOf(
+  speech: SpeechProvider,
+  voiceId: string | null | undefined,
+  script: string,
+  sceneCount: number,
+): Promise<{ speechSeconds: number; scenes: number } | undefined> {
+  if (speech.source !== "offline" || countWords(script) > MAX_TIMED_WORDS || countWords(script) === 0) return undefined;
+  const rate = await speakingRateOf(speech, voiceId);
+  const scenes = splitVoiceover(script, sceneCount);
+  const whole = await speechSecondsOf(speech, scenes.join(" "), voiceId ?? undefined);
+  return { speechSeconds: Math.max(0, whole - (scenes.length - 1) * rate.sentencePauseSeconds), scenes: scenes.length };
+}

@@ -1,0 +1,337 @@
+// Any model served through the Chat Completions API (OpenAI, Ollama, LM Studio, vLLM, OpenRouter, llama.cpp's
+// server...): POST {base}/chat/completions, streamed as server-sent events where the server streams, read whole
+// where it does not. Errors carry the server's own message ({"error":{"message":...}}), with the key scrubbed.
+// See docs/decisions/110-openai-compatible-text-provider.md.
+import { createParser } from "eventsource-parser";
+import { z } from "zod";
+import { UPLOAD_LIMITS } from "~/lib/constants";
+import { normalizeBaseUrl } from "~/lib/openai-compatible";
+import { scrubSecrets } from "~/lib/scrub";
+import { ProviderError } from "../errors";
+import { createHttpClient, joinUrl, type RetryNotice, type RetryPolicy } from "../http.server";
+import type { TextProvider, TextStreamOptions } from "../types";
+import { cleanNarration } from "./gemini.server";
+import { countWords } from "./language";
+import { proofreadText, splitVoiceover } from "./scenes";
+
+export const OPENAI_COMPATIBLE_PROVIDER = "The model server";
+
+export type OpenAICompatibleOptions = {
+  /** e.g. https://api.openai.com/v1, http://127.0.0.1:11434/v1 (Ollama), http://127.0.0.1:1234/v1 (LM Studio) */
+  baseUrl: string;
+  model: string;
+  /** Optional: local servers (Ollama, LM Studio, vLLM without --api-key) need none. */
+  apiKey?: string;
+  retry?: Partial<RetryPolicy>;
+  onRetry?: (notice: RetryNotice) => void;
+};
+
+export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
+
+/** The parts of a Chat Completions request we vary; the rest is fixed. */
+export type ChatRequestBody = {
+  model: string;
+  messages: ChatMessage[];
+  stream: boolean;
+  temperature?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  stream_options?: { include_usage: boolean };
+};
+
+const ChatCompletion = z.object({
+  choices: z
+    .array(z.object({ message: z.object({ content: z.string().nullable().optional() }).passthrough(), finish_reason: z.string().nullable().optional() }).passthrough())
+    .min(1),
+});
+const ChatChunk = z.object({
+  // vLLM ends with a usage-only chunk whose choices are null; OpenAI with include_usage sends an empty list
+  choices: z
+    .array(z.object({ delta: z.object({ content: z.string().nullable().optional() }).passthrough().nullable().optional(), finish_reason: z.string().nullable().optional() }).passthrough())
+    .nullable()
+    .optional(),
+  error: z.unknown().optional(),
+});
+const ModelList = z.object({ data: z.array(z.object({ id: z.string() }).passthrough()) });
+
+/** An `error` member of a stream event or a body: its message, or undefined. */
+function errorMessageOf(error: unknown): string | undefined {
+  if (typeof error === "string" && error.trim()) return error.trim();
+  if (error && typeof error === "object") {
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === "string" && message.trim()) return message.trim();
+  }
+  return undefined;
+}
+
+/**
+ * Reads a Chat Completions SSE stream ("data: {json}" events, ended by "data: [DONE]" or the end of the body) into
+ * the whole text, calling onText with the text so far after each delta. An error event ends it with a ProviderError.
+ */
+export async function readChatStream(
+  body: AsyncIterable<Uint8Array | string>,
+  options: { provider?: string; onText?: (textSoFar: string) => void } = {},
+): Promise<{ text: string; finishReason?: string }> {
+  const provider = options.provider ?? OPENAI_COMPATIBLE_PROVIDER;
+  let text = "";
+  let finishReason: string | undefined;
+  let done = false;
+  let failure: ProviderError | undefined;
+  const parser = createParser({
+    onEvent(event) {
+      if (done || failure) return;
+      const data = event.data.trim();
+      if (data === "[DONE]") {
+        done = true;
+        return;
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(data);
+      } catch {
+        failure = new ProviderError(provider, "malformed", `${provider} sent a stream event that is not JSON: ${data.slice(0, 120)}`);
+        return;
+      }
+      const parsed = ChatChunk.safeParse(json);
+      if (!parsed.success) {
+        failure = new ProviderError(provider, "malformed", `${provider} sent a stream event we could not read: ${data.slice(0, 120)}`);
+        return;
+      }
+      const message = errorMessageOf(parsed.data.error);
+      if (message) {
+        // a server that breaks off (overloaded upstream, a dropped worker) may well answer the next try
+        failure = new ProviderError(provider, "unavailable", `${provider} stopped with an error: ${message}`);
+        return;
+      }
+      const choice = parsed.data.choices?.[0];
+      const delta = choice?.delta?.content;
+      if (delta) {
+        text += delta;
+        options.onText?.(text);
+      }
+      if (choice?.finish_reason) finishReason = choice.finish_reason;
+    },
+  });
+  const decoder = new TextDecoder();
+  for await (const chunk of body) {
+    parser.feed(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+    if (failure) throw failure;
+    if (done) break;
+  }
+  parser.feed(decoder.decode());
+  if (failure) throw failure;
+  return { text, finishReason };
+}
+
+/** The first JSON array or object in a model's answer (models often wrap JSON in ``` fences or a sentence). */
+export function extractJson(text: string, kind: "array" | "object"): unknown {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text)?.[1] ?? text;
+  const [open, close] = kind === "array" ? ["[", "]"] : ["{", "}"];
+  const start = fenced.indexOf(open);
+  const end = fenced.lastIndexOf(close);
+  if (start < 0 || end <= start) throw new SyntaxError(`no JSON ${kind} in the answer`);
+  return JSON.parse(fenced.slice(start, end + 1));
+}
+
+/** A request option the server refused by name ("Unsupported parameter: 'max_tokens'..."): what to change. */
+type Adjustment = "no-stream" | "max-completion-tokens" | "no-temperature";
+function adjustmentFor(error: ProviderError, body: ChatRequestBody): Adjustment | undefined {
+  if (error.kind !== "rejected" || (error.status !== 400 && error.status !== 422)) return undefined;
+  const m = error.message;
+  if (body.max_tokens !== undefined && /max_tokens/.test(m) && /max_completion_tokens|unsupported|not supported/i.test(m)) return "max-completion-tokens";
+  if (body.temperature !== undefined && /temperature/i.test(m)) return "no-temperature";
+  if (body.stream && /stream/i.test(m)) return "no-stream";
+  return undefined;
+}
+
+export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOptions): TextProvider & {
+  chat: (messages: ChatMessage[], settings: { maxTokens: number; temperature: number; onText?: (textSoFar: string) => void }) => Promise<string>;
+  listModels: () => Promise<string[]>;
+} {
+  const provider = OPENAI_COMPATIBLE_PROVIDER;
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  const apiKey = options.apiKey?.trim() || undefined;
+  const http = createHttpClient({ provider, retry: options.retry, onRetry: options.onRetry, authDetail: true });
+  const headers = (): Record<string, string> => ({
+    "content-type": "application/json",
+    accept: "text/event-stream, application/json",
+    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+  });
+  // What this server accepts, learned from its refusals and kept for the provider's life.
+  const learned = { stream: true, maxCompletionTokens: false, temperature: true };
+
+  /** Every error leaves with the key scrubbed, even one the server echoed in a shape no pattern knows. */
+  const scrubbed = (error: unknown): unknown =>
+    error instanceof ProviderError
+      ? new ProviderError(error.provider, error.kind, scrubSecrets(error.message, [apiKey]).replace("Settings (API Keys)", "Settings (OpenAI-Compatible Model)"), error.status)
+      : error;
+
+  async function chat(messages: ChatMessage[], settings: { maxTokens: number; temperature: number; onText?: (textSoFar: string) => void }): Promise<string> {
+    for (let adjustments = 0; ; adjustments++) {
+      const body: ChatRequestBody = {
+        model: options.model,
+        messages,
+        stream: learned.stream,
+        ...(learned.temperature ? { temperature: settings.temperature } : {}),
+        ...(learned.maxCompletionTokens ? { max_completion_tokens: settings.maxTokens } : { max_tokens: settings.maxTokens }),
+      };
+      let response: Response;
+      try {
+        response = await http.request(joinUrl(baseUrl, "chat/completions"), { method: "POST", headers: headers(), body: JSON.stringify(body) });
+      } catch (error) {
+        const adjustment = error instanceof ProviderError && adjustments < 3 ? adjustmentFor(error, body) : undefined;
+        if (adjustment === "no-stream") learned.stream = false;
+        else if (adjustment === "max-completion-tokens") learned.maxCompletionTokens = true;
+        else if (adjustment === "no-temperature") learned.temperature = false;
+        else throw scrubbed(error);
+        continue;
+      }
+      try {
+        const type = response.headers.get("content-type") ?? "";
+        let text: string;
+        let finishReason: string | undefined;
+        if (type.includes("text/event-stream") && response.body) {
+          ({ text, finishReason } = await readChatStream(response.body as unknown as AsyncIterable<Uint8Array>, { provider, onText: settings.onText }));
+        } else {
+          // A server that does not stream answers the whole completion as JSON: read it as such.
+          const raw = await response.text();
+          let json: unknown;
+          try {
+            json = JSON.parse(raw);
+          } catch {
+            throw new ProviderError(provider, "malformed", `${provider} sent an answer that is not JSON: ${raw.slice(0, 120)}`);
+          }
+          const message = errorMessageOf((json as { error?: unknown } | null)?.error);
+          if (message) throw new ProviderError(provider, "rejected", `${provider} refused the request: ${message}`);
+          const parsed = ChatCompletion.safeParse(json);
+          if (!parsed.success) throw new ProviderError(provider, "malformed", `${provider} sent an answer with no choices: ${raw.slice(0, 120)}`);
+          text = parsed.data.choices[0]!.message.content ?? "";
+          finishReason = parsed.data.choices[0]!.finish_reason ?? undefined;
+          if (text) settings.onText?.(text);
+        }
+        const trimmed = text.replace(/<think>[\s\S]*?<\/think>/g, "").trim();
+        if (!trimmed) {
+          throw new ProviderError(provider, finishReason === "content_filter" ? "rejected" : "malformed", `${provider} returned no text (finish reason: ${finishReason ?? "unknown"}).`);
+        }
+        return trimmed;
+      } catch (error) {
+        throw scrubbed(error);
+      }
+    }
+  }
+
+  const system: ChatMessage = {
+    role: "system",
+    content: "You write narration for online videos. Follow the instructions exactly and answer with only what is asked: no preamble, no markdown.",
+  };
+  const ask = (prompt: string, maxTokens: number, temperature: number, onText?: (textSoFar: string) => void) =>
+    chat([system, { role: "user", content: prompt }], { maxTokens, temperature, onText });
+  const budgetFor = (words: number) => Math.ceil(words * 2.2) + 256;
+
+  function parseJson<T>(text: string, kind: "array" | "object", schema: z.ZodType<T>, what: string): T {
+    let json: unknown;
+    try {
+      json = extractJson(text, kind);
+    } catch {
+      throw new ProviderError(provider, "malformed", `${provider} sent ${what} that is not JSON: ${text.slice(0, 120)}`);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new ProviderError(provider, "malformed", `${provider} sent ${what} we could not read (${parsed.error.issues[0]?.message ?? "unexpected shape"}).`);
+    }
+    return parsed.data;
+  }
+
+  const streaming = (stream?: TextStreamOptions) => (stream?.onWords ? (text: string) => stream.onWords!(countWords(cleanNarration(text))) : undefined);
+
+  return {
+    name: `${options.model} (OpenAI-compatible)`,
+    source: "cloud",
+    chat,
+
+    async listModels() {
+      try {
+        const list = await http.getJson(joinUrl(baseUrl, "models"), { headers: headers() }, ModelList, "a model list");
+        return list.data.map((m) => m.id).sort((a, b) => a.localeCompare(b));
+      } catch (error) {
+        throw scrubbed(error);
+      }
+    },
+
+    async writeScriptChunk(r, stream) {
+      const first = r.chunkIndex === 0;
+      const last = r.chunkIndex === r.totalChunks - 1;
+      const prompt = [
+        `You are writing the narration for a video titled "${r.title}" about: ${r.topic}.`,
+        r.totalChunks > 1 ? `Write part ${r.chunkIndex + 1} of ${r.totalChunks} of the script, about ${r.targetWords} words.` : `Write the whole script, about ${r.targetWords} words.`,
+        `The narration is timed: stay close to ${r.targetWords} words, not many more and not many fewer.`,
+        first ? "Open with a hook that tells viewers what they will learn." : "Continue from the previous part; do not greet the viewer again and do not summarise earlier parts.",
+        last ? "End with a short conclusion and invite viewers to like and subscribe." : "Do not conclude the video in this part.",
+        "Write only the words the narrator speaks, in plain paragraphs of complete sentences: no headings, no scene directions, no markdown, no lists.",
+        "Every sentence must be new: never repeat a sentence used elsewhere in the script.",
+      ].join("\n");
+      return cleanNarration(await ask(prompt, budgetFor(r.targetWords), 0.9, streaming(stream)));
+    },
+
+    async expandScriptChunk(r, stream) {
+      const prompt = [
+        `This is part of the narration for a video titled "${r.title}" about: ${r.topic}.`,
+        `It has ${countWords(r.text)} words; rewrite it to about ${r.targetWords} words by adding concrete detail, examples and explanation.`,
+        "Keep its meaning and order. Return only the full rewritten narration in plain paragraphs, no markdown, no headings.",
+        "",
+        r.text,
+      ].join("\n");
+      return cleanNarration(await ask(prompt, budgetFor(r.targetWords), 0.9, streaming(stream)));
+    },
+
+    async proofreadScript(r) {
+      const prompt = [
+        `Proofread the narration script below for the video "${r.title}".`,
+        "Fix grammar, spelling and punctuation, and remove any sentence that repeats an earlier one word for word.",
+        "Keep everything else as it is, including its length and paragraphs. Return only the corrected script, no commentary, no markdown.",
+        "",
+        r.text,
+      ].join("\n");
+      const corrected = proofreadText(cleanNarration(await ask(prompt, budgetFor(countWords(r.text)), 0.2)));
+      // A model that answers with a fraction of the script (or a remark about it) has not proofread it: keep ours.
+      return countWords(corrected) >= countWords(r.text) * 0.8 ? corrected : proofreadText(r.text);
+    },
+
+    async splitIntoScenes(r) {
+      // The voiceover split is done here, exactly and in order; the model writes one image prompt per scene.
+      const voiceovers = splitVoiceover(r.script, r.sceneCount);
+      const frame = r.resolution === "16:9" ? "a wide 16:9 frame" : "a vertical 9:16 frame";
+      const prompt = [
+        `A video titled "${r.title}" is narrated in ${voiceovers.length} scenes. For each scene, write one image-generation prompt`,
+        `(one or two sentences: subject, setting, lighting, style) for ${frame} that illustrates what the narrator says, with no text in the image.`,
+        `Answer with only a JSON array of exactly ${voiceovers.length} strings, in scene order.`,
+        "",
+        ...voiceovers.map((v, i) => `Scene ${i + 1}: ${v}`),
+      ].join("\n");
+      const text = await ask(prompt, 200 * voiceovers.length + 256, 0.4);
+      const prompts = parseJson(text, "array", z.array(z.string().min(1)), "image prompts");
+      if (prompts.length !== voiceovers.length) {
+        throw new ProviderError(provider, "malformed", `${provider} wrote ${prompts.length} image prompts for ${voiceovers.length} scenes.`);
+      }
+      return voiceovers.map((voiceoverText, i) => ({ voiceoverText, imagePrompt: prompts[i]!.trim() }));
+    },
+
+    async writeUploadMetadata(r) {
+      const excerpt = r.script.split(/\s+/).slice(0, 1500).join(" ");
+      const prompt = [
+        `Write YouTube upload metadata for the video "${r.title}". Its script begins:`,
+        excerpt,
+        "",
+        `Answer with only JSON: {"description": string (at most ${UPLOAD_LIMITS.descriptionChars} characters, a few short paragraphs and 3 hashtags),`,
+        `"tags": string[] (10 to 20 search tags, all together at most ${UPLOAD_LIMITS.tagsChars} characters)}.`,
+      ].join("\n");
+      const data = parseJson(await ask(prompt, 2048, 0.4), "object", z.object({ description: z.string().min(1), tags: z.array(z.string()) }), "upload metadata");
+      const tags: string[] = [];
+      for (const tag of data.tags.map((t) => t.trim()).filter(Boolean)) {
+        if ([...tags, tag].join(",").length > UPLOAD_LIMITS.tagsChars) break;
+        if (!tags.includes(tag)) tags.push(tag);
+      }
+      return { description: data.description.trim().slice(0, UPLOAD_LIMITS.descriptionChars), tags };
+    },
+  };
+}

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "UserSettings" ADD COLUMN     "openaiApiKeyEnc" TEXT,
+ADD COLUMN     "openaiBaseUrl" TEXT,
+ADD COLUMN     "openaiModel" TEXT;

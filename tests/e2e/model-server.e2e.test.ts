@@ -1,0 +1,105 @@
+// The OpenAI-compatible model card in Chromium: a creator types their server (the local Chat Completions fake), tests
+// the connection and picks a model from its list, saves, and after a reload sees the server kept and the key only
+// as a mask; a bad address is refused with what to fix. Screenshots at 1280x800 and 390x844 (E2E_SCREENSHOTS dir).
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeOpenAICompatible } from "../fakes/openai-compatible";
+import { baseUrl, launchChromium } from "../support/browser";
+import { signIn } from "../support/browser-auth";
+
+const KEY = "e2e-model-server-pass-55";
+const fake = new FakeOpenAICompatible(KEY);
+const shots = process.env.E2E_SCREENSHOTS;
+let browser: Browser;
+let page: Page;
+
+const toastWithTitle = (title: string) => page.locator("ol > li[data-state='open']", { hasText: title }).first();
+const card = () => page.locator("main > div", { has: page.getByRole("heading", { name: /OpenAI-Compatible Model/ }) });
+
+/** The page's scripts have loaded and the settings are read (under load, typing earlier is lost to hydration). */
+async function hydrated() {
+  await page.waitForLoadState("networkidle");
+  await page.locator("#openai-api-key").waitFor();
+}
+
+async function screenshot(name: string) {
+  if (!shots) return;
+  fs.mkdirSync(shots, { recursive: true });
+  await card().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, `${name}-page.png`) });
+  // the card alone, from the whole page (an element shot would have the sticky header over its top)
+  const box = (await card().boundingBox())!;
+  const scrollY = await page.evaluate(() => window.scrollY);
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true, clip: { x: box.x, y: box.y + scrollY, width: box.width, height: box.height } });
+}
+
+beforeAll(async () => {
+  await fake.start();
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await signIn(page, { email: `model-${Date.now()}@reelsmith.test`, name: "Model Server Creator" });
+});
+afterAll(async () => {
+  await browser?.close();
+  await fake.stop();
+});
+
+describe("the OpenAI-compatible model card", () => {
+  it("refuses an address that is not a web address, saying what to fix", async () => {
+    await page.goto(`${baseUrl()}/settings`);
+    await hydrated();
+    await page.locator("#openai-base-url").fill("localhost:11434");
+    await page.locator("#openai-model").fill("llama3.2");
+    await page.getByRole("button", { name: "Save Model Server" }).click();
+    await card().getByText("The base URL must start with http:// or https://.").waitFor();
+  });
+
+  it("tests the connection, lists the server's models, saves, and keeps the server after a reload", async () => {
+    await page.goto(`${baseUrl()}/settings`);
+    await hydrated();
+    await page.locator("#openai-base-url").fill(`${fake.baseUrl}/`);
+    await page.locator("#openai-model").fill("");
+    await page.locator("#openai-api-key").fill(KEY);
+    await page.getByRole("button", { name: "Test Connection" }).click();
+    await card().getByText(`Connected to ${fake.baseUrl}.`).waitFor();
+    await toastWithTitle("Connection Works").waitFor();
+    const models = card().getByRole("list", { name: "Models on the server" }).getByRole("button");
+    expect(await models.allTextContents()).toEqual(["gpt-4o-mini", "llama3.2", "qwen2.5:7b"]);
+    expect(fake.requestsTo(/\/v1\/models$/)[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    await models.filter({ hasText: "llama3.2" }).click();
+    expect(await page.locator("#openai-model").inputValue()).toBe("llama3.2");
+    await screenshot("model-server-1280x800");
+
+    await page.getByRole("button", { name: "Save Model Server" }).click();
+    await toastWithTitle("Model Server Saved").waitFor();
+    await card().getByText("Writes your scripts").waitFor();
+
+    await page.reload();
+    await expect.poll(() => page.locator("#openai-base-url").inputValue()).toBe(fake.baseUrl);
+    expect(await page.locator("#openai-model").inputValue()).toBe("llama3.2");
+    expect(await page.locator("#openai-api-key").getAttribute("placeholder")).toBe("•".repeat(KEY.length));
+    expect(await page.content()).not.toContain(KEY);
+
+    // the saved key goes with the saved server: Test Connection works with nothing typed
+    fake.requests.length = 0;
+    await page.getByRole("button", { name: "Test Connection" }).click();
+    await card().getByText(`Connected to ${fake.baseUrl}.`).waitFor();
+    expect(fake.requestsTo(/\/v1\/models$/)[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot("model-server-390x844");
+  });
+
+  it("shows the server's own error when the connection test is refused", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${baseUrl()}/settings`);
+    await hydrated();
+    await page.locator("#openai-api-key").fill("not-the-right-key");
+    await page.getByRole("button", { name: "Test Connection" }).click();
+    await card().getByText(/^Could not reach the model server: The model server rejected the API key \(HTTP 401: Incorrect API key provided/).waitFor();
+    expect(await card().getByText(/Check the key saved in Settings \(OpenAI-Compatible Model\)\.$/).count()).toBe(1);
+    await screenshot("model-server-error-1280x800");
+  });
+});
