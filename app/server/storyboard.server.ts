@@ -35,6 +35,10 @@ export type StoryboardCellView = {
   clipDuration: number | null;
   /** who made the scene's stock photo or clip (Pexels), shown on the card and credited in the description */
   mediaCredit: { kind: "photo" | "video"; author: string; pageUrl: string } | null;
+  /** the image provider that made the generated picture, by name (null: not recorded) */
+  imageMadeBy: string | null;
+  /** the speech provider that spoke the voiceover, by name (null: not recorded) */
+  voiceMadeBy: string | null;
 };
 
 const CELL_VIEW = {
@@ -49,6 +53,8 @@ const CELL_VIEW = {
   clipUrl: true,
   clipDuration: true,
   mediaCredit: true,
+  imageMadeBy: true,
+  voiceMadeBy: true,
 } as const;
 
 type CellRow = Omit<StoryboardCellView, "mediaCredit"> & { mediaCredit: unknown };
@@ -98,7 +104,15 @@ export async function getStoryboardStatus(project: Project | null) {
     return { status: "error" as const, cellCount: storyboard._count.cells, title: storyboard.title, error: message };
   }
   const status = storyboard.status === "completed" ? "completed" : storyboard.status === "processing" ? "processing" : "error";
-  return { status, cellCount: storyboard._count.cells, title: storyboard.title, error: storyboard.error };
+  return {
+    status,
+    cellCount: storyboard._count.cells,
+    title: storyboard.title,
+    error: storyboard.error,
+    // who split the script into scenes, and since when a split has been running (the page shows the time)
+    splitBy: storyboard.splitBy,
+    startedAt: status === "processing" ? storyboard.updatedAt.toISOString() : null,
+  };
 }
 
 export async function listCells(projectId: string): Promise<StoryboardCellView[]> {

@@ -211,6 +211,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
     progress.report(
       {
         status: "preparing",
+        attempt,
         totalScenes: total,
         currentScene: 1,
         stage: "Preparing render...",

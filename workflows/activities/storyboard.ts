@@ -53,7 +53,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
    */
   async function showGenerated(
     cell: LoadedCell,
-    media: { image: { id: string }; clip: { id: string; durationSeconds: number } | null; credit: Prisma.InputJsonValue | null },
+    media: { image: { id: string }; clip: { id: string; durationSeconds: number } | null; credit: Prisma.InputJsonValue | null; madeBy: string },
   ): Promise<{ imageUrl: string; clipUrl?: string }> {
     const imageUrl = mediaUrl(media.image.id);
     const clipUrl = media.clip ? mediaUrl(media.clip.id) : null;
@@ -63,6 +63,8 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       data: {
         imageUrl,
         imageFileId: media.image.id,
+        // the provider that made it, for the storyboard's "Made with" (docs/decisions/081)
+        imageMadeBy: media.madeBy,
         imageSource: "generated",
         clipUrl,
         clipFileId: media.clip?.id ?? null,
@@ -102,7 +104,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
         exclude: usedStockIds(others),
       }),
     );
-    return showGenerated(cell, { ...media, credit: media.credit });
+    return showGenerated(cell, { ...media, credit: media.credit, madeBy: stock.name });
   }
 
   return {
@@ -120,7 +122,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       await prisma.$transaction(async (tx) => {
         const storyboard = await tx.storyboard.update({
           where: { projectId: input.projectId },
-          data: { status: "completed", error: null, title: project.title },
+          data: { status: "completed", error: null, title: project.title, splitBy: text.name },
         });
         await tx.storyboardCell.deleteMany({ where: { storyboardId: storyboard.id } });
         await tx.storyboardCell.createMany({
@@ -172,7 +174,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
         width: result.width,
         height: result.height,
       });
-      return showGenerated(cell, { image: file, clip: null, credit: null });
+      return showGenerated(cell, { image: file, clip: null, credit: null, madeBy: image.name });
     },
 
     /** Speaks the scene's voiceover text with the user's voice; stores the real duration. */
@@ -193,7 +195,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       const audioUrl = mediaUrl(file);
       await prisma.storyboardCell.update({
         where: { id: cell.id },
-        data: { audioUrl, audioFileId: file.id, audioDuration: result.durationSeconds },
+        data: { audioUrl, audioFileId: file.id, audioDuration: result.durationSeconds, voiceMadeBy: speech.name },
       });
       const old = cell.audioFileId ?? mediaIdFromUrl(cell.audioUrl);
       if (old && old !== file.id) await deleteMedia(old).catch(() => {});
