@@ -1,7 +1,8 @@
 // Beyond the spec: the whole video, previewed in the browser with the same Remotion composition the renderer
 // uses, so a creator sees pacing, motion and captions before spending minutes on a render.
-import { Player } from "@remotion/player";
-import { useEffect, useState } from "react";
+import { Player, type PlayerRef } from "@remotion/player";
+import { useEffect, useRef, useState } from "react";
+import { PreviewControls } from "./preview-controls";
 import type { ResolutionValue } from "~/lib/video-format";
 import type { StoryboardCellView } from "~/server/storyboard.server";
 import type { StoryboardVideoProps } from "../../../remotion/props";
@@ -32,24 +33,28 @@ export function previewProps(cells: StoryboardCellView[], resolution: Resolution
 export function LivePreview({ cells, resolution }: { cells: StoryboardCellView[]; resolution: ResolutionValue }) {
   // The Player needs the browser; render it after hydration.
   const [mounted, setMounted] = useState(false);
+  const player = useRef<PlayerRef>(null);
   useEffect(() => setMounted(true), []);
   const props = previewProps(cells, resolution);
   if (!mounted || !props) return null;
   const vertical = props.height > props.width;
+  const durationInFrames = buildTimeline(props).durationInFrames;
   return (
     <section aria-label="Video preview" className="mt-8 rounded-xl border border-slate-800 bg-slate-900 p-4">
       <h2 className="mb-3 text-lg font-semibold">Preview</h2>
       <div className={vertical ? "mx-auto max-w-xs" : "mx-auto max-w-3xl"}>
         <Player
+          ref={player}
           component={StoryboardVideo}
           inputProps={props}
-          durationInFrames={buildTimeline(props).durationInFrames}
+          durationInFrames={durationInFrames}
           compositionWidth={props.width}
           compositionHeight={props.height}
           fps={props.fps}
-          controls
+          clickToPlay
           style={{ width: "100%" }}
         />
+        <PreviewControls player={player} durationInFrames={durationInFrames} fps={props.fps} />
       </div>
     </section>
   );

@@ -110,11 +110,14 @@ export default function StoryboardPage() {
           </div>
           <MadeWith splitBy={status.data?.splitBy ?? null} cells={list} />
         </div>
-        {allScenesHaveMedia(list) && !unreachable ? (
-          <Button asChild>
-            <Link to="/render">Continue to Render</Link>
-          </Button>
-        ) : null}
+        <div className="flex flex-wrap items-center gap-3">
+          {everyAudio ? <SequentialPlayer audioUrls={list.map((c) => c.audioUrl)} onSceneChange={setPlayingScene} /> : null}
+          {allScenesHaveMedia(list) && !unreachable ? (
+            <Button asChild>
+              <Link to="/render">Continue to Render</Link>
+            </Button>
+          ) : null}
+        </div>
       </div>
       <GenerateAllBar
         missingImages={list.filter((c) => needsImage(c)).length}
@@ -138,13 +141,12 @@ export default function StoryboardPage() {
         ))}
       </div>
       <LivePreview cells={list} resolution={project.resolution} />
-      {everyAudio ? <SequentialPlayer audioUrls={list.map((c) => c.audioUrl)} onSceneChange={setPlayingScene} /> : null}
     </Shell>
   );
 }
 
 function Shell({ children }: { children: React.ReactNode }) {
-  return <main className="mx-auto max-w-7xl px-4 py-10 pb-28">{children}</main>;
+  return <main className="mx-auto max-w-7xl px-4 py-10">{children}</main>;
 }
 
 function Empty(props: { title: string; text: string; icon?: React.ReactNode; children?: React.ReactNode }) {
