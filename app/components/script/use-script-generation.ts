@@ -42,8 +42,9 @@ export function useScriptGeneration(serverDetails: VideoDetails | null) {
     queryKey: SCRIPT_STATUS_KEY,
     queryFn: () => apiGet<ScriptStatusResponse>("/api/script-status"),
     enabled: !!details,
-    // polled while the script is written, and while the server cannot be reached, so the page recovers by itself
-    refetchInterval: (query) => pollWhileUnreachable(query.state.data?.status === "processing" ? POLLING_MS.scriptPage : false, query.state),
+    // every 3 s (the spec's script-page interval), also once complete: a server that stops answering is noticed
+    // and the page recovers by itself when it is back
+    refetchInterval: (query) => pollWhileUnreachable(POLLING_MS.scriptPage, query.state),
   });
   const unreachable = serverUnreachable([status]);
   // the "Script generation started" toast is about a run: it goes once that run has ended

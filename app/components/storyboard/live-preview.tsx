@@ -43,17 +43,19 @@ export function LivePreview({ cells, resolution }: { cells: StoryboardCellView[]
     <section aria-label="Video preview" className="mt-8 rounded-xl border border-slate-800 bg-slate-900 p-4">
       <h2 className="mb-3 text-lg font-semibold">Preview</h2>
       <div className={vertical ? "mx-auto max-w-xs" : "mx-auto max-w-3xl"}>
-        <Player
-          ref={player}
-          component={StoryboardVideo}
-          inputProps={props}
-          durationInFrames={durationInFrames}
-          compositionWidth={props.width}
-          compositionHeight={props.height}
-          fps={props.fps}
-          clickToPlay
-          style={{ width: "100%" }}
-        />
+        <div data-testid="preview-picture">
+          <Player
+            ref={player}
+            component={StoryboardVideo}
+            inputProps={props}
+            durationInFrames={durationInFrames}
+            compositionWidth={props.width}
+            compositionHeight={props.height}
+            fps={props.fps}
+            clickToPlay
+            style={{ width: "100%" }}
+          />
+        </div>
         <PreviewControls player={player} durationInFrames={durationInFrames} fps={props.fps} />
       </div>
     </section>

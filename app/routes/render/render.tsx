@@ -58,13 +58,15 @@ export default function RenderPage() {
   const progressQuery = useQuery({
     queryKey: RENDER_PROGRESS_KEY,
     queryFn: fetchRenderProgress,
-    // polled while a render is active, and while the server cannot be reached, so the page recovers by itself
-    refetchInterval: (query) => pollWhileUnreachable(isRenderActive(query.state.data) ? POLLING_MS.renderProgress : false, query.state),
+    // every 2 s while a render is active; otherwise every 5 s (like the latest video), so a render started
+    // elsewhere and a server that stopped answering are both noticed (docs/decisions/080)
+    refetchInterval: (query) =>
+      pollWhileUnreachable(isRenderActive(query.state.data) ? POLLING_MS.renderProgress : POLLING_MS.latestVideo, query.state),
   });
   const latestVideo = useQuery({
     queryKey: LATEST_VIDEO_KEY,
     queryFn: fetchLatestVideo,
-    refetchInterval: (query) => pollWhileUnreachable(false, query.state),
+    refetchInterval: (query) => pollWhileUnreachable(POLLING_MS.latestVideo, query.state),
   });
   const unreachable = serverUnreachable([progressQuery, latestVideo]);
   const progress = progressQuery.data;
