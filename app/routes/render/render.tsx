@@ -80,10 +80,15 @@ export default function RenderPage() {
     ]);
 
   // when a render ends (seen by a successful read), its video becomes the latest one
+  // (until it is read, the previous video is not shown again)
   const wasActive = useRef(false);
+  const [readingNewVideo, setReadingNewVideo] = useState(false);
   useEffect(() => {
     if (unreachable) return;
-    if (wasActive.current && !active) queryClient.invalidateQueries({ queryKey: LATEST_VIDEO_KEY });
+    if (wasActive.current && !active) {
+      setReadingNewVideo(true);
+      void queryClient.invalidateQueries({ queryKey: LATEST_VIDEO_KEY }).finally(() => setReadingNewVideo(false));
+    }
     wasActive.current = active;
   }, [active, unreachable, queryClient]);
 
@@ -111,7 +116,7 @@ export default function RenderPage() {
     },
   });
 
-  const view = renderView({ ready, sceneCount, progress, unreachable, starting: start.isPending, videoUrl });
+  const view = renderView({ ready, sceneCount, progress, unreachable, starting: start.isPending, videoUrl: readingNewVideo ? null : videoUrl });
 
   return (
     <main className="mx-auto max-w-4xl space-y-6 px-4 py-10">
