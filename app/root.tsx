@@ -1,5 +1,4 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import {
   Links,
   Meta,
@@ -20,7 +19,7 @@ import { DEFAULT_FAVICON, useGlobalBranding } from "~/components/layout/global-b
 import { NavigationHeader } from "~/components/nav/navigation-header";
 import { Toaster } from "~/components/ui/toaster";
 import { createQueryClient } from "~/lib/query-client";
-import { getUser, isSignedInPage } from "~/server/auth.server";
+import { getUser, isSignedInPage, signedOutRedirect } from "~/server/auth.server";
 import { getGlobalBranding } from "~/server/branding.server";
 import { prisma } from "~/server/db.server";
 import { getAccessLevel, isBillingEnabled, isOwner } from "~/server/permissions.server";
@@ -43,7 +42,8 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const [user, globalBranding] = await Promise.all([getUser(request), getGlobalBranding()]);
   if (!user) {
-    if (isSignedInPage(new URL(request.url).pathname)) throw redirect("/");
+    const { pathname } = new URL(request.url);
+    if (isSignedInPage(pathname)) throw signedOutRedirect(pathname);
     return { session: null, branding: globalBranding };
   }
   const [accessLevel, navigation, settings] = await Promise.all([

@@ -17,6 +17,8 @@ export type RenderProgress = {
   details: string;
   /** Why the last render failed, when it did. */
   error?: string | null;
+  /** Which attempt of the render step is running: above 1 after a worker died and the render resumed. */
+  attempt?: number;
 };
 
 export const DEFAULT_RENDER_STAGE = "Preparing render...";

@@ -27,7 +27,20 @@ export async function getUser(request: Request): Promise<User | null> {
 }
 
 function signedOut(request: Request): Response {
-  return new URL(request.url).pathname.startsWith("/api/") ? jsonError(401, NOT_SIGNED_IN_MESSAGE) : redirect("/");
+  const { pathname } = new URL(request.url);
+  return pathname.startsWith("/api/") ? jsonError(401, NOT_SIGNED_IN_MESSAGE) : signedOutRedirect(pathname);
+}
+
+/** The landing page, told which page was asked for, so it can say why the visitor is there (`?from=/render`). */
+export function signedOutRedirect(pathname: string): Response {
+  return isSignedInPage(pathname) ? redirect(`/?from=${encodeURIComponent(pathname)}`) : redirect("/");
+}
+
+/** Which sign-in provider this Reelsmith uses: the built-in one, Google, or another OIDC provider. */
+export function signInProviderKind(): "builtin" | "google" | "oidc" {
+  const issuer = getEnv().OIDC_ISSUER;
+  if (!issuer) return "builtin";
+  return /(^|\.)accounts\.google\.com/.test(new URL(issuer).hostname) ? "google" : "oidc";
 }
 
 export async function requireUserId(request: Request): Promise<string> {

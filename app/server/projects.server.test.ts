@@ -6,7 +6,7 @@ vi.hoisted(() => {
   process.env.ENCRYPTION_KEY = "0".repeat(64);
 });
 
-const { navigationGates, projectStage } = await import("./projects.server");
+const { navigationGates, projectStage, stepsDone } = await import("./projects.server");
 const { resolutionEnum } = await import("~/lib/video-format");
 
 const fresh: ProgressSnapshot = { scriptStatus: null, cells: [], hasCompletedMusic: false, latestVideoUrl: null, hasCompletedUpload: false };
@@ -52,5 +52,19 @@ describe("resolutionEnum", () => {
     expect(resolutionEnum("16:9")).toBe("landscape");
     expect(resolutionEnum("9:16")).toBe("shorts");
     expect(resolutionEnum("9:16-tiktok")).toBe("tiktok");
+  });
+});
+
+describe("stepsDone (the dashboard's ticks)", () => {
+  it("ticks nothing for a project with no script, not even Script", () => {
+    expect(Object.values(stepsDone(fresh)).some(Boolean)).toBe(false);
+    expect(stepsDone({ ...fresh, scriptStatus: "processing" }).script).toBe(false);
+  });
+  it("a rendered video without music ticks Rendered but not Music", () => {
+    const done2 = stepsDone({ ...fresh, scriptStatus: "completed", cells: [done], latestVideoUrl: "/api/media/v" });
+    expect(done2).toEqual({ script: true, storyboard: true, media: true, music: false, rendered: true, uploaded: false });
+  });
+  it("scenes still missing media tick Storyboard, not Media", () => {
+    expect(stepsDone({ ...fresh, scriptStatus: "completed", cells: [done, { imageUrl: null, audioUrl: "/a" }] })).toMatchObject({ storyboard: true, media: false });
   });
 });

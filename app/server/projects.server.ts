@@ -88,6 +88,20 @@ export function projectStage(p: ProgressSnapshot): ProjectStage {
   return "script";
 }
 
+/** Which of the dashboard's steps a project has really done: a tick each, from the data, not from its furthest stage. */
+export type StepsDone = Record<ProjectStage, boolean>;
+
+export function stepsDone(p: ProgressSnapshot): StepsDone {
+  return {
+    script: p.scriptStatus === "completed",
+    storyboard: p.cells.length > 0,
+    media: allScenesHaveMedia(p.cells),
+    music: p.hasCompletedMusic,
+    rendered: Boolean(p.latestVideoUrl),
+    uploaded: p.hasCompletedUpload,
+  };
+}
+
 const progressInclude = {
   script: { select: { status: true } },
   storyboard: { select: { cells: { select: { imageUrl: true, audioUrl: true } } } },
@@ -121,6 +135,8 @@ export type ProjectSummary = {
   resolution: ResolutionValue;
   durationSeconds: number;
   stage: ProjectStage;
+  /** the steps done, each from the project's own data */
+  done: StepsDone;
   isCurrent: boolean;
   createdAt: string;
   updatedAt: string;
@@ -138,6 +154,7 @@ export async function listProjectsWithStage(userId: string): Promise<ProjectSumm
     resolution: resolutionValue(project.resolution),
     durationSeconds: project.durationSeconds,
     stage: projectStage(snapshotOf(project)),
+    done: stepsDone(snapshotOf(project)),
     isCurrent: project.id === current?.id,
     createdAt: project.createdAt.toISOString(),
     updatedAt: project.updatedAt.toISOString(),

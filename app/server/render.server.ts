@@ -120,6 +120,7 @@ export async function getRenderProgress(userId: string): Promise<RenderProgress>
       step: state.step,
       details: state.details,
       error: state.error,
+      attempt: state.attempt ?? 1,
     };
   }
 

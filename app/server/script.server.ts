@@ -22,6 +22,8 @@ export type ScriptStatusResponse = {
   error?: string | null;
   isStuck: boolean;
   generationStartTime?: string | null;
+  /** The text provider that wrote the completed script, by name (null: not recorded). */
+  writtenBy?: string | null;
 };
 
 const isStuck = (script: Pick<Script, "status" | "startedAt" | "text">) =>
@@ -105,5 +107,5 @@ export async function getScriptStatus(project: Project | null): Promise<ScriptSt
     return { ...base, status: "processing", script: null, progress: await readProgress(script.workflowId), error: null, isStuck: isStuck(script) };
   }
   const status: ScriptStatus = script.status === "completed" ? "completed" : script.status === "cancelled" ? "cancelled" : "error";
-  return { ...base, status, script: script.text, progress: null, error: script.error, isStuck: false };
+  return { ...base, status, script: script.text, progress: null, error: script.error, isStuck: false, writtenBy: script.writtenBy };
 }

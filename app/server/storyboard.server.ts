@@ -39,6 +39,10 @@ export type StoryboardCellView = {
   mediaCredit: { kind: "photo" | "video"; author: string; pageUrl: string } | null;
   /** when each word of the voiceover is spoken (JSON as stored; read with storedWordTimings) */
   wordTimings: unknown;
+  /** the image provider that made the generated picture, by name (null: not recorded) */
+  imageMadeBy: string | null;
+  /** the speech provider that spoke the voiceover, by name (null: not recorded) */
+  voiceMadeBy: string | null;
 };
 
 const CELL_VIEW = {
@@ -54,6 +58,8 @@ const CELL_VIEW = {
   clipDuration: true,
   mediaCredit: true,
   wordTimings: true,
+  imageMadeBy: true,
+  voiceMadeBy: true,
 } as const;
 
 type CellRow = Omit<StoryboardCellView, "mediaCredit"> & { mediaCredit: unknown };
@@ -103,7 +109,15 @@ export async function getStoryboardStatus(project: Project | null) {
     return { status: "error" as const, cellCount: storyboard._count.cells, title: storyboard.title, error: message };
   }
   const status = storyboard.status === "completed" ? "completed" : storyboard.status === "processing" ? "processing" : "error";
-  return { status, cellCount: storyboard._count.cells, title: storyboard.title, error: storyboard.error };
+  return {
+    status,
+    cellCount: storyboard._count.cells,
+    title: storyboard.title,
+    error: storyboard.error,
+    // who split the script into scenes, and since when a split has been running (the page shows the time)
+    splitBy: storyboard.splitBy,
+    startedAt: status === "processing" ? storyboard.updatedAt.toISOString() : null,
+  };
 }
 
 export async function listCells(projectId: string): Promise<StoryboardCellView[]> {

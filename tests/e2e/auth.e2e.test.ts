@@ -90,20 +90,24 @@ describe("signing in and out", () => {
 });
 
 describe("sign-in failures", () => {
-  it("cancelling at the provider shows the access-denied explanation", async () => {
+  it("cancelling at the built-in provider says it was cancelled, with no Google-specific help", async () => {
     await page.goto(`${baseUrl()}/api/login`);
     await page.getByRole("button", { name: "Cancel" }).click();
     await page.waitForURL((url) => url.pathname === "/login-failed");
     expect(new URL(page.url()).searchParams.get("error")).toBe("access_denied");
-    await expect(page.getByText(/testing mode/).isVisible()).resolves.toBe(true);
-    await expect(page.getByText(/Test users list/).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole("link", { name: "Open Google Cloud Console" }).isVisible()).resolves.toBe(true);
-    await expect(page.getByText("Authentication failed. Please try again.").count()).resolves.toBe(0);
+    await expect(page.getByText("The sign-in was cancelled or refused at the sign-in provider.").isVisible()).resolves.toBe(true);
+    await expect(page.getByText(/testing mode/).count()).resolves.toBe(0);
+    await expect(page.getByRole("link", { name: "Open Google Cloud Console" }).count()).resolves.toBe(0);
   });
 
-  it("a description containing 403 is the access-denied branch too", async () => {
-    await page.goto(`${baseUrl()}/login-failed?error=server_error&description=${encodeURIComponent("Error 403: access_denied")}`);
-    await expect(page.getByRole("link", { name: "Open Google Cloud Console" }).isVisible()).resolves.toBe(true);
+  it("a signed-in visitor is told they are signed in, not that sign-in failed", async () => {
+    const email = uniqueEmail("kim");
+    await signIn(page, { email, name: "Kim" });
+    await page.goto(`${baseUrl()}/login-failed?error=invalid_state`);
+    await expect(page.getByRole("heading", { name: "You are signed in" }).isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId("signed-in-notice").textContent()).resolves.toContain(email);
+    await expect(page.getByText("Sign-in Failed").count()).resolves.toBe(0);
+    expect(await page.getByRole("link", { name: "Go to the Dashboard" }).getAttribute("href")).toBe("/dashboard");
   });
 
   it("any other failure shows the error and its known text (never the URL's description), and Back to Home goes to /", async () => {
@@ -131,8 +135,19 @@ describe("signed out", () => {
     await page.goto(`${baseUrl()}/script`);
     expect(new URL(page.url()).pathname).toBe("/");
     await expect(page.getByText("Visual Storytelling", { exact: true }).isVisible()).resolves.toBe(true);
-    await expect(page.locator('a[href="/api/login"]').count()).resolves.toBe(2);
-    await expect(page.locator('form[action="/api/logout"][method="post"]').count()).resolves.toBe(1);
+    // the landing page says why, with a third sign-in button; no Sign Out for a signed-out visitor
+    expect(new URL(page.url()).searchParams.get("from")).toBe("/script");
+    await expect(page.getByTestId("signed-out-reason").textContent()).resolves.toContain("Sign in to open the script: you are signed out, or your session has ended.");
+    await expect(page.locator('a[href="/api/login"]').count()).resolves.toBe(3);
+    await expect(page.locator('form[action="/api/logout"][method="post"]').count()).resolves.toBe(0);
+    await expect(page.getByRole("button", { name: "Sign Out" }).count()).resolves.toBe(0);
+  });
+
+  it("/favicon.ico is served (Reelsmith's icon without a custom favicon)", async () => {
+    const response = await fetch(`${baseUrl()}/favicon.ico`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toMatch(/^image\/svg\+xml/);
+    expect(await response.text()).toContain("<svg");
   });
 
   it("an unknown path shows 'Page Not Found'", async () => {
@@ -226,6 +241,10 @@ describe("the signed-in header and dashboard", () => {
     try {
       await page.goto(baseUrl());
       await expect(page.locator('link[rel="icon"]').getAttribute("href")).resolves.toBe("/custom-icon.png");
+      // /favicon.ico, asked for by browsers whatever the page says, leads to the owner's favicon too
+      const ico = await fetch(`${baseUrl()}/favicon.ico`, { redirect: "manual" });
+      expect(ico.status).toBe(302);
+      expect(ico.headers.get("Location")).toBe("/custom-icon.png");
     } finally {
       await withDatabase((db) => db.query(`UPDATE "GlobalBranding" SET "customFaviconUrl" = NULL WHERE id = 1`));
     }

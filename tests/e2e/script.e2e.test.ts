@@ -39,9 +39,11 @@ describe("create a video and write its script (offline writer)", () => {
     await page.waitForURL(`${baseUrl()}/script`);
 
     await page.getByRole("button", { name: "Download Script" }).waitFor({ timeout: 90_000 });
-    for (const badge of ["YouTube Compliant", "Automatically Proofread", "Optimized Flow"]) {
+    // the badges say what the offline writer did, nothing more (docs/decisions/081)
+    for (const badge of ["Written offline from templates", "Repeated sentences removed", "No AI used"]) {
       expect(await page.getByText(badge, { exact: true }).isVisible()).toBe(true);
     }
+    expect(await page.getByText("Automatically Proofread", { exact: true }).count()).toBe(0);
     const text = (await page.getByTestId("script-text").textContent()) ?? "";
     const words = countWords(text);
     expect(Math.abs(words - 75) / 75).toBeLessThanOrEqual(0.1);

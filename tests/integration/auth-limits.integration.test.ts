@@ -186,7 +186,7 @@ describe("navigation header gates", () => {
   it("sends a signed-out visit to a signed-in page to the landing page, but not /login-failed", async () => {
     const page = await call(rootLoader, new Request(`${url}/script`));
     expect(page.status).toBe(302);
-    expect(page.headers.get("Location")).toBe("/");
+    expect(page.headers.get("Location")).toBe("/?from=%2Fscript");
     const failed = await call(rootLoader, new Request(`${url}/login-failed?error=x`));
     expect(failed.status).toBe(200);
     expect((await failed.json()).session).toBeNull();

@@ -31,7 +31,7 @@ describe("guards", () => {
     expect(await api!.json()).toEqual({ message: "Not signed in" });
     const page = await requireUserId(get("/script")).then(() => null, (e: Response) => e);
     expect(page?.status).toBe(302);
-    expect(page!.headers.get("Location")).toBe("/");
+    expect(page!.headers.get("Location")).toBe("/?from=%2Fscript");
   });
 
   it("knows the user from a signed session cookie", async () => {

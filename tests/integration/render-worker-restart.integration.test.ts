@@ -57,6 +57,8 @@ describe("render workflow and a dying worker", () => {
       .filter((e) => e.activityTaskStartedEventAttributes)
       .map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 1);
     expect(Math.max(...renderAttempts)).toBeGreaterThanOrEqual(2);
+    // the progress the Render page reads says so ("Resumed after an interruption (attempt N)")
+    expect((await handle.query(renderProgressQuery)).attempt).toBeGreaterThanOrEqual(2);
 
     const row = await prisma.renderedVideo.findUniqueOrThrow({ where: { id: render.id } });
     expect(row.status).toBe("completed");

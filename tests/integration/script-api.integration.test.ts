@@ -78,7 +78,7 @@ describe("POST /api/generate-script and GET /api/script-status", () => {
       if (body.status !== "processing") break;
       await new Promise((r) => setTimeout(r, 250));
     }
-    expect(body).toMatchObject({ status: "completed", title: details.title, topic: details.topic, resolution: "9:16", duration: 30, isStuck: false });
+    expect(body).toMatchObject({ status: "completed", title: details.title, topic: details.topic, resolution: "9:16", duration: 30, isStuck: false, writtenBy: "Offline writer" });
     const words = countWords(String(body.script));
     expect(Math.abs(words - 75) / 75).toBeLessThanOrEqual(0.1);
     expect(typeof body.generationStartTime).toBe("string");

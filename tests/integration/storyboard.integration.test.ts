@@ -110,6 +110,10 @@ describe("storyboard and scene media on a real Temporal server", () => {
     const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId: ctx.project.id } }, orderBy: { cellIndex: "asc" } });
     expect(cells.filter((c) => c.imageUrl).map((c) => c.cellIndex)).toEqual([0, 1, 3, 4, 5]);
     expect(cells.every((c) => c.audioUrl && (c.audioDuration ?? 0) > 0.5)).toBe(true);
+    // which provider made each picture and voice is recorded, for the page to say (docs/decisions/081)
+    expect(cells.filter((c) => c.imageUrl).every((c) => c.imageMadeBy === "Offline illustration")).toBe(true);
+    expect(cells.find((c) => c.cellIndex === failingScene)?.imageMadeBy).toBeNull();
+    expect(cells.every((c) => c.voiceMadeBy === "Offline voice (Flite)")).toBe(true);
     // the files are really there, with the sizes and kinds the scenes need
     const files = await prisma.mediaFile.findMany({ where: { projectId: ctx.project.id } });
     expect(files.filter((f) => f.kind === "image")).toHaveLength(5);
@@ -189,7 +193,7 @@ describe("POST /api/generate-storyboards", () => {
     }
     // 20 scenes are planned for 5 minutes, but the script has 7 sentences: 7 scenes, none cut inside a sentence
     expect(sceneCountFor("16:9", 300)).toBe(20);
-    expect(current).toMatchObject({ status: "completed", cellCount: 7, title: "Tides" });
+    expect(current).toMatchObject({ status: "completed", cellCount: 7, title: "Tides", splitBy: "Offline writer" });
 
     const again = await post();
     expect(await again.json()).toMatchObject({ existing: true });

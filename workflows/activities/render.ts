@@ -219,6 +219,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
         progress.report(
           {
             status: "preparing",
+            attempt,
             totalScenes: total,
             currentScene: 1,
             stage: "Preparing render...",

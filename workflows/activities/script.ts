@@ -168,6 +168,7 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
         error: null,
         startedAt: new Date(),
         completedAt: null,
+        writtenBy: null,
       };
       await prisma.script.upsert({ where: { projectId: input.projectId }, create: { projectId: input.projectId, ...data }, update: data });
     },
@@ -186,11 +187,16 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
     async proofreadAndSaveScript(input: { projectId: string; userId: string; title: string; chunks: string[] }): Promise<{ wordCount: number }> {
       await requireProjectOwner(input.userId, input.projectId);
       const joined = input.chunks.map((c) => c.trim()).join("\n\n");
-      const text = await withProvider(input.userId, (provider) => provider.proofreadScript({ title: input.title, text: joined }));
+      let writtenBy: string | null = null;
+      const text = await withProvider(input.userId, (provider) => {
+        writtenBy = provider.name;
+        return provider.proofreadScript({ title: input.title, text: joined });
+      });
       const wordCount = countWords(text);
       await prisma.script.update({
         where: { projectId: input.projectId },
-        data: { status: "completed", text, wordCount, error: null, completedAt: new Date() },
+        // the provider that finished it: the /script page says who wrote it
+        data: { status: "completed", text, wordCount, error: null, completedAt: new Date(), writtenBy },
       });
       return { wordCount };
     },

@@ -57,7 +57,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
    */
   async function showGenerated(
     cell: LoadedCell,
-    media: { image: { id: string }; clip: { id: string; durationSeconds: number } | null; credit: Prisma.InputJsonValue | null },
+    media: { image: { id: string }; clip: { id: string; durationSeconds: number } | null; credit: Prisma.InputJsonValue | null; madeBy: string },
   ): Promise<{ imageUrl: string; clipUrl?: string }> {
     const imageUrl = mediaUrl(media.image.id);
     const clipUrl = media.clip ? mediaUrl(media.clip.id) : null;
@@ -67,6 +67,8 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       data: {
         imageUrl,
         imageFileId: media.image.id,
+        // the provider that made it, for the storyboard's "Made with" (docs/decisions/081)
+        imageMadeBy: media.madeBy,
         imageSource: "generated",
         clipUrl,
         clipFileId: media.clip?.id ?? null,
@@ -106,7 +108,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
         exclude: usedStockIds(others),
       }),
     );
-    return showGenerated(cell, { ...media, credit: media.credit });
+    return showGenerated(cell, { ...media, credit: media.credit, madeBy: stock.name });
   }
 
   return {
@@ -125,7 +127,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       await prisma.$transaction(async (tx) => {
         const storyboard = await tx.storyboard.update({
           where: { projectId: input.projectId },
-          data: { status: "completed", error: null, title: project.title },
+          data: { status: "completed", error: null, title: project.title, splitBy: text.name },
         });
         await tx.storyboardCell.deleteMany({ where: { storyboardId: storyboard.id } });
         await tx.storyboardCell.createMany({
@@ -177,7 +179,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
         width: result.width,
         height: result.height,
       });
-      return showGenerated(cell, { image: file, clip: null, credit: null });
+      return showGenerated(cell, { image: file, clip: null, credit: null, madeBy: image.name });
     },
 
     /** Speaks the scene's voiceover text with the user's voice; stores the real duration. */
@@ -203,7 +205,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
         : { source: "estimate", audioSeconds: result.durationSeconds, words: estimateWordTimings(cell.voiceoverText, result.durationSeconds) };
       await prisma.storyboardCell.update({
         where: { id: cell.id },
-        data: { audioUrl, audioFileId: file.id, audioDuration: result.durationSeconds, wordTimings },
+        data: { audioUrl, audioFileId: file.id, audioDuration: result.durationSeconds, wordTimings, voiceMadeBy: speech.name },
       });
       const old = cell.audioFileId ?? mediaIdFromUrl(cell.audioUrl);
       if (old && old !== file.id) await deleteMedia(old).catch(() => {});

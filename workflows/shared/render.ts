@@ -31,6 +31,8 @@ export type RenderProgressState = {
   /** ms since the epoch */
   startedAt: number;
   error: string | null;
+  /** The render activity's attempt: above 1 once a worker died mid-render and another resumed it. */
+  attempt?: number;
 };
 
 export type RenderProgressUpdate = Partial<Omit<RenderProgressState, "startedAt">>;

@@ -13,7 +13,7 @@ import { STAGE_STEPS, stageIndex, stagePage } from "~/lib/project-stage";
 import { DURATION_RULES } from "~/lib/video-format";
 import { cn } from "~/lib/utils";
 import type { AccessLevel } from "~/server/permissions.server";
-import type { ProjectStage, ProjectSummary } from "~/server/projects.server";
+import type { ProjectSummary, StepsDone } from "~/server/projects.server";
 
 export type DashboardData = {
   userName: string;
@@ -29,19 +29,17 @@ function formatSeconds(seconds: number): string {
   return m ? (s ? `${m} min ${s} s` : `${m} min`) : `${s} s`;
 }
 
-function StageSteps({ stage }: { stage: ProjectStage }) {
-  const reached = stageIndex(stage);
+/** A tick only for what the project has really done (its music may be skipped, its script not yet written). */
+function StageSteps({ done }: { done: StepsDone }) {
   return (
     <ol className="flex flex-wrap gap-1.5" aria-label="Progress">
-      {STAGE_STEPS.map((s, i) => (
+      {STAGE_STEPS.map((s) => (
         <li
           key={s.stage}
-          className={cn(
-            "flex items-center gap-1 rounded-full px-2 py-0.5 text-xs",
-            i <= reached ? "bg-brand/25 text-violet-100" : "bg-slate-800 text-slate-400",
-          )}
+          data-done={done[s.stage] ? "true" : "false"}
+          className={cn("flex items-center gap-1 rounded-full px-2 py-0.5 text-xs", done[s.stage] ? "bg-brand/25 text-violet-100" : "bg-slate-800 text-slate-400")}
         >
-          {i <= reached ? <Check className="h-3 w-3" aria-hidden /> : null}
+          {done[s.stage] ? <Check className="h-3 w-3" aria-label="done" /> : null}
           {s.label}
         </li>
       ))}
@@ -83,8 +81,11 @@ function ProjectCard({ project }: { project: ProjectSummary }) {
     <li className={cn("flex min-w-0 flex-col gap-3 rounded-xl border bg-slate-900 p-5", project.isCurrent ? "border-brand/70" : "border-slate-800")}>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h3 className="truncate text-lg font-semibold">{project.title}</h3>
-          <p className="line-clamp-2 text-sm text-slate-400">{project.topic}</p>
+          {/* long titles wrap (whole words, long words broken) rather than being cut short */}
+          <h3 className="break-words text-lg font-semibold [overflow-wrap:anywhere]">{project.title}</h3>
+          <p className="line-clamp-3 text-sm text-slate-400" title={project.topic}>
+            {project.topic}
+          </p>
         </div>
         {project.isCurrent ? <span className="shrink-0 rounded-full bg-brand px-2 py-0.5 text-xs font-medium text-white">Current</span> : null}
       </div>
@@ -94,7 +95,7 @@ function ProjectCard({ project }: { project: ProjectSummary }) {
           {stage.label}
         </span>
       </p>
-      <StageSteps stage={project.stage} />
+      <StageSteps done={project.done} />
       <div className="mt-auto flex items-center justify-between gap-2">
         <Button
           variant={project.isCurrent ? "default" : "outline"}

@@ -1,8 +1,10 @@
 // The signed-out landing page: header with the custom logo or the product name, hero,
-// three feature cards, four benefits, a closing call to action, two sign-in buttons and a Sign Out button.
+// three feature cards, four benefits, a closing call to action and two sign-in buttons. No Sign Out: whoever
+// sees this page is signed out (docs/decisions/080). A visit to a signed-in page that led here says why.
 import { CheckCircle2, Clapperboard, FileText, Image as ImageIcon, Mic } from "lucide-react";
 import { Button } from "~/components/ui/button";
-import { SignOutButton } from "~/components/auth/sign-out-button";
+import { useSearchParams } from "@remix-run/react";
+import { LogIn } from "lucide-react";
 
 const features = [
   { icon: FileText, title: "AI Script Generation", text: "A title and a topic become a complete, proofread script of the length you choose." },
@@ -28,9 +30,9 @@ export function LandingPage({ logoUrl }: { logoUrl: string | null }) {
             <Clapperboard className="h-6 w-6 text-brand" aria-hidden /> Reelsmith
           </span>
         )}
-        <SignOutButton variant="ghost" size="sm" className="text-slate-400" />
       </header>
       <main>
+        <SignedOutReason />
         <section className="mx-auto max-w-4xl px-6 py-20 text-center">
           <h1 className="text-4xl font-extrabold sm:text-5xl">Create videos with AI, from a title to YouTube</h1>
           <p className="mt-6 text-lg text-slate-300">
@@ -72,6 +74,45 @@ export function LandingPage({ logoUrl }: { logoUrl: string | null }) {
           </Button>
         </section>
       </main>
+    </div>
+  );
+}
+
+/** The page names a signed-out visitor may have asked for (`/?from=/render`); anything else is not shown. */
+const PAGE_NAMES: Record<string, string> = {
+  dashboard: "the dashboard",
+  create: "Create New Video",
+  script: "the script",
+  storyboard: "the storyboard",
+  music: "the music",
+  render: "Render",
+  upload: "Upload",
+  thumbnail: "the thumbnail",
+  subscription: "your subscription",
+  settings: "Settings",
+  projects: "the project",
+};
+
+export function signedOutReason(from: string | null): string | null {
+  const page = from?.match(/^\/([a-z]+)(\/|$)/)?.[1];
+  if (!page || !Object.hasOwn(PAGE_NAMES, page)) return null;
+  return `Sign in to open ${PAGE_NAMES[page]}: you are signed out, or your session has ended.`;
+}
+
+function SignedOutReason() {
+  const [params] = useSearchParams();
+  const reason = signedOutReason(params.get("from"));
+  if (!reason) return null;
+  return (
+    <div className="px-6">
+      <div role="status" data-testid="signed-out-reason" className="mx-auto mt-6 flex max-w-4xl flex-wrap items-center justify-between gap-3 rounded-xl border border-brand/60 bg-brand/10 px-5 py-3">
+        <p className="text-sm text-slate-100">{reason}</p>
+        <Button asChild size="sm">
+          <a href="/api/login">
+            <LogIn className="h-4 w-4" aria-hidden /> Sign In
+          </a>
+        </Button>
+      </div>
     </div>
   );
 }

@@ -1,10 +1,14 @@
-import { Clock } from "lucide-react";
+import { CheckCircle2, Circle, Clock, Loader2, RotateCcw } from "lucide-react";
 import { DEFAULT_RENDER_STAGE, formatElapsed, type RenderProgress } from "~/lib/render-progress";
+import { cn } from "~/lib/utils";
+import { renderSteps } from "./render-view";
 
-export function RenderProgressPanel({ progress }: { progress: RenderProgress }) {
+export function RenderProgressPanel({ progress, lastKnown = false }: { progress: RenderProgress; lastKnown?: boolean }) {
   const percent = Math.max(0, Math.min(100, Math.round(progress.progress)));
+  const attempt = progress.attempt ?? 1;
   return (
-    <section aria-label="Render progress" className="space-y-3 rounded-xl border border-slate-800 bg-slate-950 p-5">
+    <section aria-label="Render progress" className={cn("space-y-3 rounded-xl border border-slate-800 bg-slate-950 p-5", lastKnown && "opacity-60")}>
+      {lastKnown ? <p className="text-sm text-amber-200">Last progress received before the connection was lost:</p> : null}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="font-semibold" data-testid="render-stage">
           {progress.stage || DEFAULT_RENDER_STAGE}
@@ -28,8 +32,31 @@ export function RenderProgressPanel({ progress }: { progress: RenderProgress }) 
           {percent}%
         </span>
       </div>
+      <ol aria-label="Render steps" className="grid gap-1 text-sm sm:grid-cols-3">
+        {renderSteps(progress).map((step, i) => (
+          <li
+            key={step.label}
+            data-state={step.state}
+            className={cn("flex items-center gap-1.5", step.state === "todo" ? "text-slate-500" : step.state === "current" ? "text-white" : "text-emerald-300")}
+          >
+            {step.state === "done" ? (
+              <CheckCircle2 className="h-4 w-4" aria-hidden />
+            ) : step.state === "current" ? (
+              <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
+            ) : (
+              <Circle className="h-4 w-4" aria-hidden />
+            )}
+            Step {i + 1}: {step.label}
+          </li>
+        ))}
+      </ol>
       {progress.step ? <p className="text-sm text-slate-300">{progress.step}</p> : null}
       {progress.details ? <p className="text-sm text-slate-400">{progress.details}</p> : null}
+      {attempt > 1 ? (
+        <p data-testid="render-resumed" className="flex items-center gap-1.5 text-sm text-amber-200">
+          <RotateCcw className="h-4 w-4" aria-hidden /> Resumed after an interruption (attempt {attempt}): a worker stopped mid-render and another took it over.
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -7,13 +7,12 @@ export const LATEST_VIDEO_KEY = ["latest-video"];
 
 export type LatestVideo = { videoUrl: string | null; width?: number | null; height?: number | null; durationSeconds?: number | null };
 
-/** On any failure the page falls back to idle with 0 progress and '0s' elapsed . */
+/**
+ * A failed read is an error, not idle: the spec's "fall back to idle with 0 progress" made a dead server look
+ * like a finished render (docs/decisions/080). The page says the server cannot be reached and keeps polling.
+ */
 export async function fetchRenderProgress(): Promise<RenderProgress> {
-  try {
-    return (await apiGet<RenderProgress>("/api/render-progress")) ?? IDLE_RENDER_PROGRESS;
-  } catch {
-    return IDLE_RENDER_PROGRESS;
-  }
+  return (await apiGet<RenderProgress>("/api/render-progress")) ?? IDLE_RENDER_PROGRESS;
 }
 
 export async function fetchLatestVideo(): Promise<LatestVideo> {

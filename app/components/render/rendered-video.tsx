@@ -19,7 +19,8 @@ export function RenderedVideo(props: { videoUrl: string; title: string; deleting
         src={videoUrl}
         controls
         preload="metadata"
-        className="w-full rounded-lg bg-black"
+        // fits the window's height too, so a vertical video leaves Download Video in view (1280x800 and phones)
+        className="mx-auto block max-h-[calc(100dvh-15rem)] w-auto max-w-full rounded-lg bg-black"
         onError={() => {
           // diagnostic only, never shown: what does the server say about the file?
           fetch(videoUrl, { method: "HEAD", credentials: "include" })

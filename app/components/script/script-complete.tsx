@@ -1,8 +1,8 @@
+import { Link } from "@remix-run/react";
 import { Download, Film } from "lucide-react";
 import { Button } from "~/components/ui/button";
+import { scriptBadges, scriptWriterLine } from "~/lib/provenance";
 import { countWords, minutesForWords } from "~/lib/script";
-
-const BADGES = ["YouTube Compliant", "Automatically Proofread", "Optimized Flow"];
 
 /** The finished script: title, badges, text, and the next steps. */
 export function ScriptComplete(props: {
@@ -11,6 +11,10 @@ export function ScriptComplete(props: {
   onDownload: () => void;
   onGenerateStoryboard: () => void;
   storyboardBusy: boolean;
+  /** The provider that wrote it, by name (null: not recorded). */
+  writtenBy: string | null;
+  /** The server cannot be reached: no action is offered until it answers. */
+  disabled?: boolean;
 }) {
   const words = countWords(props.script);
   return (
@@ -18,12 +22,18 @@ export function ScriptComplete(props: {
       <div>
         <h2 className="text-2xl font-bold">{props.title}</h2>
         <ul className="mt-3 flex flex-wrap gap-2" aria-label="Script checks">
-          {BADGES.map((badge) => (
+          {scriptBadges(props.writtenBy).map((badge) => (
             <li key={badge} className="rounded-full bg-emerald-900/60 px-3 py-1 text-xs font-medium text-emerald-200">
               {badge}
             </li>
           ))}
         </ul>
+        <p className="mt-3 text-sm text-slate-400" data-testid="script-writer">
+          {scriptWriterLine(props.writtenBy)}{" "}
+          <Link to="/settings" className="text-brand underline">
+            Choose the writer in Settings
+          </Link>
+        </p>
       </div>
       <article data-testid="script-text" className="max-h-[60vh] overflow-y-auto whitespace-pre-wrap rounded-xl border border-slate-800 bg-slate-900 p-6 leading-relaxed">
         {props.script}
@@ -36,7 +46,7 @@ export function ScriptComplete(props: {
           <Button variant="outline" onClick={props.onDownload}>
             <Download className="h-4 w-4" aria-hidden /> Download Script
           </Button>
-          <Button onClick={props.onGenerateStoryboard} disabled={props.storyboardBusy}>
+          <Button onClick={props.onGenerateStoryboard} disabled={props.storyboardBusy || props.disabled}>
             <Film className="h-4 w-4" aria-hidden /> Generate Storyboard
           </Button>
         </div>

@@ -4,11 +4,12 @@
 import { useNavigate } from "@remix-run/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toast } from "~/hooks/use-toast";
+import { dismissToast, toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
 import { clearCurrentScript, loadVideoDetails, saveCurrentScript, saveVideoDetails } from "~/lib/browser-storage";
 import { GENERATION_STARTED_FLAG_MS, POLLING_MS, SCRIPT_STATUS_KEY } from "~/lib/constants";
 import { scriptFileName } from "~/lib/script";
+import { pollWhileUnreachable, serverUnreachable } from "~/lib/server-reachability";
 import type { VideoDetails } from "~/lib/video-details";
 import type { ScriptStatusResponse } from "~/server/script.server";
 
@@ -41,14 +42,19 @@ export function useScriptGeneration(serverDetails: VideoDetails | null) {
     queryKey: SCRIPT_STATUS_KEY,
     queryFn: () => apiGet<ScriptStatusResponse>("/api/script-status"),
     enabled: !!details,
-    refetchInterval: (query) => (query.state.data?.status === "processing" ? POLLING_MS.scriptPage : false),
+    // every 3 s (the spec's script-page interval), also once complete: a server that stops answering is noticed
+    // and the page recovers by itself when it is back
+    refetchInterval: (query) => pollWhileUnreachable(POLLING_MS.scriptPage, query.state),
   });
+  const unreachable = serverUnreachable([status]);
+  // the "Script generation started" toast is about a run: it goes once that run has ended
+  const startedToast = useRef<string | null>(null);
 
   const start = useMutation({
     mutationFn: (d: VideoDetails) => apiRequest<{ started: boolean }>("POST", "/api/generate-script", d),
     onSuccess: (_result, d) => {
       window.sessionStorage.setItem(STARTED_FLAG_KEY, startedFlag(d, Date.now()));
-      toast({ title: "Script generation started", description: "This may take a few minutes." });
+      startedToast.current = toast({ title: "Script generation started", description: "This may take a few minutes." });
       queryClient.invalidateQueries({ queryKey: SCRIPT_STATUS_KEY });
     },
     onError: (error) => {
@@ -57,6 +63,12 @@ export function useScriptGeneration(serverDetails: VideoDetails | null) {
   });
 
   const data = status.data;
+
+  useEffect(() => {
+    if (!startedToast.current || !data || data.status === "processing" || data.status === "not_found") return;
+    dismissToast(startedToast.current);
+    startedToast.current = null;
+  }, [data]);
 
   // Mirror the server's script into browser storage, and apply the spec's clearing rules.
   useEffect(() => {
@@ -89,10 +101,10 @@ export function useScriptGeneration(serverDetails: VideoDetails | null) {
 
   // No script yet: start one automatically (once; the 'started' flag lasts 30 seconds).
   useEffect(() => {
-    if (!details || data?.status !== "not_found" || start.isPending) return;
+    if (!details || unreachable || data?.status !== "not_found" || start.isPending) return;
     if (Date.now() - startedAtFor(details) < GENERATION_STARTED_FLAG_MS) return;
     start.mutate(details);
-  }, [details, data?.status, start]);
+  }, [details, unreachable, data?.status, start]);
 
   const resetAndRetry = useCallback(async () => {
     if (!details) return;
@@ -137,5 +149,5 @@ export function useScriptGeneration(serverDetails: VideoDetails | null) {
     toast({ title: "Script downloaded" });
   }
 
-  return { details, data, start, resetAndRetry, storyboard, download };
+  return { details, data, unreachable, start, resetAndRetry, storyboard, download };
 }

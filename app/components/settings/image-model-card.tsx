@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Label } from "~/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "~/components/ui/select";
 import { apiGet, serverMessage } from "~/lib/api-client";
-import { DEFAULT_MODEL_NAME, flattenModels, modelLabel } from "./model-options";
+import { defaultModelText, flattenModels, modelLabel, modelsCachedLabel } from "./model-options";
 import { useSaveConfig } from "./queries";
 import type { ModelsResponse, PublicConfig } from "./types";
 import { OfflineBadge } from "./voice-card";
@@ -43,13 +43,13 @@ export function ImageModelCard({ config }: { config: PublicConfig | null | undef
           <ImageIcon className="h-5 w-5 text-brand" aria-hidden /> Image Model Settings
           {offline ? <OfflineBadge>Offline styles</OfflineBadge> : null}
         </CardTitle>
-        <CardDescription>The model that draws your scene images. The default is {DEFAULT_MODEL_NAME}.</CardDescription>
+        <CardDescription>{defaultModelText(hasKey)}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         <div className="grid gap-2">
           <Label htmlFor="model-select" className="flex items-center gap-2">
             Image model
-            {loaded ? <span className="text-xs font-normal text-slate-400">({list.length} models cached)</span> : null}
+            {loaded ? <span className="text-xs font-normal text-slate-400">{modelsCachedLabel(list.length)}</span> : null}
           </Label>
           <div className="flex gap-2">
             <Select value={modelId} onValueChange={setModelId}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { flattenModels, modelLabel, truncateDescription } from "./model-options";
+import { flattenModels, modelLabel, truncateDescription, defaultModelText, modelsCachedLabel } from "./model-options";
 
 describe("truncateDescription", () => {
   it("keeps a description of up to 50 characters as it is", () => {
@@ -30,5 +30,18 @@ describe("modelLabel and flattenModels", () => {
     const flat = flattenModels({ custom_models: [m("c")], featured_models: [m("f"), m("x")], core_models: [m("x"), m("core")] });
     expect(flat.map((x) => x.id)).toEqual(["c", "f", "x", "core"]);
     expect(flattenModels(null)).toEqual([]);
+  });
+});
+
+describe("the model card's words", () => {
+  it("one model, many models", () => {
+    expect(modelsCachedLabel(1)).toBe("(1 model cached)");
+    expect(modelsCachedLabel(0)).toBe("(0 models cached)");
+    expect(modelsCachedLabel(12)).toBe("(12 models cached)");
+  });
+  it("names Leonardo Kino XL as the default only when a Leonardo key is saved", () => {
+    expect(defaultModelText(true)).toBe("The model that draws your scene images. The default is Leonardo Kino XL.");
+    expect(defaultModelText(false)).toMatch(/^No Leonardo key is saved, so scene images are drawn offline/);
+    expect(defaultModelText(false)).not.toMatch(/^The default is/);
   });
 });

@@ -5,6 +5,16 @@ import type { ModelSummary, ModelsResponse } from "./types";
 
 export const DEFAULT_MODEL_NAME = "Leonardo Kino XL";
 
+/** "(1 model cached)", "(12 models cached)" */
+export const modelsCachedLabel = (n: number) => `(${n} ${n === 1 ? "model" : "models"} cached)`;
+
+/** What the card says about the default: Leonardo's default model applies only once a Leonardo key is saved. */
+export function defaultModelText(hasKey: boolean): string {
+  return hasKey
+    ? `The model that draws your scene images. The default is ${DEFAULT_MODEL_NAME}.`
+    : `No Leonardo key is saved, so scene images are drawn offline (no AI) in the style chosen here. With a Leonardo key, the default model is ${DEFAULT_MODEL_NAME}.`;
+}
+
 export function truncateDescription(description: string | null | undefined, limit = MODEL_DESCRIPTION_CHARS): string {
   const text = (description ?? "").trim();
   return text.length > limit ? `${text.slice(0, limit)}...` : text;

@@ -30,7 +30,10 @@ export function WatermarkCard({ config }: { config: PublicConfig | null | undefi
         <CardTitle className="flex items-center gap-2">
           <Stamp className="h-5 w-5 text-brand" aria-hidden /> Watermark Settings
         </CardTitle>
-        <CardDescription>Thumbnail Watermark: your image appears in the bottom-right corner of every generated thumbnail.</CardDescription>
+        <CardDescription>
+          Thumbnail Watermark: your image appears in the bottom-right corner of every thumbnail you generate on the Thumbnail and Upload pages. It is
+          not added to the video itself.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         <div className="grid gap-2">

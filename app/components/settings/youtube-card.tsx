@@ -39,7 +39,10 @@ export function YoutubeCard({ config, origin }: { config: PublicConfig | null | 
         <CardTitle className="flex items-center gap-2">
           <Youtube className="h-5 w-5 text-red-500" aria-hidden /> YouTube Upload Integration
         </CardTitle>
-        <CardDescription>Your own Google OAuth client lets Reelsmith upload videos to your channel.</CardDescription>
+        <CardDescription>
+          Your own Google OAuth client lets Reelsmith upload to your channel: save it here, then connect YouTube and upload (or schedule) on the Upload
+          page.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6">
         <form className="grid gap-4" onSubmit={submit}>
@@ -76,7 +79,8 @@ export function YoutubeCard({ config, origin }: { config: PublicConfig | null | 
             </li>
             <li>Paste the client ID and secret above and save.</li>
             <li>
-              Optional, for Leonardo image generation callbacks, set this webhook URL in your Leonardo account:
+              Not needed for uploads, nor for Leonardo today: Reelsmith asks Leonardo for each image until it is ready, so no webhook has to be set.
+              The address reserved for Leonardo&apos;s callbacks, which does not take them yet, is:
               <code className="mt-1 block break-all rounded bg-slate-900 px-2 py-1 text-emerald-300">{`${origin}${LEONARDO_WEBHOOK_PATH}`}</code>
             </li>
           </ol>

@@ -1,9 +1,11 @@
 // Beyond the spec: the whole video, previewed in the browser with the same Remotion composition the renderer
 // uses, so a creator sees pacing, motion and captions before spending minutes on a render. The caption style is
-// chosen here (issue 24) and the Player redraws with it at once.
-import { Player } from "@remotion/player";
-import { useEffect, useState } from "react";
+// chosen here (issue 24) and the Player redraws with it at once; its controls sit under the picture, not on the
+// captions (issue 22).
+import { Player, type PlayerRef } from "@remotion/player";
+import { useEffect, useRef, useState } from "react";
 import type { CaptionStyle } from "~/lib/caption-style";
+import { PreviewControls } from "./preview-controls";
 import type { ResolutionValue } from "~/lib/video-format";
 import type { StoryboardCellView } from "~/server/storyboard.server";
 import {
@@ -50,45 +52,40 @@ export function previewProps(
   };
 }
 
-export function LivePreview({
-  cells,
-  resolution,
-}: {
-  cells: StoryboardCellView[];
-  resolution: ResolutionValue;
-}) {
+export function LivePreview({ cells, resolution }: { cells: StoryboardCellView[]; resolution: ResolutionValue }) {
   // The Player needs the browser; render it after hydration.
   const [mounted, setMounted] = useState(false);
+  const player = useRef<PlayerRef>(null);
   useEffect(() => setMounted(true), []);
   const { style, save } = useCaptionStyle();
   const props = style ? previewProps(cells, resolution, style) : null;
   const vertical = resolution !== "16:9";
+  const durationInFrames = props ? buildTimeline(props).durationInFrames : 0;
   return (
-    <section
-      aria-label="Video preview"
-      className="mt-8 rounded-xl border border-slate-800 bg-slate-900 p-4"
-    >
+    <section aria-label="Video preview" className="mt-8 rounded-xl border border-slate-800 bg-slate-900 p-4">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-lg font-semibold">Preview</h2>
         {style ? <CaptionStylePicker style={style} onChange={save} /> : null}
       </div>
       {mounted && props ? (
         <div className={vertical ? "mx-auto max-w-xs" : "mx-auto max-w-3xl"}>
-          <Player
-            component={StoryboardVideo}
-            inputProps={props}
-            durationInFrames={buildTimeline(props).durationInFrames}
-            compositionWidth={props.width}
-            compositionHeight={props.height}
-            fps={props.fps}
-            controls
-            style={{ width: "100%" }}
-          />
+          <div data-testid="preview-picture">
+            <Player
+              ref={player}
+              component={StoryboardVideo}
+              inputProps={props}
+              durationInFrames={durationInFrames}
+              compositionWidth={props.width}
+              compositionHeight={props.height}
+              fps={props.fps}
+              clickToPlay
+              style={{ width: "100%" }}
+            />
+          </div>
+          <PreviewControls player={player} durationInFrames={durationInFrames} fps={props.fps} />
         </div>
       ) : (
-        <p className="text-sm text-slate-400">
-          The preview plays here when all scenes have pictures and narration.
-        </p>
+        <p className="text-sm text-slate-400">The preview plays here when all scenes have pictures and narration.</p>
       )}
     </section>
   );

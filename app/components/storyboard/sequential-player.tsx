@@ -2,7 +2,7 @@ import { Pause, Play, Square } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 
 /**
- * The floating player: plays the scenes' voiceovers in order, skips scenes without audio, moves on after an
+ * The storyboard's player (in the page header): plays the scenes' voiceovers in order, skips scenes without audio, moves on after an
  * audio error, stops at the end. Play/pause toggles; stop resets to the first scene.
  */
 export function SequentialPlayer(props: { audioUrls: (string | null)[]; onSceneChange: (index: number | null) => void }) {
@@ -53,7 +53,8 @@ export function SequentialPlayer(props: { audioUrls: (string | null)[]; onSceneC
   }
 
   return (
-    <div className="fixed bottom-6 left-1/2 z-40 flex -translate-x-1/2 items-center gap-3 rounded-full border border-slate-700 bg-slate-900/95 px-4 py-2 shadow-xl">
+    // in the page's header, not floating: a floating pill covered scene text on desktop and phone (docs/decisions/080)
+    <div role="group" aria-label="Play all scenes" className="flex w-fit items-center gap-3 rounded-full border border-slate-700 bg-slate-900 px-3 py-1.5">
       <audio ref={audio} onEnded={advance} onError={advance} preload="auto" />
       <button type="button" onClick={toggle} className="rounded-full bg-brand p-2 text-white" aria-label={playing ? "Pause storyboard audio" : "Play storyboard audio"}>
         {playing ? <Pause className="h-4 w-4" aria-hidden /> : <Play className="h-4 w-4" aria-hidden />}

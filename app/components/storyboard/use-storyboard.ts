@@ -6,11 +6,21 @@ import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
 import { loadCurrentScript } from "~/lib/browser-storage";
 import { GENERATE_ALL, GENERATION_STARTED_FLAG_MS, POLLING_MS } from "~/lib/constants";
+import { pollWhileUnreachable, serverUnreachable } from "~/lib/server-reachability";
 import type { StoryboardCellView } from "~/server/storyboard.server";
 import type { GenerateAllProgress } from "../../../workflows/shared/scene-media";
 import type { SceneBusy } from "./scene-card";
 
-export type StoryboardStatus = { status: "not_found" | "processing" | "completed" | "error"; cellCount: number; title?: string; error?: string | null };
+export type StoryboardStatus = {
+  status: "not_found" | "processing" | "completed" | "error";
+  cellCount: number;
+  title?: string;
+  error?: string | null;
+  /** the text provider that split the script, by name */
+  splitBy?: string | null;
+  /** when the split under way started (ISO) */
+  startedAt?: string | null;
+};
 type GenerateAllState = { progress: (GenerateAllProgress & { running: boolean }) | null };
 
 const STARTED_FLAG_KEY = "storyboardGenerationStartedAt";
@@ -27,21 +37,30 @@ export function useStoryboard(project: { title: string } | null) {
   const status = useQuery({
     queryKey: ["storyboard-status"],
     queryFn: () => apiGet<StoryboardStatus>("/api/storyboard-status"),
-    refetchInterval: POLLING_MS.storyboardStatus,
+    refetchInterval: (q) => pollWhileUnreachable(POLLING_MS.storyboardStatus, q.state),
   });
   const cells = useQuery({
     queryKey: ["storyboards"],
     queryFn: () => apiGet<{ storyboardCells: StoryboardCellView[] }>("/api/storyboards"),
     enabled: !!project,
-    refetchInterval: POLLING_MS.storyboards,
+    refetchInterval: (q) => pollWhileUnreachable(POLLING_MS.storyboards, q.state),
   });
   const generateAll = useQuery({
     queryKey: ["generate-all-content"],
     queryFn: () => apiGet<GenerateAllState>("/api/generate-all-content"),
     enabled: status.data?.status === "completed",
-    refetchInterval: (q) => (q.state.data?.progress?.running ? 2000 : false),
+    refetchInterval: (q) => pollWhileUnreachable(q.state.data?.progress?.running ? 2000 : false, q.state),
   });
+  const unreachable = serverUnreachable([status, cells, generateAll]);
   const list = cells.data?.storyboardCells ?? [];
+
+  // The split finished (or changed the scenes): read them now rather than at the next 5 s poll, so the page
+  // goes from "Splitting" straight to the scenes.
+  const statusCellCount = status.data?.status === "completed" ? status.data.cellCount : null;
+  const { refetch: refetchCells } = cells;
+  useEffect(() => {
+    if (statusCellCount !== null && statusCellCount !== list.length && !!project) void refetchCells();
+  }, [statusCellCount, list.length, project, refetchCells]);
   const refresh = useCallback(() => {
     queryClient.invalidateQueries({ queryKey: ["storyboards"] });
     queryClient.invalidateQueries({ queryKey: ["storyboard-status"] });
@@ -67,12 +86,12 @@ export function useStoryboard(project: { title: string } | null) {
 
   // Start automatically when the saved script is completed, no storyboard exists, and none is being started.
   useEffect(() => {
-    if (status.data?.status !== "not_found" || list.length > 0 || start.isPending) return;
+    if (unreachable || status.data?.status !== "not_found" || list.length > 0 || start.isPending) return;
     const script = loadCurrentScript(window.localStorage);
     if (script?.status !== "completed") return;
     if (Date.now() - Number(window.sessionStorage.getItem(STARTED_FLAG_KEY) ?? 0) < GENERATION_STARTED_FLAG_MS) return;
     start.mutate();
-  }, [status.data?.status, list.length, start]);
+  }, [unreachable, status.data?.status, list.length, start]);
 
   const saveCell = async (cellIndex: number, field: "imagePrompt" | "voiceoverText", value: string) => {
     try {
@@ -137,5 +156,5 @@ export function useStoryboard(project: { title: string } | null) {
     queryClient.invalidateQueries({ queryKey: ["scene-media"] });
   }, [refresh, queryClient]);
 
-  return { status, list, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene };
+  return { status, unreachable, list, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene };
 }

@@ -16,10 +16,13 @@ import {
   startRenderRequest,
 } from "~/components/render/render-queries";
 import { RenderedVideo } from "~/components/render/rendered-video";
+import { renderView } from "~/components/render/render-view";
+import { ServerUnreachableNotice } from "~/components/layout/server-unreachable";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/hooks/use-toast";
 import { serverMessage } from "~/lib/api-client";
 import { POLLING_MS } from "~/lib/constants";
+import { pollWhileUnreachable, serverUnreachable } from "~/lib/server-reachability";
 import { requireUserId } from "~/server/auth.server";
 import { prisma } from "~/server/db.server";
 import { allScenesHaveMedia } from "~/lib/storyboard";
@@ -55,11 +58,19 @@ export default function RenderPage() {
   const progressQuery = useQuery({
     queryKey: RENDER_PROGRESS_KEY,
     queryFn: fetchRenderProgress,
-    refetchInterval: (query) => (isRenderActive(query.state.data) ? POLLING_MS.renderProgress : false),
+    // every 2 s while a render is active; otherwise every 5 s (like the latest video), so a render started
+    // elsewhere and a server that stopped answering are both noticed (docs/decisions/080)
+    refetchInterval: (query) =>
+      pollWhileUnreachable(isRenderActive(query.state.data) ? POLLING_MS.renderProgress : POLLING_MS.latestVideo, query.state),
   });
-  const latestVideo = useQuery({ queryKey: LATEST_VIDEO_KEY, queryFn: fetchLatestVideo });
+  const latestVideo = useQuery({
+    queryKey: LATEST_VIDEO_KEY,
+    queryFn: fetchLatestVideo,
+    refetchInterval: (query) => pollWhileUnreachable(POLLING_MS.latestVideo, query.state),
+  });
+  const unreachable = serverUnreachable([progressQuery, latestVideo]);
   const progress = progressQuery.data;
-  const active = isRenderActive(progress);
+  const active = !unreachable && isRenderActive(progress);
   const videoUrl = latestVideo.data?.videoUrl ?? null;
 
   const refetchAll = () =>
@@ -68,12 +79,18 @@ export default function RenderPage() {
       queryClient.invalidateQueries({ queryKey: LATEST_VIDEO_KEY }),
     ]);
 
-  // when a render ends, its video becomes the latest one
+  // when a render ends (seen by a successful read), its video becomes the latest one
+  // (until it is read, the previous video is not shown again)
   const wasActive = useRef(false);
+  const [readingNewVideo, setReadingNewVideo] = useState(false);
   useEffect(() => {
-    if (wasActive.current && !active) queryClient.invalidateQueries({ queryKey: LATEST_VIDEO_KEY });
+    if (unreachable) return;
+    if (wasActive.current && !active) {
+      setReadingNewVideo(true);
+      void queryClient.invalidateQueries({ queryKey: LATEST_VIDEO_KEY }).finally(() => setReadingNewVideo(false));
+    }
     wasActive.current = active;
-  }, [active, queryClient]);
+  }, [active, unreachable, queryClient]);
 
   const start = useMutation({
     mutationFn: () => startRenderRequest(quality),
@@ -99,12 +116,7 @@ export default function RenderPage() {
     },
   });
 
-  const busy = start.isPending || active;
-  const renderedScenes = videoUrl ? sceneCount : 0;
-  const subtitle = active
-    ? `Render • ${progress?.details ?? ""} (${Math.round(progress?.progress ?? 0)}%)`
-    : `Render • ${renderedScenes} of ${sceneCount} scenes rendered`;
-  const lastError = !active && progress?.error ? progress.error : null;
+  const view = renderView({ ready, sceneCount, progress, unreachable, starting: start.isPending, videoUrl: readingNewVideo ? null : videoUrl });
 
   return (
     <main className="mx-auto max-w-4xl space-y-6 px-4 py-10">
@@ -113,18 +125,20 @@ export default function RenderPage() {
           <Film className="h-7 w-7 text-brand" aria-hidden /> {title || "Video Rendering"}
         </h1>
         <p className="mt-2 text-slate-400" data-testid="render-subtitle">
-          {subtitle}
+          {view.subtitle}
         </p>
       </header>
 
+      {unreachable ? <ServerUnreachableNotice what="the render's progress" /> : null}
+
       <section className="space-y-5 rounded-xl border border-slate-800 bg-slate-900 p-6">
         <RenderChecklist state={checklist} />
-        <h2 className="text-xl font-semibold">{ready ? "Ready to Render" : "Complete Your Storyboard"}</h2>
+        <h2 className="text-xl font-semibold">{view.heading}</h2>
         {ready ? (
           <div className="space-y-4">
-            <QualityPicker value={quality} maxHeight={maxHeight} disabled={busy} onChange={setQuality} />
-            <Button size="lg" onClick={() => start.mutate()} disabled={busy}>
-              {busy ? "Rendering in progress..." : "Render Video"}
+            <QualityPicker value={quality} maxHeight={maxHeight} disabled={!view.canStart} onChange={setQuality} />
+            <Button size="lg" onClick={() => start.mutate()} disabled={!view.canStart}>
+              {view.buttonLabel}
             </Button>
           </div>
         ) : (
@@ -136,15 +150,15 @@ export default function RenderPage() {
             </Button>
           </div>
         )}
-        {busy && progress ? <RenderProgressPanel progress={progress} /> : null}
-        {lastError ? (
+        {view.panel ? <RenderProgressPanel progress={view.panel} lastKnown={view.panelIsLastKnown} /> : null}
+        {view.lastError ? (
           <p role="alert" className="rounded-lg border border-red-800 bg-red-950 p-3 text-sm text-red-200">
-            The last render failed: {lastError}
+            The last render failed: {view.lastError}
           </p>
         ) : null}
       </section>
 
-      {videoUrl ? (
+      {view.showVideo && videoUrl ? (
         <RenderedVideo videoUrl={videoUrl} title={title || "video"} deleting={remove.isPending} onDelete={() => remove.mutate()} />
       ) : null}
 

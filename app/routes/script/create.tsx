@@ -146,7 +146,8 @@ export default function CreateVideo() {
           </div>
         </fieldset>
         <DurationSlider resolution={resolution} value={duration} onChange={setDuration} />
-        <Button type="submit" size="lg" disabled={busy}>
+        {/* not full width: the bottom-right toast that may follow a click never covers it */}
+        <Button type="submit" size="lg" disabled={busy} className="sm:justify-self-start">
           {busy ? "Creating..." : "Create Video"}
         </Button>
       </form>

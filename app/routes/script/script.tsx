@@ -4,6 +4,7 @@ import { AlertTriangle } from "lucide-react";
 import { ScriptComplete } from "~/components/script/script-complete";
 import { ScriptProgressView } from "~/components/script/script-progress";
 import { useScriptGeneration } from "~/components/script/use-script-generation";
+import { ServerUnreachableNotice } from "~/components/layout/server-unreachable";
 import { Button } from "~/components/ui/button";
 import { loadCurrentScript } from "~/lib/browser-storage";
 import type { VideoDetails } from "~/lib/video-details";
@@ -28,7 +29,8 @@ const [STUCK_TITLE, STUCK_DESCRIPTION] = STUCK_NOTICE.split(" - ") as [string, s
 
 export default function ScriptPage() {
   const { details: serverDetails } = useLoaderData<typeof loader>();
-  const { details, data, start, resetAndRetry, storyboard, download } = useScriptGeneration(serverDetails);
+  const { details, data, unreachable, start, resetAndRetry, storyboard, download } = useScriptGeneration(serverDetails);
+  const notice = unreachable ? <ServerUnreachableNotice what="the script's status" /> : null;
 
   if (details === undefined) return <PageShell>Loading...</PageShell>;
 
@@ -49,12 +51,15 @@ export default function ScriptPage() {
   if (data?.status === "completed" && data.script) {
     return (
       <PageShell>
+        {notice}
         <ScriptComplete
           title={data.title ?? details.title}
           script={data.script}
           onDownload={download}
           onGenerateStoryboard={() => storyboard.mutate()}
           storyboardBusy={storyboard.isPending}
+          writtenBy={data.writtenBy ?? null}
+          disabled={unreachable}
         />
       </PageShell>
     );
@@ -63,6 +68,7 @@ export default function ScriptPage() {
   if (data?.status === "processing") {
     return (
       <PageShell>
+        {notice}
         {data.isStuck ? (
           <div role="alert" className="mb-6 flex flex-wrap items-center justify-between gap-4 rounded-xl border border-amber-700 bg-amber-950 p-4">
             <div className="flex items-start gap-3">
@@ -72,7 +78,7 @@ export default function ScriptPage() {
                 {STUCK_DESCRIPTION}
               </p>
             </div>
-            <Button variant="outline" onClick={resetAndRetry} disabled={start.isPending}>
+            <Button variant="outline" onClick={resetAndRetry} disabled={start.isPending || unreachable}>
               Reset & Retry
             </Button>
           </div>
@@ -85,10 +91,11 @@ export default function ScriptPage() {
   if (data?.status === "error" || data?.status === "cancelled") {
     return (
       <PageShell>
+        {notice}
         <div className="rounded-xl border border-slate-800 bg-slate-900 p-10 text-center">
           <h1 className="text-2xl font-bold">{data.status === "error" ? "Script generation failed" : "Script generation was cancelled"}</h1>
           <p className="mt-2 text-slate-400">{data.error || "An error occurred during script generation"}</p>
-          <Button className="mt-6" onClick={() => start.mutate(details)} disabled={start.isPending}>
+          <Button className="mt-6" onClick={() => start.mutate(details)} disabled={start.isPending || unreachable}>
             Generate Script
           </Button>
         </div>
@@ -99,6 +106,7 @@ export default function ScriptPage() {
   const cached = typeof window !== "undefined" ? loadCurrentScript(window.localStorage) : null;
   return (
     <PageShell>
+      {notice}
       <ScriptProgressView title={cached?.title ?? details.title} progress={null} />
     </PageShell>
   );

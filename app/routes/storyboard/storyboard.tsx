@@ -8,6 +8,10 @@ import { SceneCard } from "~/components/storyboard/scene-card";
 import { noBusy, useStoryboard } from "~/components/storyboard/use-storyboard";
 import { SequentialPlayer } from "~/components/storyboard/sequential-player";
 import { Button } from "~/components/ui/button";
+import { ServerUnreachableNotice } from "~/components/layout/server-unreachable";
+import { MadeWith } from "~/components/storyboard/made-with";
+import { SplitTimer } from "~/components/storyboard/split-timer";
+import { storyboardPageState } from "~/components/storyboard/storyboard-view";
 import { needsAudio, needsImage, allScenesHaveMedia } from "~/lib/storyboard";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
@@ -22,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function StoryboardPage() {
   const { project } = useLoaderData<typeof loader>();
-  const { status, list, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene } = useStoryboard(project);
+  const { status, unreachable, list, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene } = useStoryboard(project);
 
   if (!project) {
     return (
@@ -36,41 +40,53 @@ export default function StoryboardPage() {
     );
   }
 
-  const state = status.data?.status;
-  if (!status.data && status.isLoading) {
+  const notice = unreachable ? <ServerUnreachableNotice what="the storyboard" /> : null;
+  const view = storyboardPageState({ status: status.data, statusLoading: status.isLoading, unreachable, sceneCount: list.length });
+  if (view === "loading" || view === "loading-scenes") {
     return (
       <Shell>
         <p role="status" className="flex items-center gap-2 text-slate-400">
-          <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> Loading storyboard...
+          <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> {view === "loading" ? "Loading storyboard..." : "Loading scenes..."}
         </p>
       </Shell>
     );
   }
-  if (state === "processing") {
+  if (view === "unreachable") {
     return (
       <Shell>
-        <Empty title="Generating your storyboard" text="This usually takes 1-2 minutes">
+        {notice}
+      </Shell>
+    );
+  }
+  if (view === "processing") {
+    return (
+      <Shell>
+        {notice}
+        <Empty title="Generating your storyboard" text="Splitting the script into scenes, each with an image prompt and a voiceover.">
           <Loader2 className="h-8 w-8 animate-spin text-brand" aria-hidden />
+          <SplitTimer startedAt={status.data?.startedAt ?? null} />
         </Empty>
       </Shell>
     );
   }
-  if (state === "error") {
+  if (view === "error") {
     return (
       <Shell>
+        {notice}
         <Empty title="Storyboard generation failed" text={status.data?.error || "An error occurred during storyboard generation"} icon={<AlertCircle className="h-8 w-8 text-red-400" aria-hidden />}>
-          <Button onClick={() => start.mutate()} disabled={start.isPending}>
+          <Button onClick={() => start.mutate()} disabled={start.isPending || unreachable}>
             Try Again
           </Button>
         </Empty>
       </Shell>
     );
   }
-  if (state !== "completed" || list.length === 0) {
+  if (view === "empty") {
     return (
       <Shell>
+        {notice}
         <Empty title="Ready to Generate Storyboard" text="Your script becomes scenes: an image prompt and a voiceover for each." icon={<Clapperboard className="h-8 w-8 text-brand" aria-hidden />}>
-          <Button onClick={() => start.mutate()} disabled={start.isPending}>
+          <Button onClick={() => start.mutate()} disabled={start.isPending || unreachable}>
             Generate Storyboard
           </Button>
         </Empty>
@@ -82,6 +98,7 @@ export default function StoryboardPage() {
   const everyAudio = list.length > 0 && list.every((c) => !needsAudio(c));
   return (
     <Shell>
+      {notice}
       <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
         <div className="min-w-0 max-w-full">
           <h1 className="text-3xl font-bold">{status.data?.title ?? project.title}</h1>
@@ -91,12 +108,16 @@ export default function StoryboardPage() {
           <div className="mt-2">
             <ImageSourcePicker />
           </div>
+          <MadeWith splitBy={status.data?.splitBy ?? null} cells={list} />
         </div>
-        {allScenesHaveMedia(list) ? (
-          <Button asChild>
-            <Link to="/render">Continue to Render</Link>
-          </Button>
-        ) : null}
+        <div className="flex flex-wrap items-center gap-3">
+          {everyAudio ? <SequentialPlayer audioUrls={list.map((c) => c.audioUrl)} onSceneChange={setPlayingScene} /> : null}
+          {allScenesHaveMedia(list) && !unreachable ? (
+            <Button asChild>
+              <Link to="/render">Continue to Render</Link>
+            </Button>
+          ) : null}
+        </div>
       </div>
       <GenerateAllBar
         missingImages={list.filter((c) => needsImage(c)).length}
@@ -120,13 +141,12 @@ export default function StoryboardPage() {
         ))}
       </div>
       <LivePreview cells={list} resolution={project.resolution} />
-      {everyAudio ? <SequentialPlayer audioUrls={list.map((c) => c.audioUrl)} onSceneChange={setPlayingScene} /> : null}
     </Shell>
   );
 }
 
 function Shell({ children }: { children: React.ReactNode }) {
-  return <main className="mx-auto max-w-7xl px-4 py-10 pb-28">{children}</main>;
+  return <main className="mx-auto max-w-7xl px-4 py-10">{children}</main>;
 }
 
 function Empty(props: { title: string; text: string; icon?: React.ReactNode; children?: React.ReactNode }) {
