@@ -1,0 +1,42 @@
+// A project's narration as the pages show it: language, the voice that will speak (chosen or the language's
+// default), the speed, and whether the offline writer can write the language.
+import type { Project } from "~/generated/prisma/client";
+import { languageLabel, offlineWriterNote } from "~/lib/languages";
+import { defaultVoiceFor } from "~/lib/voices";
+import { speechRateFactor } from "~/lib/voice-speed";
+import { getUserSettings } from "./settings.server";
+import { userProviders } from "./providers.server";
+
+export type ProjectNarration = {
+  language: string;
+  languageLabel: string;
+  /** the project's chosen voice; null: the default for the language */
+  voiceId: string | null;
+  /** the voice that will speak, by name when the list is local (offline voices) */
+  voiceName: string;
+  voiceSource: "cloud" | "offline";
+  voiceSpeed: number;
+  /** set when the offline writer will write English instead of the project's language */
+  scriptNote: string | null;
+};
+
+export async function describeNarration(userId: string, project: Pick<Project, "language" | "voiceId" | "voiceSpeed">): Promise<ProjectNarration> {
+  const [{ speech, text }, settings] = await Promise.all([userProviders(userId), getUserSettings(userId)]);
+  let voiceName: string;
+  if (speech.source === "offline") {
+    const voices = await speech.listVoices();
+    const id = defaultVoiceFor(project.language, voices, [project.voiceId, settings.elevenLabsVoiceId]);
+    voiceName = voices.find((v) => v.id === id)?.name ?? "the offline voice";
+  } else {
+    voiceName = project.voiceId ? `${speech.name} voice ${project.voiceId}` : `your ${speech.name} voice`;
+  }
+  return {
+    language: project.language,
+    languageLabel: languageLabel(project.language),
+    voiceId: project.voiceId,
+    voiceName,
+    voiceSource: speech.source,
+    voiceSpeed: speechRateFactor(project),
+    scriptNote: text.source === "offline" ? offlineWriterNote(project.language) : null,
+  };
+}
