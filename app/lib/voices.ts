@@ -29,9 +29,9 @@ export function parseEspeakVoice(id: string): { language: Language; variant: str
   return { language, variant };
 }
 
-/** Every eSpeak NG voice we offer: two per language. */
+/** Every eSpeak NG voice we offer: two per language, English aside (Flite's English voices sound better). */
 export function espeakVoices(): Voice[] {
-  return LANGUAGES.flatMap((l) =>
+  return LANGUAGES.filter((l) => l.code !== "en").flatMap((l) =>
     ESPEAK_VARIANTS.map((v) => ({
       id: `${ESPEAK_PREFIX}${l.code}${v.suffix}`,
       name: `${l.nativeName}${v.label} (eSpeak NG)`,

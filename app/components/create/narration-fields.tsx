@@ -45,9 +45,11 @@ export function NarrationFields(props: {
   return (
     <fieldset className="grid gap-4 rounded-lg border border-slate-800 p-4">
       <legend className="px-1 text-sm font-medium">Narration</legend>
-      <label className="grid gap-2">
-        <span className="text-sm font-medium">Language</span>
-        <select name="language" value={props.language} onChange={(e) => chooseLanguage(e.target.value)} className={selectClass}>
+      <div className="grid gap-2">
+        <label htmlFor="create-language" className="text-sm font-medium">
+          Language
+        </label>
+        <select id="create-language" name="language" value={props.language} onChange={(e) => chooseLanguage(e.target.value)} className={selectClass}>
           {LANGUAGES.map((l) => (
             <option key={l.code} value={l.code}>
               {languageLabel(l.code)}
@@ -60,10 +62,19 @@ export function NarrationFields(props: {
             save a Gemini API key or an OpenAI-compatible model in Settings.
           </span>
         ) : null}
-      </label>
-      <label className="grid gap-2">
-        <span className="text-sm font-medium">Voice</span>
-        <select name="voiceId" value={props.voiceId} onChange={(e) => props.onVoice(e.target.value)} className={selectClass} disabled={voices.isLoading}>
+      </div>
+      <div className="grid gap-2">
+        <label htmlFor="create-voice" className="text-sm font-medium">
+          Voice
+        </label>
+        <select
+          id="create-voice"
+          name="voiceId"
+          value={props.voiceId}
+          onChange={(e) => props.onVoice(e.target.value)}
+          className={selectClass}
+          disabled={voices.isLoading}
+        >
           <option value="">{voices.isLoading ? "Loading voices..." : `Automatic${automaticName ? `: ${automaticName}` : ""}`}</option>
           {groups.map((g) => (
             <optgroup key={g.language} label={g.heading}>
@@ -82,7 +93,7 @@ export function NarrationFields(props: {
             ? "Offline voices: Flite speaks English, eSpeak NG the other languages."
             : `${voices.data?.provider ?? "Your voice service"} voices speak every language with its multilingual model.`}
         </span>
-      </label>
+      </div>
       <VoiceSpeedSlider value={props.voiceSpeed} onChange={props.onSpeed} />
     </fieldset>
   );

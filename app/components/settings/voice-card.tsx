@@ -52,10 +52,10 @@ export function VoiceCard({ config }: { config: PublicConfig | null | undefined 
             <SelectContent>
               {groups.map((g) => (
                 <SelectGroup key={g.group}>
-                  <SelectLabel>{g.heading}</SelectLabel>
+                  <SelectLabel data-voice-heading>{g.heading}</SelectLabel>
                   {g.languages.map((l) => (
                     <SelectGroup key={l.language} aria-label={l.heading}>
-                      {g.languages.length > 1 ? <SelectLabel className="pl-6 text-xs uppercase tracking-wide text-brand">{l.heading}</SelectLabel> : null}
+                      {g.languages.length > 1 ? <SelectLabel data-voice-heading className="pl-6 text-xs uppercase tracking-wide text-brand">{l.heading}</SelectLabel> : null}
                       {l.voices.map((v) => (
                         <SelectItem key={v.id} value={v.id}>
                           {voiceLabel(v)}
