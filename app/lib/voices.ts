@@ -34,7 +34,7 @@ export function espeakVoices(): Voice[] {
   return LANGUAGES.filter((l) => l.code !== "en").flatMap((l) =>
     ESPEAK_VARIANTS.map((v) => ({
       id: `${ESPEAK_PREFIX}${l.code}${v.suffix}`,
-      name: `${l.nativeName}${v.label} (eSpeak NG)`,
+      name: `${l.name}${v.label} (eSpeak NG)`,
       category: "premade" as const,
       gender: v.gender,
       language: l.code,

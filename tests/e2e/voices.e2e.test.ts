@@ -34,7 +34,7 @@ describe("language, voice and speed on /create", () => {
     const voice = page.getByLabel("Voice", { exact: true });
     await expect.poll(() => voice.locator("option").first().textContent()).toBe("Automatic: RMS (offline)");
     await page.getByLabel("Language").selectOption("fr");
-    await expect.poll(() => voice.locator("option").first().textContent()).toBe("Automatic: Français (eSpeak NG)");
+    await expect.poll(() => voice.locator("option").first().textContent()).toBe("Automatic: French (eSpeak NG)");
     // the voice list is grouped by language, the project's first
     const groups = await voice.locator("optgroup").evaluateAll((els) => els.map((e) => e.getAttribute("label")));
     expect(groups.slice(0, 2)).toEqual(["French (Français)", "English"]);
@@ -53,7 +53,7 @@ describe("language, voice and speed on /create", () => {
     await page.getByRole("button", { name: "Create Video" }).click();
     await page.waitForURL(`${baseUrl()}/script`);
     const summary = page.getByTestId("narration-summary");
-    await expect.poll(() => summary.textContent()).toBe("Narration: French (Français) · voice Français, female (eSpeak NG) · speed 1.2x");
+    await expect.poll(() => summary.textContent()).toBe("Narration: French (Français) · voice French, female (eSpeak NG) · speed 1.2x");
     expect(await page.getByRole("note").count()).toBe(0);
     const script = page.getByTestId("script-text");
     await script.waitFor({ timeout: 120_000 });
@@ -73,7 +73,7 @@ describe("language, voice and speed on /create", () => {
     const note = page.getByRole("note");
     await note.waitFor();
     expect(await note.textContent()).toContain("so this German project's script is in English. For a script in German, save a Gemini API key or an OpenAI-compatible model in Settings");
-    expect(await page.getByTestId("narration-summary").textContent()).toContain("voice Deutsch (eSpeak NG)");
+    expect(await page.getByTestId("narration-summary").textContent()).toContain("voice German (eSpeak NG)");
     await shot("script-german-note-1280x800");
   });
 });

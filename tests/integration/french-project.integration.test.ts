@@ -79,7 +79,7 @@ describe("a French project with no keys", () => {
     expect(script).toMatch(/\b(?:les|des|la|le|et)\b/);
     expect(script.match(ENGLISH_WORDS) ?? []).toEqual([]);
     const page = await (await callRoute(scriptPage, new Request(`${base}/script`, { headers: { Cookie: cookie } }))).json();
-    expect(page.narration).toMatchObject({ language: "fr", languageLabel: "French (Français)", voiceName: "Français (eSpeak NG)", voiceSource: "offline", voiceSpeed: 1.1, scriptNote: null });
+    expect(page.narration).toMatchObject({ language: "fr", languageLabel: "French (Français)", voiceName: "French (eSpeak NG)", voiceSource: "offline", voiceSpeed: 1.1, scriptNote: null });
 
     // scenes and their media through the real workflows
     await prisma.storyboard.create({ data: { projectId: project.id, title: project.title, status: "processing" } });
@@ -129,7 +129,7 @@ describe("a German project with no keys", () => {
     const cookie = await sessionCookieFor(user.id);
     expect(await create(cookie, { title: "Bienen", topic: "Wie Bienen Honig machen", resolution: "9:16", duration: "5", language: "de" })).toMatchObject({ status: 200 });
     const page = await (await callRoute(scriptPage, new Request(`${base}/script`, { headers: { Cookie: cookie } }))).json();
-    expect(page.narration).toMatchObject({ language: "de", voiceName: "Deutsch (eSpeak NG)" });
+    expect(page.narration).toMatchObject({ language: "de", voiceName: "German (eSpeak NG)" });
     expect(page.narration.scriptNote).toMatch(/offline script writer writes only English and French.*Gemini API key or an OpenAI-compatible model/);
   });
 });
