@@ -26,3 +26,4 @@ export type ProjectVoice = z.infer<typeof ProjectVoiceSchema>;
 export const ProjectVoiceUpdateSchema = z
   .object({ language: LanguageSchema.optional(), voiceId: VoiceIdSchema.nullable().optional(), voiceSpeed: VoiceSpeedSchema.optional() })
   .strict();
+export type ProjectVoiceUpdate = z.infer<typeof ProjectVoiceUpdateSchema>;

@@ -4,10 +4,14 @@ import type { Project } from "~/generated/prisma/client";
 import { languageLabel, offlineWriterNote } from "~/lib/languages";
 import { defaultVoiceFor } from "~/lib/voices";
 import { speechRateFactor } from "~/lib/voice-speed";
+import type { ProjectVoiceUpdate } from "~/lib/project-voice";
+import { prisma } from "./db.server";
+import { getProjectForUser } from "./projects.server";
 import { getUserSettings } from "./settings.server";
 import { userProviders } from "./providers.server";
 
 export type ProjectNarration = {
+  projectId: string;
   language: string;
   languageLabel: string;
   /** the project's chosen voice; null: the default for the language */
@@ -20,7 +24,7 @@ export type ProjectNarration = {
   scriptNote: string | null;
 };
 
-export async function describeNarration(userId: string, project: Pick<Project, "language" | "voiceId" | "voiceSpeed">): Promise<ProjectNarration> {
+export async function describeNarration(userId: string, project: Pick<Project, "id" | "language" | "voiceId" | "voiceSpeed">): Promise<ProjectNarration> {
   const [{ speech, text }, settings] = await Promise.all([userProviders(userId), getUserSettings(userId)]);
   let voiceName: string;
   if (speech.source === "offline") {
@@ -31,6 +35,7 @@ export async function describeNarration(userId: string, project: Pick<Project, "
     voiceName = project.voiceId ? `${speech.name} voice ${project.voiceId}` : `your ${speech.name} voice`;
   }
   return {
+    projectId: project.id,
     language: project.language,
     languageLabel: languageLabel(project.language),
     voiceId: project.voiceId,
@@ -39,4 +44,18 @@ export async function describeNarration(userId: string, project: Pick<Project, "
     voiceSpeed: speechRateFactor(project),
     scriptNote: text.source === "offline" ? offlineWriterNote(project.language) : null,
   };
+}
+
+/** PUT /api/projects/{id}/narration: changes the language, voice or speed of one of the user's projects (another's: 404). */
+export async function updateNarration(userId: string, projectId: string, update: ProjectVoiceUpdate): Promise<ProjectNarration> {
+  await getProjectForUser(userId, projectId);
+  const project = await prisma.project.update({
+    where: { id: projectId },
+    data: {
+      ...(update.language !== undefined ? { language: update.language } : {}),
+      ...(update.voiceId !== undefined ? { voiceId: update.voiceId } : {}),
+      ...(update.voiceSpeed !== undefined ? { voiceSpeed: update.voiceSpeed } : {}),
+    },
+  });
+  return describeNarration(userId, project);
 }

@@ -10,6 +10,7 @@ import { findMediaForUser, mediaFilePath, mediaIdFromUrl } from "~/server/storag
 import { action as createAction, loader as createLoader } from "~/routes/script/create";
 import { action as generateScript } from "~/routes/script/api.generate-script";
 import { loader as scriptPage } from "~/routes/script/script";
+import { action as narration } from "~/routes/projects/api.projects.$id.narration";
 import { scriptWorkflowId } from "../../workflows/shared/script";
 import { storyboardWorkflow } from "../../workflows/storyboard";
 import { generateAllContentWorkflow } from "../../workflows/scene-media";
@@ -131,5 +132,23 @@ describe("a German project with no keys", () => {
     const page = await (await callRoute(scriptPage, new Request(`${base}/script`, { headers: { Cookie: cookie } }))).json();
     expect(page.narration).toMatchObject({ language: "de", voiceName: "German (eSpeak NG)" });
     expect(page.narration.scriptNote).toMatch(/offline script writer writes only English and French.*Gemini API key or an OpenAI-compatible model/);
+
+    // the narration can be changed later: French, a female voice, slower; never on another creator's project
+    const project = await prisma.project.findFirstOrThrow({ where: { userId: user.id } });
+    const put = (who: string, body: unknown) =>
+      callRoute(
+        narration,
+        new Request(`${base}/api/projects/${project.id}/narration`, { method: "PUT", headers: { Cookie: who, "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+        { id: project.id },
+      );
+    const changed = await put(cookie, { language: "fr", voiceId: "espeak:fr+f3", voiceSpeed: 0.8 });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({ language: "fr", voiceId: "espeak:fr+f3", voiceName: "French, female (eSpeak NG)", voiceSpeed: 0.8, scriptNote: null });
+    const bad = await put(cookie, { voiceSpeed: 1.4 });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ field: "voiceSpeed" });
+    const other = await sessionCookieFor((await createTestUser()).id);
+    expect((await put(other, { voiceSpeed: 1 })).status).toBe(404);
+    expect(await prisma.project.findUniqueOrThrow({ where: { id: project.id } })).toMatchObject({ language: "fr", voiceSpeed: 0.8 });
   });
 });
