@@ -32,9 +32,9 @@ describe("language, voice and speed on /create", () => {
     await page.getByText("9:16 Shorts").click();
 
     const voice = page.getByLabel("Voice", { exact: true });
-    await expect.poll(() => voice.locator("option").first().textContent()).toBe("Automatic: RMS (offline)");
+    await expect.poll(() => voice.locator("option").first().textContent(), { timeout: 30_000 }).toBe("Automatic: RMS (offline)");
     await page.getByLabel("Language").selectOption("fr");
-    await expect.poll(() => voice.locator("option").first().textContent()).toBe("Automatic: French (eSpeak NG)");
+    await expect.poll(() => voice.locator("option").first().textContent(), { timeout: 30_000 }).toBe("Automatic: French (eSpeak NG)");
     // the voice list is grouped by language, the project's first
     const groups = await voice.locator("optgroup").evaluateAll((els) => els.map((e) => e.getAttribute("label")));
     expect(groups.slice(0, 2)).toEqual(["French (Français)", "English"]);
@@ -44,7 +44,7 @@ describe("language, voice and speed on /create", () => {
     const thumb = page.getByRole("slider", { name: "Voice speed" });
     await thumb.focus();
     for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowRight");
-    await expect.poll(() => page.locator("output").filter({ hasText: /x$/ }).textContent()).toBe("1.2x");
+    await expect.poll(() => page.locator("output").filter({ hasText: /x$/ }).textContent(), { timeout: 30_000 }).toBe("1.2x");
     await shot("create-1280x800");
     await page.setViewportSize({ width: 390, height: 844 });
     await shot("create-390x844");
@@ -53,7 +53,7 @@ describe("language, voice and speed on /create", () => {
     await page.getByRole("button", { name: "Create Video" }).click();
     await page.waitForURL(`${baseUrl()}/script`);
     const summary = page.getByTestId("narration-summary");
-    await expect.poll(() => summary.textContent()).toBe("Narration: French (Français) · voice French, female (eSpeak NG) · speed 1.2x");
+    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toBe("Narration: French (Français) · voice French, female (eSpeak NG) · speed 1.2x");
     expect(await page.getByRole("note").count()).toBe(0);
     const script = page.getByTestId("script-text");
     await script.waitFor({ timeout: 120_000 });
@@ -87,7 +87,7 @@ describe("the settings voice list", () => {
       await page.setViewportSize({ width, height });
       await page.goto(`${baseUrl()}/settings`);
       const trigger = page.getByRole("combobox", { name: "Narration voice" });
-      await expect.poll(() => trigger.isEnabled()).toBe(true);
+      await expect.poll(() => trigger.isEnabled(), { timeout: 30_000 }).toBe(true);
       await trigger.click();
       await page.getByText("--- Premade Voices ---").waitFor();
       const labels = await page.locator("[role=listbox] [data-voice-heading]").allTextContents();
