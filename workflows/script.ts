@@ -79,6 +79,7 @@ export async function scriptWorkflow(input: ScriptWorkflowInput): Promise<Script
         totalChunks: chunkTargets.length,
         targetWords: chunkTargets[i]!,
         seed,
+        language: input.language,
       });
       progress.currentWords = wordsSoFar();
     }
@@ -100,6 +101,7 @@ export async function scriptWorkflow(input: ScriptWorkflowInput): Promise<Script
           attempt,
           seed,
           chunkIndex: i,
+          language: input.language,
         });
         progress.currentWords = wordsSoFar();
       }
@@ -119,12 +121,13 @@ export async function scriptWorkflow(input: ScriptWorkflowInput): Promise<Script
         targetWords,
         seed,
         chunks,
+        language: input.language,
       });
       chunks.splice(0, chunks.length, ...fitted.chunks);
       progress.currentWords = wordsSoFar();
     }
     progress.stage = "Proofreading the script...";
-    const { wordCount } = await proofreadAndSaveScript({ projectId: input.projectId, userId: input.userId, title: input.title, chunks });
+    const { wordCount } = await proofreadAndSaveScript({ projectId: input.projectId, userId: input.userId, title: input.title, chunks, language: input.language });
     progress.currentWords = wordCount;
     progress.percentComplete = 100;
     progress.stage = "Script complete";

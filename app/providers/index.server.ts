@@ -7,7 +7,7 @@ import { createPexelsProvider, type StockMediaProvider } from "./image/pexels.se
 import { createOfflineMusicProvider } from "./music/offline.server";
 import { createSunoMusicProvider } from "./music/suno.server";
 import { createElevenLabsSpeechProvider } from "./speech/elevenlabs.server";
-import { createFliteSpeechProvider } from "./speech/flite.server";
+import { createOfflineSpeechProvider } from "./speech/offline.server";
 import { createGeminiTextProvider } from "./text/gemini.server";
 import { createOpenAICompatibleTextProvider } from "./text/openai-compatible.server";
 import { createOfflineTextProvider } from "./text/offline";
@@ -45,7 +45,7 @@ export function providersFor(keys: ProviderKeys, tuning: { retry?: Partial<Retry
     text: textProviderFor(keys, tuning),
     speech: present(keys.elevenLabsApiKey)
       ? createElevenLabsSpeechProvider({ ...common, apiKey: keys.elevenLabsApiKey.trim(), baseUrl: env.ELEVENLABS_BASE_URL })
-      : createFliteSpeechProvider(),
+      : createOfflineSpeechProvider(),
     image: present(keys.leonardoApiKey)
       ? createLeonardoImageProvider({ ...common, apiKey: keys.leonardoApiKey.trim(), baseUrl: env.LEONARDO_BASE_URL })
       : createOfflineImageProvider(),

@@ -16,12 +16,14 @@ export type ScriptChunkRequest = {
   targetWords: number;
   /** deterministic output for the same seed (offline writer) */
   seed: string;
+  /** the project's language, a BCP-47 code; absent: English */
+  language?: string;
 };
-export type ExpandChunkRequest = { title: string; topic: string; text: string; targetWords: number; attempt: number; seed: string };
-export type ProofreadRequest = { title: string; text: string };
-export type SceneSplitRequest = { title: string; script: string; resolution: ResolutionValue; durationSeconds: number; sceneCount: number; seed: string };
+export type ExpandChunkRequest = { title: string; topic: string; text: string; targetWords: number; attempt: number; seed: string; language?: string };
+export type ProofreadRequest = { title: string; text: string; language?: string };
+export type SceneSplitRequest = { title: string; script: string; resolution: ResolutionValue; durationSeconds: number; sceneCount: number; seed: string; language?: string };
 export type ScenePlan = { imagePrompt: string; voiceoverText: string };
-export type MetadataRequest = { title: string; script: string };
+export type MetadataRequest = { title: string; script: string; language?: string };
 export type UploadMetadata = { description: string; tags: string[] };
 
 /** Where a provider streams its answer: the words written so far, as they arrive (may be called often). */
@@ -39,17 +41,23 @@ export interface TextProvider {
 
 // ── Speech ────────────────────────────────────────────────────────────────────────────────────────
 export type VoiceCategory = "premade" | "cloned" | "generated" | "professional";
-export type Voice = { id: string; name: string; category: VoiceCategory; gender?: string; age?: string; accent?: string };
+/** `language`: the BCP-47 code the voice speaks; absent: any (ElevenLabs' multilingual voices). */
+export type Voice = { id: string; name: string; category: VoiceCategory; gender?: string; age?: string; accent?: string; language?: string };
 /** When a word of the spoken text starts and ends, seconds into the audio (as the provider measured it). */
 export type SpokenWord = { text: string; start: number; end: number };
-/** `words`: the provider's own word timings, when it gives them (ElevenLabs' timestamps); absent otherwise. */
-export type SpeechResult = { audio: Buffer; mimeType: "audio/wav" | "audio/mpeg"; durationSeconds: number; words?: SpokenWord[] };
+/**
+ * `words`: the provider's own word timings, when it gives them (ElevenLabs' timestamps); absent otherwise.
+ * `voiceId` and `provider`: the voice that actually spoke (a default when none was asked for), recorded per scene.
+ */
+export type SpeechResult = { audio: Buffer; mimeType: "audio/wav" | "audio/mpeg"; durationSeconds: number; words?: SpokenWord[]; voiceId?: string; provider?: string };
+/** `speed`: 0.7-1.3 (app/lib/voice-speed.ts), 1 when absent; `language`: the project's, picks a default voice. */
+export type SpeechRequest = { text: string; voiceId?: string; speed?: number; language?: string };
 
 export interface SpeechProvider {
   readonly name: string;
   readonly source: ProviderSource;
   listVoices(category?: VoiceCategory): Promise<Voice[]>;
-  synthesize(request: { text: string; voiceId?: string }): Promise<SpeechResult>;
+  synthesize(request: SpeechRequest): Promise<SpeechResult>;
 }
 
 // ── Images ────────────────────────────────────────────────────────────────────────────────────────

@@ -7,7 +7,8 @@ import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { FREE_PROJECT_LIMIT, assertCanCreateProject, getAccessLevel, isBillingEnabled } from "./permissions.server";
 
-export type NewProject = { title: string; topic: string; resolution: Resolution; durationSeconds: number };
+/** language, voiceId and voiceSpeed: the narration (issue 24); absent: English, its default voice, 1x. */
+export type NewProject = { title: string; topic: string; resolution: Resolution; durationSeconds: number; language?: string; voiceId?: string | null; voiceSpeed?: number };
 
 /** Creates a project and makes it the user's current one; 402 when a free account already has one. */
 export async function createProject(userId: string, input: NewProject): Promise<Project> {
@@ -16,7 +17,16 @@ export async function createProject(userId: string, input: NewProject): Promise<
     await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${userId} FOR UPDATE`;
     await assertCanCreateProject(userId);
     const project = await tx.project.create({
-      data: { userId, title: input.title, topic: input.topic, resolution: input.resolution, durationSeconds: input.durationSeconds },
+      data: {
+        userId,
+        title: input.title,
+        topic: input.topic,
+        resolution: input.resolution,
+        durationSeconds: input.durationSeconds,
+        language: input.language,
+        voiceId: input.voiceId ?? null,
+        voiceSpeed: input.voiceSpeed,
+      },
     });
     await tx.user.update({ where: { id: userId }, data: { currentProjectId: project.id } });
     return project;
@@ -184,6 +194,9 @@ export async function getProjectDetails(userId: string, projectId: string) {
     resolution: resolutionValue(project.resolution),
     duration: project.durationSeconds,
     musicVolume: project.musicVolume,
+    language: project.language,
+    voiceId: project.voiceId,
+    voiceSpeed: project.voiceSpeed,
     stage: projectStage(snapshotOf(project)),
     isCurrent: project.id === current?.id,
     script: project.script ? { status: project.script.status, wordCount: project.script.wordCount } : null,

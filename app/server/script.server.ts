@@ -58,7 +58,7 @@ export async function startScriptGeneration(userId: string, project: Project, de
   try {
     await startWorkflow(scriptWorkflow, {
       workflowId,
-      args: [{ projectId: project.id, userId, title: details.title, topic: details.topic, durationSeconds: details.duration }],
+      args: [{ projectId: project.id, userId, title: details.title, topic: details.topic, durationSeconds: details.duration, language: project.language }],
       memo: { userId, projectId: project.id, projectTitle: details.title },
     });
   } catch (e) {

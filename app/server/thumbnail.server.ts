@@ -152,7 +152,8 @@ export async function generateThumbnail(userId: string, body: GenerateThumbnailR
 
 /** POST /api/generate-metadata: a description and tags for the upload, from the user's text provider. */
 export async function generateUploadMetadata(userId: string, body: { title: string; script: string }): Promise<UploadMetadataWorkflowResult> {
-  const input = { userId, title: body.title, script: body.script };
+  const project = await getCurrentProject(userId);
+  const input = { userId, title: body.title, script: body.script, language: project?.language ?? "en" };
   const workflowId = uploadMetadataWorkflowId(userId, requestKey(input));
   const written = await runAndWait<UploadMetadataWorkflowResult>(
     () => startWorkflow(uploadMetadataWorkflow, { workflowId, args: [input], memo: { userId, projectTitle: body.title } }),
@@ -160,7 +161,6 @@ export async function generateUploadMetadata(userId: string, body: { title: stri
     "The description and tags could not be written",
   );
   // the photographers and videographers of the current project's stock media are credited (decision 073)
-  const project = await getCurrentProject(userId);
   const credits = project ? mediaCreditLines(await projectMediaCredits(project.id)) : [];
   return { ...written, description: withMediaCredits(written.description, credits) };
 }

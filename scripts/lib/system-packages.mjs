@@ -1,6 +1,6 @@
-// Debian packages Reelsmith needs. To render (npm start and npm test): ffmpeg (the fast renderer, ffprobe) and
-// chromium-headless-shell (the exact renderer and the captions). The tests also drive full Chromium with
-// Playwright. Installed with apt-get when missing and we are root; otherwise we say what to install.
+// Debian packages Reelsmith needs. To render (npm start and npm test): ffmpeg (the fast renderer, ffprobe),
+// chromium-headless-shell (the exact renderer and the captions) and espeak-ng (offline voices beyond English).
+// The tests also drive full Chromium with Playwright. Installed with apt-get when missing and we are root; otherwise we say what to install.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { logger } from "./log.mjs";
@@ -11,6 +11,8 @@ const RENDER = [
   { pkg: "ffmpeg", file: "/usr/bin/ffprobe" },
   { pkg: "chromium-headless-shell", file: "/usr/bin/chromium-headless-shell" },
   { pkg: "fonts-dejavu-core", file: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf" },
+  // offline voices in languages other than English (Flite's English voices ship in npm)
+  { pkg: "espeak-ng", file: "/usr/bin/espeak-ng" },
 ];
 const TEST = [...RENDER, { pkg: "chromium", file: "/usr/bin/chromium" }];
 

@@ -5,6 +5,8 @@ import { VIDEO_FPS } from "../../remotion/timing";
 import { sceneCountFor } from "~/lib/storyboard";
 import { resolutionValue } from "~/lib/video-format";
 import { narrationOf, speakingRateOf } from "~/providers/speech/speaking-rate.server";
+import { speechRateFactor } from "~/lib/voice-speed";
+import { voiceForProject } from "./storyboard";
 import { proofreadText } from "~/providers/text/scenes";
 import type { ExpandChunkRequest, ScriptChunkRequest, SpeechProvider, TextProvider, TextStreamOptions } from "~/providers/types";
 import { prisma } from "~/server/db.server";
@@ -79,10 +81,10 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
     const sceneCount = sceneCountFor(resolutionValue(project.resolution), durationSeconds);
     const settings = await getUserSettings(userId);
     const speech = await speechFor(userId);
-    const voiceId = settings.elevenLabsVoiceId;
+    // the voice that will read it: the project's, the saved one when it speaks the language, else the language's default
+    const voiceId = await voiceForProject(speech, project, settings.elevenLabsVoiceId);
     const rate = await speakingRateOf(speech, voiceId);
-    // The project's voice speed, once projects have one (issue 24's voices part); 1 until then.
-    const speed = speedOverride ?? (project as { voiceSpeed?: number | null }).voiceSpeed ?? 1;
+    const speed = speedOverride ?? speechRateFactor(project);
     const plan = planNarration({ durationSeconds, sceneCount, wordsPerSecond: rate.wordsPerSecond, speed });
     return { plan, rate, sceneCount, speech, voiceId, speed };
   }
@@ -123,6 +125,8 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
       seed: string;
       chunks: string[];
       speed?: number;
+      /** the project's language: a rewrite is written in it too */
+      language?: string;
     }): Promise<ScriptFit> {
       return withHeartbeat(async () => {
         const text = await deps.textProviderFor(input.userId);
@@ -184,13 +188,13 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
     },
 
     /** Joins the chunks, proofreads the whole, and saves it as the project's completed script. */
-    async proofreadAndSaveScript(input: { projectId: string; userId: string; title: string; chunks: string[] }): Promise<{ wordCount: number }> {
+    async proofreadAndSaveScript(input: { projectId: string; userId: string; title: string; chunks: string[]; language?: string }): Promise<{ wordCount: number }> {
       await requireProjectOwner(input.userId, input.projectId);
       const joined = input.chunks.map((c) => c.trim()).join("\n\n");
       let writtenBy: string | null = null;
       const text = await withProvider(input.userId, (provider) => {
         writtenBy = provider.name;
-        return provider.proofreadScript({ title: input.title, text: joined });
+        return provider.proofreadScript({ title: input.title, text: joined, language: input.language });
       });
       const wordCount = countWords(text);
       await prisma.script.update({
@@ -211,14 +215,14 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
 export type ScriptActivities = ReturnType<typeof createScriptActivities>;
 
 /** The whole script again with the offline writer, as the workflow writes it (chunks, then short ones expanded). */
-async function writeOffline(text: TextProvider, video: { title: string; topic: string; seed: string }, targetWords: number): Promise<string[]> {
+async function writeOffline(text: TextProvider, video: { title: string; topic: string; seed: string; language?: string }, targetWords: number): Promise<string[]> {
   const targets = planChunks(targetWords);
   const chunks: string[] = [];
   for (let i = 0; i < targets.length; i++) {
-    const request = { title: video.title, topic: video.topic, chunkIndex: i, totalChunks: targets.length, targetWords: targets[i]!, seed: video.seed };
+    const request = { title: video.title, topic: video.topic, chunkIndex: i, totalChunks: targets.length, targetWords: targets[i]!, seed: video.seed, language: video.language };
     let chunk = await text.writeScriptChunk(request);
     for (let attempt = 1; attempt <= MAX_EXPANSION_ATTEMPTS && countWords(chunk) < targets[i]! * EXPANSION_THRESHOLD; attempt++) {
-      chunk = await text.expandScriptChunk({ title: video.title, topic: video.topic, text: chunk, targetWords: targets[i]!, attempt, seed: video.seed });
+      chunk = await text.expandScriptChunk({ title: video.title, topic: video.topic, text: chunk, targetWords: targets[i]!, attempt, seed: video.seed, language: video.language });
     }
     chunks.push(chunk);
   }

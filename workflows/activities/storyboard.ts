@@ -13,6 +13,10 @@ import { getUserSettings } from "~/server/settings.server";
 import { deleteMedia, mediaIdFromUrl, mediaUrl, saveMedia } from "~/server/storage.server";
 import { estimatedDurationFor, needsAudio, needsImage, sceneCountFor } from "~/lib/storyboard";
 import { imageAspectFor, resolutionValue } from "~/lib/video-format";
+import { defaultVoiceFor, isEspeakVoice } from "~/lib/voices";
+import { speechRateFactor } from "~/lib/voice-speed";
+import { isFliteVoice } from "~/providers/speech/flite.server";
+import type { SpeechProvider } from "~/providers/types";
 import { withHeartbeat } from "../shared/heartbeat";
 import { SCENE_MISSING } from "../shared/scene-media";
 import { NO_SCRIPT } from "../shared/storyboard";
@@ -27,6 +31,21 @@ export type StoryboardActivityDeps = {
 };
 
 const defaultDeps: StoryboardActivityDeps = { providersFor: providersForUser, stockFor: stockMediaForUser };
+
+/**
+ * The voice a scene is spoken with: offline, the project's voice, else the creator's saved voice, when it speaks
+ * the project's language, else the language's default (Flite's rms for English, eSpeak NG otherwise). With a
+ * cloud voice service (multilingual), the project's or the saved voice of that service, else its default.
+ */
+export async function voiceForProject(
+  speech: Pick<SpeechProvider, "source" | "listVoices">,
+  project: { language: string; voiceId: string | null },
+  savedVoiceId: string | null | undefined,
+): Promise<string | undefined> {
+  const preferred = [project.voiceId, savedVoiceId];
+  if (speech.source === "offline") return defaultVoiceFor(project.language, await speech.listVoices(), preferred);
+  return preferred.find((id): id is string => !!id && !isEspeakVoice(id) && !isFliteVoice(id));
+}
 
 
 export function createStoryboardActivities(deps: StoryboardActivityDeps = defaultDeps) {
@@ -122,7 +141,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       const sceneCount = sceneCountFor(resolution, project.durationSeconds);
       const { text } = await deps.providersFor(input.userId);
       const scenes = await call(() =>
-        text.splitIntoScenes({ title: project.title, script, resolution, durationSeconds: project.durationSeconds, sceneCount, seed: input.seed }),
+        text.splitIntoScenes({ title: project.title, script, resolution, durationSeconds: project.durationSeconds, sceneCount, seed: input.seed, language: project.language }),
       );
       await prisma.$transaction(async (tx) => {
         const storyboard = await tx.storyboard.update({
@@ -182,13 +201,17 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       return showGenerated(cell, { image: file, clip: null, credit: null, madeBy: image.name });
     },
 
-    /** Speaks the scene's voiceover text with the user's voice; stores the real duration. */
+    /** Speaks the scene's voiceover text in the project's language, voice and speed; stores the real duration and the voice. */
     async generateSceneVoiceover(input: { projectId: string; userId: string; cellIndex: number }): Promise<{ audioUrl: string; durationSeconds: number }> {
       const cell = await loadCell(input.userId, input.projectId, input.cellIndex);
+      const project = cell.storyboard.project;
       const settings = await getUserSettings(input.userId);
       const { speech } = await deps.providersFor(input.userId);
+      const voiceId = await call(() => voiceForProject(speech, project, settings.elevenLabsVoiceId));
       // trimmed of the voice's own edge silence: the pause at each cut is the timeline's, short and even
-      const result = trimVoiceover(await call(() => speech.synthesize({ text: cell.voiceoverText, voiceId: settings.elevenLabsVoiceId ?? undefined })));
+      const result = trimVoiceover(
+        await call(() => speech.synthesize({ text: cell.voiceoverText, voiceId, speed: speechRateFactor(project), language: project.language })),
+      );
       const file = await saveMedia({
         userId: input.userId,
         projectId: input.projectId,
@@ -205,7 +228,15 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
         : { source: "estimate", audioSeconds: result.durationSeconds, words: estimateWordTimings(cell.voiceoverText, result.durationSeconds) };
       await prisma.storyboardCell.update({
         where: { id: cell.id },
-        data: { audioUrl, audioFileId: file.id, audioDuration: result.durationSeconds, wordTimings, voiceMadeBy: speech.name },
+        data: {
+          audioUrl,
+          audioFileId: file.id,
+          audioDuration: result.durationSeconds,
+          wordTimings,
+          audioVoiceId: result.voiceId ?? voiceId ?? null,
+          audioProvider: result.provider ?? speech.name,
+          voiceMadeBy: result.provider ?? speech.name,
+        },
       });
       const old = cell.audioFileId ?? mediaIdFromUrl(cell.audioUrl);
       if (old && old !== file.id) await deleteMedia(old).catch(() => {});

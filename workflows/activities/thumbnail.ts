@@ -77,7 +77,7 @@ export function createThumbnailActivities(deps: ThumbnailActivityDeps = defaultD
     async writeUploadMetadataFor(input: UploadMetadataWorkflowInput): Promise<UploadMetadataWorkflowResult> {
       try {
         const { text } = await deps.providersFor(input.userId);
-        const metadata = await withHeartbeat(() => text.writeUploadMetadata({ title: input.title, script: input.script }), { intervalMs: 5000 });
+        const metadata = await withHeartbeat(() => text.writeUploadMetadata({ title: input.title, script: input.script, language: input.language }), { intervalMs: 5000 });
         return { ...limitUploadMetadata(metadata), source: text.source };
       } catch (e) {
         throw asActivityFailure(e);

@@ -11,6 +11,8 @@ export type ScriptWorkflowInput = {
   title: string;
   topic: string;
   durationSeconds: number;
+  /** the project's language (BCP-47); absent: English. The offline writer writes English and French only. */
+  language?: string;
 };
 export type ScriptWorkflowResult = { wordCount: number };
 

@@ -17,7 +17,8 @@ export type ThumbnailWorkflowInput = {
 };
 export type ThumbnailWorkflowResult = { thumbnailId: string; thumbnailUrl: string; fontSize: number };
 
-export type UploadMetadataWorkflowInput = { userId: string; title: string; script: string };
+/** `language`: the current project's (BCP-47); absent: English. */
+export type UploadMetadataWorkflowInput = { userId: string; title: string; script: string; language?: string };
 export type UploadMetadataWorkflowResult = { description: string; tags: string[]; source: "cloud" | "offline" };
 
 /** The picked image is gone or not the user's: retrying cannot help. */

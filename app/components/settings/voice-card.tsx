@@ -9,6 +9,7 @@ import { apiGet, serverMessage } from "~/lib/api-client";
 import { useSaveConfig } from "./queries";
 import type { DefaultVoicesResponse, PublicConfig, VoicesResponse } from "./types";
 import { groupVoices, voiceLabel } from "./voice-options";
+import { groupVoicesByLanguage } from "~/lib/voices";
 
 export function OfflineBadge({ children }: { children: React.ReactNode }) {
   return <span className="rounded-full border border-amber-600 bg-amber-950 px-2 py-0.5 text-xs font-medium text-amber-300">{children}</span>;
@@ -24,7 +25,8 @@ export function VoiceCard({ config }: { config: PublicConfig | null | undefined 
     if (config?.elevenLabsVoiceId) setVoiceId(config.elevenLabsVoiceId);
   }, [config?.elevenLabsVoiceId]);
 
-  const groups = groupVoices(voices.data?.voices ?? []);
+  // The spec's category groups, and inside each the voices by language (issue 24; decision 091).
+  const groups = groupVoices(voices.data?.voices ?? []).map((g) => ({ ...g, languages: groupVoicesByLanguage(g.voices) }));
   const offline = voices.data?.source === "offline";
 
   return (
@@ -35,8 +37,9 @@ export function VoiceCard({ config }: { config: PublicConfig | null | undefined 
           {offline ? <OfflineBadge>Offline voices</OfflineBadge> : null}
         </CardTitle>
         <CardDescription>
-          Choose the voice that narrates your videos. Custom voices (clones, generated and professional voices) are loaded from your
-          ElevenLabs account once its API key is saved.
+          Choose the voice that narrates your videos (grouped by language; a project in another language uses a voice of its
+          language). Custom voices (clones, generated and professional voices) are loaded from your ElevenLabs account once its API key is
+          saved.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
@@ -49,11 +52,16 @@ export function VoiceCard({ config }: { config: PublicConfig | null | undefined 
             <SelectContent>
               {groups.map((g) => (
                 <SelectGroup key={g.group}>
-                  <SelectLabel>{g.heading}</SelectLabel>
-                  {g.voices.map((v) => (
-                    <SelectItem key={v.id} value={v.id}>
-                      {voiceLabel(v)}
-                    </SelectItem>
+                  <SelectLabel data-voice-heading>{g.heading}</SelectLabel>
+                  {g.languages.map((l) => (
+                    <SelectGroup key={l.language} aria-label={l.heading}>
+                      {g.languages.length > 1 ? <SelectLabel data-voice-heading className="pl-6 text-xs uppercase tracking-wide text-brand">{l.heading}</SelectLabel> : null}
+                      {l.voices.map((v) => (
+                        <SelectItem key={v.id} value={v.id}>
+                          {voiceLabel(v)}
+                        </SelectItem>
+                      ))}
+                    </SelectGroup>
                   ))}
                 </SelectGroup>
               ))}

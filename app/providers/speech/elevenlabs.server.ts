@@ -2,12 +2,16 @@
 // Speech is requested as raw 16-bit PCM and wrapped in WAV here, so its duration is exact without decoding MP3.
 // It comes from the with-timestamps endpoint (JSON: audio_base64 and a per-character alignment), so captions can
 // follow the words as they are spoken.
+// The multilingual model speaks the project's language from the text itself. The voice speed goes into
+// voice_settings.speed within its documented 0.7-1.2; beyond that (1.2-1.3) the rest is time-stretched.
 import { z } from "zod";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
 import type { SpeechProvider, Voice, VoiceCategory } from "../types";
 import { wordTimingsFromAlignment } from "../../../remotion/word-timings";
 import { pcm16ToWav, readWavInfo } from "../wav";
+import { speedPlan } from "~/lib/voice-speed";
+import { timeStretchWav } from "./tempo.server";
 
 const PROVIDER = "ElevenLabs";
 /** "George", one of ElevenLabs' default voices, used until the creator picks one. */
@@ -24,6 +28,7 @@ const VoicesSchema = z.object({
       name: z.string(),
       category: z.string().nullish(),
       labels: z.record(z.string(), z.string().nullish()).nullish(),
+      verified_languages: z.array(z.object({ language: z.string().nullish() }).passthrough()).nullish(),
     }),
   ),
 });
@@ -60,18 +65,22 @@ export function createElevenLabsSpeechProvider(options: CloudAdapterOptions): Sp
           gender: v.labels?.gender ?? undefined,
           age: v.labels?.age ?? undefined,
           accent: v.labels?.accent ?? undefined,
+          // A voice labelled with one language is listed under it; the others speak any (multilingual model).
+          language: v.labels?.language ?? (v.verified_languages?.length === 1 ? (v.verified_languages[0]!.language ?? undefined) : undefined),
         });
       }
       return voices;
     },
 
-    async synthesize({ text, voiceId }) {
+    async synthesize({ text, voiceId, speed }) {
       if (!text.trim()) throw new ProviderError(PROVIDER, "rejected", "There is no text to speak: the voiceover is empty.");
-      const url = `${joinUrl(options.baseUrl, `/v1/text-to-speech/${encodeURIComponent(voiceId || DEFAULT_ELEVENLABS_VOICE)}/with-timestamps`)}?output_format=pcm_${PCM_RATE}`;
+      const voice = voiceId || DEFAULT_ELEVENLABS_VOICE;
+      const plan = speedPlan("elevenlabs", speed ?? 1);
+      const url = `${joinUrl(options.baseUrl, `/v1/text-to-speech/${encodeURIComponent(voice)}/with-timestamps`)}?output_format=pcm_${PCM_RATE}`;
       const response = await http.request(url, {
         method: "POST",
         headers: { ...headers, "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ text, model_id: ELEVENLABS_MODEL }),
+        body: JSON.stringify({ text, model_id: ELEVENLABS_MODEL, ...(plan.native !== 1 ? { voice_settings: { speed: plan.native } } : {}) }),
       });
       const body = await response.text();
       let data: z.infer<typeof TimestampedSpeechSchema>;
@@ -82,10 +91,20 @@ export function createElevenLabsSpeechProvider(options: CloudAdapterOptions): Sp
       }
       const pcm = Buffer.from(data.audio_base64, "base64");
       if (pcm.length < 2) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} returned no audio for the voiceover.`);
-      const audio = pcm16ToWav(pcm.subarray(0, pcm.length - (pcm.length % 2)), PCM_RATE);
+      const spoken = pcm16ToWav(pcm.subarray(0, pcm.length - (pcm.length % 2)), PCM_RATE);
+      const audio = await timeStretchWav(spoken, plan.tempo, PROVIDER);
       // timings that do not spell the text (a provider's own normalisation) are left out: captions then estimate them
-      const words = data.alignment ? wordTimingsFromAlignment(text, data.alignment) : null;
-      return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds, ...(words ? { words } : {}) };
+      const measured = data.alignment ? wordTimingsFromAlignment(text, data.alignment) : null;
+      // a time-stretch moves every word by the same factor
+      const words = measured && plan.tempo !== 1 ? measured.map((w) => ({ ...w, start: w.start / plan.tempo, end: w.end / plan.tempo })) : measured;
+      return {
+        audio,
+        mimeType: "audio/wav",
+        durationSeconds: readWavInfo(audio).durationSeconds,
+        voiceId: voice,
+        provider: PROVIDER,
+        ...(words ? { words } : {}),
+      };
     },
   };
 }

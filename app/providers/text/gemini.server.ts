@@ -7,6 +7,7 @@ import { ProviderError } from "../errors";
 import { createHttpClient, type CloudAdapterOptions } from "../http.server";
 import type { TextProvider } from "../types";
 import { countWords } from "./language";
+import { writeInLanguage } from "~/lib/languages";
 import { proofreadText, splitVoiceover } from "./scenes";
 
 const PROVIDER = "Gemini";
@@ -96,6 +97,7 @@ export function createGeminiTextProvider(options: GeminiOptions): TextProvider {
         r.totalChunks > 1 ? `Write part ${r.chunkIndex + 1} of ${r.totalChunks} of the script, about ${r.targetWords} words.` : `Write the whole script, about ${r.targetWords} words.`,
         first ? "Open with a hook that tells viewers what they will learn." : "Continue from the previous part; do not greet the viewer again and do not summarise earlier parts.",
         last ? "End with a short conclusion and invite viewers to like and subscribe." : "Do not conclude the video in this part.",
+        writeInLanguage(r.language, "Write the narration"),
         "Write only the words the narrator speaks, in plain paragraphs: no headings, no scene directions, no markdown, no lists.",
         "Every sentence must be new: never repeat a sentence used elsewhere in the script.",
         `(Variation: ${r.seed}/${r.chunkIndex})`,
@@ -108,6 +110,7 @@ export function createGeminiTextProvider(options: GeminiOptions): TextProvider {
         `This is part of the narration for a YouTube video titled "${r.title}" about: ${r.topic}.`,
         `It has ${countWords(r.text)} words; rewrite it to about ${r.targetWords} words by adding concrete detail, examples and explanation.`,
         "Keep its meaning and order. Return only the full rewritten narration in plain paragraphs, no markdown, no headings.",
+        writeInLanguage(r.language, "Write it"),
         "",
         r.text,
       ].join("\n");
@@ -118,11 +121,11 @@ export function createGeminiTextProvider(options: GeminiOptions): TextProvider {
       const prompt = [
         `Proofread the narration script below for the YouTube video "${r.title}".`,
         "Fix grammar, spelling and punctuation, and remove any sentence that repeats an earlier one word for word.",
-        "Keep everything else as it is, including its length and paragraphs. Return only the corrected script, no commentary, no markdown.",
+        "Keep everything else as it is, including its length, language and paragraphs. Return only the corrected script, no commentary, no markdown.",
         "",
         r.text,
       ].join("\n");
-      return proofreadText(cleanNarration(await generate(prompt, budgetFor(countWords(r.text)))));
+      return proofreadText(cleanNarration(await generate(prompt, budgetFor(countWords(r.text)))), r.language);
     },
 
     async splitIntoScenes(r) {
@@ -132,7 +135,7 @@ export function createGeminiTextProvider(options: GeminiOptions): TextProvider {
       const prompt = [
         `A YouTube video titled "${r.title}" is narrated in ${voiceovers.length} scenes. For each scene, write one image-generation prompt`,
         `(one or two sentences: subject, setting, lighting, style) for ${frame} that illustrates what the narrator says, with no text in the image.`,
-        `Answer with a JSON array of exactly ${voiceovers.length} strings, in scene order.`,
+        `Answer with a JSON array of exactly ${voiceovers.length} strings, in scene order. Write the image prompts in English, whatever the narration's language.`,
         "",
         ...voiceovers.map((v, i) => `Scene ${i + 1}: ${v}`),
       ].join("\n");
@@ -153,6 +156,7 @@ export function createGeminiTextProvider(options: GeminiOptions): TextProvider {
         "",
         `Answer with JSON: {"description": string (at most ${UPLOAD_LIMITS.descriptionChars} characters, a few short paragraphs and 3 hashtags),`,
         `"tags": string[] (10 to 20 search tags, all together at most ${UPLOAD_LIMITS.tagsChars} characters)}.`,
+        writeInLanguage(r.language, "Write the description and tags"),
       ].join("\n");
       const schema = {
         type: "object",

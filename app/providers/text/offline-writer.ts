@@ -1,5 +1,7 @@
 // The offline script writer: a grammar that writes readable narration of a requested length about a title and a
 // topic, deterministic for a seed, with no sentence repeated verbatim across a whole script (see offline-grammar).
+// It writes English, and French for a French project (offline-french.ts); any other language gets English
+// (app/lib/languages.ts says so on /script).
 import type { ExpandChunkRequest, ScriptChunkRequest } from "../types";
 import { createRandom, hashString, pick } from "../seed";
 import {
@@ -15,6 +17,93 @@ import {
   shortParts,
 } from "./offline-grammar";
 import { capitalize, countWords, keywordsOf, splitSentences } from "./language";
+import { languageOf } from "~/lib/languages";
+import { ANGLES_FR, BODY_TEMPLATES_FR, DETAILS_FR, NUMBERS_FR, OBSERVATIONS_FR, a, de, fillAngleFr, fillFr, frenchKeywords } from "./offline-french";
+
+/** One language's phrases and sentence frames. Its lists have the English lists' lengths (the numbering needs it). */
+type Grammar = {
+  angles: readonly string[];
+  observations: readonly string[];
+  details: readonly string[];
+  bodyTemplates: readonly string[];
+  shortTemplate: string;
+  ordinal: (n: number) => string;
+  keywords: (title: string, topic: string) => string[];
+  angle: (template: string, keyword: string) => string;
+  fill: typeof fill;
+  subjects: (keyword: string) => string[];
+  fallbackKeyword: (title: string) => string;
+  quoted: (title: string) => string;
+  welcomeBrief: (title: string) => string;
+  welcome: (title: string, topic: string) => string;
+  hook: (keyword: string) => string;
+  part: (n: number, total: number, angle: string) => string;
+  thanksBrief: (keyword: string) => string;
+  thanks: (title: string, keyword: string) => string;
+  next: (n: number, angle: string) => string;
+};
+
+const ENGLISH: Grammar = {
+  angles: ANGLES,
+  observations: OBSERVATIONS,
+  details: DETAILS,
+  bodyTemplates: BODY_TEMPLATES,
+  shortTemplate: SHORT_TEMPLATE,
+  ordinal,
+  keywords(title, topic) {
+    // The likeliest nouns of the topic, favouring those the title repeats; a few, so each recurs often enough to read as the subject.
+    const fromTopic = keywordsOf(topic, 4, title);
+    return fromTopic.length >= 2 ? fromTopic : [...new Set([...fromTopic, ...keywordsOf(title, 4)])];
+  },
+  angle: (template, keyword) => template.replace("{K}", keyword),
+  fill: (template, parts) => fill(template, parts),
+  subjects: (keyword) => [keyword, "this subject", "the topic of this video"],
+  fallbackKeyword: (title) => title.trim().toLowerCase() || "this subject",
+  quoted,
+  welcomeBrief: (title) => `Welcome to ${quoted(title)}.`,
+  welcome: (title, topic) => `Welcome! This video is called ${quoted(title)}, and it is all about ${topic}.`,
+  hook: (keyword) => `Stay with us, because by the end you will see ${keyword} in a new light.`,
+  part: (n, total, angle) => `Part ${ordinal(n)} of ${ordinal(total)} looks at ${angle}.`,
+  thanksBrief: (keyword) => `Thanks for watching, and subscribe for more about ${keyword}.`,
+  thanks: (title, keyword) =>
+    `That brings us to the end of ${quoted(title)}. Thank you for watching, and if you found it useful, like the video, subscribe, and share it with someone who is curious about ${keyword}.`,
+  next: (n, angle) => `That wraps up part ${ordinal(n)}; next, we turn to ${angle}.`,
+};
+
+const guillemets = (title: string) => `« ${title.replace(/[«»“”"]/g, "").trim()} »`;
+const nombre = (n: number) => NUMBERS_FR[n - 1] ?? String(n);
+
+const FRENCH: Grammar = {
+  angles: ANGLES_FR,
+  observations: OBSERVATIONS_FR,
+  details: DETAILS_FR,
+  bodyTemplates: BODY_TEMPLATES_FR,
+  shortTemplate: SHORT_TEMPLATE,
+  ordinal: nombre,
+  keywords(title, topic) {
+    const fromTopic = frenchKeywords(topic, 4, title);
+    return fromTopic.length >= 2 ? fromTopic : [...new Set([...fromTopic, ...frenchKeywords(title, 4)])];
+  },
+  angle: fillAngleFr,
+  fill: fillFr,
+  subjects: (keyword) => [keyword, "ce sujet", "le thème de cette vidéo"],
+  fallbackKeyword: () => "ce sujet",
+  quoted: guillemets,
+  welcomeBrief: (title) => `Bienvenue dans ${guillemets(title)}.`,
+  welcome: (title, topic) => `Bienvenue ! Cette vidéo s'intitule ${guillemets(title)}, et voici son sujet : ${topic}.`,
+  hook: (keyword) => `Restez avec nous : à la fin, vous verrez ${keyword} sous un jour nouveau.`,
+  part: (n, total, angle) => `La partie ${nombre(n)} sur ${nombre(total)} s'intéresse ${a(angle)}.`,
+  thanksBrief: (keyword) => `Merci d'avoir regardé, et abonnez-vous pour en savoir plus sur ${keyword}.`,
+  thanks: (title, keyword) =>
+    `Nous arrivons à la fin de ${guillemets(title)}. Merci d'avoir regardé ; si cette vidéo vous a été utile, aimez-la, abonnez-vous et partagez-la avec une personne curieuse ${de(keyword)}.`,
+  next: (n, angle) => `Ainsi s'achève la partie ${nombre(n)} ; ensuite, nous passons ${a(angle)}.`,
+};
+
+/** The grammar the offline writer uses for a language: French for French, English for everything else. */
+export function offlineGrammarFor(language: string | undefined): "en" | "fr" {
+  return languageOf(language).code === "fr" ? "fr" : "en";
+}
+const GRAMMARS = { en: ENGLISH, fr: FRENCH } as const;
 
 /** Body sentence numbers reserved for each chunk; short (filler) sentence numbers likewise. */
 const BODY_PER_CHUNK = 1000;
@@ -24,18 +113,18 @@ const EXPANSION_BASE = 200_000;
 const EXPANSION_BUCKETS = 1000;
 const EXPANSION_PER_BUCKET = 400;
 
-type Subject = { title: string; topic: string; keywords: string[]; offset: number; seed: string };
+type Subject = { title: string; topic: string; keywords: string[]; offset: number; seed: string; g: Grammar };
 
-function subjectOf(title: string, topic: string, seed: string): Subject {
-  // The likeliest nouns of the topic, favouring those the title repeats; a few, so each recurs often enough to read as the subject.
-  const fromTopic = keywordsOf(topic, 4, title);
-  const keywords = fromTopic.length >= 2 ? fromTopic : [...new Set([...fromTopic, ...keywordsOf(title, 4)])];
+function subjectOf(title: string, topic: string, seed: string, language?: string): Subject {
+  const g = GRAMMARS[offlineGrammarFor(language)];
+  const keywords = g.keywords(title, topic);
   return {
     title: title.trim(),
     topic: topic.trim().replace(/[.!?]+$/, ""),
-    keywords: keywords.length ? keywords : [title.trim().toLowerCase() || "this subject"],
+    keywords: keywords.length ? keywords : [g.fallbackKeyword(title)],
     offset: hashString(`${seed}\u0000${title}\u0000${topic}`),
     seed,
+    g,
   };
 }
 
@@ -53,25 +142,27 @@ function keywordFor(subject: Subject, key: string): string {
 }
 
 function angle(subject: Subject, index: number, key: string): string {
-  return ANGLES[index % ANGLES.length]!.replace("{K}", keywordFor(subject, key));
+  return subject.g.angle(subject.g.angles[index % subject.g.angles.length]!, keywordFor(subject, key));
 }
 
 function bodySentence(subject: Subject, n: number): string {
   const p = bodyParts(n, subject.offset % BODY_SPACE);
   const random = createRandom(`${subject.offset}:s:${n}`);
   const keyword = keywordFor(subject, `b${n}`);
-  const S = pick(random, [keyword, "this subject", "the topic of this video"]);
-  return fill(BODY_TEMPLATES[p.template]!, {
-    A: ANGLES[p.angle]!.replace("{K}", keyword),
-    B: OBSERVATIONS[p.observation]!,
-    C: DETAILS[p.detail]!,
+  const { g } = subject;
+  const S = pick(random, g.subjects(keyword));
+  return g.fill(g.bodyTemplates[p.template]!, {
+    A: g.angle(g.angles[p.angle]!, keyword),
+    B: g.observations[p.observation]!,
+    C: g.details[p.detail]!,
     S,
   });
 }
 
 function shortSentence(subject: Subject, n: number): string {
   const p = shortParts(n, subject.offset % SHORT_SPACE);
-  return fill(SHORT_TEMPLATE, { A: ANGLES[p.angle]!.replace("{K}", keywordFor(subject, `s${n}`)), B: OBSERVATIONS[p.observation]! });
+  const { g } = subject;
+  return g.fill(g.shortTemplate, { A: g.angle(g.angles[p.angle]!, keywordFor(subject, `s${n}`)), B: g.observations[p.observation]! });
 }
 
 function quoted(title: string): string {
@@ -85,24 +176,19 @@ function framing(subject: Subject, chunkIndex: number, totalChunks: number, targ
   const isFirst = chunkIndex === 0;
   const isLast = chunkIndex === totalChunks - 1;
   const brief = targetWords < 150;
+  const { g } = subject;
   const topicClause = subject.topic ? subject.topic.charAt(0).toLowerCase() + subject.topic.slice(1) : keywordFor(subject, "topic");
   if (isFirst) {
-    opener.push(brief ? `Welcome to ${quoted(subject.title)}.` : `Welcome! This video is called ${quoted(subject.title)}, and it is all about ${topicClause}.`);
-    if (!brief) opener.push(`Stay with us, because by the end you will see ${keywordFor(subject, "hook")} in a new light.`);
+    opener.push(brief ? g.welcomeBrief(subject.title) : g.welcome(subject.title, topicClause));
+    if (!brief) opener.push(g.hook(keywordFor(subject, "hook")));
   }
   if (totalChunks > 1) {
-    opener.push(`Part ${ordinal(chunkIndex + 1)} of ${ordinal(totalChunks)} looks at ${angle(subject, (subject.offset + chunkIndex * 7) % ANGLES.length, `h${chunkIndex}`)}.`);
+    opener.push(g.part(chunkIndex + 1, totalChunks, angle(subject, (subject.offset + chunkIndex * 7) % g.angles.length, `h${chunkIndex}`)));
   }
   if (isLast) {
-    ending.push(
-      brief
-        ? `Thanks for watching, and subscribe for more about ${keywordFor(subject, "end")}.`
-        : `That brings us to the end of ${quoted(subject.title)}. Thank you for watching, and if you found it useful, like the video, subscribe, and share it with someone who is curious about ${keywordFor(subject, "end")}.`,
-    );
+    ending.push(brief ? g.thanksBrief(keywordFor(subject, "end")) : g.thanks(subject.title, keywordFor(subject, "end")));
   } else {
-    ending.push(
-      `That wraps up part ${ordinal(chunkIndex + 1)}; next, we turn to ${angle(subject, (subject.offset + (chunkIndex + 1) * 7) % ANGLES.length, `h${chunkIndex + 1}`)}.`,
-    );
+    ending.push(g.next(chunkIndex + 1, angle(subject, (subject.offset + (chunkIndex + 1) * 7) % g.angles.length, `h${chunkIndex + 1}`)));
   }
   return { opener, ending };
 }
@@ -162,7 +248,7 @@ function paragraphs(sentences: string[], seed: string): string[] {
 }
 
 export function writeOfflineChunk(request: ScriptChunkRequest): string {
-  const subject = subjectOf(request.title, request.topic, request.seed);
+  const subject = subjectOf(request.title, request.topic, request.seed, request.language);
   const { opener, ending } = framing(subject, request.chunkIndex, request.totalChunks, request.targetWords);
   const fixedWords = countWords([...opener, ...ending].join(" "));
   // A very short script has no room for the framing: it is all body.
@@ -185,7 +271,7 @@ export function expandOfflineChunk(request: ExpandChunkRequest): string {
   const current = request.text.trim();
   const missing = request.targetWords - countWords(current);
   if (missing <= 0) return current;
-  const subject = subjectOf(request.title, request.topic, request.seed);
+  const subject = subjectOf(request.title, request.topic, request.seed, request.language);
   const bucket = hashString(`${request.seed}\u0000${current}`) % EXPANSION_BUCKETS;
   const start = EXPANSION_BASE + bucket * EXPANSION_PER_BUCKET + (request.attempt % 4) * 100;
   const existing = new Set(splitSentences(current));

@@ -16,13 +16,13 @@ export function createOfflineTextProvider(): TextProvider {
       return expandOfflineChunk(request);
     },
     async proofreadScript(request) {
-      return proofreadText(request.text);
+      return proofreadText(request.text, request.language);
     },
     async splitIntoScenes(request) {
       return offlineScenes(request.script, request.title, request.resolution === "16:9" ? "16:9" : "9:16", request.sceneCount, request.seed);
     },
     async writeUploadMetadata(request) {
-      return offlineUploadMetadata(request.title, request.script);
+      return offlineUploadMetadata(request.title, request.script, request.language);
     },
   };
 }

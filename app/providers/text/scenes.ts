@@ -3,6 +3,7 @@ import { UPLOAD_LIMITS } from "~/lib/constants";
 import type { ScenePlan, UploadMetadata } from "../types";
 import { createRandom, pick } from "../seed";
 import { countWords, keywordsOf, splitSentences, tidySentence } from "./language";
+import { frenchKeywords } from "./offline-french";
 
 /** Where a long sentence may be cut: after a comma, semicolon, colon or dash that is followed by more words. */
 const CLAUSE_BREAK = /[,;:—–](?=\s)/g;
@@ -92,14 +93,18 @@ export function offlineScenes(script: string, title: string, aspect: string, sce
   }));
 }
 
+/** French sets a space before ; : ! and ? (the tidy-up removes it, as English wants). */
+const frenchSpacing = (sentence: string) => sentence.replace(/\s*([;:!?])(?=\s|$)/g, " $1");
+
 /** Tidies whitespace and punctuation, and drops any sentence already said earlier in the script. */
-export function proofreadText(text: string): string {
+export function proofreadText(text: string, language?: string): string {
+  const french = !!language?.toLowerCase().startsWith("fr");
   const seen = new Set<string>();
   const out: string[] = [];
   for (const paragraph of text.split(/\n\s*\n/)) {
     const kept: string[] = [];
     for (const raw of splitSentences(paragraph)) {
-      const sentence = tidySentence(raw);
+      const sentence = french ? frenchSpacing(tidySentence(raw)) : tidySentence(raw);
       const key = sentence.toLowerCase();
       if (!sentence || seen.has(key)) continue;
       seen.add(key);
@@ -110,19 +115,26 @@ export function proofreadText(text: string): string {
   return out.join("\n\n");
 }
 
-/** A description (the opening of the script, the key subjects, hashtags) and tags within YouTube's limits. */
-export function offlineUploadMetadata(title: string, script: string): UploadMetadata {
+/** The key subjects of a text, bare words: French ones without their article for a French project. */
+function subjectsOf(text: string, limit: number, language?: string): string[] {
+  if (!language?.toLowerCase().startsWith("fr")) return keywordsOf(text, limit);
+  return frenchKeywords(text, limit).map((k) => k.replace(/^(?:les?\s|la\s|l['’])/i, ""));
+}
+
+/** A description (the opening of the script, the key subjects, hashtags) and tags within YouTube's limits, in the project's language. */
+export function offlineUploadMetadata(title: string, script: string, language?: string): UploadMetadata {
   const sentences = splitSentences(script);
   let intro = "";
   for (const s of sentences) {
     if (countWords(intro) >= 60) break;
     intro = intro ? `${intro} ${s}` : s;
   }
-  const keywords = keywordsOf(`${title} ${title} ${script}`, 12);
+  const keywords = subjectsOf(`${title} ${title} ${script}`, 12, language);
+  const inThisVideo = language?.toLowerCase().startsWith("fr") ? "Dans cette vidéo :" : "In this video:";
   const hashtags = keywords.slice(0, 3).map((k) => `#${k.replace(/[^\p{L}\p{N}]/gu, "")}`);
   const description = [
     intro || title,
-    keywords.length ? `In this video: ${keywords.slice(0, 6).join(", ")}.` : "",
+    keywords.length ? `${inThisVideo} ${keywords.slice(0, 6).join(", ")}.` : "",
     hashtags.join(" "),
   ]
     .filter(Boolean)

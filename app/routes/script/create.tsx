@@ -3,6 +3,12 @@ import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { DurationSlider } from "~/components/create/duration-slider";
+import { NarrationFields } from "~/components/create/narration-fields";
+import { DEFAULT_LANGUAGE } from "~/lib/languages";
+import { ProjectVoiceSchema } from "~/lib/project-voice";
+import { VOICE_SPEED } from "~/lib/voice-speed";
+import { prisma } from "~/server/db.server";
+import { getUserSettings } from "~/server/settings.server";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/hooks/use-toast";
 import { clearCurrentScript, loadVideoDetails, saveVideoDetails } from "~/lib/browser-storage";
@@ -14,9 +20,17 @@ import { MAX_JSON_BYTES, readBodyCapped } from "~/server/api.server";
 
 export const meta: MetaFunction = () => [{ title: "Create New Video · Reelsmith" }];
 
+// The narration starts as the creator's last project had it (a French creator stays French), and knows the saved voice.
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUserId(request);
-  return null;
+  const userId = await requireUserId(request);
+  const [last, settings] = await Promise.all([
+    prisma.project.findFirst({ where: { userId }, orderBy: { createdAt: "desc" }, select: { language: true, voiceId: true, voiceSpeed: true } }),
+    getUserSettings(userId),
+  ]);
+  return {
+    narration: { language: last?.language ?? DEFAULT_LANGUAGE, voiceId: last?.voiceId ?? "", voiceSpeed: last?.voiceSpeed ?? VOICE_SPEED.default },
+    savedVoiceId: settings.elevenLabsVoiceId,
+  };
 }
 
 type ActionResult = { ok: true; details: VideoDetails } | { ok: false; message: string; field?: string };
@@ -24,14 +38,26 @@ type ActionResult = { ok: true; details: VideoDetails } | { ok: false; message: 
 // Creates the project (free accounts: one) with the checked details; the page then goes to /script.
 export async function action({ request }: ActionFunctionArgs): Promise<Response> {
   const userId = await requireUserId(request);
-  const parsed = VideoDetailsSchema.safeParse(Object.fromEntries(new URLSearchParams((await readBodyCapped(request, MAX_JSON_BYTES)).toString("utf8"))));
+  const form = Object.fromEntries(new URLSearchParams((await readBodyCapped(request, MAX_JSON_BYTES)).toString("utf8")));
+  const parsed = VideoDetailsSchema.safeParse(form);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     return Response.json({ ok: false, message: issue.message, field: String(issue.path[0]) } satisfies ActionResult, { status: 400 });
   }
   const details = parsed.data;
+  const narration = ProjectVoiceSchema.safeParse({ language: form.language || undefined, voiceId: form.voiceId, voiceSpeed: form.voiceSpeed || undefined });
+  if (!narration.success) {
+    const issue = narration.error.issues[0]!;
+    return Response.json({ ok: false, message: issue.message, field: String(issue.path[0]) } satisfies ActionResult, { status: 400 });
+  }
   try {
-    await createProject(userId, { title: details.title, topic: details.topic, resolution: resolutionEnum(details.resolution), durationSeconds: details.duration });
+    await createProject(userId, {
+      title: details.title,
+      topic: details.topic,
+      resolution: resolutionEnum(details.resolution),
+      durationSeconds: details.duration,
+      ...narration.data,
+    });
   } catch (e) {
     if (e instanceof Response) {
       const body = (await e.json().catch(() => ({}))) as { message?: string };
@@ -49,7 +75,7 @@ const FORMAT_LABELS: Record<ResolutionValue, { name: string; hint: string }> = {
 };
 
 export default function CreateVideo() {
-  useLoaderData<typeof loader>();
+  const { narration, savedVoiceId } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<ActionResult>();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -57,6 +83,9 @@ export default function CreateVideo() {
   const [topic, setTopic] = useState("");
   const [resolution, setResolution] = useState<ResolutionValue>("16:9");
   const [duration, setDuration] = useState(DURATION_RULES["16:9"].default);
+  const [language, setLanguage] = useState(narration.language);
+  const [voiceId, setVoiceId] = useState(narration.voiceId);
+  const [voiceSpeed, setVoiceSpeed] = useState(narration.voiceSpeed);
   const busy = fetcher.state !== "idle";
 
   // Start from the details saved in this browser, if any.
@@ -99,7 +128,10 @@ export default function CreateVideo() {
       toast({ title: "Invalid Duration", description: invalidDurationMessage(resolution), variant: "destructive" });
       return;
     }
-    fetcher.submit({ title: title.trim(), topic: topic.trim(), resolution, duration: String(duration) }, { method: "post" });
+    fetcher.submit(
+      { title: title.trim(), topic: topic.trim(), resolution, duration: String(duration), language, voiceId, voiceSpeed: String(voiceSpeed) },
+      { method: "post" },
+    );
   }
 
   return (
@@ -146,6 +178,15 @@ export default function CreateVideo() {
           </div>
         </fieldset>
         <DurationSlider resolution={resolution} value={duration} onChange={setDuration} />
+        <NarrationFields
+          language={language}
+          voiceId={voiceId}
+          voiceSpeed={voiceSpeed}
+          savedVoiceId={savedVoiceId}
+          onLanguage={setLanguage}
+          onVoice={setVoiceId}
+          onSpeed={setVoiceSpeed}
+        />
         {/* not full width: the bottom-right toast that may follow a click never covers it */}
         <Button type="submit" size="lg" disabled={busy} className="sm:justify-self-start">
           {busy ? "Creating..." : "Create Video"}

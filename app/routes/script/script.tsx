@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AlertTriangle } from "lucide-react";
+import { NarrationSummary } from "~/components/script/narration-summary";
 import { ScriptComplete } from "~/components/script/script-complete";
 import { ScriptProgressView } from "~/components/script/script-progress";
 import { useScriptGeneration } from "~/components/script/use-script-generation";
@@ -11,24 +12,38 @@ import type { VideoDetails } from "~/lib/video-details";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import { resolutionValue } from "~/lib/video-format";
+import { describeNarration, type ProjectNarration } from "~/server/voices.server";
+import { createContext, useContext } from "react";
 
 export const meta: MetaFunction = () => [{ title: "Script · Reelsmith" }];
 
 // The server's current project, so the page works on a browser that has no saved details.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const project = await getCurrentProject(await requireUserId(request));
+  const userId = await requireUserId(request);
+  const project = await getCurrentProject(userId);
   const details: VideoDetails | null = project
     ? { title: project.title, topic: project.topic, resolution: resolutionValue(project.resolution), duration: project.durationSeconds }
     : null;
-  return { details };
+  return { details, narration: project ? await describeNarration(userId, project) : null };
 }
+
+/** The project's narration, shown at the top of every state of the page that has a project. */
+const NarrationContext = createContext<ProjectNarration | null>(null);
 
 // The spec's notice, as one text: its title, " - ", its description.
 const STUCK_NOTICE = "Script Generation Taking Too Long - The generation has been running for over 30 minutes. You can reset and try again.";
 const [STUCK_TITLE, STUCK_DESCRIPTION] = STUCK_NOTICE.split(" - ") as [string, string];
 
 export default function ScriptPage() {
-  const { details: serverDetails } = useLoaderData<typeof loader>();
+  const { details: serverDetails, narration } = useLoaderData<typeof loader>();
+  return (
+    <NarrationContext.Provider value={narration}>
+      <ScriptStates serverDetails={serverDetails} />
+    </NarrationContext.Provider>
+  );
+}
+
+function ScriptStates({ serverDetails }: { serverDetails: VideoDetails | null }) {
   const { details, data, unreachable, start, resetAndRetry, storyboard, download } = useScriptGeneration(serverDetails);
   const notice = unreachable ? <ServerUnreachableNotice what="the script's status" /> : null;
 
@@ -113,5 +128,11 @@ export default function ScriptPage() {
 }
 
 function PageShell({ children }: { children: React.ReactNode }) {
-  return <main className="mx-auto max-w-4xl px-4 py-10">{children}</main>;
+  const narration = useContext(NarrationContext);
+  return (
+    <main className="mx-auto max-w-4xl px-4 py-10">
+      {narration ? <NarrationSummary narration={narration} /> : null}
+      {children}
+    </main>
+  );
 }

@@ -26,6 +26,20 @@ describe("ElevenLabs speech provider", () => {
     expect(fake.requests[0]!.headers["xi-api-key"]).toBe("xi-good-key");
   });
 
+  it("applies the voice speed: its own voice_settings.speed up to 1.2, the rest by time-stretching (issue 24)", async () => {
+    const normal = await provider().synthesize({ text: "five words are spoken here", voiceId: "v-george" });
+    expect(fake.requests[0]!.json()).not.toHaveProperty("voice_settings");
+    const slower = await provider().synthesize({ text: "five words are spoken here", voiceId: "v-george", speed: 0.8 });
+    expect(fake.requests[1]!.json()).toMatchObject({ voice_settings: { speed: 0.8 } });
+    // the fake speaks at one pace whatever the setting: the audio is as the service sent it, not stretched again
+    expect(slower.durationSeconds).toBeCloseTo(normal.durationSeconds, 3);
+    const fastest = await provider().synthesize({ text: "five words are spoken here", voiceId: "v-george", speed: 1.3 });
+    expect(fake.requests[2]!.json()).toMatchObject({ voice_settings: { speed: 1.2 } });
+    expect(fastest.durationSeconds).toBeCloseTo(normal.durationSeconds / (1.3 / 1.2), 1);
+    expect(fastest).toMatchObject({ voiceId: "v-george", provider: "ElevenLabs" });
+    expect(readWavInfo(fastest.audio).sampleRate).toBe(24_000);
+  });
+
   it("synthesises with the chosen voice into a WAV whose duration is exact", async () => {
     const result = await provider().synthesize({ text: "five words are spoken here", voiceId: "v-george" });
     expect(result.mimeType).toBe("audio/wav");

@@ -1,0 +1,136 @@
+// The narration part of /create (issue 24): the language, the voice (grouped by language; "Automatic" picks the
+// language's default) and the voice speed.
+import * as Slider from "@radix-ui/react-slider";
+import { useQuery } from "@tanstack/react-query";
+import { apiGet, serverMessage } from "~/lib/api-client";
+import { LANGUAGES, languageLabel, offlineWriterWrites } from "~/lib/languages";
+import { defaultVoiceFor, groupVoicesByLanguage, speaksLanguage } from "~/lib/voices";
+import { VOICE_SPEED, formatVoiceSpeed } from "~/lib/voice-speed";
+import type { Voice } from "~/providers/types";
+import { voiceLabel } from "~/components/settings/voice-options";
+
+export type VoicesResponse = { voices: Voice[]; source: "cloud" | "offline"; provider: string };
+
+export const VOICES_QUERY_KEY = ["voices", "all"] as const;
+
+export function useVoiceList() {
+  return useQuery({ queryKey: VOICES_QUERY_KEY, queryFn: () => apiGet<VoicesResponse>("/api/elevenlabs/voices") });
+}
+
+const selectClass = "w-full rounded-md border border-slate-700 bg-slate-950 px-3 py-2 outline-none focus:border-brand";
+
+export function NarrationFields(props: {
+  language: string;
+  voiceId: string;
+  voiceSpeed: number;
+  savedVoiceId?: string | null;
+  onLanguage: (code: string) => void;
+  onVoice: (id: string) => void;
+  onSpeed: (speed: number) => void;
+}) {
+  const voices = useVoiceList();
+  const list = voices.data?.voices ?? [];
+  const automatic = defaultVoiceFor(props.language, list, [props.savedVoiceId]);
+  const automaticName = list.find((v) => v.id === automatic)?.name;
+  const groups = groupVoicesByLanguage(list, props.language);
+  const offline = voices.data?.source === "offline";
+
+  function chooseLanguage(code: string) {
+    props.onLanguage(code);
+    // A chosen voice that cannot speak the new language goes back to the automatic one.
+    const chosen = list.find((v) => v.id === props.voiceId);
+    if (chosen && !speaksLanguage(chosen, code)) props.onVoice("");
+  }
+
+  return (
+    <fieldset className="grid gap-4 rounded-lg border border-slate-800 p-4">
+      <legend className="px-1 text-sm font-medium">Narration</legend>
+      <div className="grid gap-2">
+        <label htmlFor="create-language" className="text-sm font-medium">
+          Language
+        </label>
+        <select id="create-language" name="language" value={props.language} onChange={(e) => chooseLanguage(e.target.value)} className={selectClass}>
+          {LANGUAGES.map((l) => (
+            <option key={l.code} value={l.code}>
+              {languageLabel(l.code)}
+            </option>
+          ))}
+        </select>
+        {!offlineWriterWrites(props.language) ? (
+          <span className="text-xs text-amber-300">
+            The offline script writer writes English and French only: for a {LANGUAGES.find((l) => l.code === props.language)?.name} script,
+            save a Gemini API key or an OpenAI-compatible model in Settings.
+          </span>
+        ) : null}
+      </div>
+      <div className="grid gap-2">
+        <label htmlFor="create-voice" className="text-sm font-medium">
+          Voice
+        </label>
+        <select
+          id="create-voice"
+          name="voiceId"
+          value={props.voiceId}
+          onChange={(e) => props.onVoice(e.target.value)}
+          className={selectClass}
+          disabled={voices.isLoading}
+        >
+          <option value="">{voices.isLoading ? "Loading voices..." : `Automatic${automaticName ? `: ${automaticName}` : ""}`}</option>
+          {groups.map((g) => (
+            <optgroup key={g.language} label={g.heading}>
+              {g.voices.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {voiceLabel(v)}
+                  {v.gender && !v.name.includes(v.gender) ? ` · ${v.gender}` : ""}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+        {voices.isError ? <span className="text-sm text-red-400">{serverMessage(voices.error)}</span> : null}
+        <span className="text-xs text-slate-500">
+          {offline
+            ? "Offline voices: Flite speaks English, eSpeak NG the other languages."
+            : `${voices.data?.provider ?? "Your voice service"} voices speak every language with its multilingual model.`}
+        </span>
+      </div>
+      <VoiceSpeedSlider value={props.voiceSpeed} onChange={props.onSpeed} />
+    </fieldset>
+  );
+}
+
+export function VoiceSpeedSlider({ value, onChange }: { value: number; onChange: (v: number) => void }) {
+  return (
+    <div className="grid gap-2">
+      <div className="flex items-center justify-between text-sm">
+        <span id="voice-speed-label" className="font-medium">
+          Voice speed
+        </span>
+        <output aria-live="polite" className="text-slate-300">
+          {formatVoiceSpeed(value)}
+        </output>
+      </div>
+      <Slider.Root
+        className="relative flex h-5 w-full touch-none select-none items-center"
+        min={VOICE_SPEED.min}
+        max={VOICE_SPEED.max}
+        step={VOICE_SPEED.step}
+        value={[value]}
+        onValueChange={([v]) => v !== undefined && onChange(Math.round(v * 100) / 100)}
+        aria-labelledby="voice-speed-label"
+      >
+        <Slider.Track className="relative h-2 grow rounded-full bg-slate-700">
+          <Slider.Range className="absolute h-full rounded-full bg-brand" />
+        </Slider.Track>
+        <Slider.Thumb
+          aria-label="Voice speed"
+          className="block h-5 w-5 rounded-full border-2 border-brand bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-brand"
+        />
+      </Slider.Root>
+      <div className="flex justify-between text-xs text-slate-500">
+        <span>{formatVoiceSpeed(VOICE_SPEED.min)} slower</span>
+        <span>{formatVoiceSpeed(VOICE_SPEED.max)} faster</span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+// A project's narration as the pages show it: language, the voice that will speak (chosen or the language's
+// default), the speed, and whether the offline writer can write the language.
+import type { Project } from "~/generated/prisma/client";
+import { languageLabel, offlineWriterNote } from "~/lib/languages";
+import { defaultVoiceFor } from "~/lib/voices";
+import { speechRateFactor } from "~/lib/voice-speed";
+import type { ProjectVoiceUpdate } from "~/lib/project-voice";
+import { prisma } from "./db.server";
+import { getProjectForUser } from "./projects.server";
+import { getUserSettings } from "./settings.server";
+import { userProviders } from "./providers.server";
+
+export type ProjectNarration = {
+  projectId: string;
+  language: string;
+  languageLabel: string;
+  /** the project's chosen voice; null: the default for the language */
+  voiceId: string | null;
+  /** the voice that will speak, by name when the list is local (offline voices) */
+  voiceName: string;
+  voiceSource: "cloud" | "offline";
+  voiceSpeed: number;
+  /** set when the offline writer will write English instead of the project's language */
+  scriptNote: string | null;
+};
+
+export async function describeNarration(userId: string, project: Pick<Project, "id" | "language" | "voiceId" | "voiceSpeed">): Promise<ProjectNarration> {
+  const [{ speech, text }, settings] = await Promise.all([userProviders(userId), getUserSettings(userId)]);
+  let voiceName: string;
+  if (speech.source === "offline") {
+    const voices = await speech.listVoices();
+    const id = defaultVoiceFor(project.language, voices, [project.voiceId, settings.elevenLabsVoiceId]);
+    voiceName = voices.find((v) => v.id === id)?.name ?? "the offline voice";
+  } else {
+    voiceName = project.voiceId ? `${speech.name} voice ${project.voiceId}` : `your ${speech.name} voice`;
+  }
+  return {
+    projectId: project.id,
+    language: project.language,
+    languageLabel: languageLabel(project.language),
+    voiceId: project.voiceId,
+    voiceName,
+    voiceSource: speech.source,
+    voiceSpeed: speechRateFactor(project),
+    scriptNote: text.source === "offline" ? offlineWriterNote(project.language) : null,
+  };
+}
+
+/** PUT /api/projects/{id}/narration: changes the language, voice or speed of one of the user's projects (another's: 404). */
+export async function updateNarration(userId: string, projectId: string, update: ProjectVoiceUpdate): Promise<ProjectNarration> {
+  await getProjectForUser(userId, projectId);
+  const project = await prisma.project.update({
+    where: { id: projectId },
+    data: {
+      ...(update.language !== undefined ? { language: update.language } : {}),
+      ...(update.voiceId !== undefined ? { voiceId: update.voiceId } : {}),
+      ...(update.voiceSpeed !== undefined ? { voiceSpeed: update.voiceSpeed } : {}),
+    },
+  });
+  return describeNarration(userId, project);
+}
