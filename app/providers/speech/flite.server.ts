@@ -68,7 +68,7 @@ export function createFliteSpeechProvider(): SpeechProvider {
     async synthesize({ text, voiceId, speed }) {
       const audio = await synthesizeWithFlite(text, voiceId, speed);
       const used = isFliteVoice(voiceId) ? voiceId : DEFAULT_FLITE_VOICE;
-      return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds, voiceId: used, provider: "Flite" };
+      return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds, voiceId: used, provider: "Offline voice (Flite)" };
     },
   };
 }
