@@ -39,7 +39,8 @@ function serve(routes: Record<string, { action: Action; params?: Record<string, 
       if (!(e instanceof Response)) throw e;
       answer = e;
     }
-    res.writeHead(answer.status, { "Content-Type": answer.headers.get("Content-Type") ?? "text/plain", Connection: "close" });
+    // no "Connection: close": closing while the client still writes makes it fail with EPIPE before it reads the answer
+    res.writeHead(answer.status, { "Content-Type": answer.headers.get("Content-Type") ?? "text/plain" });
     res.end(Buffer.from(await answer.arrayBuffer()));
     // as Node's server does with a body nobody read: drop the rest without keeping it
     req.removeAllListeners("data");
