@@ -5,7 +5,7 @@ import {
   CAPTION_PRESETS,
   CAPTION_SIZES,
 } from "~/lib/caption-style";
-import { jsonError, parseJsonBody } from "~/server/api.server";
+import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import { getCaptionStyle, setCaptionStyle } from "~/server/storyboard.server";
@@ -39,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // PUT /api/caption-style {preset, position, size}: remember the style for the preview and the next render.
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "PUT") return jsonError(405, "Use PUT");
+  if (request.method !== "PUT") return methodNotAllowed(["GET", "HEAD", "PUT"], "Use PUT to change the caption style.");
   const userId = await requireUserId(request);
   const style = await parseJsonBody(request, BodySchema);
   return Response.json(
