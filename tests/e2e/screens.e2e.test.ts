@@ -29,7 +29,8 @@ const visited = new Set<string>();
 
 /** The screens (not /api routes, not the JSON health check) of the route list, as URL patterns. */
 async function screenPatterns(): Promise<string[]> {
-  return (await listRoutes()).map((r) => r.path).filter((p) => !p.startsWith("/api/") && p !== "/healthz");
+  // /favicon.ico is an icon (a redirect, checked by the auth e2e), not a screen
+  return (await listRoutes()).map((r) => r.path).filter((p) => !p.startsWith("/api/") && p !== "/healthz" && p !== "/favicon.ico");
 }
 
 async function newPage(context?: BrowserContext): Promise<Page> {
@@ -208,13 +209,13 @@ describe("the keyboard", () => {
     expect(await page.getByText("Keys and Bees").count()).toBeGreaterThan(0);
   });
 
-  it("on /create, Tab goes Title, Topic, Format, Duration, Create Video, and every stop shows its focus", async () => {
+  it("on /create, Tab goes Title, Topic, Format, Duration, Language, Voice, Voice speed, Create Video, and every stop shows its focus", async () => {
     await page.goto(`${baseUrl()}/create`);
     await page.getByRole("heading", { name: "Create New Video" }).waitFor();
     // start just before the form: focus the page heading's area, then tab through the form
     await page.getByLabel("Title").focus();
     const stops: string[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 9; i++) {
       const stop = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
         if (!el) return "";
@@ -230,7 +231,10 @@ describe("the keyboard", () => {
     expect(stops[1]).toBe("textarea: Topic");
     expect(stops[2]).toMatch(/^input: 16:9/);
     expect(stops[3]).toBe("span[slider]: Duration in seconds");
-    expect(stops[4]).toBe("button: Create Video");
+    expect(stops[4]).toBe("select: Language");
+    expect(stops[5]).toBe("select: Voice");
+    expect(stops[6]).toBe("span[slider]: Voice speed");
+    expect(stops[7]).toBe("button: Create Video");
     // arrows move between the formats (one radio group, one tab stop)
     await page.getByLabel("Title").focus();
     await page.keyboard.press("Tab");
