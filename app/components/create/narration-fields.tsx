@@ -88,7 +88,7 @@ export function NarrationFields(props: {
           ))}
         </select>
         {voices.isError ? <span className="text-sm text-red-400">{serverMessage(voices.error)}</span> : null}
-        <span className="text-xs text-slate-500">
+        <span className="text-xs text-slate-400">
           {offline
             ? "Offline voices: Flite speaks English, eSpeak NG the other languages."
             : `${voices.data?.provider ?? "Your voice service"} voices speak every language with its multilingual model.`}
@@ -127,7 +127,7 @@ export function VoiceSpeedSlider({ value, onChange }: { value: number; onChange:
           className="block h-5 w-5 rounded-full border-2 border-brand bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-brand"
         />
       </Slider.Root>
-      <div className="flex justify-between text-xs text-slate-500">
+      <div className="flex justify-between text-xs text-slate-400">
         <span>{formatVoiceSpeed(VOICE_SPEED.min)} slower</span>
         <span>{formatVoiceSpeed(VOICE_SPEED.max)} faster</span>
       </div>

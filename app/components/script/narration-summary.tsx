@@ -58,7 +58,7 @@ export function NarrationSummary({ narration }: { narration: ProjectNarration })
               Cancel
             </Button>
           </div>
-          <p className="text-xs text-slate-500">New voiceovers use these settings; a script already written keeps its language until you generate it again.</p>
+          <p className="text-xs text-slate-400">New voiceovers use these settings; a script already written keeps its language until you generate it again.</p>
         </div>
       ) : null}
       {narration.scriptNote ? (

@@ -30,7 +30,7 @@ export function ScriptComplete(props: {
         </ul>
         <p className="mt-3 text-sm text-slate-400" data-testid="script-writer">
           {scriptWriterLine(props.writtenBy)}{" "}
-          <Link to="/settings" className="text-brand underline">
+          <Link to="/settings" className="text-violet-300 underline">
             Choose the writer in Settings
           </Link>
         </p>

@@ -124,7 +124,7 @@ export function ModelServerCard({ config }: { config: PublicConfig | null | unde
               value={apiKey}
               onChange={setApiKey}
             />
-            <p className="text-xs text-slate-500">Local servers (Ollama, LM Studio) need no key. Saved keys are stored encrypted and never shown again.</p>
+            <p className="text-xs text-slate-400">Local servers (Ollama, LM Studio) need no key. Saved keys are stored encrypted and never shown again.</p>
           </div>
           {problem ? <p className="text-sm text-red-400">{problem}</p> : null}
           {test.isError ? <p className="text-sm text-red-400">{serverMessage(test.error)}</p> : null}
@@ -140,7 +140,7 @@ export function ModelServerCard({ config }: { config: PublicConfig | null | unde
                       </button>
                     </li>
                   ))}
-                  {models.length > 30 ? <li className="text-xs text-slate-500">and {models.length - 30} more (type to search)</li> : null}
+                  {models.length > 30 ? <li className="text-xs text-slate-400">and {models.length - 30} more (type to search)</li> : null}
                 </ul>
               ) : null}
             </div>

@@ -15,7 +15,7 @@ export function MadeWith({ splitBy, cells }: { splitBy: string | null; cells: Pa
           </li>
         ))}
       </ul>
-      <Link to="/settings" className="text-brand underline">
+      <Link to="/settings" className="text-violet-300 underline">
         Change providers in Settings
       </Link>
     </div>
