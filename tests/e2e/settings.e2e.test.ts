@@ -82,7 +82,7 @@ describe("the settings page", () => {
   });
 
   it("shows the offline image styles without a Leonardo key, and no load button", async () => {
-    await page.getByText(/\(\d+ models cached\)/).waitFor();
+    await page.getByText(/\(\d+ models? cached\)/).waitFor();
     expect(await page.getByRole("button", { name: /Load models|Refresh models/ }).count()).toBe(0);
   });
 
