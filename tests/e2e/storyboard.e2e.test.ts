@@ -124,9 +124,9 @@ describe("storyboard with offline providers", () => {
       .getAttribute("src");
     expect(previewImage).toMatch(/\/api\/media\//);
     // and it plays: the time label moves past the first second
-    await preview.hover();
-    await preview.getByRole("button", { name: "Play video" }).click();
-    await preview.getByRole("button", { name: "Pause video" }).waitFor();
+    // (the preview's own controls sit under the picture, not over its captions)
+    await preview.getByRole("button", { name: "Play preview" }).click();
+    await preview.getByRole("button", { name: "Pause preview" }).waitFor();
     await preview
       .getByText(/^0:0[1-9] \/ 0:\d\d$/)
       .waitFor({ timeout: 30_000 });
@@ -142,7 +142,7 @@ describe("storyboard with offline providers", () => {
     // a 9:16 project starts with today's boxed captions at the bottom, size M
     const preset = preview.getByLabel("Captions");
     expect(await preset.inputValue()).toBe("boxed");
-    expect(await preview.getByLabel("Position").inputValue()).toBe("bottom");
+    expect(await preview.getByLabel("Position", { exact: true }).inputValue()).toBe("bottom");
     expect(
       await preview
         .getByRole("radio", { name: "Size M" })
@@ -157,7 +157,7 @@ describe("storyboard with offline providers", () => {
     await preset.selectOption("highlight");
     expect((await saved).status()).toBe(200);
     const top = page.waitForResponse((r) => r.url().endsWith("/api/caption-style") && r.request().method() === "PUT");
-    await preview.getByLabel("Position").selectOption("top");
+    await preview.getByLabel("Position", { exact: true }).selectOption("top");
     expect((await top).status()).toBe(200);
     const large = page.waitForResponse(
       (r) =>
@@ -200,14 +200,14 @@ describe("storyboard with offline providers", () => {
     await page.reload();
     await preview.getByLabel("Captions").waitFor();
     expect(await preview.getByLabel("Captions").inputValue()).toBe("highlight");
-    expect(await preview.getByLabel("Position").inputValue()).toBe("top");
+    expect(await preview.getByLabel("Position", { exact: true }).inputValue()).toBe("top");
     await preview.getByLabel("Captions").selectOption("none");
     await expect
       .poll(() =>
         preview.locator("span[style*='color: rgb(255, 212, 0)']").count()
       )
       .toBe(0);
-    expect(await preview.getByLabel("Position").isDisabled()).toBe(true);
+    expect(await preview.getByLabel("Position", { exact: true }).isDisabled()).toBe(true);
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
