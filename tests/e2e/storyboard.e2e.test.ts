@@ -142,7 +142,7 @@ describe("storyboard with offline providers", () => {
     // a 9:16 project starts with today's boxed captions at the bottom, size M
     const preset = preview.getByLabel("Captions");
     expect(await preset.inputValue()).toBe("boxed");
-    expect(await preview.getByLabel("Position", { exact: true }).inputValue()).toBe("bottom");
+    expect(await preview.getByRole("combobox", { name: /^Position/ }).inputValue()).toBe("bottom");
     expect(
       await preview
         .getByRole("radio", { name: "Size M" })
@@ -157,7 +157,7 @@ describe("storyboard with offline providers", () => {
     await preset.selectOption("highlight");
     expect((await saved).status()).toBe(200);
     const top = page.waitForResponse((r) => r.url().endsWith("/api/caption-style") && r.request().method() === "PUT");
-    await preview.getByLabel("Position", { exact: true }).selectOption("top");
+    await preview.getByRole("combobox", { name: /^Position/ }).selectOption("top");
     expect((await top).status()).toBe(200);
     const large = page.waitForResponse(
       (r) =>
@@ -200,14 +200,14 @@ describe("storyboard with offline providers", () => {
     await page.reload();
     await preview.getByLabel("Captions").waitFor();
     expect(await preview.getByLabel("Captions").inputValue()).toBe("highlight");
-    expect(await preview.getByLabel("Position", { exact: true }).inputValue()).toBe("top");
+    expect(await preview.getByRole("combobox", { name: /^Position/ }).inputValue()).toBe("top");
     await preview.getByLabel("Captions").selectOption("none");
     await expect
       .poll(() =>
         preview.locator("span[style*='color: rgb(255, 212, 0)']").count()
       )
       .toBe(0);
-    expect(await preview.getByLabel("Position", { exact: true }).isDisabled()).toBe(true);
+    expect(await preview.getByRole("combobox", { name: /^Position/ }).isDisabled()).toBe(true);
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
