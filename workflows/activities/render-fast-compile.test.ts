@@ -49,7 +49,8 @@ describe("compileTimeline", () => {
   const graph = args[args.indexOf("-filter_complex") + 1]!;
 
   it("renders exactly the timeline's frames, with the shared crf and preset", () => {
-    expect(args[args.indexOf("-frames:v") + 1]).toBe(String(timeline.durationInFrames));
+    expect(graph).toContain(`trim=end_frame=${timeline.durationInFrames}[vout]`);
+    expect(args[args.indexOf("-map") + 1]).toBe("[vout]");
     expect(args[args.indexOf("-crf") + 1]).toBe("18");
     expect(args[args.indexOf("-preset") + 1]).toBe("veryfast");
     expect(args.at(-1)).toBe("/w/out.mp4");

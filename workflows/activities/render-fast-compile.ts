@@ -124,9 +124,12 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): str
     }
     video = next;
   });
+  // the frame count is cut in the graph, not by -frames:v: ffmpeg 5 closes the whole file when one stream reaches
+  // its -frames, which dropped the audio encoder's last packets (the video ended 35 ms before its sound)
+  filters.push(`${video}trim=end_frame=${timeline.durationInFrames}[vout]`);
+  video = "[vout]";
 
-  // ── audio ──
-  const totalSeconds = seconds(timeline.durationInFrames, fps);
+  // ── audio ── (cut to the video's exact sample count here; both streams end on their own)
   const totalSamples = Math.round((timeline.durationInFrames / fps) * inputs.encoding.audioSampleRate);
   const audioLabels: string[] = [];
   timeline.audio.forEach((track, k) => {
@@ -159,8 +162,6 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): str
     video,
     "-map",
     "[aout]",
-    "-frames:v",
-    String(timeline.durationInFrames),
     "-r",
     String(fps),
     "-c:v",
@@ -185,8 +186,6 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): str
     inputs.encoding.audioBitrate,
     "-ar",
     String(inputs.encoding.audioSampleRate),
-    "-t",
-    totalSeconds,
     "-movflags",
     "+faststart",
     inputs.output,
