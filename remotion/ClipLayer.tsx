@@ -2,11 +2,11 @@
 // the scene's own Sequence, and looped when the clip is shorter than the scene. OffthreadVideo extracts exact
 // frames with the compositor when rendering; the Player shows it with a <video> element.
 import { AbsoluteFill, Loop, OffthreadVideo, useVideoConfig } from "remotion";
+import { clipLoopFrames } from "./timeline";
 
 export function ClipLayer({ src, clipDurationInSeconds }: { src: string; clipDurationInSeconds: number }) {
   const { fps, durationInFrames } = useVideoConfig();
-  // a frame short of the clip's end, so a loop never lands on a frame past the last one
-  const clipFrames = Math.max(1, Math.floor(clipDurationInSeconds * fps) - 1);
+  const clipFrames = clipLoopFrames(clipDurationInSeconds, fps);
   const video = <OffthreadVideo src={src} muted style={{ width: "100%", height: "100%", objectFit: "cover" }} />;
   return (
     <AbsoluteFill style={{ overflow: "hidden", backgroundColor: "black" }}>

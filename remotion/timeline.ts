@@ -30,6 +30,11 @@ export type ColorLayer = { kind: "color"; color: string };
 export type ImageLayer = { kind: "image"; src: string; move: Move };
 /** A video clip, scaled to cover the frame, from its start, muted, looped when shorter than its scene. */
 export type ClipLayer = { kind: "clip"; src: string; durationInSeconds?: number };
+
+/** How many frames of a clip play before it starts again: a frame short of its end, so a loop never lands past it. */
+export function clipLoopFrames(durationInSeconds: number, fps: number): number {
+  return Math.max(1, Math.floor(durationInSeconds * fps) - 1);
+}
 export type SceneLayer = ColorLayer | ImageLayer | ClipLayer;
 
 export type TimelineScene = { index: number; fromFrame: number; durationInFrames: number; layer: SceneLayer };

@@ -163,6 +163,8 @@ function runFfmpegWithProgress(args: string[], totalSeconds: number, onProgress:
   });
 }
 
+const BT709_TAGS = ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"];
+
 export type PreparedClip = { clipPath: string; poster: Buffer; durationSeconds: number; dir: string };
 
 /**
@@ -184,10 +186,12 @@ export async function prepareSceneClip(inputPath: string, size: { width: number;
     }
     const seconds = Math.min(probed.durationSeconds, options.maxSeconds ?? SCENE_MEDIA_LIMITS.clipSeconds);
     const output = path.join(dir, "clip.mp4");
-    const scale = `scale=${size.width}:${size.height}:force_original_aspect_ratio=increase,crop=${size.width}:${size.height},setsar=1,fps=30`;
+    // converted to BT.709 and tagged so: both renderers and the browser then read its colours alike (an untagged
+    // clip made from RGB came out BT.601, which Chrome reads as BT.709, greens a quarter darker)
+    const scale = `scale=${size.width}:${size.height}:force_original_aspect_ratio=increase:out_color_matrix=bt709:out_range=tv,crop=${size.width}:${size.height},setsar=1,fps=30`;
     const cut = options.maxSeconds !== undefined ? ["-t", seconds.toFixed(3)] : [];
     await runFfmpegWithProgress(
-      ["-v", "error", "-y", "-i", inputPath, ...cut, "-map", "0:v:0", "-an", "-sn", "-dn", "-map_metadata", "-1", "-map_chapters", "-1", "-vf", scale, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-movflags", "+faststart", output],
+      ["-v", "error", "-y", "-i", inputPath, ...cut, "-map", "0:v:0", "-an", "-sn", "-dn", "-map_metadata", "-1", "-map_chapters", "-1", "-vf", scale, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", ...BT709_TAGS, "-movflags", "+faststart", output],
       seconds,
       options.onProgress,
       300_000,

@@ -51,7 +51,7 @@ describe("render workflow", () => {
     const row = await prisma.renderedVideo.findUniqueOrThrow({ where: { id: renderId } });
     expect(row).toMatchObject({ status: "completed", videoUrl: `/api/media/${result.mediaFileId}`, width: 640, height: 360, withMusic: true, volumeLevel: 40 });
     // stills, captions and audio only: the fast renderer, and the reason is on the row and in the run's memo
-    expect(row).toMatchObject({ renderer: "fast", rendererReason: "the timeline holds only stills, captions and audio, which the fast renderer draws" });
+    expect(row).toMatchObject({ renderer: "fast", rendererReason: "the timeline holds only stills, clips, captions and audio, which the fast renderer draws" });
     const memo = (await handle.describe()).memo;
     expect(memo).toMatchObject({ renderer: "fast", rendererReason: row.rendererReason });
     const file = await findMediaForUser(user.id, result.mediaFileId);

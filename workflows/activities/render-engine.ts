@@ -2,15 +2,16 @@
 // reused by every render), the one browser per worker process (Debian's chromium-headless-shell, reused by every
 // selectComposition / renderMedia / renderStill, relaunched when it dies) and the encoding settings shared by
 // both renderers and the benchmark's ffmpeg baseline.
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundle } from "@remotion/bundler";
 import { openBrowser, type HeadlessBrowser } from "@remotion/renderer";
 import { getEnv } from "~/server/env.server";
 
 const ENTRY_POINT = fileURLToPath(new URL("../../remotion/index.ts", import.meta.url));
+const BUNDLER = fileURLToPath(new URL("./bundle-composition.mjs", import.meta.url));
 // the headless shell first: it captures frames as fast as full Chromium with a quarter less memory (decision 061)
 const CHROMIUM_CANDIDATES = [
   "/usr/bin/chromium-headless-shell",
@@ -54,6 +55,18 @@ function removeOrphanedBundles() {
   }
 }
 
+/** Runs webpack in a child process (bundle-composition.mjs), so its memory goes back to the system when done. */
+function bundleInChildProcess(outDir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [BUNDLER, ENTRY_POINT, outDir], { maxBuffer: 16 * 2 ** 20 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`Bundling the video composition failed: ${stderr.trim() || error.message}`));
+      // the last line: anything webpack or Remotion print comes before it
+      const last = stdout.trim().split("\n").at(-1) ?? "";
+      resolve((JSON.parse(last) as { serveUrl: string }).serveUrl);
+    });
+  });
+}
+
 /** The served bundle's location. A failed bundle is not cached, so the next render tries again. */
 export function getCompositionBundle(): Promise<string> {
   bundled ??= (async () => {
@@ -63,7 +76,7 @@ export function getCompositionBundle(): Promise<string> {
     fs.rmSync(outDir, { recursive: true, force: true });
     fs.mkdirSync(outDir, { recursive: true });
     process.once("exit", () => fs.rmSync(outDir, { recursive: true, force: true }));
-    return bundle({ entryPoint: ENTRY_POINT, outDir, enableCaching: true });
+    return bundleInChildProcess(outDir);
   })().catch((e) => {
     bundled = undefined;
     throw e;

@@ -1,7 +1,7 @@
 // The fast renderer's compiler: the same motion as the composition, and an ffmpeg run that draws exactly the
 // timeline's frames, captions and audio.
 import { describe, expect, it } from "vitest";
-import { buildTimeline, MOVES, visibleRectAt } from "../../remotion/timeline";
+import { buildTimeline, MOVES, visibleRectAt, type Timeline } from "../../remotion/timeline";
 import { compileTimeline, fastRendererSupport, perspectiveCorners } from "./render-fast-compile";
 
 /** Evaluates the ffmpeg expressions we emit (numbers, + - * /, parentheses, clip(), the frame variable `in`). */
@@ -73,9 +73,36 @@ describe("compileTimeline", () => {
 });
 
 describe("fastRendererSupport", () => {
-  it("supports stills, captions and audio; sends a clip to the exact renderer, saying which scene", () => {
+  it("supports stills, clips of known length, captions and audio; sends a clip of unknown length to the exact renderer, saying which scene", () => {
     expect(fastRendererSupport(timeline)).toEqual({ supported: true });
-    const withClip = { ...timeline, scenes: [timeline.scenes[0]!, { ...timeline.scenes[1]!, layer: { kind: "clip" as const, src: "/m/c.mp4" } }] };
-    expect(fastRendererSupport(withClip)).toEqual({ supported: false, reason: "scene 2 is a video clip, which only the exact renderer draws" });
+    const withClip = (durationInSeconds?: number) => ({
+      ...timeline,
+      scenes: [timeline.scenes[0]!, { ...timeline.scenes[1]!, layer: { kind: "clip" as const, src: "/m/c.mp4", ...(durationInSeconds ? { durationInSeconds } : {}) } }],
+    });
+    expect(fastRendererSupport(withClip(1.5))).toEqual({ supported: true });
+    expect(fastRendererSupport(withClip())).toEqual({ supported: false, reason: "scene 2 is a video clip of unknown length, which only the exact renderer draws" });
+  });
+});
+
+describe("compileTimeline with a clip scene", () => {
+  // scene 2 becomes a 1.0 s clip: 29 frames a pass (a frame short of its end, as the composition's <Loop>)
+  const second = timeline.scenes[1]!;
+  const withClip: Timeline = { ...timeline, scenes: [timeline.scenes[0]!, { ...second, layer: { kind: "clip", src: "/m/c.mp4", durationInSeconds: 1 } }] };
+  const args = compileTimeline(withClip, {
+    fileFor: (src) => src,
+    captions: withClip.overlays.map((_, k) => ({ png: `/w/caption-${k}.png`, x: 100, y: 280 })),
+    output: "/w/out.mp4",
+    encoding: { crf: 18, x264Preset: "veryfast", pixelFormat: "yuv420p", audioBitrate: "320k", audioSampleRate: 48000 },
+  });
+  const graph = args[args.indexOf("-filter_complex") + 1]!;
+  const passes = Math.ceil(second.durationInFrames / 29);
+
+  it("plays the clip muted from its start, once per pass until its scene is filled, covering the frame", () => {
+    expect(passes).toBeGreaterThan(1);
+    expect(args.join(" ").split("-an -i /m/c.mp4")).toHaveLength(passes + 1);
+    expect(graph).toContain("scale=640:360:force_original_aspect_ratio=increase");
+    expect(graph).toContain("crop=640:360");
+    expect(graph.match(/trim=end_frame=29,setpts=PTS-STARTPTS/g)).toHaveLength(passes);
+    expect(graph).toContain(`concat=n=${passes}:v=1:a=0,tpad=stop_mode=clone:stop=${second.durationInFrames},trim=end_frame=${second.durationInFrames}`);
   });
 });

@@ -2,19 +2,24 @@
 // - each image scene: the frame-sized image decoded once, repeated in memory, moved by the perspective filter
 //   (bilinear, evaluated every frame) along the rectangle given by the very same `visibleRect` the composition
 //   uses, instantiated here over ffmpeg expressions instead of numbers: sub-pixel, no stepping;
+// - clip scenes: the clip scaled to cover the frame and centre-cropped (CSS object-fit: cover), muted, from its
+//   start; when shorter than its scene, played again from the start every `clipLoopFrames` frames, as the
+//   composition's <Loop> does (one input per pass, so no pass is held in memory);
 // - colour scenes: a colour source; scenes are joined with concat;
 // - caption lines: transparent PNGs rasterised once each by the composition's own caption component (Remotion
 //   renderStill, see render-fast.ts), laid over for exactly their frames (`enable` on the frame number);
 // - audio: every track trimmed, faded, delayed to its first frame and mixed, padded to the video's length.
 // Pure: no I/O, so the exact argument list is testable.
-import { sceneProgress, visibleRect, type Arithmetic, type Timeline } from "../../remotion/timeline";
+import { clipLoopFrames, sceneProgress, visibleRect, type Arithmetic, type Timeline } from "../../remotion/timeline";
 
 export type FastSupport = { supported: true } | { supported: false; reason: string };
 
 /** Whether the fast renderer draws everything in the timeline; when not, which part it cannot draw. */
 export function fastRendererSupport(timeline: Timeline): FastSupport {
   for (const scene of timeline.scenes) {
-    if (scene.layer.kind === "clip") return { supported: false, reason: `scene ${scene.index + 1} is a video clip, which only the exact renderer draws` };
+    if (scene.layer.kind === "clip" && !scene.layer.durationInSeconds) {
+      return { supported: false, reason: `scene ${scene.index + 1} is a video clip of unknown length, which only the exact renderer draws` };
+    }
   }
   for (const overlay of timeline.overlays) {
     if (overlay.kind !== "caption") return { supported: false, reason: `an overlay of kind "${(overlay as { kind: string }).kind}" is drawn only by the exact renderer` };
@@ -96,6 +101,20 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): str
       filters.push(
         `[${i}:v]${toYuv},loop=loop=${frames - 1}:size=1:start=0,setpts=N/(${fps}*TB),perspective=${corners}:interpolation=linear:sense=source:eval=frame[${label}]`,
       );
+    } else if (layer.kind === "clip" && layer.durationInSeconds) {
+      const loopFrames = clipLoopFrames(layer.durationInSeconds, fps);
+      const passes = Math.ceil(frames / loopFrames);
+      const cover = `scale=${width}:${height}:force_original_aspect_ratio=increase:flags=bicubic:out_color_matrix=bt709:out_range=tv,crop=${width}:${height},format=${inputs.encoding.pixelFormat},setsar=1`;
+      const passLabels: string[] = [];
+      for (let pass = 0; pass < passes; pass++) {
+        const i = addInput("-an", "-i", inputs.fileFor(layer.src));
+        // read as BT.709 as the browser reads it (clips are stored so: app/server/scene-media.server.ts)
+        filters.push(`[${i}:v]setparams=colorspace=bt709:range=tv,fps=${fps},${cover},trim=end_frame=${loopFrames},setpts=PTS-STARTPTS[${label}p${pass}]`);
+        passLabels.push(`[${label}p${pass}]`);
+      }
+      // a clip a frame shorter than its stated length still fills its scene: the last frame is held
+      const joined = passes > 1 ? `${passLabels.join("")}concat=n=${passes}:v=1:a=0,` : `${passLabels[0]}`;
+      filters.push(`${joined}tpad=stop_mode=clone:stop=${frames},trim=end_frame=${frames},setpts=N/(${fps}*TB)[${label}]`);
     } else if (layer.kind === "color") {
       filters.push(`color=c=${layer.color}:s=${width}x${height}:r=${fps}:d=${seconds(frames, fps)},format=${inputs.encoding.pixelFormat},trim=end_frame=${frames}[${label}]`);
     } else {

@@ -61,7 +61,7 @@ export function chooseRenderer(plan: Omit<RenderPlan, "renderer">): RendererChoi
   if (setting === "exact") return { engine: "exact", reason: "RENDER_ENGINE=exact is set" };
   const support = fastRendererSupport(buildTimeline(planProps(plan, (kind, i) => `${kind}-${i}`)));
   if (support.supported) {
-    return { engine: "fast", reason: setting === "fast" ? "RENDER_ENGINE=fast is set" : "the timeline holds only stills, captions and audio, which the fast renderer draws" };
+    return { engine: "fast", reason: setting === "fast" ? "RENDER_ENGINE=fast is set" : "the timeline holds only stills, clips, captions and audio, which the fast renderer draws" };
   }
   return { engine: "exact", reason: `${support.reason}${setting === "fast" ? " (RENDER_ENGINE=fast is set, but cannot be followed)" : ""}` };
 }

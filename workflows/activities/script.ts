@@ -68,8 +68,13 @@ function streamProgressTo(phase: ScriptStreamed["phase"], chunkIndex: number | u
 
 /** A script whose measured narration is within this share of its planned length is not rewritten. */
 export const FIT_TOLERANCE = 0.02;
-/** Rewrites the offline writer gets to come closer (the closest of all is kept). */
-export const MAX_FIT_REWRITES = 3;
+/**
+ * Rewrites the offline writer gets to come closer (the closest of all is kept), and the words all of them may
+ * total: two scripts of the same word count read up to 15 % apart, so a Short needs several draws to land within
+ * a few per cent, while a long script averages out in one or two (decision 111).
+ */
+export const MAX_FIT_REWRITES = 10;
+export const FIT_REWRITE_WORD_BUDGET = 2500;
 
 export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
   const speechFor = deps.speechProviderFor ?? defaultDeps.speechProviderFor!;
@@ -136,26 +141,32 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
         // rounding. Voice speed scales the audio, not the words: the measured speech is at speed 1.
         const perScene = PAUSE_BETWEEN_SCENES_SECONDS + 0.5 / VIDEO_FPS;
         const measure = async (chunks: string[]) => {
-          const narration = await narrationOf(speech, voiceId, proofreadText(chunks.map((c) => c.trim()).join("\n\n")), sceneCount);
+          const script = proofreadText(chunks.map((c) => c.trim()).join("\n\n"));
+          const narration = await narrationOf(speech, voiceId, script, sceneCount);
           if (!narration) return undefined;
           const speechSeconds = narration.speechSeconds / speed;
-          return { speechSeconds, videoSeconds: speechSeconds + narration.scenes * perScene, pauseSeconds: narration.scenes * perScene };
+          return { speechSeconds, words: countWords(script), videoSeconds: speechSeconds + narration.scenes * perScene, pauseSeconds: narration.scenes * perScene };
         };
         const first = await measure(input.chunks);
         if (first === undefined) return { chunks: input.chunks, rewrites: 0 };
         const offBy = (m: { videoSeconds: number }) => m.videoSeconds / input.durationSeconds - 1;
         let best = { chunks: input.chunks, ...first };
         let latest = best;
-        let words = input.targetWords;
+        // the pace over every draw so far: one script's pace is a noisy guess of the next one's
+        let pooledWords = first.words;
+        let pooledSpeech = first.speechSeconds;
         let rewrites = 0;
-        while (Math.abs(offBy(best)) > FIT_TOLERANCE && rewrites < MAX_FIT_REWRITES) {
-          // the words this voice needs for the speech the video has room for, at the pace just measured
-          words = Math.max(1, Math.round((words * (input.durationSeconds - latest.pauseSeconds)) / latest.speechSeconds));
-          const chunks = await writeOffline(text, input, words);
+        while (Math.abs(offBy(best)) > FIT_TOLERANCE && rewrites < MAX_FIT_REWRITES && pooledWords + latest.words <= FIT_REWRITE_WORD_BUDGET + first.words) {
+          // the words this voice needs for the speech the video has room for
+          const words = Math.max(1, Math.round((pooledWords / pooledSpeech) * (input.durationSeconds - latest.pauseSeconds)));
           rewrites++;
+          // a fresh draw each time: the same seed and a similar count would write much the same script again
+          const chunks = await writeOffline(text, { ...input, seed: `${input.seed}:fit${rewrites}` }, words);
           const measured = await measure(chunks);
           if (measured === undefined) break;
           latest = { chunks, ...measured };
+          pooledWords += measured.words;
+          pooledSpeech += measured.speechSeconds;
           if (Math.abs(offBy(latest)) < Math.abs(offBy(best))) best = latest;
         }
         return { chunks: best.chunks, rewrites, videoSeconds: best.videoSeconds, plannedSeconds: input.durationSeconds };

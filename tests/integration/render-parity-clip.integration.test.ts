@@ -1,0 +1,65 @@
+// Parity of the two renderers on a clip scene: a moving 1.0 s clip (larger than the video, so scaled to cover) in a
+// scene longer than it, so it plays again from its start, as the composition's <Loop> does; then an image scene.
+// The fast renderer (one ffmpeg run) and the exact one (Remotion's OffthreadVideo) give the same frames.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clipLoopFrames, type Timeline } from "../../remotion/timeline";
+import { closeBrowser } from "../../workflows/activities/render-engine";
+import { fastRendererSupport } from "../../workflows/activities/render-fast-compile";
+import { clipParityFixture, compareFrames, framePairPsnr, renderExact, renderFast } from "../fixtures/render-parity";
+import { probeVideo, type VideoFacts } from "../fixtures/video-probe";
+
+const size = { width: 640, height: 360 };
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-parity-clip-"));
+const fastFile = path.join(dir, "fast.mp4");
+const exactFile = path.join(dir, "exact.mp4");
+let timeline: Timeline;
+let fast: VideoFacts;
+let exact: VideoFacts;
+
+beforeAll(async () => {
+  const fixture = await clipParityFixture(dir, size);
+  timeline = await renderFast(fixture, dir, fastFile);
+  await renderExact(fixture, exactFile);
+  fast = await probeVideo(fastFile);
+  exact = await probeVideo(exactFile);
+}, 600_000);
+
+afterAll(async () => {
+  await closeBrowser();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const alike = (c: { psnr: number; ssim: number }) => c.psnr >= 35 || c.ssim >= 0.98;
+
+describe("a clip scene, by the fast renderer against the exact one", () => {
+  it("is drawn by the fast renderer, with exactly the timeline's frames", () => {
+    expect(fastRendererSupport(timeline)).toEqual({ supported: true });
+    const clipScene = timeline.scenes[0]!;
+    expect(clipScene.layer.kind).toBe("clip");
+    // the scene outlasts one pass of the clip, so the loop is exercised
+    expect(clipScene.durationInFrames).toBeGreaterThan(clipLoopFrames(1, 30));
+    expect(fast.video.frames).toBe(timeline.durationInFrames);
+    expect(exact.video.frames).toBe(timeline.durationInFrames);
+    expect(Math.abs(fast.audio!.durationSeconds - timeline.durationInFrames / 30)).toBeLessThan(0.022);
+  });
+
+  it("draws the clip's frames alike, before and after it starts again, and the image scene after it", async () => {
+    const loop = clipLoopFrames(1, 30);
+    const clipEnd = timeline.scenes[0]!.durationInFrames;
+    // the clip's first frames, the last frame of its first pass, the first frames of the second, then scene 2
+    const frames = [0, 10, loop - 1, loop, loop + 5, clipEnd - 1, clipEnd, clipEnd + 15];
+    const comparisons = await compareFrames(fastFile, exactFile, frames);
+    expect(comparisons).toHaveLength(frames.length);
+    for (const c of comparisons) expect(alike(c), `frame ${c.frame}: PSNR ${c.psnr} dB, SSIM ${c.ssim}`).toBe(true);
+    // and the clip really moves and starts again: in both, frame `loop` is the clip's first frame again, and the
+    // frames between differ from it (the top half only: the caption line may change meanwhile)
+    const topHalf = `${size.width}:${size.height / 2}:0:0`;
+    for (const file of [fastFile, exactFile]) {
+      expect(await framePairPsnr(file, 0, file, loop, topHalf), `${path.basename(file)}: the second pass starts like the first`).toBeGreaterThan(35);
+      expect(await framePairPsnr(file, 0, file, loop - 1, topHalf), `${path.basename(file)}: the clip moves`).toBeLessThan(25);
+    }
+  });
+});
