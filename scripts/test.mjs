@@ -45,7 +45,9 @@ async function cleanup() {
   await servers?.stop().catch(() => {});
   await stopChildren(5000);
 }
+// Ctrl-C, or CI's timeout stopping the job: the test Postgres, Temporal and app are stopped, not left running
 process.on("SIGINT", () => cleanup().then(() => process.exit(130)));
+process.on("SIGTERM", () => cleanup().then(() => process.exit(143)));
 
 const started = performance.now();
 let failed = null;

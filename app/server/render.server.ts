@@ -165,6 +165,9 @@ export async function getLatestVideo(userId: string): Promise<LatestVideo> {
 export async function deleteVideos(userId: string): Promise<{ deleted: number }> {
   const project = await getCurrentProject(userId);
   if (!project) return { deleted: 0 };
+  // an upload sending one of these videos to YouTube would fail half-way: nothing is deleted while it runs
+  const sending = await prisma.youtubeUpload.findFirst({ where: { projectId: project.id, status: { in: ["pending", "processing"] }, videoId: { not: null } } });
+  if (sending) throw jsonError(409, "A YouTube upload is sending this video right now. Delete the videos once it has finished.");
   const workflowId = renderWorkflowId(project.id);
   if (await workflowIsRunning(workflowId)) {
     await (await getTemporalClient()).workflow.getHandle(workflowId).terminate("The creator deleted the videos");

@@ -123,6 +123,15 @@ describe("a render through the API", () => {
     expect((await call(mediaLoader, latest.videoUrl, { cookie: stranger.cookie, params: { id: mediaId } })).status).toBe(404);
     expect((await call(mediaLoader, latest.videoUrl, { params: { id: mediaId } })).status).toBe(401);
 
+    // while a YouTube upload is sending the video, deleting it is refused and nothing is lost
+    const video = await prisma.renderedVideo.findFirstOrThrow({ where: { projectId, mediaFileId: mediaId } });
+    const upload = await prisma.youtubeUpload.create({ data: { projectId, videoId: video.id, title: "Bees", categoryId: "27", tags: [], status: "processing" } });
+    const refused = await call(deleteVideosAction, "/api/delete-videos", { method: "DELETE", cookie });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ message: "A YouTube upload is sending this video right now. Delete the videos once it has finished." });
+    expect((await call(mediaLoader, latest.videoUrl, { cookie, params: { id: mediaId } })).status).toBe(200);
+    await prisma.youtubeUpload.update({ where: { id: upload.id }, data: { status: "completed" } });
+
     const deleted = await call(deleteVideosAction, "/api/delete-videos", { method: "DELETE", cookie });
     expect(deleted.status).toBe(200);
     expect(await (await call(latestVideoLoader, "/api/latest-video", { cookie })).json()).toEqual({ videoUrl: null });

@@ -111,8 +111,10 @@ export default function RenderPage() {
       toast({ title: "Videos deleted", description: "Video files removed and render state reset" });
       refetchAll();
     },
-    onError: () => {
-      toast({ title: "Delete failed", description: "Could not delete video files", variant: "destructive" });
+    onError: (error) => {
+      // the server's reason when it gave one (an upload still sending the video), else the general line
+      const reason = serverMessage(error);
+      toast({ title: "Delete failed", description: reason ? `Could not delete video files: ${reason}` : "Could not delete video files", variant: "destructive" });
     },
   });
 
