@@ -20,16 +20,30 @@ export function SceneCard(props: {
   const { cell, busy } = props;
   const hasImage = !needsImage(cell);
   const hasAudio = !needsAudio(cell);
+  const fit = props.vertical ? "object-contain" : "object-cover";
   return (
     <article
       aria-label={`Scene ${cell.cellIndex + 1}`}
       className={`flex flex-col overflow-hidden rounded-xl border bg-slate-900 ${props.playing ? "border-brand ring-2 ring-brand" : "border-slate-800"}`}
     >
-      <div className={`relative bg-slate-800 ${props.vertical ? "aspect-[9/16] max-h-80" : "aspect-video"}`}>
+      <div className={`relative overflow-hidden bg-slate-800 ${props.vertical ? "aspect-[9/16] max-h-80" : "aspect-video"}`}>
+        {/* a 9:16 box capped in height is wider than 9:16: the whole frame is shown, over a blurred copy of itself */}
+        {hasImage && props.vertical ? (
+          <div aria-hidden className="absolute inset-0 scale-110 bg-cover bg-center opacity-40 blur-lg" style={{ backgroundImage: `url("${cell.imageUrl}")` }} />
+        ) : null}
         {hasImage && cell.clipUrl ? (
-          <video src={cell.clipUrl} poster={cell.imageUrl!} muted loop autoPlay playsInline className="h-full w-full object-cover" aria-label={`Scene ${cell.cellIndex + 1} clip`} />
+          <video
+            src={cell.clipUrl}
+            poster={cell.imageUrl!}
+            muted
+            loop
+            autoPlay
+            playsInline
+            className={`relative h-full w-full ${fit}`}
+            aria-label={`Scene ${cell.cellIndex + 1} clip`}
+          />
         ) : hasImage ? (
-          <img src={cell.imageUrl!} alt={cell.imagePrompt} className="h-full w-full object-cover" loading="lazy" />
+          <img src={cell.imageUrl!} alt={cell.imagePrompt} className={`relative h-full w-full ${fit}`} loading="lazy" />
         ) : (
           <div className="flex h-full items-center justify-center text-slate-400">
             <ImageIcon className="h-10 w-10" aria-hidden />
