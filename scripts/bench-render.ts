@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { renderMedia, selectComposition } from "@remotion/renderer";
 import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "../remotion/props";
 import { buildTimeline } from "../remotion/timeline";
+import { SCENE_PAD_SECONDS } from "../remotion/timing";
 import { prescaleImage, serveRenderAssets } from "../workflows/activities/render-assets";
 import { chromiumOptions, closeBrowser, ENCODING, getBrowser, getCompositionBundle, renderSettings, withBrowser } from "../workflows/activities/render-engine";
 import { renderTimelineFast, runFfmpeg } from "../workflows/activities/render-fast";
@@ -113,13 +114,13 @@ async function fixtureFor(manifest: Manifest, size: { width: number; height: num
     files.set(`scene-${i + 1}.png`, scaled);
     files.set(`voiceover-${i + 1}.wav`, scene.audio);
   }
-  // each scene lasts 5 s of the 60: 4.5 s of voiceover plus the composition's pad
+  // each scene lasts 5 s of the 60: its voiceover plus the composition's pad
   const props = (src: (name: string) => string): StoryboardVideoProps =>
     storyboardVideoSchema.parse({
       ...size,
       fps: FPS,
       captions: true,
-      scenes: manifest.sources.map((s, i) => ({ imageSrc: src(`scene-${i + 1}.png`), audioSrc: src(`voiceover-${i + 1}.wav`), audioDurationInSeconds: 4.5, text: s.text })),
+      scenes: manifest.sources.map((s, i) => ({ imageSrc: src(`scene-${i + 1}.png`), audioSrc: src(`voiceover-${i + 1}.wav`), audioDurationInSeconds: 5 - SCENE_PAD_SECONDS, text: s.text })),
       music: { src: src("music.wav"), volume: MUSIC_VOLUME },
     });
   return { files, props };

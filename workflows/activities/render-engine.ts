@@ -136,7 +136,8 @@ export function renderSettings() {
   return {
     codec: "h264",
     audioCodec: "aac",
-    concurrency: getEnv().RENDER_CONCURRENCY,
+    // Remotion refuses more tabs than cores ("Maximum for --concurrency is 2"): a larger setting is capped
+    concurrency: Math.min(getEnv().RENDER_CONCURRENCY, os.cpus().length),
     imageFormat: "jpeg",
     jpegQuality: 90,
     pixelFormat: ENCODING.pixelFormat,
