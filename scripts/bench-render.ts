@@ -5,7 +5,7 @@
 //           the same captions burned in with drawtext, the same audio mix: the machine's floor;
 //   fast    Reelsmith's fast renderer (captions rasterised by Remotion once each, one ffmpeg run);
 //   exact   Reelsmith's exact renderer (Remotion in the headless shell, the worker's settings); with
-//           --concurrency=1,2,3 once per tab count, as `npx remotion benchmark --concurrencies` does.
+//           --concurrency=1,2,4 once per tab count up to the number of cores, as `npx remotion benchmark` does.
 // Same crf and preset for all three. Each render runs in a fresh child process that, as a worker does at start-up,
 // bundles the composition and launches the browser before it is timed; its process tree (node, the browser, ffmpeg)
 // is what the peak memory and CPU seconds measure, so the fixture's providers (about 1 GiB in this parent process)
@@ -241,6 +241,11 @@ async function parent() {
     for (const engine of ENGINES) {
       if (onlyEngines.length && !onlyEngines.includes(engine)) continue;
       for (const concurrency of engine === "exact" ? concurrencies : [null]) {
+        if (concurrency && concurrency > os.cpus().length) {
+          // Remotion refuses more tabs than cores, and the worker caps its setting there
+          console.log(`skipping exact with ${concurrency} tabs: this machine has ${os.cpus().length} cores`);
+          continue;
+        }
         const label = concurrency ? `${engine} c${concurrency}` : engine;
         const output = path.join(workDir, `${label.replace(" ", "-")}-${size}.mp4`);
         console.log(`rendering ${SCENES * 5} s at ${size} with ${label}...`);
