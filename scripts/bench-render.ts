@@ -1,4 +1,4 @@
-// npm run bench:render [720p] [1080p] [ffmpeg|fast|exact] [--scenes=N] [--concurrency=1,2,3]: the same 60 s
+// npm run bench:render [720p] [1080p] [ffmpeg|fast|exact] [--scenes=N] [--concurrency=N,M]: the same 60 s
 // slideshow (12 scenes: a textured image moving slowly, a voiceover, a caption line per sentence, background music
 // at 5 %) rendered in one run, at 720p and 1080p, by
 //   ffmpeg  a plain ffmpeg pipeline: the same motion at the same smoothness (perspective, bilinear, per frame),
