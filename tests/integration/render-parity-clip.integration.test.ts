@@ -8,23 +8,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clipLoopFrames, type Timeline } from "../../remotion/timeline";
 import { closeBrowser } from "../../workflows/activities/render-engine";
 import { fastRendererSupport } from "../../workflows/activities/render-fast-compile";
-import { clipParityFixture, compareFrames, framePairPsnr, renderExact, renderFast } from "../fixtures/render-parity";
-import { probeVideo, type VideoFacts } from "../fixtures/video-probe";
+import { clipParityFixture, compareFrames, framePairPsnr, renderWithBoth } from "../fixtures/render-parity";
+import type { VideoFacts } from "../fixtures/video-probe";
 
 const size = { width: 640, height: 360 };
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-parity-clip-"));
-const fastFile = path.join(dir, "fast.mp4");
-const exactFile = path.join(dir, "exact.mp4");
+let fastFile: string;
+let exactFile: string;
 let timeline: Timeline;
 let fast: VideoFacts;
 let exact: VideoFacts;
 
 beforeAll(async () => {
-  const fixture = await clipParityFixture(dir, size);
-  timeline = await renderFast(fixture, dir, fastFile);
-  await renderExact(fixture, exactFile);
-  fast = await probeVideo(fastFile);
-  exact = await probeVideo(exactFile);
+  ({ timeline, fastFile, exactFile, fast, exact } = await renderWithBoth(await clipParityFixture(dir, size), dir));
 }, 600_000);
 
 afterAll(async () => {

@@ -8,23 +8,19 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Timeline } from "../../remotion/timeline";
 import { closeBrowser } from "../../workflows/activities/render-engine";
-import { compareFrames, parityFixture, regionBrightness, renderExact, renderFast } from "../fixtures/render-parity";
-import { meanVolumeDb, probeVideo, type VideoFacts } from "../fixtures/video-probe";
+import { compareFrames, parityFixture, regionBrightness, renderWithBoth } from "../fixtures/render-parity";
+import { meanVolumeDb, type VideoFacts } from "../fixtures/video-probe";
 
 const size = { width: 640, height: 360 };
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-parity-"));
-const fastFile = path.join(dir, "fast.mp4");
-const exactFile = path.join(dir, "exact.mp4");
+let fastFile: string;
+let exactFile: string;
 let timeline: Timeline;
 let fast: VideoFacts;
 let exact: VideoFacts;
 
 beforeAll(async () => {
-  const fixture = await parityFixture(dir, size);
-  timeline = await renderFast(fixture, dir, fastFile);
-  await renderExact(fixture, exactFile);
-  fast = await probeVideo(fastFile);
-  exact = await probeVideo(exactFile);
+  ({ timeline, fastFile, exactFile, fast, exact } = await renderWithBoth(await parityFixture(dir, size), dir));
 }, 600_000);
 
 afterAll(async () => {
