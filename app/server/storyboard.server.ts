@@ -173,29 +173,30 @@ export async function generateSceneMedia(userId: string, project: Project, cellI
 
 export async function startGenerateAll(userId: string, project: Project) {
   try {
-    await startWorkflow(generateAllContentWorkflow, {
+    const handle = await startWorkflow(generateAllContentWorkflow, {
       workflowId: generateAllWorkflowId(project.id),
       args: [{ projectId: project.id, userId }],
       memo: { userId, projectId: project.id, projectTitle: project.title },
     });
-    return { started: true };
+    // the page watches this run by its id: a short run can end before the page's first poll sees it running
+    return { started: true, runId: handle.firstExecutionRunId };
   } catch (e) {
     if (e instanceof WorkflowAlreadyRunningError) return { started: false, processing: true };
     throw e;
   }
 }
 
-/** Generate All's progress while it runs, its summary once done, or null when none has run. */
-export async function getGenerateAllProgress(project: Project): Promise<(GenerateAllProgress & { running: boolean }) | null> {
+/** Generate All's progress while it runs, its summary once done, or null when none has run; with the run's id. */
+export async function getGenerateAllProgress(project: Project): Promise<(GenerateAllProgress & { running: boolean; runId: string }) | null> {
   const client = await getTemporalClient();
   const handle = client.workflow.getHandle(generateAllWorkflowId(project.id));
   try {
     const description = await handle.describe();
     if (description.status.name === "RUNNING") {
       const progress = await client.withDeadline(Date.now() + 2000, () => handle.query(generateAllProgressQuery)).catch(() => null);
-      return progress ? { ...progress, running: true } : null;
+      return progress ? { ...progress, running: true, runId: description.runId } : null;
     }
-    if (description.status.name === "COMPLETED") return { ...((await handle.result()) as GenerateAllProgress), running: false };
+    if (description.status.name === "COMPLETED") return { ...((await handle.result()) as GenerateAllProgress), running: false, runId: description.runId };
     return null;
   } catch (e) {
     if (e instanceof WorkflowNotFoundError) return null;

@@ -6,7 +6,7 @@ import {
   Connection,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
-  type WorkflowHandle,
+  type WorkflowHandleWithFirstExecutionRunId,
   type WorkflowStartOptions,
 } from "@temporalio/client";
 import type { Duration } from "@temporalio/common";
@@ -109,7 +109,7 @@ export async function assertRunSlot(userId: string, workflowType: string, db: Tx
 export async function startWorkflow<W extends Workflow>(
   workflow: W,
   options: { workflowId: string; args: Parameters<W>; memo: WorkflowMemo; executionTimeout?: Duration },
-): Promise<WorkflowHandle<W>> {
+): Promise<WorkflowHandleWithFirstExecutionRunId<W>> {
   const client = await getTemporalClient();
   const start = async () => {
     try {

@@ -8,7 +8,7 @@ import { loadCurrentScript } from "~/lib/browser-storage";
 import { GENERATE_ALL, GENERATION_STARTED_FLAG_MS, POLLING_MS } from "~/lib/constants";
 import { pollWhileUnreachable, serverUnreachable } from "~/lib/server-reachability";
 import type { StoryboardCellView } from "~/server/storyboard.server";
-import type { GenerateAllProgress } from "../../../workflows/shared/scene-media";
+import { nextGenerateAllWatch, type GenerateAllRun } from "./generate-all-summary";
 import type { SceneBusy } from "./scene-card";
 
 export type StoryboardStatus = {
@@ -21,7 +21,7 @@ export type StoryboardStatus = {
   /** when the split under way started (ISO) */
   startedAt?: string | null;
 };
-type GenerateAllState = { progress: (GenerateAllProgress & { running: boolean }) | null };
+type GenerateAllState = { progress: GenerateAllRun | null };
 
 const STARTED_FLAG_KEY = "storyboardGenerationStartedAt";
 export const noBusy: SceneBusy = { image: false, voiceover: false };
@@ -32,7 +32,8 @@ export function useStoryboard(project: { title: string } | null) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<Record<number, SceneBusy>>({});
   const [playingScene, setPlayingScene] = useState<number | null>(null);
-  const finishedRun = useRef(false);
+  // the Generate All run whose summary this page still owes: the one it started, or one it saw running
+  const watchedRun = useRef<string | null>(null);
 
   const status = useQuery({
     queryKey: ["storyboard-status"],
@@ -118,32 +119,26 @@ export function useStoryboard(project: { title: string } | null) {
   };
 
   const startAll = useMutation({
-    mutationFn: () => apiRequest("POST", "/api/generate-all-content"),
-    onSuccess: () => {
-      finishedRun.current = false;
+    mutationFn: () => apiRequest<{ started: boolean; runId?: string }>("POST", "/api/generate-all-content"),
+    onSuccess: (result) => {
+      if (result?.runId) watchedRun.current = result.runId;
       queryClient.invalidateQueries({ queryKey: ["generate-all-content"] });
     },
     onError: (error) => toast({ title: "Batch generation failed", description: serverMessage(error), variant: "destructive" }),
   });
 
-  // When a run this page watched ends: the summary, a refetch, and a reload after 2 s (the spec's order).
+  // When a run this page started or saw running ends: the summary, a refetch, and a reload after 2 s (the
+  // spec's order).
   const progress = generateAll.data?.progress ?? null;
-  const wasRunning = useRef(false);
   useEffect(() => {
+    const next = nextGenerateAllWatch(watchedRun.current, progress);
+    watchedRun.current = next.watched;
     if (progress?.running) {
-      wasRunning.current = true;
       refresh();
       return;
     }
-    if (!wasRunning.current || !progress || finishedRun.current) return;
-    finishedRun.current = true;
-    wasRunning.current = false;
-    const failed = progress.imagesFailed + progress.voiceoversFailed;
-    toast({
-      title: failed ? "Generation finished with errors" : "All content generated",
-      description: `${progress.imagesDone} images and ${progress.voiceoversDone} voiceovers generated${failed ? `, ${failed} failed` : ""}.`,
-      variant: failed ? "destructive" : "default",
-    });
+    if (!next.summary) return;
+    toast(next.summary);
     refresh();
     const timer = setTimeout(() => window.location.reload(), GENERATE_ALL.reloadAfterMs);
     return () => clearTimeout(timer);
