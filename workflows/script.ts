@@ -9,6 +9,7 @@ import { recordStageFailure } from "./shared/failures";
 import {
   SCRIPT_FAILED,
   scriptProgressQuery,
+  scriptFitDraftSignal,
   scriptStreamedSignal,
   type ScriptProgress,
   type ScriptWorkflowInput,
@@ -50,6 +51,13 @@ export async function scriptWorkflow(input: ScriptWorkflowInput): Promise<Script
     } else {
       progress.stage = `Expanding part ${chunkIndex + 1} (attempt ${progress.expansionAttempt} of ${MAX_EXPANSION_ATTEMPTS})... (${words} of ${target} words)`;
     }
+  });
+
+  // The fit times each draft with the voice and may write it again: say how close the closest draft comes.
+  setHandler(scriptFitDraftSignal, ({ draft, maxRewrites, bestSeconds, plannedSeconds }) => {
+    if (progress.phase !== "proofreading") return;
+    const timed = `${bestSeconds.toFixed(1)} s of ${plannedSeconds} s`;
+    progress.stage = draft === 0 ? `Timing the narration with the voice... (${timed})` : `Rewriting to fit the length: draft ${draft} of up to ${maxRewrites} (closest so far: ${timed})`;
   });
 
   // Runs started before the length was planned from the voice keep the old words-per-minute rule on replay.

@@ -76,12 +76,21 @@ describe("POST /api/generate-script and GET /api/script-status", () => {
     // The offline writer times each draft with the offline voice and may rewrite it up to ten times (decision
     // 111): on a busy 2-core machine that took over 30 s, so the wait is generous.
     const deadline = Date.now() + 150_000;
+    const stages = new Set<string>();
     while (Date.now() < deadline) {
       body = await (await call(scriptStatus, status(cookie))).json();
+      const stage = (body.progress as { stage?: string } | null)?.stage;
+      if (stage) stages.add(stage);
       if (body.status !== "processing") break;
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(body).toMatchObject({ status: "completed", title: details.title, topic: details.topic, resolution: "9:16", duration: 30, isStuck: false, writtenBy: "Offline writer" });
+    // the fit is shown while the voice times the drafts; once a draft is timed, it says how close it came
+    const fitStages = [...stages].filter((s) => /^(Timing|Rewriting)/.test(s));
+    expect(fitStages.length).toBeGreaterThan(0);
+    for (const stage of fitStages) {
+      expect(stage).toMatch(/^(Timing the narration with the voice\.\.\.|Rewriting to fit the length: draft \d+ of up to 10 \(closest so far: \d+\.\d s of 30 s\))$|^Timing the narration with the voice\.\.\. \(\d+\.\d s of 30 s\)$/);
+    }
     const words = countWords(String(body.script));
     expect(Math.abs(words - 75) / 75).toBeLessThanOrEqual(0.1);
     expect(typeof body.generationStartTime).toBe("string");

@@ -1,5 +1,6 @@
 // Activities of the script stage. Built by a factory so tests can hand in a provider of their own.
 import { Context } from "@temporalio/activity";
+import type { SignalDefinition } from "@temporalio/common";
 import { PAUSE_BETWEEN_SCENES_SECONDS, planNarration } from "~/lib/narration";
 import { VIDEO_FPS } from "../../remotion/timing";
 import { sceneCountFor } from "~/lib/storyboard";
@@ -14,7 +15,7 @@ import { getUserSettings } from "~/server/settings.server";
 import { countWords, EXPANSION_THRESHOLD, MAX_EXPANSION_ATTEMPTS, planChunks } from "~/lib/script";
 import { withHeartbeat } from "../shared/heartbeat";
 import { requireProjectOwner } from "./ownership";
-import { scriptStreamedSignal, type ScriptFit, type ScriptLengthPlan, type ScriptStreamed } from "../shared/script";
+import { scriptFitDraftSignal, scriptStreamedSignal, type ScriptFit, type ScriptLengthPlan, type ScriptStreamed } from "../shared/script";
 import { asActivityFailure, providersForUser } from "./providers";
 
 export type ScriptActivityDeps = {
@@ -30,6 +31,17 @@ const defaultDeps: ScriptActivityDeps = {
 
 /** At most one progress signal a second while a provider streams. */
 const STREAM_SIGNAL_INTERVAL_MS = 1000;
+
+/** Signals the workflow this activity works for, best effort (no client in a mock activity environment). */
+function signalOwnWorkflow<Args extends unknown[]>(signal: SignalDefinition<Args>, ...args: Args): void {
+  try {
+    const ctx = Context.current();
+    const workflowId = ctx.info.workflowExecution?.workflowId;
+    if (workflowId) void ctx.client.workflow.getHandle(workflowId).signal(signal, ...args).catch(() => {});
+  } catch {
+    // outside an activity, or no client: progress moves per step only
+  }
+}
 
 /**
  * Tells the running workflow how many words of the chunk have streamed in, through the worker's own client.
@@ -54,14 +66,7 @@ function streamProgressTo(phase: ScriptStreamed["phase"], chunkIndex: number | u
       last = now;
       sent = words;
       ctx.heartbeat({ streamedWords: words });
-      try {
-        void ctx.client.workflow
-          .getHandle(workflowId)
-          .signal(scriptStreamedSignal, { phase, chunkIndex, words })
-          .catch(() => {});
-      } catch {
-        // no client in this environment (a mock activity environment): progress moves per chunk only
-      }
+      signalOwnWorkflow(scriptStreamedSignal, { phase, chunkIndex, words });
     },
   };
 }
@@ -156,6 +161,8 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
         let pooledWords = first.words;
         let pooledSpeech = first.speechSeconds;
         let rewrites = 0;
+        const tell = () => signalOwnWorkflow(scriptFitDraftSignal, { draft: rewrites, maxRewrites: MAX_FIT_REWRITES, bestSeconds: best.videoSeconds, plannedSeconds: input.durationSeconds });
+        tell();
         while (Math.abs(offBy(best)) > FIT_TOLERANCE && rewrites < MAX_FIT_REWRITES && pooledWords + latest.words <= FIT_REWRITE_WORD_BUDGET + first.words) {
           // the words this voice needs for the speech the video has room for
           const words = Math.max(1, Math.round((pooledWords / pooledSpeech) * (input.durationSeconds - latest.pauseSeconds)));
@@ -168,6 +175,7 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
           pooledWords += measured.words;
           pooledSpeech += measured.speechSeconds;
           if (Math.abs(offBy(latest)) < Math.abs(offBy(best))) best = latest;
+          tell();
         }
         return { chunks: best.chunks, rewrites, videoSeconds: best.videoSeconds, plannedSeconds: input.durationSeconds };
       });

@@ -36,6 +36,13 @@ export const scriptProgressQuery = defineQuery<ScriptProgress>("scriptProgress")
 export type ScriptStreamed = { phase: "generating_chunks" | "expanding_chunks"; chunkIndex: number; words: number };
 export const scriptStreamedSignal = defineSignal<[ScriptStreamed]>("scriptStreamed");
 
+/**
+ * Sent by the fit activity after it timed a draft with the voice: which draft (0 is the script as written), the
+ * video length the closest draft so far makes, and the length asked for.
+ */
+export type ScriptFitDraft = { draft: number; maxRewrites: number; bestSeconds: number; plannedSeconds: number };
+export const scriptFitDraftSignal = defineSignal<[ScriptFitDraft]>("scriptFitDraft");
+
 /** How long the script should be: from the voice's speaking rate, the scenes' pauses and the requested length. */
 export type ScriptLengthPlan = { targetWords: number; wordsPerSecond: number; sceneCount: number; measured: boolean };
 
