@@ -173,6 +173,9 @@ describe("per-user run limits", () => {
     const runningScript = ids.find((id, i) => id.startsWith("race-script-") && statuses[i] === "RUNNING")!;
     await client.workflow.getHandle(runningScript).terminate("test: free a slot");
     expect(await burst(scriptWorkflow, "race-script-again", 3)).toEqual({ started: 1, refused: 2 });
+    // the slots belong to the user: they go with the account
+    expect(await prisma.runSlot.count({ where: { userId: u.user.id } })).toBeGreaterThan(0);
+    await expect(prisma.runSlot.create({ data: { userId: "no-such-user", kind: "pipeline", workflowId: "w", runId: "r" } })).rejects.toThrow();
   }, 120_000);
 
   it("the worker's slots follow the machine: one render per 2 cores", () => {
