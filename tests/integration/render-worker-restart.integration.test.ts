@@ -1,5 +1,8 @@
 // A worker killed in the middle of a render: the render activity stops heartbeating, Temporal retries it on the
 // next worker, and the render completes.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Client, Connection } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
@@ -67,5 +70,7 @@ describe("render workflow and a dying worker", () => {
     expect(facts.video.frames).toBe(sceneSeconds.reduce((sum, s) => sum + sceneDurationInFrames(s), 0));
     // only the finished video is stored: the killed attempt left no second file behind
     expect(await prisma.mediaFile.count({ where: { projectId, kind: "video" } })).toBe(1);
+    // nor a work folder: the new attempt removed the killed one's, and its own went when it finished
+    expect(fs.existsSync(path.join(os.tmpdir(), `reelsmith-render-${render.id}`))).toBe(false);
   });
 });

@@ -182,9 +182,14 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
   const total = plan.scenes.length;
   const retryNote = attempt > 1 ? ` (attempt ${attempt}, restarted after an interruption)` : "";
   const progress = progressReporter(plan);
-  // a fixed name per render, so a retry on this host first removes what a killed attempt left behind
-  const workDir = path.join(os.tmpdir(), `reelsmith-render-${plan.renderId}`);
-  await fsp.rm(workDir, { recursive: true, force: true });
+  // One folder per render (the sweeper keeps it while the render is processing) and one inside it per attempt:
+  // an earlier attempt that is still winding down on this host (timed out, not yet stopped) cannot delete or
+  // overwrite this one's files. What earlier attempts left behind is removed first.
+  const renderDir = path.join(os.tmpdir(), `reelsmith-render-${plan.renderId}`);
+  const workDir = path.join(renderDir, `attempt-${attempt}`);
+  for (const name of await fsp.readdir(renderDir).catch(() => [] as string[])) {
+    if (name !== path.basename(workDir)) await fsp.rm(path.join(renderDir, name), { recursive: true, force: true });
+  }
   await fsp.mkdir(workDir, { recursive: true });
   const { cancelSignal, cancel } = makeCancelSignal();
   const abort = new AbortController();
@@ -351,6 +356,8 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
     progress.stop();
     await assets?.close();
     await fsp.rm(workDir, { recursive: true, force: true });
+    // the render's folder goes with its last attempt (a newer attempt's folder keeps it)
+    await fsp.rmdir(renderDir).catch(() => {});
   }
 }
 
