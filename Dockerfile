@@ -6,7 +6,7 @@ ENV NODE_ENV=production
 WORKDIR /app
 # Chromium renders the videos (Remotion), ffmpeg checks them.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium ffmpeg ca-certificates fonts-dejavu-core espeak-ng \
+ && apt-get install -y --no-install-recommends chromium ffmpeg ca-certificates fonts-dejavu-core fonts-droid-fallback fonts-nanum fonts-lohit-deva espeak-ng \
  && rm -rf /var/lib/apt/lists/*
 
 FROM base AS build

@@ -11,6 +11,11 @@ const RENDER = [
   { pkg: "ffmpeg", file: "/usr/bin/ffprobe" },
   { pkg: "chromium-headless-shell", file: "/usr/bin/chromium-headless-shell" },
   { pkg: "fonts-dejavu-core", file: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf" },
+  // captions and titles in the offered languages DejaVu lacks (Chromium falls back to these per glyph):
+  // Chinese and Japanese, Korean, Hindi. Small packages (about 13 MB together), not the 57 MB Noto CJK.
+  { pkg: "fonts-droid-fallback", file: "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf" },
+  { pkg: "fonts-nanum", file: "/usr/share/fonts/truetype/nanum/NanumGothic.ttf" },
+  { pkg: "fonts-lohit-deva", file: "/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf" },
   // offline voices in languages other than English (Flite's English voices ship in npm)
   { pkg: "espeak-ng", file: "/usr/bin/espeak-ng" },
 ];
