@@ -2,9 +2,9 @@
 // on a translucent dark box), outlined (white text with a black stroke, no blurred shadow), or word highlight
 // (outlined, the word being spoken in yellow). Its lines are already split to fit the safe area, where it sits at
 // the top, middle or bottom. Drawn by the composition for every frame (Player, Studio, the exact render) and,
-// through the CaptionOverlay composition, rasterised once per distinct caption into a transparent PNG by the fast
-// renderer, so the typography is identical in both renderers.
-import { AbsoluteFill, useVideoConfig } from "remotion";
+// through the CaptionSheet composition (one frame per distinct caption), rasterised into transparent PNGs by the
+// fast renderer, so the typography is identical in both renderers.
+import { AbsoluteFill, useCurrentFrame, useVideoConfig } from "remotion";
 import { z } from "zod";
 import {
   CAPTION_FONT_FAMILY,
@@ -15,18 +15,20 @@ import {
 } from "./captions";
 import { captionStyleSchema } from "./props";
 
-export const CAPTION_OVERLAY_ID = "CaptionOverlay";
+export const CAPTION_SHEET_ID = "CaptionSheet";
 
-export const captionOverlaySchema = z.object({
-  width: z.number().int().min(16).multipleOf(2),
-  height: z.number().int().min(16).multipleOf(2),
-  text: z.string(),
-  /** the caption's lines; `text` as one line when absent */
-  lines: z.array(z.string()).optional(),
+const sheetCaptionSchema = z.object({
+  lines: z.array(z.string()).min(1),
   highlightWord: z.number().int().min(0).nullish(),
   style: captionStyleSchema.optional(),
 });
-export type CaptionOverlayProps = z.infer<typeof captionOverlaySchema>;
+/** Every distinct caption of a video, one per frame, for the fast renderer to rasterise in one pass. */
+export const captionSheetSchema = z.object({
+  width: z.number().int().min(16).multipleOf(2),
+  height: z.number().int().min(16).multipleOf(2),
+  captions: z.array(sheetCaptionSchema).min(1),
+});
+export type CaptionSheetProps = z.infer<typeof captionSheetSchema>;
 
 export function CaptionBox({
   lines,
@@ -109,18 +111,12 @@ export function CaptionBox({
   );
 }
 
-/** One caption on a transparent frame: what the fast renderer lays over the video for the caption's time range. */
-export function CaptionOverlay({
-  text,
-  lines,
-  highlightWord,
-  style,
-}: CaptionOverlayProps) {
-  return (
-    <CaptionBox
-      lines={lines ?? [text]}
-      highlightWord={highlightWord ?? null}
-      style={style}
-    />
-  );
+/**
+ * Frame k of the sheet is caption k alone on a transparent frame: what the fast renderer lays over the video for
+ * that caption's time range. One render of the sheet draws them all (decision 100).
+ */
+export function CaptionSheet({ captions }: CaptionSheetProps) {
+  const frame = useCurrentFrame();
+  const caption = captions[Math.min(Math.max(0, frame), captions.length - 1)]!;
+  return <CaptionBox lines={caption.lines} highlightWord={caption.highlightWord ?? null} style={caption.style} />;
 }

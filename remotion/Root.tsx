@@ -1,8 +1,8 @@
 // Registers the compositions. Duration and size come from the props (calculateMetadata), so the same component
-// serves Remotion Studio (with the fixture project), the Player and the renderer. CaptionOverlay is one caption
-// line on a transparent frame, rasterised once per line by the fast renderer.
+// serves Remotion Studio (with the fixture project), the Player and the renderer. CaptionSheet is every distinct
+// caption of a video, one per frame on a transparent background, rasterised in one pass by the fast renderer.
 import { Composition, type CalculateMetadataFunction } from "remotion";
-import { CAPTION_OVERLAY_ID, CaptionOverlay, captionOverlaySchema, type CaptionOverlayProps } from "./Caption";
+import { CAPTION_SHEET_ID, CaptionSheet, captionSheetSchema, type CaptionSheetProps } from "./Caption";
 import { fixtureProps } from "./fixture";
 import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "./props";
 import { StoryboardVideo } from "./StoryboardVideo";
@@ -15,12 +15,16 @@ export const calculateMetadata: CalculateMetadataFunction<StoryboardVideoProps> 
   height: props.height,
 });
 
-const captionMetadata: CalculateMetadataFunction<CaptionOverlayProps> = ({ props }) => ({
-  durationInFrames: 1,
+const captionSheetMetadata: CalculateMetadataFunction<CaptionSheetProps> = ({ props }) => ({
+  durationInFrames: props.captions.length,
   fps: fixtureProps.fps,
   width: props.width,
   height: props.height,
 });
+
+// the fixture's captions as the fast renderer would rasterise them, for a look at the sheet in Studio
+const fixtureOverlays = buildTimeline(fixtureProps).overlays.map((o) => ({ lines: o.lines, highlightWord: o.highlightWord, style: o.style }));
+const fixtureCaptions = fixtureOverlays.length ? fixtureOverlays : [{ lines: [fixtureProps.scenes[0]!.text] }];
 
 export function RemotionRoot() {
   return (
@@ -33,11 +37,11 @@ export function RemotionRoot() {
         calculateMetadata={calculateMetadata}
       />
       <Composition
-        id={CAPTION_OVERLAY_ID}
-        component={CaptionOverlay}
-        schema={captionOverlaySchema}
-        defaultProps={{ width: fixtureProps.width, height: fixtureProps.height, text: fixtureProps.scenes[0]!.text }}
-        calculateMetadata={captionMetadata}
+        id={CAPTION_SHEET_ID}
+        component={CaptionSheet}
+        schema={captionSheetSchema}
+        defaultProps={{ width: fixtureProps.width, height: fixtureProps.height, captions: fixtureCaptions }}
+        calculateMetadata={captionSheetMetadata}
       />
     </>
   );

@@ -1,7 +1,7 @@
 // npm run bench:captions: what the word-highlight preset costs the fast renderer, against boxed captions and
 // against the exact renderer. One 20 s scene (a still image, a tone voiceover, 50 words of narration) at 720x1280
 // rendered (1) fast with boxed captions (a picture per two lines), (2) fast with word highlight (a picture per
-// word: rasterised by Remotion's renderStill, laid over by ffmpeg), (3) exact with word highlight. Prints the
+// word: all rasterised in one Remotion renderFrames pass of the CaptionSheet, laid over by ffmpeg), (3) exact with word highlight. Prints the
 // seconds of each, the number of caption pictures, and the seconds per picture. A benchmark, not a test: the load
 // average is printed too.
 import { execFileSync } from "node:child_process";

@@ -1,15 +1,15 @@
 // The fast renderer: the timeline compiled to one ffmpeg run (render-fast-compile.ts). The only browser work is
-// rasterising each distinct caption line once, with the composition's own caption component (Remotion
-// renderStill on a transparent frame, in the worker's shared browser), cropped to its box.
+// rasterising each distinct caption once, with the composition's own caption component: one Remotion renderFrames
+// pass over the CaptionSheet composition (a caption per frame, transparent PNG, in the worker's shared browser),
+// each frame cropped to its box.
 import { spawn } from "node:child_process";
-import fsp from "node:fs/promises";
 import path from "node:path";
-import { renderStill, selectComposition } from "@remotion/renderer";
+import { renderFrames, selectComposition } from "@remotion/renderer";
 import sharp from "sharp";
-import { CAPTION_OVERLAY_ID, type CaptionOverlayProps } from "../../remotion/Caption";
+import { CAPTION_SHEET_ID, type CaptionSheetProps } from "../../remotion/Caption";
 import type { Timeline } from "../../remotion/timeline";
 import { compileTimeline } from "./render-fast-compile";
-import { chromiumOptions, ENCODING, getCompositionBundle, withBrowser } from "./render-engine";
+import { chromiumOptions, ENCODING, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
 
 export const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
 
@@ -18,7 +18,7 @@ export type FastProgress = { phase: "captions"; done: number; total: number } | 
 export type CaptionImage = { png: string; x: number; y: number };
 
 /** A transparent full-frame PNG cropped to its visible box, the box widened to even coordinates (4:2:0 chroma). */
-async function cropToCaption(full: string, target: string, width: number, height: number): Promise<CaptionImage> {
+async function cropToCaption(full: Buffer, target: string, width: number, height: number): Promise<CaptionImage> {
   const { info } = await sharp(full).trim({ threshold: 0 }).toBuffer({ resolveWithObject: true });
   const left0 = -(info.trimOffsetLeft ?? 0);
   const top0 = -(info.trimOffsetTop ?? 0);
@@ -30,50 +30,67 @@ async function cropToCaption(full: string, target: string, width: number, height
   return { png: target, x: left, y: top };
 }
 
-/** The CaptionOverlay composition's props that draw an overlay. */
-function overlayProps(overlay: Timeline["overlays"][number], width: number, height: number): CaptionOverlayProps {
-  return { width, height, text: overlay.text, lines: overlay.lines, highlightWord: overlay.highlightWord, style: overlay.style };
-}
+type SheetCaption = CaptionSheetProps["captions"][number];
+const sheetCaption = (overlay: Timeline["overlays"][number]): SheetCaption => ({ lines: overlay.lines, highlightWord: overlay.highlightWord, style: overlay.style });
 
 /**
  * Every caption overlay of the timeline as a PNG (identical captions are drawn once), in timeline order. With the
- * word-highlight preset that is one picture per spoken word (decision 100 measured it).
+ * word-highlight preset that is one picture per spoken word, so all of them are drawn in one renderFrames pass of
+ * the CaptionSheet (pages opened once, a seek per caption) rather than a renderStill each (decision 100).
  */
 export async function rasteriseCaptions(timeline: Timeline, workDir: string, onProgress?: (p: FastProgress) => void): Promise<CaptionImage[]> {
   if (timeline.overlays.length === 0) return [];
+  const { width, height } = timeline;
+  // the distinct captions, and which of them each overlay shows
+  const keys = new Map<string, number>();
+  const captions: SheetCaption[] = [];
+  const sheetIndex = timeline.overlays.map((overlay) => {
+    const caption = sheetCaption(overlay);
+    const key = JSON.stringify(caption);
+    if (!keys.has(key)) {
+      keys.set(key, captions.length);
+      captions.push(caption);
+    }
+    return keys.get(key)!;
+  });
+  const inputProps: CaptionSheetProps = { width, height, captions };
   const serveUrl = await getCompositionBundle();
   const chromium = chromiumOptions();
-  const { width, height } = timeline;
-  const byKey = new Map<string, CaptionImage>();
-  return withBrowser(async (browser) => {
-    const first = overlayProps(timeline.overlays[0]!, width, height);
-    const composition = await selectComposition({ serveUrl, id: CAPTION_OVERLAY_ID, inputProps: first, puppeteerInstance: browser, logLevel: "error", ...chromium });
-    const images: CaptionImage[] = [];
-    for (const [k, overlay] of timeline.overlays.entries()) {
-      const props = overlayProps(overlay, width, height);
-      const key = JSON.stringify(props);
-      let image = byKey.get(key);
-      if (!image) {
-        const full = path.join(workDir, `caption-${k + 1}-full.png`);
-        await renderStill({
-          serveUrl,
-          composition: { ...composition, props },
-          inputProps: props,
-          output: full,
-          imageFormat: "png",
-          puppeteerInstance: browser,
-          logLevel: "error",
-          ...chromium,
-        });
-        image = await cropToCaption(full, path.join(workDir, `caption-${k + 1}.png`), width, height);
-        await fsp.rm(full, { force: true });
-        byKey.set(key, image);
-      }
-      images.push(image);
-      onProgress?.({ phase: "captions", done: k + 1, total: timeline.overlays.length });
-    }
-    return images;
+  const images: CaptionImage[] = new Array(captions.length);
+  const cropping: Promise<void>[] = [];
+  let cropFailure: unknown;
+  let done = 0;
+  await withBrowser(async (browser) => {
+    const composition = await selectComposition({ serveUrl, id: CAPTION_SHEET_ID, inputProps, puppeteerInstance: browser, logLevel: "error", ...chromium });
+    await renderFrames({
+      serveUrl,
+      composition,
+      inputProps,
+      imageFormat: "png",
+      outputDir: null,
+      puppeteerInstance: browser,
+      concurrency: renderSettings().concurrency,
+      logLevel: "error",
+      ...chromium,
+      onStart: () => {},
+      onFrameUpdate: () => {},
+      onFrameBuffer: (buffer, frame) => {
+        cropping.push(
+          cropToCaption(buffer, path.join(workDir, `caption-${frame + 1}.png`), width, height).then(
+            (image) => {
+              images[frame] = image;
+              onProgress?.({ phase: "captions", done: ++done, total: captions.length });
+            },
+            // handled here, so a failure while frames are still coming is not an unhandled rejection
+            (e: unknown) => void (cropFailure ??= e),
+          ),
+        );
+      },
+    });
   });
+  await Promise.all(cropping);
+  if (cropFailure !== undefined) throw cropFailure;
+  return sheetIndex.map((i) => images[i]!);
 }
 
 /** Runs ffmpeg with `args`, reporting the frame it reached (from -progress on stdout). Aborts kill it. */
