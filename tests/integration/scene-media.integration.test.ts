@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action as sceneMedia, loader as listSceneMedia } from "~/routes/storyboard/api.scene-media";
 import { prisma } from "~/server/db.server";
 import { findMediaForUser, mediaFilePath } from "~/server/storage.server";
+import { chooseRenderer, prepareRenderPlan } from "../../workflows/activities/render";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute as call } from "../support/routes";
@@ -185,6 +186,17 @@ describe("the creator's own clip", () => {
     expect([poster.width, poster.height]).toEqual([1080, 1920]);
     // the raw upload the worker converted is not kept
     expect(await prisma.mediaFile.count({ where: { projectId: projectA, kind: "clip" } })).toBe(1);
+  });
+
+  it("keeps the fast renderer when a clip's row lacks its length: the render plan measures the file", async () => {
+    const cell = await cellOf(projectA, 2);
+    expect(cell.clipFileId).toBeTruthy();
+    // a clip stored before its length was recorded
+    await prisma.storyboardCell.update({ where: { id: cell.id }, data: { clipDuration: null } });
+    await prisma.mediaFile.update({ where: { id: cell.clipFileId! }, data: { durationSeconds: null } });
+    const plan = await prepareRenderPlan({ renderId: "r", userId: userA, projectId: projectA, width: 360, height: 640, captions: false } as never);
+    expect(plan.scenes[2]!.clip!.durationInSeconds).toBeCloseTo(2, 1);
+    expect(chooseRenderer(plan)).toMatchObject({ engine: "fast" });
   });
 
   it("is refused with the worker's reason when it is longer than 30 s, and nothing is kept", async () => {

@@ -100,7 +100,11 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
       throw inputError(`Scene ${i + 1}'s voiceover is not a playable audio file. Generate it again on the Storyboard page.`);
     });
     const clipFile = cell.clipFileId ? await requireFile(input.userId, cell.clipFileId, `Scene ${i + 1}'s clip`) : null;
-    const clip = clipFile ? { fileId: clipFile.id, durationInSeconds: cell.clipDuration ?? clipFile.durationSeconds ?? audioDurationInSeconds } : undefined;
+    // a clip's length as stored when it was converted; measured from the file when a row lacks it (both renderers
+    // loop a clip by its length, and the fast one needs it)
+    const clipSeconds = clipFile ? (cell.clipDuration ?? clipFile.durationSeconds ?? (await probeDurationSeconds(mediaFilePath(clipFile)).catch(() => null))) : null;
+    if (clipFile && !(clipSeconds && clipSeconds > 0)) throw inputError(`Scene ${i + 1}'s clip is not a playable video file. Upload it again on the Storyboard page.`);
+    const clip = clipFile ? { fileId: clipFile.id, durationInSeconds: clipSeconds! } : undefined;
     const words = storedWordTimings(cell.wordTimings);
     scenes.push({ imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText, words, ...(clip ? { clip } : {}) });
   }
