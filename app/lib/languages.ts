@@ -20,7 +20,7 @@ export const DEFAULT_LANGUAGE = "en";
 export const LANGUAGES: readonly Language[] = [
   { code: "en", name: "English", nativeName: "English", espeak: "en-us", offlineWriter: true },
   { code: "fr", name: "French", nativeName: "Français", espeak: "fr-fr", offlineWriter: true },
-  { code: "es", name: "Spanish", nativeName: "Español", espeak: "es", offlineWriter: false },
+  { code: "es", name: "Spanish", nativeName: "Español", espeak: "es", offlineWriter: true },
   { code: "de", name: "German", nativeName: "Deutsch", espeak: "de", offlineWriter: false },
   { code: "it", name: "Italian", nativeName: "Italiano", espeak: "it", offlineWriter: false },
   { code: "pt", name: "Portuguese (Portugal)", nativeName: "Português", espeak: "pt", offlineWriter: false },
@@ -74,14 +74,20 @@ export const LanguageSchema = z
   .refine(isSupportedLanguage, { message: `Language must be one of ${LANGUAGES.map((l) => l.code).join(", ")}.` })
   .transform((code) => languageOf(code).code);
 
-/** Whether the offline writer can write this language (English and French); otherwise it writes English. */
+/** Whether the offline writer can write this language (English, French, Spanish); otherwise it writes English. */
 export const offlineWriterWrites = (code: string) => languageOf(code).offlineWriter;
+
+/** The languages the offline writer writes, as a sentence lists them: "English, French and Spanish". */
+export function offlineWriterLanguages(): string {
+  const names = LANGUAGES.filter((l) => l.offlineWriter).map((l) => l.name);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : (names[0] ?? "");
+}
 
 /** What /script says when the offline writer cannot write the project's language. */
 export function offlineWriterNote(code: string): string | null {
   const l = languageOf(code);
   if (l.offlineWriter) return null;
-  return `The offline script writer writes only English and French, so this ${l.name} project's script is in English. For a script in ${l.name}, save a Gemini API key or an OpenAI-compatible model in Settings and generate the script again.`;
+  return `The offline script writer writes only ${offlineWriterLanguages()}, so this ${l.name} project's script is in English. For a script in ${l.name}, save a Gemini API key or an OpenAI-compatible model in Settings and generate the script again.`;
 }
 
 /** The line a text model's prompt carries so it writes in the project's language. */

@@ -27,7 +27,7 @@ describe("a project's narration settings", () => {
   it("says, for a language the offline writer cannot write, that the script is English and which providers to use", () => {
     expect(offlineWriterNote("fr")).toBeNull();
     expect(offlineWriterNote("de")).toBe(
-      "The offline script writer writes only English and French, so this German project's script is in English. For a script in German, save a Gemini API key or an OpenAI-compatible model in Settings and generate the script again.",
+      "The offline script writer writes only English, French and Spanish, so this German project's script is in English. For a script in German, save a Gemini API key or an OpenAI-compatible model in Settings and generate the script again.",
     );
   });
 });

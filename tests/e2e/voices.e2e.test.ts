@@ -64,7 +64,7 @@ describe("language, voice and speed on /create", () => {
   it("tells a German project that the offline writer writes English, and which providers write German", async () => {
     await page.goto(`${baseUrl()}/create`);
     await page.getByLabel("Language").selectOption("de");
-    await page.getByText("The offline script writer writes English and French only").waitFor();
+    await page.getByText("The offline script writer writes English, French and Spanish only").waitFor();
     await page.getByLabel("Title").fill("Bienen");
     await page.getByLabel("Topic").fill("Wie Bienen Honig machen");
     await page.getByText("9:16 Shorts").click();

@@ -131,7 +131,7 @@ describe("a German project with no keys", () => {
     expect(await create(cookie, { title: "Bienen", topic: "Wie Bienen Honig machen", resolution: "9:16", duration: "5", language: "de" })).toMatchObject({ status: 200 });
     const page = await (await callRoute(scriptPage, new Request(`${base}/script`, { headers: { Cookie: cookie } }))).json();
     expect(page.narration).toMatchObject({ language: "de", voiceName: "German (eSpeak NG)" });
-    expect(page.narration.scriptNote).toMatch(/offline script writer writes only English and French.*Gemini API key or an OpenAI-compatible model/);
+    expect(page.narration.scriptNote).toMatch(/offline script writer writes only English, French and Spanish.*Gemini API key or an OpenAI-compatible model/);
 
     // the narration can be changed later: French, a female voice, slower; never on another creator's project
     const project = await prisma.project.findFirstOrThrow({ where: { userId: user.id } });

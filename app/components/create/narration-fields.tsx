@@ -3,7 +3,7 @@
 import * as Slider from "@radix-ui/react-slider";
 import { useQuery } from "@tanstack/react-query";
 import { apiGet, serverMessage } from "~/lib/api-client";
-import { LANGUAGES, languageLabel, offlineWriterWrites } from "~/lib/languages";
+import { LANGUAGES, languageLabel, offlineWriterLanguages, offlineWriterWrites } from "~/lib/languages";
 import { defaultVoiceFor, groupVoicesByLanguage, speaksLanguage } from "~/lib/voices";
 import { VOICE_SPEED, formatVoiceSpeed } from "~/lib/voice-speed";
 import type { Voice } from "~/providers/types";
@@ -58,7 +58,7 @@ export function NarrationFields(props: {
         </select>
         {!offlineWriterWrites(props.language) ? (
           <span className="text-xs text-amber-300">
-            The offline script writer writes English and French only: for a {LANGUAGES.find((l) => l.code === props.language)?.name} script,
+            The offline script writer writes {offlineWriterLanguages()} only: for a {LANGUAGES.find((l) => l.code === props.language)?.name} script,
             save a Gemini API key or an OpenAI-compatible model in Settings.
           </span>
         ) : null}

@@ -1,7 +1,7 @@
 // The offline script writer: a grammar that writes readable narration of a requested length about a title and a
 // topic, deterministic for a seed, with no sentence repeated verbatim across a whole script (see offline-grammar).
-// It writes English, and French for a French project (offline-french.ts); any other language gets English
-// (app/lib/languages.ts says so on /script).
+// It writes English, French for a French project (offline-french.ts) and Spanish for a Spanish one
+// (offline-spanish.ts); any other language gets English (app/lib/languages.ts says so on /script).
 import type { ExpandChunkRequest, ScriptChunkRequest } from "../types";
 import { createRandom, hashString, pick } from "../seed";
 import {
@@ -19,6 +19,7 @@ import {
 import { capitalize, countWords, keywordsOf, splitSentences } from "./language";
 import { languageOf } from "~/lib/languages";
 import { ANGLES_FR, BODY_TEMPLATES_FR, DETAILS_FR, NUMBERS_FR, OBSERVATIONS_FR, a, de, fillAngleFr, fillFr, frenchKeywords } from "./offline-french";
+import { ANGLES_ES, BODY_TEMPLATES_ES, DETAILS_ES, NUMBERS_ES, OBSERVATIONS_ES, aEs, fillAngleEs, fillEs, spanishKeywords } from "./offline-spanish";
 
 /** One language's phrases and sentence frames. Its lists have the English lists' lengths (the numbering needs it). */
 type Grammar = {
@@ -99,11 +100,41 @@ const FRENCH: Grammar = {
   next: (n, angle) => `Ainsi s'achève la partie ${nombre(n)} ; ensuite, nous passons ${a(angle)}.`,
 };
 
-/** The grammar the offline writer uses for a language: French for French, English for everything else. */
-export function offlineGrammarFor(language: string | undefined): "en" | "fr" {
-  return languageOf(language).code === "fr" ? "fr" : "en";
+const comillas = (title: string) => `«${title.replace(/[«»“”"]/g, "").trim()}»`;
+const numero = (n: number) => NUMBERS_ES[n - 1] ?? String(n);
+
+const SPANISH: Grammar = {
+  angles: ANGLES_ES,
+  observations: OBSERVATIONS_ES,
+  details: DETAILS_ES,
+  bodyTemplates: BODY_TEMPLATES_ES,
+  shortTemplate: SHORT_TEMPLATE,
+  ordinal: numero,
+  keywords(title, topic) {
+    const fromTopic = spanishKeywords(topic, 4, title);
+    return fromTopic.length >= 2 ? fromTopic : [...new Set([...fromTopic, ...spanishKeywords(title, 4)])];
+  },
+  angle: fillAngleEs,
+  fill: fillEs,
+  subjects: (keyword) => [keyword, "este tema", "el tema de este vídeo"],
+  fallbackKeyword: () => "este tema",
+  quoted: comillas,
+  welcomeBrief: (title) => `Bienvenido a ${comillas(title)}.`,
+  welcome: (title, topic) => `¡Bienvenido! Este vídeo se titula ${comillas(title)} y trata de esto: ${topic}.`,
+  hook: (keyword) => `Quédate con nosotros: al final verás ${keyword} con otros ojos.`,
+  part: (n, total, angle) => `La parte ${numero(n)} de ${numero(total)} se centra en ${angle}.`,
+  thanksBrief: (keyword) => `Gracias por ver el vídeo; suscríbete para saber más sobre ${keyword}.`,
+  thanks: (title, keyword) =>
+    `Llegamos al final de ${comillas(title)}. Gracias por verlo; si te ha resultado útil, dale a me gusta, suscríbete y compártelo con alguien que sienta curiosidad por ${keyword}.`,
+  next: (n, angle) => `Así termina la parte ${numero(n)}; a continuación, pasamos ${aEs(angle)}.`,
+};
+
+/** The grammar the offline writer uses for a language: French and Spanish for themselves, English for the rest. */
+export function offlineGrammarFor(language: string | undefined): "en" | "fr" | "es" {
+  const code = languageOf(language).code;
+  return code === "fr" || code === "es" ? code : "en";
 }
-const GRAMMARS = { en: ENGLISH, fr: FRENCH } as const;
+const GRAMMARS = { en: ENGLISH, fr: FRENCH, es: SPANISH } as const;
 
 /** Body sentence numbers reserved for each chunk; short (filler) sentence numbers likewise. */
 const BODY_PER_CHUNK = 1000;

@@ -4,6 +4,7 @@ import type { ScenePlan, UploadMetadata } from "../types";
 import { createRandom, pick } from "../seed";
 import { countWords, keywordsOf, splitSentences, tidySentence } from "./language";
 import { frenchKeywords } from "./offline-french";
+import { spanishKeywords } from "./offline-spanish";
 
 /** Where a long sentence may be cut: after a comma, semicolon, colon or dash that is followed by more words. */
 const CLAUSE_BREAK = /[,;:—–](?=\s)/g;
@@ -115,11 +116,16 @@ export function proofreadText(text: string, language?: string): string {
   return out.join("\n\n");
 }
 
-/** The key subjects of a text, bare words: French ones without their article for a French project. */
+/** The key subjects of a text, bare words: French and Spanish ones without their article for such a project. */
 function subjectsOf(text: string, limit: number, language?: string): string[] {
-  if (!language?.toLowerCase().startsWith("fr")) return keywordsOf(text, limit);
-  return frenchKeywords(text, limit).map((k) => k.replace(/^(?:les?\s|la\s|l['’])/i, ""));
+  const code = language?.toLowerCase().slice(0, 2);
+  if (code === "fr") return frenchKeywords(text, limit).map((k) => k.replace(/^(?:les?\s|la\s|l['’])/i, ""));
+  if (code === "es") return spanishKeywords(text, limit).map((k) => k.replace(/^(?:el|la|los|las)\s/i, ""));
+  return keywordsOf(text, limit);
 }
+
+/** "In this video:" in the project's language (the offline writer's languages). */
+const IN_THIS_VIDEO: Record<string, string> = { fr: "Dans cette vidéo :", es: "En este vídeo:" };
 
 /** A description (the opening of the script, the key subjects, hashtags) and tags within YouTube's limits, in the project's language. */
 export function offlineUploadMetadata(title: string, script: string, language?: string): UploadMetadata {
@@ -130,7 +136,7 @@ export function offlineUploadMetadata(title: string, script: string, language?: 
     intro = intro ? `${intro} ${s}` : s;
   }
   const keywords = subjectsOf(`${title} ${title} ${script}`, 12, language);
-  const inThisVideo = language?.toLowerCase().startsWith("fr") ? "Dans cette vidéo :" : "In this video:";
+  const inThisVideo = IN_THIS_VIDEO[language?.toLowerCase().slice(0, 2) ?? ""] ?? "In this video:";
   const hashtags = keywords.slice(0, 3).map((k) => `#${k.replace(/[^\p{L}\p{N}]/gu, "")}`);
   const description = [
     intro || title,
