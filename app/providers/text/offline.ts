@@ -19,7 +19,7 @@ export function createOfflineTextProvider(): TextProvider {
       return proofreadText(request.text, request.language);
     },
     async splitIntoScenes(request) {
-      return offlineScenes(request.script, request.title, request.resolution === "16:9" ? "16:9" : "9:16", request.sceneCount, request.seed);
+      return offlineScenes(request.script, request.title, request.resolution === "16:9" ? "16:9" : "9:16", request.sceneCount, request.seed, request.language);
     },
     async writeUploadMetadata(request) {
       return offlineUploadMetadata(request.title, request.script, request.language);

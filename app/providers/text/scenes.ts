@@ -5,6 +5,7 @@ import { createRandom, pick } from "../seed";
 import { countWords, keywordsOf, splitSentences, tidySentence } from "./language";
 import { frenchKeywords } from "./offline-french";
 import { spanishKeywords } from "./offline-spanish";
+import { pictureWordsOf } from "./picture-glossary";
 
 /** Where a long sentence may be cut: after a comma, semicolon, colon or dash that is followed by more words. */
 const CLAUSE_BREAK = /[,;:—–](?=\s)/g;
@@ -79,18 +80,20 @@ const IMAGE_STYLES = [
 ];
 
 /** An image prompt for a scene, from its own words and the video's title. */
-export function offlineImagePrompt(voiceover: string, title: string, aspect: string, seed: string, index: number): string {
-  const words = keywordsOf(voiceover, 4);
+export function offlineImagePrompt(voiceover: string, title: string, aspect: string, seed: string, index: number, language?: string): string {
+  // a French or Spanish scene's nouns in English: image prompts stay English (decision 090)
+  const translated = pictureWordsOf(voiceover, language, title);
+  const words = translated.length ? translated : keywordsOf(voiceover, 4);
   const subject = words.length ? words.join(", ") : keywordsOf(title, 3).join(", ") || title;
   const style = pick(createRandom(`${seed}:img:${index}`), IMAGE_STYLES);
   const framing = aspect === "16:9" ? "wide 16:9 frame" : "vertical 9:16 frame";
   return `${subject} — scene ${index + 1} of "${title}", ${style}, ${framing}`;
 }
 
-export function offlineScenes(script: string, title: string, aspect: string, sceneCount: number, seed: string): ScenePlan[] {
+export function offlineScenes(script: string, title: string, aspect: string, sceneCount: number, seed: string, language?: string): ScenePlan[] {
   return splitVoiceover(script, sceneCount).map((voiceoverText, i) => ({
     voiceoverText,
-    imagePrompt: offlineImagePrompt(voiceoverText, title, aspect, seed, i),
+    imagePrompt: offlineImagePrompt(voiceoverText, title, aspect, seed, i, language),
   }));
 }
 
