@@ -1,37 +1,18 @@
 // Parity of the two renderers on a clip scene: a moving 1.0 s clip (larger than the video, so scaled to cover) in a
 // scene longer than it, so it plays again from its start, as the composition's <Loop> does; then an image scene.
 // The fast renderer (one ffmpeg run) and the exact one (Remotion's OffthreadVideo) give the same frames.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clipLoopFrames, type Timeline } from "../../remotion/timeline";
-import { closeBrowser } from "../../workflows/activities/render-engine";
+import { describe, expect, it } from "vitest";
+import { clipLoopFrames } from "../../remotion/timeline";
 import { fastRendererSupport } from "../../workflows/activities/render-fast-compile";
-import { clipParityFixture, compareFrames, framePairPsnr, renderWithBoth } from "../fixtures/render-parity";
-import type { VideoFacts } from "../fixtures/video-probe";
+import { alike, clipParityFixture, compareFrames, framePairPsnr, parityRenders } from "../fixtures/render-parity";
 
 const size = { width: 640, height: 360 };
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-parity-clip-"));
-let fastFile: string;
-let exactFile: string;
-let timeline: Timeline;
-let fast: VideoFacts;
-let exact: VideoFacts;
-
-beforeAll(async () => {
-  ({ timeline, fastFile, exactFile, fast, exact } = await renderWithBoth(await clipParityFixture(dir, size), dir));
-}, 600_000);
-
-afterAll(async () => {
-  await closeBrowser();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const alike = (c: { psnr: number; ssim: number }) => c.psnr >= 35 || c.ssim >= 0.98;
+const renders = parityRenders("parity-clip", clipParityFixture, size);
 
 describe("a clip scene, by the fast renderer against the exact one", () => {
   it("is drawn by the fast renderer, with exactly the timeline's frames", () => {
+    const { timeline, fast, exact } = renders;
     expect(fastRendererSupport(timeline)).toEqual({ supported: true });
     const clipScene = timeline.scenes[0]!;
     expect(clipScene.layer.kind).toBe("clip");
@@ -43,6 +24,7 @@ describe("a clip scene, by the fast renderer against the exact one", () => {
   });
 
   it("draws the clip's frames alike, before and after it starts again, and the image scene after it", async () => {
+    const { timeline, fastFile, exactFile } = renders;
     const loop = clipLoopFrames(1, 30);
     const clipEnd = timeline.scenes[0]!.durationInFrames;
     // the clip's first frames, the last frame of its first pass, the first frames of the second, then scene 2

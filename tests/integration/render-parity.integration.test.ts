@@ -2,36 +2,17 @@
 // voiceovers, music, three caption lines) rendered by the fast renderer (one ffmpeg run) and by the exact
 // renderer (Remotion capturing every frame) gives the same video: the same frame count, audio as long as the
 // video, every 15th frame alike (PSNR >= 35 dB or SSIM >= 0.98), and each caption on exactly its frames.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Timeline } from "../../remotion/timeline";
-import { closeBrowser } from "../../workflows/activities/render-engine";
-import { compareFrames, parityFixture, regionBrightness, renderWithBoth } from "../fixtures/render-parity";
-import { meanVolumeDb, type VideoFacts } from "../fixtures/video-probe";
+import { describe, expect, it } from "vitest";
+import { alike, compareFrames, parityFixture, parityRenders, regionBrightness } from "../fixtures/render-parity";
+import { meanVolumeDb } from "../fixtures/video-probe";
 
 const size = { width: 640, height: 360 };
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-parity-"));
-let fastFile: string;
-let exactFile: string;
-let timeline: Timeline;
-let fast: VideoFacts;
-let exact: VideoFacts;
-
-beforeAll(async () => {
-  ({ timeline, fastFile, exactFile, fast, exact } = await renderWithBoth(await parityFixture(dir, size), dir));
-}, 600_000);
-
-afterAll(async () => {
-  await closeBrowser();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const alike = (c: { psnr: number; ssim: number }) => c.psnr >= 35 || c.ssim >= 0.98;
+const renders = parityRenders("parity", parityFixture, size);
 
 describe("the fast renderer against the exact one", () => {
   it("has exactly the timeline's frames, and audio as long as the video", () => {
+    const { timeline, fast, exact } = renders;
     expect(timeline.durationInFrames).toBe(90);
     expect(fast.video.frames).toBe(timeline.durationInFrames);
     expect(exact.video.frames).toBe(timeline.durationInFrames);
@@ -45,6 +26,7 @@ describe("the fast renderer against the exact one", () => {
   });
 
   it("draws every 15th frame alike (PSNR >= 35 dB or SSIM >= 0.98)", async () => {
+    const { timeline, fastFile, exactFile } = renders;
     const frames = Array.from({ length: Math.ceil(timeline.durationInFrames / 15) }, (_, i) => i * 15);
     const comparisons = await compareFrames(fastFile, exactFile, frames);
     expect(comparisons).toHaveLength(frames.length);
@@ -52,6 +34,7 @@ describe("the fast renderer against the exact one", () => {
   });
 
   it("shows each caption line on exactly its frames, as the exact renderer does", async () => {
+    const { timeline, fastFile, exactFile } = renders;
     const edges = timeline.overlays.flatMap((o) => [o.fromFrame, o.fromFrame + o.durationInFrames - 1]);
     for (const c of await compareFrames(fastFile, exactFile, edges)) expect(alike(c), `caption frame ${c.frame}: PSNR ${c.psnr} dB, SSIM ${c.ssim}`).toBe(true);
     // the middle of the caption box (dark, with white text) is as dark in both on a line's first and last frame
@@ -73,6 +56,7 @@ describe("the fast renderer against the exact one", () => {
   });
 
   it("plays each voiceover in its scene, as the exact renderer does", async () => {
+    const { timeline, fastFile, exactFile } = renders;
     const secondScene = timeline.scenes[1]!.fromFrame / 30;
     for (const file of [fastFile, exactFile]) {
       expect(await meanVolumeDb(file, 0.1, 0.8)).toBeGreaterThan(-40);
