@@ -17,14 +17,14 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import { renderMedia, selectComposition } from "@remotion/renderer";
-import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "../remotion/props";
+import { storyboardVideoSchema, type StoryboardVideoProps } from "../remotion/props";
 import { buildTimeline } from "../remotion/timeline";
 import { SCENE_PAD_SECONDS } from "../remotion/timing";
-import { prescaleImage, serveRenderAssets } from "../workflows/activities/render-assets";
-import { chromiumOptions, closeBrowser, ENCODING, getBrowser, getCompositionBundle, renderSettings, withBrowser } from "../workflows/activities/render-engine";
+import { prescaleImage } from "../workflows/activities/render-assets";
+import { chromiumOptions, closeBrowser, ENCODING, getBrowser, getCompositionBundle, renderSettings } from "../workflows/activities/render-engine";
 import { renderTimelineFast, runFfmpeg } from "../workflows/activities/render-fast";
 import { compileTimeline } from "../workflows/activities/render-fast-compile";
+import { renderExact } from "../tests/fixtures/render-parity";
 
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 // `--scenes=N` renders a shorter slideshow (N scenes of 5 s) when the machine is too busy for the full minute
@@ -137,18 +137,7 @@ async function render(engine: Engine, fixture: Awaited<ReturnType<typeof fixture
     const dir = fs.mkdtempSync(path.join(workDir, "fast-"));
     await renderTimelineFast({ timeline: local, workDir: dir, output });
   } else {
-    const assets = await serveRenderAssets(fixture.files);
-    try {
-      const inputProps = fixture.props((name) => assets.urlFor(name));
-      const serveUrl = await getCompositionBundle();
-      const chromium = chromiumOptions();
-      await withBrowser(async (browser) => {
-        const composition = await selectComposition({ serveUrl, id: COMPOSITION_ID, inputProps, logLevel: "error", puppeteerInstance: browser, ...chromium });
-        await renderMedia({ serveUrl, composition, inputProps, outputLocation: output, ...chromium, ...renderSettings(), puppeteerInstance: browser, logLevel: "error" });
-      });
-    } finally {
-      await assets.close();
-    }
+    await renderExact(fixture, output);
   }
 }
 
