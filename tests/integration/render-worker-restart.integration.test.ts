@@ -3,8 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client, Connection } from "@temporalio/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
 import { findMediaForUser, mediaFilePath } from "~/server/storage.server";
 import { sceneDurationInFrames } from "../../remotion/timing";
@@ -12,18 +11,11 @@ import { renderVideoWorkflow } from "../../workflows/render";
 import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
-import { killAllWorkerProcesses, killWorkerProcess, startWorkerProcess } from "../support/worker-process";
+import { killWorkerProcess, startWorkerProcess, workerProcessClient } from "../support/worker-process";
 
-let connection: Connection;
-let client: Client;
+const temporal = workerProcessClient();
 
-beforeAll(async () => {
-  connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-  client = new Client({ connection });
-});
 afterAll(async () => {
-  await killAllWorkerProcesses();
-  await connection?.close();
   await prisma.$disconnect();
 });
 
@@ -35,7 +27,7 @@ describe("render workflow and a dying worker", () => {
     const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing" } });
 
     const first = await startWorkerProcess("render", { taskQueue: process.env.TEMPORAL_TASK_QUEUE! });
-    const handle = await client.workflow.start(renderVideoWorkflow, {
+    const handle = await temporal.client.workflow.start(renderVideoWorkflow, {
       taskQueue: process.env.TEMPORAL_TASK_QUEUE!,
       workflowId: renderWorkflowId(projectId),
       args: [{ renderId: render.id, userId: user.id, projectId, width: 640, height: 360, captions: false }],

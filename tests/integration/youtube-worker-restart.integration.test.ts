@@ -1,25 +1,17 @@
 // A worker killed in the middle of a YouTube upload: the upload activity stops heartbeating, Temporal retries it
 // on the next worker, and that attempt resumes the same resumable session from YouTube's last acknowledged byte.
 import { fake, YOUTUBE_TEST_CHUNK } from "../support/youtube-fake";
-import { Client, Connection } from "@temporalio/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
 import { youtubeUploadProgressQuery, youtubeUploadWorkflowId } from "../../workflows/shared/youtube-upload";
 import { youtubeUploadWorkflow } from "../../workflows/youtube-upload";
 import { connectYoutube, saveOAuthClient, seedRenderedProject } from "../fixtures/youtube-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";
-import { killAllWorkerProcesses, killWorkerProcess, startWorkerProcess } from "../support/worker-process";
+import { killWorkerProcess, startWorkerProcess, workerProcessClient } from "../support/worker-process";
 
-let connection: Connection;
-let client: Client;
+const temporal = workerProcessClient();
 
-beforeAll(async () => {
-  connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-  client = new Client({ connection });
-});
 afterAll(async () => {
-  await killAllWorkerProcesses();
-  await connection?.close();
   await fake.stop();
   await prisma.$disconnect();
 });
@@ -38,7 +30,7 @@ describe("YouTube upload and a dying worker", () => {
 
     const taskQueue = process.env.TEMPORAL_TASK_QUEUE!;
     const first = await startWorkerProcess("all-stages", { taskQueue });
-    const handle = await client.workflow.start(youtubeUploadWorkflow, {
+    const handle = await temporal.client.workflow.start(youtubeUploadWorkflow, {
       taskQueue,
       workflowId: youtubeUploadWorkflowId(project.id),
       args: [{ uploadId: upload.id, userId: user.id, projectId: project.id }],

@@ -2,6 +2,8 @@
 // tests/support/worker-process-main.ts in its own process group, so killing it also kills what it started
 // (Chromium, for the render worker).
 import { spawn, type ChildProcess } from "node:child_process";
+import { Client, Connection } from "@temporalio/client";
+import { afterAll, beforeAll } from "vitest";
 
 export type WorkerProcessKind = "slow-script" | "slow-storyboard" | "render" | "all-stages";
 
@@ -41,4 +43,22 @@ export async function killWorkerProcess(child: ChildProcess): Promise<void> {
 
 export async function killAllWorkerProcesses(): Promise<void> {
   await Promise.all(started.map(killWorkerProcess));
+}
+
+/**
+ * For a test file that starts and kills worker processes: a Temporal client of its own (the processes' queue is
+ * not the in-process test worker's), connected before the tests; after them every worker process is killed and
+ * the connection closed. `client` is set once the tests run.
+ */
+export function workerProcessClient(): { client: Client } {
+  const temporal = {} as { client: Client; connection?: Connection };
+  beforeAll(async () => {
+    temporal.connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+    temporal.client = new Client({ connection: temporal.connection });
+  });
+  afterAll(async () => {
+    await killAllWorkerProcesses();
+    await temporal.connection?.close();
+  });
+  return temporal;
 }
