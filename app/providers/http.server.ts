@@ -47,6 +47,17 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/**
+ * How long until a used-up request allowance renews, in ms: X-Ratelimit-Reset (UNIX seconds, as Pexels documents
+ * it) when X-Ratelimit-Remaining says 0; undefined otherwise.
+ */
+export function parseQuotaReset(headers: Headers, now = Date.now()): number | undefined {
+  if (headers.get("x-ratelimit-remaining")?.trim() !== "0") return undefined;
+  const reset = Number(headers.get("x-ratelimit-reset"));
+  if (!Number.isFinite(reset) || reset <= 0) return undefined;
+  return Math.max(0, reset * 1000 - now);
+}
+
 export function backoffDelay(attempt: number, policy: RetryPolicy): number {
   const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   // Up to 20% jitter so many workers retrying together do not all hit the service at the same moment.
@@ -138,8 +149,14 @@ export function createHttpClient(options: HttpClientOptions) {
 
       const body = await response.text().catch(() => "");
       lastFailure = failureFor(response.status, body, attempt);
+      // an allowance used up for the hour (or month) is not retried: the creator learns when it renews
+      const quotaReset = response.status === 429 ? parseQuotaReset(response.headers) : undefined;
+      if (quotaReset !== undefined && quotaReset > policy.maxRetryAfterMs) {
+        const renews = new Date(Date.now() + quotaReset).toISOString().slice(11, 16);
+        throw new ProviderError(provider, "rate_limited", `The ${provider} request allowance is used up until ${renews} UTC (HTTP 429). Try again after that time.`, 429);
+      }
       if (!retryable(response.status) || lastFailure.kind === "auth" || attempt === policy.attempts) throw lastFailure;
-      const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+      const retryAfter = parseRetryAfter(response.headers.get("retry-after")) ?? quotaReset;
       if (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs) throw lastFailure;
       const delayMs = retryAfter ?? backoffDelay(attempt, policy);
       options.onRetry?.({ attempt, delayMs, reason: `HTTP ${response.status}` });

@@ -16,7 +16,7 @@ export type FakeResponse = {
 export type Route = { method: string; pattern: RegExp; handle: (req: FakeRequest, params: string[]) => FakeResponse | Promise<FakeResponse> };
 
 export type Trouble =
-  | { kind: "rate-limit"; retryAfterSeconds?: number }
+  | { kind: "rate-limit"; retryAfterSeconds?: number; headers?: Record<string, string> }
   | { kind: "server-error"; status?: number }
   | { kind: "slow"; delayMs: number }
   | { kind: "malformed" };
@@ -45,6 +45,13 @@ export abstract class FakeApi {
   /** Makes the next `times` requests (optionally only those whose path matches) fail this way. */
   trouble(trouble: Trouble, times = 1, path?: RegExp): this {
     this.troubles.push({ ...trouble, remaining: times, path });
+    return this;
+  }
+
+  /** Forgets the requests seen and any trouble still queued (between tests). */
+  reset(): this {
+    this.requests.length = 0;
+    this.troubles = [];
     return this;
   }
 
@@ -112,7 +119,7 @@ export abstract class FakeApi {
       return send({
         status: 429,
         json: { error: { code: 429, message: "Too many requests", status: "RESOURCE_EXHAUSTED" } },
-        headers: trouble.retryAfterSeconds !== undefined ? { "retry-after": String(trouble.retryAfterSeconds) } : {},
+        headers: { ...(trouble.retryAfterSeconds !== undefined ? { "retry-after": String(trouble.retryAfterSeconds) } : {}), ...trouble.headers },
       });
     }
     if (trouble?.kind === "server-error") return send({ status: trouble.status ?? 500, json: { error: { code: trouble.status ?? 500, message: "Internal error" } } });

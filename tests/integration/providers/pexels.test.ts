@@ -13,7 +13,7 @@ const portrait = { prompt: "lighthouse, coast — scene 1 of \"Sea\", cinematic 
 beforeAll(() => fake.start());
 afterAll(() => fake.stop());
 beforeEach(() => {
-  fake.requests.length = 0;
+  fake.reset();
   log = retryLog();
 });
 
@@ -68,5 +68,14 @@ describe("Pexels stock media provider", () => {
     expect(log.notices).toHaveLength(1);
     fake.trouble({ kind: "rate-limit" }, 5);
     await expectProviderFailure(provider().searchClip(portrait), "ProviderRateLimitedError", /^Pexels is limiting requests \(HTTP 429\)/);
+  });
+
+  it("says when the hourly allowance renews once it is used up, without retrying (X-Ratelimit-* headers)", async () => {
+    const reset = Math.floor(Date.now() / 1000) + 40 * 60;
+    fake.trouble({ kind: "rate-limit", headers: { "x-ratelimit-limit": "200", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) } }, 5);
+    const renews = new Date(reset * 1000).toISOString().slice(11, 16);
+    await expectProviderFailure(provider().searchPhoto(portrait), "ProviderRateLimitedError", new RegExp(`^The Pexels request allowance is used up until ${renews} UTC \\(HTTP 429\\)\\. Try again after that time\\.$`));
+    expect(fake.requestsTo(/^\/v1\/search$/)).toHaveLength(1);
+    expect(log.notices).toHaveLength(0);
   });
 });
