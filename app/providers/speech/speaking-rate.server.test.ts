@@ -10,7 +10,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-rate-"));
 process.env.DATA_DIR = dataDir;
 process.env.SESSION_SECRET ??= "s".repeat(40);
 process.env.ENCRYPTION_KEY ??= "a".repeat(64);
-const { speakingRateOf, narrationOf } = await import("./speaking-rate.server");
+const { speakingRateOf, narrationOf, RATE_SAMPLES, sampleLanguageOf } = await import("./speaking-rate.server");
 const { createFliteSpeechProvider } = await import("./flite.server");
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -38,6 +38,29 @@ describe("speakingRateOf", () => {
     const awb = await speakingRateOf(counting, "awb");
     expect(Math.abs(awb.wordsPerSecond - rms.wordsPerSecond)).toBeGreaterThan(0.2);
   }, 180_000); // twelve syntheses: slow on two shared cores
+
+  it("times an eSpeak voice on a sample in its own language (French and Spanish), and keeps it apart", async () => {
+    expect([sampleLanguageOf("espeak:fr+f3"), sampleLanguageOf("espeak:es"), sampleLanguageOf("espeak:de"), sampleLanguageOf("rms")]).toEqual(["fr", "es", "en", "en"]);
+    const spoken: string[] = [];
+    const voice: SpeechProvider = {
+      name: "recording",
+      source: "offline",
+      listVoices: async () => [],
+      // two words a second of speech, whatever the text
+      synthesize: async ({ text }) => {
+        spoken.push(text);
+        const seconds = text.split(/\s+/).length / 2 + 0.2;
+        const { toneWav } = await import("../../../tests/fixtures/render-project");
+        return { audio: toneWav(seconds, 220), mimeType: "audio/wav", durationSeconds: seconds, voiceId: "espeak:fr", provider: "recording" };
+      },
+    };
+    const rate = await speakingRateOf(voice, "espeak:fr");
+    expect(spoken[0]).toBe(RATE_SAMPLES.fr);
+    expect(rate.wordsPerSecond).toBeGreaterThan(1.8);
+    expect(rate.wordsPerSecond).toBeLessThan(2.2);
+    const cache = JSON.parse(fs.readFileSync(path.join(dataDir, "cache", "speaking-rates.json"), "utf8")) as Record<string, unknown>;
+    expect(Object.keys(cache)).toContain("v1|recording|espeak:fr|fr");
+  });
 
   it("uses the typical pace for a cloud voice without speaking", async () => {
     const cloud: SpeechProvider = {

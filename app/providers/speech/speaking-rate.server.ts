@@ -21,6 +21,34 @@ export const RATE_SAMPLE = [
   "As the planet turns, each shore passes through both bulges, which is why so many places see two high tides.",
 ].join(" ");
 
+/**
+ * The same narration in the languages the offline writer writes: an eSpeak voice is timed on its own language's
+ * words (French and Spanish read more syllables per word than English).
+ */
+export const RATE_SAMPLES: Readonly<Record<string, string>> = {
+  en: RATE_SAMPLE,
+  fr: [
+    "Chaque littoral sur Terre respire au rythme des marées, et la plupart d'entre nous ne se demandent jamais pourquoi.",
+    "Deux fois par jour, l'eau monte sur la plage, s'attarde un moment, puis repart doucement vers le large.",
+    "La lune attire davantage l'océan qui lui fait face, et soulève un léger renflement d'eau.",
+    "De l'autre côté de la planète, un second renflement se forme, car la Terre elle-même est attirée vers la lune.",
+    "Comme la planète tourne, chaque rivage traverse les deux renflements, et c'est pourquoi tant d'endroits connaissent deux marées hautes.",
+  ].join(" "),
+  es: [
+    "Cada costa de la Tierra respira con las mareas, y la mayoría de nosotros nunca se pregunta por qué.",
+    "Dos veces al día, el agua sube por la playa, se queda un rato y luego vuelve despacio hacia el mar.",
+    "La luna atrae con más fuerza el océano que tiene enfrente y levanta un suave abultamiento de agua.",
+    "Al otro lado del planeta se forma un segundo abultamiento, porque la propia Tierra es atraída hacia la luna.",
+    "Como el planeta gira, cada orilla pasa por los dos abultamientos, y por eso tantos lugares tienen dos mareas altas.",
+  ].join(" "),
+};
+
+/** The sample's language for a voice: an eSpeak voice id carries its language ("espeak:fr+f3"); English otherwise. */
+export function sampleLanguageOf(voiceId: string | null | undefined): string {
+  const language = /^espeak:([a-z]{2,3})/.exec(voiceId ?? "")?.[1];
+  return language && RATE_SAMPLES[language] ? language : "en";
+}
+
 /** Bump when the sample or the measurement changes: older cached figures are then measured again. */
 const MEASUREMENT_VERSION = 1;
 
@@ -69,13 +97,13 @@ export async function speechSecondsOf(speech: SpeechProvider, text: string, voic
   return seconds;
 }
 
-async function measure(speech: SpeechProvider, voiceId: string | undefined): Promise<Measured> {
-  const whole = await speechSecondsOf(speech, RATE_SAMPLE, voiceId);
-  const sentences = splitSentences(RATE_SAMPLE);
+async function measure(speech: SpeechProvider, voiceId: string | undefined, sample: string): Promise<Measured> {
+  const whole = await speechSecondsOf(speech, sample, voiceId);
+  const sentences = splitSentences(sample);
   let apart = 0;
   for (const sentence of sentences) apart += await speechSecondsOf(speech, sentence, voiceId);
   return {
-    wordsPerSecond: countWords(RATE_SAMPLE) / whole,
+    wordsPerSecond: countWords(sample) / whole,
     sentencePauseSeconds: Math.max(0, (whole - apart) / (sentences.length - 1)),
   };
 }
@@ -83,12 +111,15 @@ async function measure(speech: SpeechProvider, voiceId: string | undefined): Pro
 /** The voice's speaking rate: measured (and cached) for offline voices, typical for cloud ones. */
 export async function speakingRateOf(speech: SpeechProvider, voiceId?: string | null): Promise<SpeakingRate> {
   if (speech.source !== "offline") return { wordsPerSecond: TYPICAL_CLOUD_WORDS_PER_SECOND, sentencePauseSeconds: 0, measured: false };
-  const key = `v${MEASUREMENT_VERSION}|${speech.name}|${voiceId ?? "default"}`;
+  const language = sampleLanguageOf(voiceId);
+  // English keeps the key it always had; other samples are keyed by their language (figures from before were
+  // measured on the English sample, so they are measured again)
+  const key = `v${MEASUREMENT_VERSION}|${speech.name}|${voiceId ?? "default"}${language === "en" ? "" : `|${language}`}`;
   const cached = readCache()[key];
   if (cached && cached.wordsPerSecond > 0.5 && cached.wordsPerSecond < 10 && cached.sentencePauseSeconds >= 0) return { ...cached, measured: true };
   let pending = memory.get(key);
   if (!pending) {
-    pending = measure(speech, voiceId ?? undefined).then((rate) => {
+    pending = measure(speech, voiceId ?? undefined, RATE_SAMPLES[language]!).then((rate) => {
       try {
         writeCache(key, rate);
       } catch {
