@@ -69,6 +69,16 @@ export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/**
+ * A sentence frame of the offline writer filled in: {A^} (capitalised) or {A}, {B} and {C}, each once, and the
+ * language's own slots (English "{S}", French and Spanish "{deS}", with "de" contracted).
+ */
+export function fillFrame(template: string, parts: { A: string; B: string; C?: string }, slots: Record<string, string> = {}): string {
+  let out = template.replace("{A^}", capitalize(parts.A)).replace("{A}", parts.A).replace("{B}", parts.B).replace("{C}", parts.C ?? "");
+  for (const [slot, text] of Object.entries(slots)) out = out.replace(slot, text);
+  return out;
+}
+
 /** Whitespace tidied, spaces before punctuation removed, sentence starts capitalised, a full stop at the end. */
 export function tidySentence(sentence: string): string {
   let s = sentence.replace(/\s+/g, " ").replace(/\s+([,.;:!?])/g, "$1").trim();

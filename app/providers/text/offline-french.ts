@@ -2,7 +2,7 @@
 // as many phrases in each list, so the same numbering gives distinct sentences. Keywords keep their article
 // from the topic ("les abeilles", "la pollinisation"), so "de" and "à" contract as French wants ("des
 // abeilles", "au miel").
-import { capitalize } from "./language";
+import { fillFrame } from "./language";
 
 /** Noun phrases (singular, so every observation agrees); {K} the keyword with its article, {deK} / {àK} contracted. */
 export const ANGLES_FR = [
@@ -219,10 +219,5 @@ export function fillAngleFr(angle: string, keyword: string): string {
 }
 
 export function fillFr(template: string, parts: { A: string; B: string; C?: string; S?: string }): string {
-  return template
-    .replace("{A^}", capitalize(parts.A))
-    .replace("{A}", parts.A)
-    .replace("{B}", parts.B)
-    .replace("{C}", parts.C ?? "")
-    .replace("{deS}", de(parts.S ?? "ce sujet"));
+  return fillFrame(template, parts, { "{deS}": de(parts.S ?? "ce sujet") });
 }

@@ -2,7 +2,7 @@
 // (offline-french.ts), with as many phrases in each list, so the same numbering gives distinct sentences. Keywords
 // keep their article from the topic ("las abejas", "la miel"), so "de" and "a" contract as Spanish wants ("del
 // polen", "al polen"). Every angle is singular, so any observation agrees with it; no phrase agrees in gender.
-import { capitalize } from "./language";
+import { fillFrame } from "./language";
 
 /** Noun phrases (singular); {K} the keyword with its article, {deK} / {aK} with "de" / "a" contracted. */
 export const ANGLES_ES = [
@@ -213,10 +213,5 @@ export function fillAngleEs(angle: string, keyword: string): string {
 }
 
 export function fillEs(template: string, parts: { A: string; B: string; C?: string; S?: string }): string {
-  return template
-    .replace("{A^}", capitalize(parts.A))
-    .replace("{A}", parts.A)
-    .replace("{B}", parts.B)
-    .replace("{C}", parts.C ?? "")
-    .replace("{deS}", deEs(parts.S ?? "este tema"));
+  return fillFrame(template, parts, { "{deS}": deEs(parts.S ?? "este tema") });
 }

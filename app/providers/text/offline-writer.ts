@@ -16,7 +16,7 @@ import {
   ordinal,
   shortParts,
 } from "./offline-grammar";
-import { capitalize, countWords, keywordsOf, splitSentences } from "./language";
+import { countWords, fillFrame, keywordsOf, splitSentences } from "./language";
 import { languageOf } from "~/lib/languages";
 import { ANGLES_FR, BODY_TEMPLATES_FR, DETAILS_FR, NUMBERS_FR, OBSERVATIONS_FR, a, de, fillAngleFr, fillFr, frenchKeywords } from "./offline-french";
 import { ANGLES_ES, BODY_TEMPLATES_ES, DETAILS_ES, NUMBERS_ES, OBSERVATIONS_ES, aEs, fillAngleEs, fillEs, spanishKeywords } from "./offline-spanish";
@@ -160,12 +160,7 @@ function subjectOf(title: string, topic: string, seed: string, language?: string
 }
 
 function fill(template: string, parts: { A: string; B: string; C?: string; S?: string }): string {
-  return template
-    .replace("{A^}", capitalize(parts.A))
-    .replace("{A}", parts.A)
-    .replace("{B}", parts.B)
-    .replace("{C}", parts.C ?? "")
-    .replace("{S}", parts.S ?? "");
+  return fillFrame(template, parts, { "{S}": parts.S ?? "" });
 }
 
 function keywordFor(subject: Subject, key: string): string {
