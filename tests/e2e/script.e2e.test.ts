@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countWords, minutesForWords, scriptFileName } from "~/lib/script";
 import { baseUrl, launchChromium } from "../support/browser";
 import { signIn } from "../support/browser-auth";
+import { shootBoth } from "../support/screenshots";
 
 let browser: Browser;
 let page: Page;
@@ -38,7 +39,12 @@ describe("create a video and write its script (offline writer)", () => {
     await page.getByRole("button", { name: "Create Video" }).click();
     await page.waitForURL(`${baseUrl()}/script`);
 
-    await page.getByRole("button", { name: "Download Script" }).waitFor({ timeout: 90_000 });
+    // for people to look at: the progress while the voice times the draft (when a poll catches that phase)
+    const fitting = page.getByText(/^(Timing the narration with the voice|Rewriting to fit the length)/);
+    const done = page.getByRole("button", { name: "Download Script" });
+    await fitting.or(done).first().waitFor({ timeout: 90_000 });
+    if (await fitting.isVisible()) await shootBoth(page, "script-fitting");
+    await done.waitFor({ timeout: 90_000 });
     // the badges say what the offline writer did, nothing more (docs/decisions/081)
     for (const badge of ["Written offline from templates", "Repeated sentences removed", "No AI used"]) {
       expect(await page.getByText(badge, { exact: true }).isVisible()).toBe(true);
