@@ -73,19 +73,27 @@ describe("offline script writer", () => {
       expect(scenes.every((s) => s.voiceoverText.length > 0 && s.imagePrompt.length > 0)).toBe(true);
       expect(scenes.filter((s) => !endsASentence(s.voiceoverText))).toEqual([]);
     }
-    // more scenes than sentences: one scene a sentence, none cut (the offline writer's sentences are short)
+    // more scenes than sentences: sentences cut at clauses to make up the count, never between two words of a clause
     const many = await text.splitIntoScenes({ title: video.title, script, resolution: "16:9", durationSeconds: 300, sceneCount: sentences + 10, seed: "s" });
-    expect(many.map((s) => s.voiceoverText)).toEqual(splitSentences(script));
+    expect(many).toHaveLength(sentences + 10);
+    expect(many.map((s) => s.voiceoverText).join(" ")).toBe(script.replace(/\s+/g, " ").trim());
+    expect(many.filter((s) => !endsASentence(s.voiceoverText) && !/[,;:—–]$/.test(s.voiceoverText))).toEqual([]);
     const [first] = await text.splitIntoScenes({ title: video.title, script, resolution: "9:16", durationSeconds: 300, sceneCount: 5, seed: "s" });
     expect(first!.imagePrompt).toContain("9:16");
   });
 
-  it("gives a script with fewer sentences than scenes fewer scenes, cutting only a very long sentence, at a clause", async () => {
+  it("cuts sentences only at a clause: a very long one, or the longest ones when there are fewer sentences than scenes", async () => {
     const scenes = await text.splitIntoScenes({ title: "T", script: "Too short.", resolution: "16:9", durationSeconds: 30, sceneCount: 5, seed: "s" });
     expect(scenes.map((s) => s.voiceoverText)).toEqual(["Too short."]);
-    expect(splitVoiceover("The moon pulls the nearest ocean toward it, and the far ocean lags behind. Tides follow.", 3)).toEqual([
-      "The moon pulls the nearest ocean toward it, and the far ocean lags behind.",
-      "Tides follow.",
+    const tides = "The moon pulls the nearest ocean toward it, and the far ocean lags behind. Tides follow.";
+    // two scenes: the sentences as they are
+    expect(splitVoiceover(tides, 2)).toEqual(["The moon pulls the nearest ocean toward it, and the far ocean lags behind.", "Tides follow."]);
+    // three scenes, two sentences: the longer one is cut at its comma
+    expect(splitVoiceover(tides, 3)).toEqual(["The moon pulls the nearest ocean toward it,", "and the far ocean lags behind.", "Tides follow."]);
+    // a 10 s Short's single sentence still makes its two scenes
+    expect(splitVoiceover("In practice, the simplest rule of eggs connects to ideas far beyond it, even if the headlines rarely mention it.", 2)).toEqual([
+      "In practice, the simplest rule of eggs connects to ideas far beyond it,",
+      "even if the headlines rarely mention it.",
     ]);
     const long =
       "The moon pulls the nearest ocean toward it with a force that changes as it moves around the planet each month, " +
