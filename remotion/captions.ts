@@ -168,13 +168,46 @@ export type CaptionCue = {
   durationInFrames: number;
 };
 
-const endsSentence = (word: string) => /[.!?…]["')\]]*$/.test(word);
+/** Ends a sentence: a full stop, question or exclamation mark, Latin or CJK, with any closing quote or bracket. */
+const endsSentence = (word: string) => /[.!?…。！？]["')\]」』”’]*$/.test(word);
+/** Where a run of text written without spaces (Chinese, Japanese) holds more than one sentence: after each full stop. */
+const CJK_SENTENCE_BREAK = /(?<=[。！？][」』”’）]*)(?=[^」』”’）])/u;
+
+/** A piece of a word as a caption shows it: the word's own text, or part of it when it is cut. */
+type Piece = { text: string; word: number; start: number; endsSentence: boolean };
+
+/**
+ * The words as caption pieces. A word wider than a line is cut into pieces that fit, and a run written without
+ * spaces (Chinese, Japanese: the voice gives it as one "word") is also cut after each full stop; a piece starts
+ * when its share of the word's characters does, so a long run is captioned in order rather than all at once.
+ */
+function piecesOf(words: readonly WordTiming[], maxLineWidth: number, fontSize: number): Piece[] {
+  const pieces: Piece[] = [];
+  words.forEach((w, i) => {
+    const total = [...w.text].length;
+    let before = 0;
+    const segments = w.text.split(CJK_SENTENCE_BREAK);
+    segments.forEach((segment, s) => {
+      const split =
+        measureCaptionText(segment, fontSize) > maxLineWidth
+          ? breakWord(segment, maxLineWidth, fontSize)
+          : [segment];
+      for (const text of split) {
+        pieces.push({ text, word: i, start: w.start + ((w.end - w.start) * before) / total, endsSentence: false });
+        before += [...text].length;
+      }
+      pieces[pieces.length - 1]!.endsSentence =
+        s < segments.length - 1 || endsSentence(w.text);
+    });
+  });
+  return pieces;
+}
 
 /**
  * A scene's caption cues from its word timings (frames from the scene's start): each sentence split into lines that
  * fit the safe area, lines grouped by the style's line count; each group shows from its first word until the next
  * group (the first from the scene's start, the last until the voiceover ends). The word-highlight preset has one cue
- * per word: the same lines with that word highlighted, from its first frame until the next word's.
+ * per word piece: the same lines with that piece highlighted, from its first frame until the next piece's.
  */
 export function captionCuesFor(
   words: readonly WordTiming[],
@@ -186,33 +219,25 @@ export function captionCuesFor(
 ): CaptionCue[] {
   if (style.preset === "none" || words.length === 0) return [];
   const g = captionGeometry(style, width, height);
-  // sentences, each as the word indexes it holds
+  const pieces = piecesOf(words, g.maxLineWidth, g.fontSize);
+  // sentences, each as the piece indexes it holds
   const sentences: number[][] = [];
   let sentence: number[] = [];
-  words.forEach((w, i) => {
+  pieces.forEach((piece, i) => {
     sentence.push(i);
-    if (endsSentence(w.text)) {
+    if (piece.endsSentence) {
       sentences.push(sentence);
       sentence = [];
     }
   });
   if (sentence.length) sentences.push(sentence);
 
-  // groups of lines, each with the word timing index of every word piece on it
-  type Group = { lines: string[][]; wordOf: number[] };
+  // groups of lines, each with the index of every piece on it
+  type Group = { lines: string[][]; pieceOf: number[] };
   const groups: Group[] = [];
   for (const indexes of sentences) {
-    const pieces: { text: string; word: number }[] = [];
-    for (const i of indexes) {
-      const text = words[i]!.text;
-      const split =
-        measureCaptionText(text, g.fontSize) > g.maxLineWidth
-          ? breakWord(text, g.maxLineWidth, g.fontSize)
-          : [text];
-      for (const p of split) pieces.push({ text: p, word: i });
-    }
     const lines = splitIntoLines(
-      pieces.map((p) => p.text),
+      indexes.map((i) => pieces[i]!.text),
       g.maxLineWidth,
       g.fontSize,
       g.maxWordsPerLine
@@ -221,10 +246,7 @@ export function captionCuesFor(
     for (let l = 0; l < lines.length; l += g.maxLines) {
       const chunk = lines.slice(l, l + g.maxLines);
       const count = chunk.reduce((n, line) => n + line.length, 0);
-      groups.push({
-        lines: chunk,
-        wordOf: pieces.slice(k, k + count).map((p) => p.word),
-      });
+      groups.push({ lines: chunk, pieceOf: indexes.slice(k, k + count) });
       k += count;
     }
   }
@@ -233,7 +255,7 @@ export function captionCuesFor(
   const frameOf = (seconds: number) =>
     Math.min(audioFrames, Math.max(0, Math.round(seconds * fps)));
   const starts = groups.map((group, n) =>
-    n === 0 ? 0 : frameOf(words[group.wordOf[0]!]!.start)
+    n === 0 ? 0 : frameOf(pieces[group.pieceOf[0]!]!.start)
   );
   const cues: CaptionCue[] = [];
   groups.forEach((group, n) => {
@@ -253,21 +275,14 @@ export function captionCuesFor(
         });
       return;
     }
-    // one state per piece on the lines; pieces of one word share its time (the first piece shows it)
+    // one state per piece on the lines, from its start until the next piece's
     let stateFrom = from;
-    group.wordOf.forEach((word, p) => {
-      const nextPiece = group.wordOf.findIndex((w, q) => q > p && w !== word);
+    group.pieceOf.forEach((piece, p) => {
+      const next = group.pieceOf[p + 1];
       const stateTo =
-        nextPiece === -1
+        next === undefined
           ? to
-          : Math.min(
-              to,
-              Math.max(
-                stateFrom,
-                frameOf(words[group.wordOf[nextPiece]!]!.start)
-              )
-            );
-      if (p > 0 && group.wordOf[p - 1] === word) return;
+          : Math.min(to, Math.max(stateFrom, frameOf(pieces[next]!.start)));
       if (stateTo > stateFrom)
         cues.push({
           lines,

@@ -205,6 +205,34 @@ describe("caption cues", () => {
     }
   });
 
+  it("captions a Japanese scene (no spaces, one 'word' to the voice) sentence by sentence, each when it is spoken", () => {
+    const text =
+      "タコは色を変えることができます。狭い隙間もすり抜けます。カニを出し抜くほど賢い動物です。";
+    const spoken = [{ text, start: 0, end: 9 }];
+    const cues = captionCuesFor(spoken, 9, 30, style("boxed"), 1080, 1920);
+    // in order, without gaps, covering the whole text with nothing added between its pieces
+    expect(cues.length).toBeGreaterThanOrEqual(3);
+    expect(cues[0]!.fromFrame).toBe(0);
+    for (const [i, cue] of cues.entries())
+      if (i > 0)
+        expect(cue.fromFrame).toBe(
+          cues[i - 1]!.fromFrame + cues[i - 1]!.durationInFrames
+        );
+    expect(cues.at(-1)!.fromFrame + cues.at(-1)!.durationInFrames).toBe(270);
+    expect(cues.flatMap((c) => c.lines).join("")).toBe(text);
+    // a sentence starts a caption of its own, when its share of the characters has been spoken
+    const second = "狭い隙間もすり抜けます。";
+    const cue = cues.find((c) => c.lines[0] === second || c.lines[0]!.startsWith("狭い"));
+    expect(cue).toBeDefined();
+    expect(cue!.lines.join("")).not.toContain("タコ");
+    expect(cue!.fromFrame).toBe(Math.round((270 * text.indexOf(second)) / text.length));
+    // word highlight moves along the text instead of lighting the whole scene at once
+    const lit = captionCuesFor(spoken, 9, 30, style("highlight"), 1080, 1920);
+    expect(lit.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(lit.map((c) => c.lines[0]!.split(" ")[c.highlightWord!])).size).toBe(lit.length);
+    expect(lit.flatMap((c) => c.lines[0]!.split(" ")[c.highlightWord!]).join("")).toBe(text);
+  });
+
   it("none: no captions; a new sentence never shares a caption with the last one", () => {
     expect(captionCuesFor(words, 12, 30, style("none"), 1080, 1920)).toEqual(
       []

@@ -4,7 +4,7 @@ const PHASE_LABELS: Record<ScriptProgress["phase"], string> = {
   initializing: "Getting ready",
   generating_chunks: "Writing the script",
   expanding_chunks: "Expanding short parts",
-  proofreading: "Proofreading",
+  proofreading: "Timing and proofreading",
 };
 
 /** The progress view while a script is being written. */
