@@ -114,14 +114,20 @@ export function measureCaptionText(text: string, fontSize: number): number {
   return em * fontSize;
 }
 
-/** A word too wide for any line, cut into pieces that fit. */
+/** Characters a line may not start with (the Japanese line-breaking rule, kinsoku): closing punctuation. */
+const NO_LINE_START = /^[、。，．,.！？!?）)」』”’ー…・：；:;]/u;
+
+/** A word too wide for any line, cut into pieces that fit; a piece never starts with closing punctuation. */
 function breakWord(word: string, maxWidth: number, fontSize: number): string[] {
   const pieces: string[] = [];
   let piece = "";
   for (const c of word) {
     if (piece && measureCaptionText(piece + c, fontSize) > maxWidth) {
-      pieces.push(piece);
-      piece = "";
+      const chars = [...piece];
+      // the character before the punctuation moves down with it
+      const carried = NO_LINE_START.test(c) && chars.length > 1 ? chars.pop()! : "";
+      pieces.push(chars.join(""));
+      piece = carried;
     }
     piece += c;
   }

@@ -233,6 +233,17 @@ describe("caption cues", () => {
     expect(lit.flatMap((c) => c.lines[0]!.split(" ")[c.highlightWord!]).join("")).toBe(text);
   });
 
+  it("never starts a caption line with closing punctuation (the Japanese kinsoku rule)", () => {
+    const g = captionGeometry(style("boxed"), 1080, 1920);
+    const perLine = Math.floor(g.maxLineWidth / measureCaptionText("あ", g.fontSize));
+    // a comma and a full stop exactly where a line would break
+    const text = `${"あ".repeat(perLine)}、${"い".repeat(perLine - 1)}。${"う".repeat(perLine)}`;
+    const lines = captionCuesFor([{ text, start: 0, end: 6 }], 6, 30, style("boxed"), 1080, 1920).flatMap((c) => c.lines);
+    expect(lines.join("")).toBe(text);
+    expect(lines.filter((l) => /^[、。]/.test(l))).toEqual([]);
+    for (const line of lines) expect(measureCaptionText(line, g.fontSize)).toBeLessThanOrEqual(g.maxLineWidth);
+  });
+
   it("none: no captions; a new sentence never shares a caption with the last one", () => {
     expect(captionCuesFor(words, 12, 30, style("none"), 1080, 1920)).toEqual(
       []
