@@ -32,10 +32,11 @@ export const LONG_SENTENCE_WORDS = 30;
 
 /**
  * The script's text cut into at most `sceneCount` contiguous parts of similar length, in order, covering it all.
- * Scenes end where sentences end. A sentence is cut, at a clause (after a comma, semicolon, colon or dash), only
- * when it is longer than two scenes' share of the words and LONG_SENTENCE_WORDS (so no single picture stays on
- * screen for ever), or when the script has fewer sentences than scenes (the longest first, until there are
- * enough). Nothing is ever cut inside a clause: a script with too few clauses gets fewer (longer) scenes.
+ * Scenes end where sentences end: a script with fewer sentences than scenes gets fewer (longer) scenes. Only a
+ * sentence longer than two scenes' share of the words and LONG_SENTENCE_WORDS is cut, at a clause (after a comma,
+ * semicolon, colon or dash), so no single picture stays on screen for ever; and a script of a single sentence is
+ * cut at its clauses into the planned scenes, so a short video is not one picture. Nothing is ever cut inside a
+ * clause.
  */
 export function splitVoiceover(script: string, sceneCount: number): string[] {
   if (!Number.isInteger(sceneCount) || sceneCount < 1) throw new Error(`A storyboard needs at least one scene, got ${sceneCount}.`);
@@ -49,9 +50,9 @@ export function splitVoiceover(script: string, sceneCount: number): string[] {
     else units.push(sentence);
   };
   sentences.forEach(cut);
-  // Fewer pieces than scenes (a short video of one or two long sentences): the longest piece that has a clause
-  // break is cut there, until every planned scene has its piece, so a 10 s Short still gets its two pictures.
-  while (units.length < sceneCount) {
+  // A script that is one sentence (a very short video) would be one picture: that sentence is cut at its clauses,
+  // the longest piece first, into as many scenes as planned (or as it has clauses).
+  while (sentences.length === 1 && units.length < sceneCount) {
     const longestFirst = units.map((_, i) => i).sort((a, b) => countWords(units[b]!) - countWords(units[a]!));
     const at = longestFirst.find((i) => splitAtClause(units[i]!));
     if (at === undefined) break;
