@@ -25,7 +25,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A new project's storyboard; a Short one step above the shortest duration, so that it has several scenes. */
+/** A new project's storyboard; a Short two steps above the shortest duration (15 s, three scenes planned), so that it has several scenes. */
 async function createStoryboard(title: string, topic: string, format: "9:16 Shorts" | "16:9 Landscape") {
   await page.goto(`${baseUrl()}/create`);
   await page.getByLabel("Title").fill(title);
@@ -34,7 +34,7 @@ async function createStoryboard(title: string, topic: string, format: "9:16 Shor
   const slider = page.getByRole("slider", { name: "Duration in seconds" });
   await slider.focus();
   await slider.press("Home");
-  if (format === "9:16 Shorts") await slider.press("ArrowRight");
+  if (format === "9:16 Shorts") for (let step = 0; step < 2; step++) await slider.press("ArrowRight");
   await page.getByRole("button", { name: "Create Video" }).click();
   await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 150_000 });
   await page.waitForURL(`${baseUrl()}/storyboard`);
