@@ -117,8 +117,8 @@ export function measureCaptionText(text: string, fontSize: number): number {
 /** Characters a line may not start with (the Japanese line-breaking rule, kinsoku): closing punctuation. */
 const NO_LINE_START = /^[、。，．,.！？!?）)」』”’ー…・：；:;]/u;
 
-/** A word too wide for any line, cut into pieces that fit; a piece never starts with closing punctuation. */
-function breakWord(word: string, maxWidth: number, fontSize: number): string[] {
+/** A word cut greedily into pieces no wider than `maxWidth`; a piece never starts with closing punctuation. */
+function breakGreedily(word: string, maxWidth: number, fontSize: number): string[] {
   const pieces: string[] = [];
   let piece = "";
   for (const c of word) {
@@ -133,6 +133,23 @@ function breakWord(word: string, maxWidth: number, fontSize: number): string[] {
   }
   if (piece) pieces.push(piece);
   return pieces;
+}
+
+/**
+ * A word too wide for any line (or a sentence written without spaces), cut into as few pieces as fit, of even
+ * widths: the narrowest width that needs no more pieces than the greedy cut (so no line is left with two letters).
+ */
+function breakWord(word: string, maxWidth: number, fontSize: number): string[] {
+  const greedy = breakGreedily(word, maxWidth, fontSize);
+  if (greedy.length < 2) return greedy;
+  let narrow = measureCaptionText(word, fontSize) / greedy.length;
+  let wide = maxWidth;
+  for (let step = 0; step < 16 && wide - narrow > 0.5; step++) {
+    const middle = (narrow + wide) / 2;
+    if (breakGreedily(word, middle, fontSize).length <= greedy.length) wide = middle;
+    else narrow = middle;
+  }
+  return breakGreedily(word, wide, fontSize);
 }
 
 /** Words split greedily into lines no wider than `maxWidth` (px at `fontSize`), at most `maxWords` words each. */

@@ -233,15 +233,20 @@ describe("caption cues", () => {
     expect(lit.flatMap((c) => c.lines[0]!.split(" ")[c.highlightWord!]).join("")).toBe(text);
   });
 
-  it("never starts a caption line with closing punctuation (the Japanese kinsoku rule)", () => {
+  it("never starts a caption line with closing punctuation (the Japanese kinsoku rule), and balances a sentence's lines", () => {
     const g = captionGeometry(style("boxed"), 1080, 1920);
     const perLine = Math.floor(g.maxLineWidth / measureCaptionText("あ", g.fontSize));
-    // a comma and a full stop exactly where a line would break
-    const text = `${"あ".repeat(perLine)}、${"い".repeat(perLine - 1)}。${"う".repeat(perLine)}`;
-    const lines = captionCuesFor([{ text, start: 0, end: 6 }], 6, 30, style("boxed"), 1080, 1920).flatMap((c) => c.lines);
-    expect(lines.join("")).toBe(text);
-    expect(lines.filter((l) => /^[、。]/.test(l))).toEqual([]);
-    for (const line of lines) expect(measureCaptionText(line, g.fontSize)).toBeLessThanOrEqual(g.maxLineWidth);
+    // every other character a comma, in runs of several lengths: some line break falls before a comma in each
+    for (let length = perLine + 1; length <= 3 * perLine; length++) {
+      const text = `${"あ、".repeat(length).slice(0, length)}。`;
+      const lines = captionCuesFor([{ text, start: 0, end: 6 }], 6, 30, style("boxed"), 1080, 1920).flatMap((c) => c.lines);
+      expect(lines.join("")).toBe(text);
+      expect(lines.filter((l) => /^[、。]/.test(l)), `${length} characters`).toEqual([]);
+      for (const line of lines) expect(measureCaptionText(line, g.fontSize)).toBeLessThanOrEqual(g.maxLineWidth);
+      // as few lines as fit, of near-even lengths: no line is a leftover of a character or two
+      expect(lines).toHaveLength(Math.ceil((length + 1) / perLine));
+      expect(Math.min(...lines.map((l) => l.length)), `${length} characters`).toBeGreaterThanOrEqual(perLine / 2);
+    }
   });
 
   it("none: no captions; a new sentence never shares a caption with the last one", () => {
