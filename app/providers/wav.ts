@@ -96,13 +96,18 @@ export function wavSoundSpan(wav: Buffer, threshold = 0.01): { start: number; en
  * A canonical 44-byte header is written; an all-silent file is returned unchanged.
  */
 export function trimWavSilence(wav: Buffer, keepSeconds: number, threshold = 0.01): Buffer {
+  return trimWavSilenceAt(wav, keepSeconds, threshold).wav;
+}
+
+/** trimWavSilence, with the seconds cut from the start (to move anything timed on the untrimmed audio). */
+export function trimWavSilenceAt(wav: Buffer, keepSeconds: number, threshold = 0.01): { wav: Buffer; cutSeconds: number } {
   const info = readWavInfo(wav);
   const span = wavSoundSpan(wav, threshold);
-  if (!span) return wav;
+  if (!span) return { wav, cutSeconds: 0 };
   const frameBytes = info.channels * 2;
   const frames = Math.floor(info.dataLength / frameBytes);
   const from = Math.max(0, Math.floor((span.start - keepSeconds) * info.sampleRate));
   const to = Math.min(frames, Math.ceil((span.end + keepSeconds) * info.sampleRate));
   const pcm = wav.subarray(info.dataOffset + from * frameBytes, info.dataOffset + to * frameBytes);
-  return Buffer.concat([wavHeader(pcm.length, info.sampleRate, info.channels), pcm]);
+  return { wav: Buffer.concat([wavHeader(pcm.length, info.sampleRate, info.channels), pcm]), cutSeconds: from / info.sampleRate };
 }

