@@ -30,6 +30,25 @@ describe("trimWavSilence", () => {
   });
 });
 
+describe("trimVoiceover with word timings", () => {
+  it("moves the voice's word timings with the silence it cuts from the start (ElevenLabs' answer is a WAV too)", () => {
+    const wav = toneWav(0.3, 1, 0.5);
+    const result = trimVoiceover({
+      audio: wav,
+      mimeType: "audio/wav",
+      durationSeconds: 1.8,
+      words: [
+        { text: "Hello", start: 0.3, end: 0.8 },
+        { text: "there.", start: 0.8, end: 1.3 },
+      ],
+    });
+    // the tone (the speech) now starts at the kept edge, and so does the first word
+    expect(result.words![0]!.start).toBeCloseTo(VOICE_EDGE_SECONDS, 2);
+    expect(result.words![1]!.start).toBeCloseTo(0.5 + VOICE_EDGE_SECONDS, 2);
+    expect(result.words![1]!.end).toBeCloseTo(result.durationSeconds - VOICE_EDGE_SECONDS, 2);
+  });
+});
+
 describe("trimVoiceover with the offline voices", () => {
   it("gives every Flite voice the same short edges, whatever silence the voice made", async () => {
     const flite = createFliteSpeechProvider();
