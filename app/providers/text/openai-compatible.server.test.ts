@@ -125,6 +125,22 @@ describe("the provider against a Chat Completions server", () => {
     expect(meta.description).toContain("#tides");
   });
 
+  it("asks for the project's language in every prompt (image prompts in English), as Gemini does", async () => {
+    const p = provider();
+    await p.writeScriptChunk({ ...request, language: "de" });
+    await p.expandScriptChunk({ title: "Gezeiten", topic: "Ebbe und Flut", text: "Der Mond zieht das Meer an.", targetWords: 40, attempt: 1, seed: "s", language: "de" });
+    await p.proofreadScript({ title: "Gezeiten", text: "Der Mond zieht das Meer an.", language: "de" });
+    await p.splitIntoScenes({ title: "Gezeiten", script: "Der Mond zieht das Meer an. Die Sonne hilft.", resolution: "9:16", durationSeconds: 10, sceneCount: 2, seed: "s", language: "de" });
+    await p.writeUploadMetadata({ title: "Gezeiten", script: "Der Mond zieht das Meer an.", language: "de" });
+    const prompts = fake.chats.map((c) => c.messages![1]!.content);
+    expect(prompts).toHaveLength(5);
+    expect(prompts[0]).toContain("Write the narration in German (Deutsch), whatever the language of the title and topic.");
+    expect(prompts[1]).toContain("Write it in German (Deutsch)");
+    expect(prompts[2]).toContain("including its length, language and paragraphs");
+    expect(prompts[3]).toContain("Write the image prompts in English, whatever the narration's language.");
+    expect(prompts[4]).toContain("Write the description and tags in German (Deutsch)");
+  });
+
   it("switches to max_completion_tokens when the model refuses max_tokens, and remembers it", async () => {
     fake.setMode({ refusesMaxTokens: true });
     const p = provider();

@@ -11,6 +11,7 @@ import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type RetryNotice, type RetryPolicy } from "../http.server";
 import type { TextProvider, TextStreamOptions } from "../types";
 import { cleanNarration } from "./gemini.server";
+import { writeInLanguage } from "~/lib/languages";
 import { countWords } from "./language";
 import { proofreadText, splitVoiceover } from "./scenes";
 
@@ -267,6 +268,7 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
         `The narration is timed: stay close to ${r.targetWords} words, not many more and not many fewer.`,
         first ? "Open with a hook that tells viewers what they will learn." : "Continue from the previous part; do not greet the viewer again and do not summarise earlier parts.",
         last ? "End with a short conclusion and invite viewers to like and subscribe." : "Do not conclude the video in this part.",
+        writeInLanguage(r.language, "Write the narration"),
         "Write only the words the narrator speaks, in plain paragraphs of complete sentences: no headings, no scene directions, no markdown, no lists.",
         "Every sentence must be new: never repeat a sentence used elsewhere in the script.",
       ].join("\n");
@@ -278,6 +280,7 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
         `This is part of the narration for a video titled "${r.title}" about: ${r.topic}.`,
         `It has ${countWords(r.text)} words; rewrite it to about ${r.targetWords} words by adding concrete detail, examples and explanation.`,
         "Keep its meaning and order. Return only the full rewritten narration in plain paragraphs, no markdown, no headings.",
+        writeInLanguage(r.language, "Write it"),
         "",
         r.text,
       ].join("\n");
@@ -288,13 +291,13 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
       const prompt = [
         `Proofread the narration script below for the video "${r.title}".`,
         "Fix grammar, spelling and punctuation, and remove any sentence that repeats an earlier one word for word.",
-        "Keep everything else as it is, including its length and paragraphs. Return only the corrected script, no commentary, no markdown.",
+        "Keep everything else as it is, including its length, language and paragraphs. Return only the corrected script, no commentary, no markdown.",
         "",
         r.text,
       ].join("\n");
-      const corrected = proofreadText(cleanNarration(await ask(prompt, budgetFor(countWords(r.text)), 0.2)));
+      const corrected = proofreadText(cleanNarration(await ask(prompt, budgetFor(countWords(r.text)), 0.2)), r.language);
       // A model that answers with a fraction of the script (or a remark about it) has not proofread it: keep ours.
-      return countWords(corrected) >= countWords(r.text) * 0.8 ? corrected : proofreadText(r.text);
+      return countWords(corrected) >= countWords(r.text) * 0.8 ? corrected : proofreadText(r.text, r.language);
     },
 
     async splitIntoScenes(r) {
@@ -304,7 +307,7 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
       const prompt = [
         `A video titled "${r.title}" is narrated in ${voiceovers.length} scenes. For each scene, write one image-generation prompt`,
         `(one or two sentences: subject, setting, lighting, style) for ${frame} that illustrates what the narrator says, with no text in the image.`,
-        `Answer with only a JSON array of exactly ${voiceovers.length} strings, in scene order.`,
+        `Answer with only a JSON array of exactly ${voiceovers.length} strings, in scene order. Write the image prompts in English, whatever the narration's language.`,
         "",
         ...voiceovers.map((v, i) => `Scene ${i + 1}: ${v}`),
       ].join("\n");
@@ -324,6 +327,7 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
         "",
         `Answer with only JSON: {"description": string (at most ${UPLOAD_LIMITS.descriptionChars} characters, a few short paragraphs and 3 hashtags),`,
         `"tags": string[] (10 to 20 search tags, all together at most ${UPLOAD_LIMITS.tagsChars} characters)}.`,
+        writeInLanguage(r.language, "Write the description and tags"),
       ].join("\n");
       const data = parseJson(await ask(prompt, 2048, 0.4), "object", z.object({ description: z.string().min(1), tags: z.array(z.string()) }), "upload metadata");
       const tags: string[] = [];
