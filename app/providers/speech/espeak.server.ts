@@ -11,6 +11,7 @@ import { espeakWordsPerMinute, speedPlan } from "~/lib/voice-speed";
 import { ProviderError } from "../errors";
 import type { SpeechProvider, SpeechRequest, SpeechResult } from "../types";
 import { readWavInfo } from "../wav";
+import { wordTimingsByPauses } from "./pause-anchored-timings";
 import { speakable } from "./speakable";
 
 export const ESPEAK_PROVIDER = "eSpeak NG";
@@ -55,7 +56,9 @@ export async function synthesizeWithEspeak(request: SpeechRequest): Promise<Spee
       );
     }
     const audio = await fs.promises.readFile(wavFile);
-    return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds, voiceId, provider: ESPEAK_PROVIDER };
+    // eSpeak prints no timings: the words are timed clause by clause between the pauses heard in its audio
+    const words = wordTimingsByPauses(request.text, audio) ?? undefined;
+    return { audio, mimeType: "audio/wav", durationSeconds: readWavInfo(audio).durationSeconds, words, voiceId, provider: ESPEAK_PROVIDER };
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }

@@ -61,7 +61,7 @@ function spokenRuns(phones: TimedPhone[]): TimedPhone[][] {
 }
 
 /** Word indexes grouped into clauses, each ending where the voice pauses. */
-function clausesOf(words: string[]): number[][] {
+export function clausesOf(words: string[]): number[][] {
   const clauses: number[][] = [[]];
   words.forEach((w, i) => {
     clauses.at(-1)!.push(i);
