@@ -42,6 +42,15 @@ describe("offline illustrations: subjects from the scene's words", () => {
     expect(matches, report.join("\n")).toBeGreaterThanOrEqual(16);
   });
 
+  it("draws a drink with alcohol only when the scene speaks of one (no beer mug beside the morning coffee)", () => {
+    const coffee = pickSceneSubjects("Welcome to “Morning Coffee”.", 'welcome, morning, coffee — scene 1 of "Morning Coffee", documentary-style photo');
+    expect(coffee.main).toBe("hot-beverage");
+    expect(coffee.related.length).toBeGreaterThan(0);
+    for (const name of ["beer-mug", "clinking-beer-mugs", "tropical-drink", "wine-glass", "cocktail-glass", "tumbler-glass", "sake"])
+      expect(coffee.related).not.toContain(name);
+    expect(pickSceneSubjects("Beer is brewed from barley, hops and water.", "beer, barley, hops").main).toBe("beer-mug");
+  });
+
   it("ignores the style words of prompts (no camera for 'photograph', no bulb for 'light')", () => {
     const { main, related } = pickSceneSubjects("", "cinematic photograph, soft natural light, wide 16:9 frame, watercolor illustration, golden hour");
     expect([main, ...related]).toEqual([undefined]);

@@ -57,6 +57,13 @@ const EXCLUDED_NAME =
   /^(flag-|keycap-|regional-indicator|input-|japanese-|white-flower$|name-badge$)|ideograph|-button\b|button-|oclock|-thirty$|arrow|hand-with|-hand$|^hundred-points$|-mark$/;
 
 /**
+ * Drinks with alcohol are drawn only when the scene speaks of one: otherwise "coffee" borrowed a beer mug and a
+ * cocktail through the keywords "mug" and "beverage". The pictures are those emojilib tags with these words.
+ */
+const ALCOHOL_TAGS = new Set(["alcohol", "booze", "drunk"]);
+const ALCOHOL_WORDS = new Set(["alcohol", "beer", "wine", "cocktail", "booze", "sake", "champagne", "whisky", "whiskey", "liquor", "spirit", "pub", "brewery", "vineyard"]);
+
+/**
  * Plain words whose best picture the names alone do not find ("coffee" is a hot beverage; "flower" is
  * everywhere in the set): the picture a reader expects, checked against the set when the index is built.
  */
@@ -82,6 +89,8 @@ type Index = {
   set: IconifySet;
   byWord: Map<string, Candidate[]>;
   keywordsOf: Map<string, string[]>;
+  /** pictures of drinks with alcohol, drawn only when the scene says so */
+  alcohol: Set<string>;
 };
 
 let index: Index | undefined;
@@ -143,7 +152,8 @@ function loadIndex(): Index {
   for (const [word, name] of Object.entries(CURATED)) if (usable(name)) add(word, name, 5);
   // For each word, its best picture first: strongest, then the plainest (shortest) name.
   for (const list of byWord.values()) list.sort((a, b) => b.strength - a.strength || a.name.length - b.name.length || a.name.localeCompare(b.name));
-  index = { set, byWord, keywordsOf };
+  const alcohol = new Set([...keywordsOf].filter(([, keywords]) => keywords.some((k) => ALCOHOL_TAGS.has(k))).map(([name]) => name));
+  index = { set, byWord, keywordsOf, alcohol };
   return index;
 }
 
@@ -170,11 +180,14 @@ function weightedWords(narration: string, prompt: string): Map<string, number> {
 
 /** The scene's main subject and a few related ones, or no main subject when nothing in it has a picture. */
 export function pickSceneSubjects(narration: string, prompt: string, maxRelated = 3): SceneSubjects {
-  const { byWord, keywordsOf } = loadIndex();
+  const { byWord, keywordsOf, alcohol } = loadIndex();
   const scores = new Map<string, { score: number; best: number }>();
   const matched: { word: string; weight: number }[] = [];
-  for (const [word, weight] of weightedWords(narration, prompt)) {
-    const candidates = byWord.get(word);
+  const weighted = weightedWords(narration, prompt);
+  const saysAlcohol = [...weighted.keys()].some((word) => ALCOHOL_WORDS.has(word));
+  const drawable = (name: string) => saysAlcohol || !alcohol.has(name);
+  for (const [word, weight] of weighted) {
+    const candidates = byWord.get(word)?.filter((c) => drawable(c.name));
     if (!candidates?.length) continue;
     // A word that many pictures share ("animal", "water") says little about which one.
     const specificity = 1 / Math.log2(2 + candidates.filter((c) => c.strength >= 3).length / 4);
@@ -200,7 +213,7 @@ export function pickSceneSubjects(narration: string, prompt: string, maxRelated 
   for (const keyword of keywordsOf.get(main) ?? []) {
     if (related.length >= Math.min(2, maxRelated)) break;
     const candidates = byWord.get(normalizeWord(keyword)) ?? [];
-    const extra = candidates.find((c) => c.strength >= 3 && c.name !== main && !related.includes(c.name));
+    const extra = candidates.find((c) => c.strength >= 3 && c.name !== main && !related.includes(c.name) && drawable(c.name));
     if (extra) related.push(extra.name);
   }
   return { main, related, words };
