@@ -146,4 +146,25 @@ export function wordTimingsFor(
   return estimateWordTimings(text, audioSeconds);
 }
 
-const round = (n: number) => Math.round(n * 1000) / 1000;
+/** Seconds rounded to the millisecond, as timings are stored. */
+export const roundSeconds = (n: number) => Math.round(n * 1000) / 1000;
+const round = roundSeconds;
+
+/** A word after which a voice pauses: it ends with a comma, a dash, a colon or a sentence's end. */
+const ENDS_CLAUSE = /[,;:.!?…—–]["'”’)\]]*$/;
+
+/** Word indexes grouped into clauses, each ending where the voice pauses. */
+export function clausesOf(words: readonly string[]): number[][] {
+  const clauses: number[][] = [[]];
+  words.forEach((w, i) => {
+    clauses.at(-1)!.push(i);
+    if (ENDS_CLAUSE.test(w) && i < words.length - 1) clauses.push([]);
+  });
+  return clauses;
+}
+
+/** Timings moved by `offsetSeconds` (the audio's trimmed lead) and kept inside the audio. */
+export function shiftWordTimings(words: WordTiming[], offsetSeconds: number, audioSeconds: number): WordTiming[] {
+  const clamp = (t: number) => round(Math.min(audioSeconds, Math.max(0, t - offsetSeconds)));
+  return words.map((w) => ({ text: w.text, start: clamp(w.start), end: clamp(w.end) }));
+}

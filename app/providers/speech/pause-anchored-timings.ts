@@ -2,9 +2,8 @@
 // languages), anchored on the pauses heard in its audio: the voice pauses at each comma and sentence end, so each
 // clause is timed between two pauses and only its words are shared out by syllables. The plain syllable estimate
 // over a whole scene drifts at every pause (a pause is not the length the estimate gives it); this resets it.
-import { estimateWordTimings, wordsOf, type WordTiming } from "../../../remotion/word-timings";
+import { clausesOf, estimateWordTimings, roundSeconds as round, wordsOf, type WordTiming } from "../../../remotion/word-timings";
 import { readWavInfo, wavSoundSpan } from "../wav";
-import { clausesOf } from "./phone-alignment";
 
 /** Loudness below which a 10 ms window is silent (as the trim's threshold). */
 const SILENCE = 0.01;
@@ -64,5 +63,3 @@ export function wordTimingsByPauses(text: string, wav: Buffer): WordTiming[] | n
   });
   return timings.length === words.length ? timings : null;
 }
-
-const round = (n: number) => Math.round(n * 1000) / 1000;

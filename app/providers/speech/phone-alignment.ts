@@ -2,7 +2,7 @@
 // `-psdur`: every phone with the time it ends) instead of guessed from syllables. Flite gives phones, not words:
 // the words are laid over them by their syllables (one vowel phone a syllable) and first letters, clause by clause,
 // where a clause ends at a pause Flite makes (comma, sentence end). Pure: no Node.
-import { syllablesIn, wordsOf, type WordTiming } from "../../../remotion/word-timings";
+import { clausesOf, roundSeconds as round, syllablesIn, wordsOf, type WordTiming } from "../../../remotion/word-timings";
 
 export type TimedPhone = { phone: string; start: number; end: number };
 
@@ -24,8 +24,6 @@ const FIRST_PHONES: Record<string, string[]> = {
 /** The longest a word may be, in phones (bounds the search). */
 const MAX_WORD_PHONES = 40;
 
-/** A word after which the voice pauses: it ends with a comma, a dash, a colon or a sentence's end. */
-const ENDS_CLAUSE = /[,;:.!?…—–]["'”’)\]]*$/;
 
 /**
  * `pau:0.177 aa:0.328 ...` (each phone with the second it ends) as phones with their start and end. Flite prints a
@@ -58,16 +56,6 @@ function spokenRuns(phones: TimedPhone[]): TimedPhone[][] {
     } else runs.at(-1)!.push(p);
   }
   return runs.filter((r) => r.length > 0);
-}
-
-/** Word indexes grouped into clauses, each ending where the voice pauses. */
-export function clausesOf(words: string[]): number[][] {
-  const clauses: number[][] = [[]];
-  words.forEach((w, i) => {
-    clauses.at(-1)!.push(i);
-    if (ENDS_CLAUSE.test(w) && i < words.length - 1) clauses.push([]);
-  });
-  return clauses;
 }
 
 /**
@@ -142,11 +130,3 @@ export function wordTimingsFromPhones(text: string, phones: TimedPhone[]): WordT
   else alignClause(words, words.map((_, i) => i), runs.flat(), out);
   return out;
 }
-
-/** Timings moved by `offsetSeconds` (the audio's trimmed lead) and kept inside the audio. */
-export function shiftWordTimings(words: WordTiming[], offsetSeconds: number, audioSeconds: number): WordTiming[] {
-  const clamp = (t: number) => round(Math.min(audioSeconds, Math.max(0, t - offsetSeconds)));
-  return words.map((w) => ({ text: w.text, start: clamp(w.start), end: clamp(w.end) }));
-}
-
-const round = (n: number) => Math.round(n * 1000) / 1000;
