@@ -65,12 +65,18 @@ export type AspectRatio = "16:9" | "9:16";
 export type ImageModel = { id: string; name: string; description: string; group: "custom_models" | "featured_models" | "core_models" };
 export type ImageResult = { image: Buffer; mimeType: "image/png" | "image/jpeg"; width: number; height: number };
 
+/** A scene's storyboard: the video's title and every scene's words, in order; `index` is the scene's own. */
+export type StoryboardContext = { title: string; scenes: { narration: string; prompt: string }[]; index: number };
+
 export interface ImageProvider {
   readonly name: string;
   readonly source: ProviderSource;
   listModels(): Promise<ImageModel[]>;
-  /** `narration` is the scene's voiceover: the offline illustrator reads its subjects from it as well as from the prompt. */
-  generateImage(request: { prompt: string; aspectRatio: AspectRatio; modelId?: string; seed?: string; narration?: string }): Promise<ImageResult>;
+  /**
+   * `narration` is the scene's voiceover: the offline illustrator reads its subjects from it as well as from the
+   * prompt. `storyboard` is the scene's place among its neighbours (the offline illustrator varies the main subject).
+   */
+  generateImage(request: { prompt: string; aspectRatio: AspectRatio; modelId?: string; seed?: string; narration?: string; storyboard?: StoryboardContext }): Promise<ImageResult>;
 }
 
 // ── Music ─────────────────────────────────────────────────────────────────────────────────────────

@@ -179,10 +179,21 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       const chosen = cell.storyboard.project.imageSource;
       if (chosen === "leonardo" && byKeys.source === "offline") throw ApplicationFailure.nonRetryable(LEONARDO_KEY_MISSING, "ImageSourceUnavailable");
       const image = chosen === "offline" && byKeys.source !== "offline" ? createOfflineImageProvider() : byKeys;
+      // Every scene's words, in order: the offline illustrator leads each scene with a subject of its own (decision 142).
+      const scenes = await prisma.storyboardCell.findMany({
+        where: { storyboardId: cell.storyboardId },
+        orderBy: { cellIndex: "asc" },
+        select: { cellIndex: true, voiceoverText: true, imagePrompt: true },
+      });
       const result = await call(() =>
         image.generateImage({
           prompt: cell.imagePrompt,
           narration: cell.voiceoverText,
+          storyboard: {
+            title: cell.storyboard.project.title,
+            scenes: scenes.map((s) => ({ narration: s.voiceoverText, prompt: s.imagePrompt })),
+            index: scenes.findIndex((s) => s.cellIndex === cell.cellIndex),
+          },
           aspectRatio: imageAspectFor(resolutionValue(cell.storyboard.project.resolution)),
           modelId: settings.leonardoModelId ?? undefined,
           seed: `${input.projectId}:${input.cellIndex}:${cell.imagePrompt}`,

@@ -4,7 +4,7 @@
 import sharp from "sharp";
 import { createRandom, hashString } from "../seed";
 import type { AspectRatio, ImageModel, ImageProvider, ImageResult } from "../types";
-import { iconKeywords, iconSvg, pickSceneSubjects, type SceneSubjects } from "./scene-subjects.server";
+import { iconKeywords, iconSvg, pickSceneSubjects, pickStoryboardSubjects, type SceneSubjects, type StoryboardSubjects } from "./scene-subjects.server";
 
 export const OFFLINE_IMAGE_MODEL: ImageModel = {
   id: "offline-illustration",
@@ -122,7 +122,7 @@ const LAYOUTS: Record<AspectRatio, Layout[]> = {
 
 export type SceneArt = {
   /** the subjects chosen from the scene's words; `main` is undefined for the abstract fallback */
-  subjects: SceneSubjects;
+  subjects: SceneSubjects & { motif?: string };
   layout: number;
   palette: string;
   /** every SVG document drawn into the picture, background first, each placed at left/top */
@@ -133,7 +133,7 @@ const svgDoc = (width: number, height: number, body: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${body}</svg>`;
 
 /** A soft glow behind the main subject and a shadow under each subject, so they stand in the scene. */
-function stageSvg(width: number, height: number, layout: Layout, relatedCount: number, hue: number): string {
+function stageSvg(width: number, height: number, layout: Layout, sideBoxes: Box[], hue: number): string {
   const short = Math.min(width, height);
   const m = layout.main;
   const shadow = (b: Box, opacity: number) =>
@@ -145,7 +145,7 @@ function stageSvg(width: number, height: number, layout: Layout, relatedCount: n
       `<radialGradient id="halo"><stop offset="0" stop-color="${hsl(hue + 180, 70, 90)}" stop-opacity="0.55"/><stop offset="1" stop-color="${hsl(hue + 180, 70, 90)}" stop-opacity="0"/></radialGradient></defs>` +
       `<circle cx="${(m.cx * width) | 0}" cy="${(m.cy * height) | 0}" r="${((m.size * short) / 1.4) | 0}" fill="url(#halo)"/>` +
       shadow(m, 0.25) +
-      layout.related.slice(0, relatedCount).map((b) => shadow(b, 0.18)).join(""),
+      sideBoxes.map((b) => shadow(b, 0.18)).join(""),
   );
 }
 
@@ -166,13 +166,30 @@ function abstractSvg(width: number, height: number, random: () => number, hue: n
   return svgDoc(width, height, `<circle cx="${cx | 0}" cy="${cy | 0}" r="${(short * 0.09) | 0}" fill="${hsl(hue + 180, 80, 86)}" opacity="0.85"/>${rings.join("")}${discs.join("")}`);
 }
 
-/** Plans a scene's picture (subjects, palette, layout, every layer as SVG) without rendering it. */
-export function planSceneArt(narration: string, prompt: string, aspectRatio: AspectRatio, seed = ""): SceneArt {
-  const { width, height } = IMAGE_SIZES[aspectRatio];
+const GENERIC_TAGS = new Set(["animal", "nature", "creature", "object", "thing"]);
+
+/** The slot of the layout the title's motif takes: a small one at the side, never the main subject's. */
+const MOTIF_SLOT = 1;
+
+/**
+ * Plans a scene's picture (subjects, palette, layout, every layer as SVG) without rendering it. `subjects` are the
+ * storyboard's choice for the scene (pickStoryboardSubjects), else they are read from the scene's words alone.
+ */
+export function planSceneArt(
+  narration: string,
+  prompt: string,
+  aspectRatio: AspectRatio,
+  seed = "",
+  chosen?: SceneSubjects & { motif?: string },
+  size: { width: number; height: number } = IMAGE_SIZES[aspectRatio],
+): SceneArt {
+  const { width, height } = size;
   const short = Math.min(width, height);
-  const subjects = pickSceneSubjects(narration, prompt);
+  const subjects: SceneSubjects & { motif?: string } = chosen ?? pickSceneSubjects(narration, prompt);
   // The palette follows the main subject's world (an octopus is a sea scene), else the scene's own words.
-  const moodText = subjects.main ? `${subjects.main.replace(/-/g, " ")} ${iconKeywords(subjects.main).join(" ")}` : `${prompt} ${narration}`;
+  // Tags every animal shares ("nature") say nothing of its world: a shark is a sea scene, not a forest.
+  const moodOf = (name: string) => [name.replace(/-/g, " "), ...iconKeywords(name).filter((k) => !GENERIC_TAGS.has(k))].join(" ");
+  const moodText = subjects.main ? `${moodOf(subjects.main)}${subjects.motif ? ` ${moodOf(subjects.motif)}` : ""}` : `${prompt} ${narration}`;
   const palette = paletteFor(moodText);
   const layers: SceneArt["layers"] = [{ svg: sceneBackgroundSvg(`${moodText} ${seed}`, width, height, `${seed}:${prompt}`), left: 0, top: 0 }];
   const layouts = LAYOUTS[aspectRatio];
@@ -181,23 +198,35 @@ export function planSceneArt(narration: string, prompt: string, aspectRatio: Asp
   if (!subjects.main) {
     layers.push({ svg: abstractSvg(width, height, createRandom(`${seed}\u0000${prompt}`), palette.hue), left: 0, top: 0 });
   } else {
-    layers.push({ svg: stageSvg(width, height, layout, subjects.related.length, palette.hue), left: 0, top: 0 });
+    // The title's motif sits small at the side; the scene's related subjects take the other slots.
+    const slots = [...layout.related];
+    const motifBox = subjects.motif ? slots.splice(MOTIF_SLOT, 1)[0] : undefined;
+    const placed = subjects.related.slice(0, slots.length).map((name, i) => ({ name, box: slots[i]! }));
+    if (subjects.motif && motifBox) placed.push({ name: subjects.motif, box: motifBox });
+    layers.push({ svg: stageSvg(width, height, layout, placed.map((p) => p.box), palette.hue), left: 0, top: 0 });
     const place = (name: string, box: Box) => {
       const size = Math.round(box.size * short);
       const left = Math.round(Math.min(width - size, Math.max(0, box.cx * width - size / 2)));
       const top = Math.round(Math.min(height - size, Math.max(0, box.cy * height - size / 2)));
       layers.push({ svg: iconSvg(name, size), left, top });
     };
-    subjects.related.forEach((name, i) => place(name, layout.related[i]!));
+    for (const { name, box } of placed) place(name, box);
     place(subjects.main, layout.main);
   }
   return { subjects, layout: layoutIndex, palette: palette.name, layers };
 }
 
 /** Renders a scene's illustration. Each layer is rasterised alone (the set's gradient ids would clash in one SVG). */
-export async function renderSceneImage(prompt: string, aspectRatio: AspectRatio, seed = "", narration = ""): Promise<ImageResult & { art: SceneArt }> {
-  const { width, height } = IMAGE_SIZES[aspectRatio];
-  const art = planSceneArt(narration, prompt, aspectRatio, seed);
+export async function renderSceneImage(
+  prompt: string,
+  aspectRatio: AspectRatio,
+  seed = "",
+  narration = "",
+  subjects?: StoryboardSubjects,
+  size: { width: number; height: number } = IMAGE_SIZES[aspectRatio],
+): Promise<ImageResult & { art: SceneArt }> {
+  const { width, height } = size;
+  const art = planSceneArt(narration, prompt, aspectRatio, seed, subjects, size);
   const [background, ...rest] = art.layers;
   const overlays = await Promise.all(rest.map(async (layer) => ({ input: await sharp(Buffer.from(layer.svg)).png().toBuffer(), left: layer.left, top: layer.top })));
   const image = await sharp(Buffer.from(background!.svg)).composite(overlays).png({ compressionLevel: 6 }).toBuffer();
@@ -211,8 +240,10 @@ export function createOfflineImageProvider(): ImageProvider {
     async listModels() {
       return [{ ...OFFLINE_IMAGE_MODEL }];
     },
-    async generateImage({ prompt, aspectRatio, seed, narration }) {
-      const { image, mimeType, width, height } = await renderSceneImage(prompt.trim() || "Untitled scene", aspectRatio, seed, narration ?? "");
+    async generateImage({ prompt, aspectRatio, seed, narration, storyboard }) {
+      // In a storyboard, the scene leads with its own subject, not its neighbour's nor the title's (decision 142).
+      const subjects = storyboard ? pickStoryboardSubjects(storyboard.title, storyboard.scenes)[storyboard.index] : undefined;
+      const { image, mimeType, width, height } = await renderSceneImage(prompt.trim() || "Untitled scene", aspectRatio, seed, narration ?? "", subjects);
       return { image, mimeType, width, height };
     },
   };

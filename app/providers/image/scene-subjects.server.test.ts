@@ -2,7 +2,10 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { planSceneArt, renderSceneImage } from "./offline-scene.server";
-import { normalizeWord, pickSceneSubjects } from "./scene-subjects.server";
+import { planChunks } from "~/lib/script";
+import { writeOfflineChunk } from "../text/offline-writer";
+import { offlineScenes } from "../text/scenes";
+import { iconSvg, normalizeWord, pickSceneSubjects, pickStoryboardSubjects, sceneSubjectNames } from "./scene-subjects.server";
 
 /** Twenty scenes with one clear subject each (animals, objects, places), and the pictures that show it. */
 const SCENES: { narration: string; prompt: string; expected: string[] }[] = [
@@ -90,4 +93,86 @@ describe("offline illustrations: subjects from the scene's words", () => {
       expect(Number(/width="(\d+)"/.exec(main.svg)![1])).toBeGreaterThan(Math.min(width, height) * 0.55);
     }
   }, 60_000);
+});
+
+/** A 5-minute 16:9 video's 20 scenes as the offline writer and splitter make them (811 words, as issue 38 measured). */
+function offlineStoryboard(title: string, topic: string) {
+  const chunks = planChunks(811).map((targetWords, chunkIndex, all) =>
+    writeOfflineChunk({ title, topic, chunkIndex, totalChunks: all.length, targetWords, seed: "long-video" }),
+  );
+  return offlineScenes(chunks.join("\n\n"), title, "16:9", 20, "long-video").map((s) => ({ narration: s.voiceoverText, prompt: s.imagePrompt }));
+}
+
+describe("offline illustrations across a storyboard: each scene leads with its own subject (decision 142)", () => {
+  const VIDEOS = [
+    ["Secrets of the Coral Reef", "How coral reefs live and grow", "coral"],
+    ["Morning Coffee", "the ritual of coffee", "hot-beverage"],
+    ["How Octopuses Think", "octopus intelligence", "octopus"],
+  ] as const;
+
+  for (const [title, topic, titleSubject] of VIDEOS) {
+    it(`"${title}": neighbours differ, no scene centres the title's ${titleSubject}, which recurs at the side`, () => {
+      const scenes = offlineStoryboard(title, topic);
+      expect(scenes).toHaveLength(20);
+      const plan = pickStoryboardSubjects(title, scenes);
+      console.info(`${title}:\n${plan.map((p, i) => `${i + 1}. ${p.main} (${p.from}) + [${p.related.join(", ")}], motif ${p.motif}`).join("\n")}`);
+      // What the scenes would lead with if each were drawn alone: the title's subject, in most of them.
+      const alone = scenes.map((s) => pickSceneSubjects(s.narration, s.prompt).main);
+      expect(alone.filter((m) => m === titleSubject).length).toBeGreaterThanOrEqual(6);
+
+      for (let i = 1; i < plan.length; i++) expect(plan[i]!.main, `scenes ${i} and ${i + 1}`).not.toBe(plan[i - 1]!.main);
+      for (const [i, p] of plan.entries()) {
+        expect(p.main, `scene ${i + 1}`).toBeDefined();
+        expect(p.main, `scene ${i + 1}`).not.toBe(titleSubject);
+        expect(p.motif).toBe(titleSubject);
+        expect(p.related).not.toContain(titleSubject);
+        // A scene whose words name a picture other than the title's leads with one of those.
+        const titleNames = sceneSubjectNames("", title);
+        const ownNames = sceneSubjectNames(scenes[i]!.narration, scenes[i]!.prompt).filter((n) => !titleNames.includes(n));
+        if (p.from === "scene") expect(ownNames, `scene ${i + 1}`).toContain(p.main);
+        else expect(ownNames.filter((n) => n !== plan[i - 1]?.main), `scene ${i + 1} has words of its own`).toEqual([]);
+      }
+      // Most scenes speak of something of their own; the rest draw from the title's world, not the title.
+      expect(plan.filter((p) => p.from === "scene").length).toBeGreaterThanOrEqual(12);
+      expect(new Set(plan.map((p) => p.main)).size).toBeGreaterThanOrEqual(12);
+    });
+  }
+
+  it("takes the next-best subject when a neighbour already leads with the best one", () => {
+    const scenes = [
+      { narration: "The guitar was tuned before the show.", prompt: "guitar, show" },
+      { narration: "A guitar and a violin played together.", prompt: "guitar, violin" },
+      { narration: "Only the guitar was left on the stage.", prompt: "guitar, stage" },
+    ];
+    const plan = pickStoryboardSubjects("Songs of the Road", scenes);
+    expect(plan.map((p) => p.main)).toEqual(["guitar", "violin", "guitar"]);
+  });
+
+  it("repeats a subject only when both neighbours' words name it and nothing else, and the title has no world to turn to", () => {
+    const scenes = [
+      { narration: "Penguins huddle against the wind.", prompt: "penguins" },
+      { narration: "Penguins again, all of them.", prompt: "penguins" },
+    ];
+    expect(pickStoryboardSubjects("Notwithstanding epistemology", scenes).map((p) => p.main)).toEqual(["penguin", "penguin"]);
+    const underSea = pickStoryboardSubjects("Under the Sea with an Octopus", scenes);
+    expect(underSea.map((p) => p.main)).toEqual(["penguin", underSea[1]!.main]);
+    expect([undefined, "penguin", "octopus"]).not.toContain(underSea[1]!.main);
+    expect(underSea[1]!.from).toBe("title-world");
+  });
+
+  it("never leads with a plain shape (a black square reads as a placeholder)", () => {
+    expect(pickSceneSubjects("It was fair and square, a circle of friends.", "square, circle").main ?? "none").not.toMatch(/square|circle/);
+  });
+
+  it("draws the motif small at the side and the scene's subject large in the middle", () => {
+    const scenes = offlineStoryboard("Secrets of the Coral Reef", "How coral reefs live and grow");
+    const plan = pickStoryboardSubjects("Secrets of the Coral Reef", scenes);
+    const art = planSceneArt(scenes[1]!.narration, scenes[1]!.prompt, "16:9", "s", plan[1]);
+    const sizes = art.layers.slice(2).map((l) => ({ svg: l.svg, size: Number(/width="(\d+)"/.exec(l.svg)![1]) }));
+    const coral = sizes.filter((l) => l.svg === iconSvg("coral", l.size));
+    expect(coral).toHaveLength(1);
+    expect(coral[0]!.size).toBeLessThan(1080 * 0.3);
+    expect(sizes.at(-1)!.svg).toBe(iconSvg(plan[1]!.main!, sizes.at(-1)!.size));
+    expect(sizes.at(-1)!.size).toBeGreaterThan(1080 * 0.55);
+  });
 });

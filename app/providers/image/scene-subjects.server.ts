@@ -45,6 +45,7 @@ const IGNORED = new Set(
     "tones documentary style shallow depth field establishing golden hour render realistic hyperrealistic 4k 8k hd closeup close " +
     "view background foreground composition portrait landscape-format colorful vibrant beautiful stunning amazing incredible " +
     "interesting important simple easy quick real true whole full short long high low different same special certain own able " +
+    "curious wrap wraps wrapped " +
     "face faces button sign symbol mark left right crossed cross pointing direction directions hand hands " +
     "zero two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen " +
     "nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion"
@@ -52,9 +53,10 @@ const IGNORED = new Set(
 );
 
 // Emoji we never draw: flags, letters, keycaps, clock faces, arrows, hand gestures, UI symbols.
-// Also pictures with writing in them (the white flower's "well done" in Japanese, the ideographs).
+// Also pictures with writing in them (the white flower's "well done" in Japanese, the ideographs), and plain
+// shapes (a black square or a red circle drawn large reads as a placeholder, not a subject).
 const EXCLUDED_NAME =
-  /^(flag-|keycap-|regional-indicator|input-|japanese-|white-flower$|name-badge$)|ideograph|-button\b|button-|oclock|-thirty$|arrow|hand-with|-hand$|^hundred-points$|-mark$/;
+  /^(flag-|keycap-|regional-indicator|input-|japanese-|white-flower$|name-badge$)|ideograph|-button\b|button-|oclock|-thirty$|arrow|hand-with|-hand$|^hundred-points$|-mark$|^(black|white|blue|brown|green|orange|purple|red|yellow|hollow-red|large-blue|large-orange|small-blue|small-orange)-(large-|medium-|medium-small-|small-)?(circle|square|diamond|triangle)(-pointed-down)?$|^diamond-with-a-dot$/;
 
 /**
  * Drinks with alcohol are drawn only when the scene speaks of one: otherwise "coffee" borrowed a beer mug and a
@@ -80,6 +82,7 @@ const CURATED: Record<string, string> = {
   book: "books", history: "classical-building", art: "artist-palette", camera: "camera", energy: "high-voltage", electricity: "high-voltage",
   plant: "seedling", garden: "potted-plant", farm: "sheaf-of-rice", bread: "bread", cake: "birthday-cake", ship: "ship", boat: "sailboat",
   plane: "airplane", travel: "airplane", train: "locomotive", bike: "bicycle", brain: "brain", robot: "robot", ai: "robot",
+  observation: "magnifying-glass-tilted-left", evidence: "magnifying-glass-tilted-right", research: "microscope",
 };
 /** Skin-tone variants of a picture that has a default one. */
 const SKIN_TONE = /-(light|medium-light|medium|medium-dark|dark)$/;
@@ -178,9 +181,18 @@ function weightedWords(narration: string, prompt: string): Map<string, number> {
   return weights;
 }
 
-/** The scene's main subject and a few related ones, or no main subject when nothing in it has a picture. */
-export function pickSceneSubjects(narration: string, prompt: string, maxRelated = 3): SceneSubjects {
-  const { byWord, keywordsOf, alcohol } = loadIndex();
+type Ranking = {
+  /** the pictures the scene's words name, best first */
+  ranked: string[];
+  /** pictures named by a word of the scene itself (a name, not merely a keyword) */
+  named: Set<string>;
+  words: string[];
+  drawable: (name: string) => boolean;
+};
+
+/** Every picture the scene's words point to, best first, with the words that were matched. */
+function rankScene(narration: string, prompt: string): Ranking {
+  const { byWord, alcohol } = loadIndex();
   const scores = new Map<string, { score: number; best: number }>();
   const matched: { word: string; weight: number }[] = [];
   const weighted = weightedWords(narration, prompt);
@@ -204,19 +216,118 @@ export function pickSceneSubjects(narration: string, prompt: string, maxRelated 
     .filter(([, s]) => s.best >= 3 || s.score >= 1.2)
     .sort((a, b) => b[1].score - a[1].score || a[0].length - b[0].length || a[0].localeCompare(b[0]))
     .map(([name]) => name);
-  const words = matched.sort((a, b) => b.weight - a.weight).map((m) => m.word);
-  const main = ranked[0];
-  if (!main) return { main: undefined, related: [], words };
+  const named = new Set(ranked.filter((name) => scores.get(name)!.best >= 3));
+  return { ranked, named, words: matched.sort((a, b) => b.weight - a.weight).map((m) => m.word), drawable };
+}
+
+/** The subjects drawn around a chosen main one: others the scene names, topped up from the main's own keywords. */
+function subjectsAround(ranking: Ranking, main: string, maxRelated: number, exclude: ReadonlySet<string> = new Set()): SceneSubjects {
+  const { byWord, keywordsOf } = loadIndex();
   // Related subjects must be named by a word of the scene, not merely share a keyword with it.
-  const related = ranked.slice(1).filter((name) => scores.get(name)!.best >= 3).slice(0, maxRelated);
+  const related = ranking.ranked.filter((name) => name !== main && ranking.named.has(name) && !exclude.has(name)).slice(0, maxRelated);
   // Too few related subjects in the words: borrow from the main subject's own keywords (octopus → sea, beach).
   for (const keyword of keywordsOf.get(main) ?? []) {
     if (related.length >= Math.min(2, maxRelated)) break;
     const candidates = byWord.get(normalizeWord(keyword)) ?? [];
-    const extra = candidates.find((c) => c.strength >= 3 && c.name !== main && !related.includes(c.name) && drawable(c.name));
+    const extra = candidates.find((c) => c.strength >= 3 && c.name !== main && !related.includes(c.name) && !exclude.has(c.name) && ranking.drawable(c.name));
     if (extra) related.push(extra.name);
   }
-  return { main, related, words };
+  return { main, related, words: ranking.words };
+}
+
+/** Every picture the scene's own words point to, best first (its candidates for the main subject). */
+export function sceneSubjectNames(narration: string, prompt: string): string[] {
+  return rankScene(narration, prompt).ranked;
+}
+
+/** The scene's main subject and a few related ones, or no main subject when nothing in it has a picture. */
+export function pickSceneSubjects(narration: string, prompt: string, maxRelated = 3): SceneSubjects {
+  const ranking = rankScene(narration, prompt);
+  const main = ranking.ranked[0];
+  if (!main) return { main: undefined, related: [], words: ranking.words };
+  return subjectsAround(ranking, main, maxRelated);
+}
+
+export type StoryboardScene = { narration: string; prompt: string };
+export type StoryboardSubjects = SceneSubjects & {
+  /** the title's subject, drawn small at the side of every scene whose main subject it is not */
+  motif?: string;
+  /** where the main subject came from: the scene's own words, the world of the title's subject, or the title */
+  from: "scene" | "title-world" | "title" | "none";
+};
+
+/**
+ * Pictures from the world of the title's subject, for scenes that name nothing but the title: those whose
+ * keywords share one with the subject's (coral: ocean, sea, reef → whale, dolphin, tropical fish, shell...).
+ */
+function worldOf(motif: string, drawable: (name: string) => boolean): string[] {
+  const { keywordsOf } = loadIndex();
+  const own = new Set(keywordsOf.get(motif) ?? []);
+  if (!own.size) return [];
+  return [...keywordsOf]
+    .filter(([name]) => name !== motif && drawable(name))
+    .map(([name, keywords]) => ({ name, shared: new Set(keywords.filter((k) => own.has(k))).size }))
+    .filter((w) => w.shared > 0)
+    .sort((a, b) => b.shared - a.shared || a.name.length - b.name.length || a.name.localeCompare(b.name))
+    // one of a man-, woman- and person- variant (a surfer, not three)
+    .filter((w, i, all) => all.findIndex((o) => o.name.replace(/^(man|woman|person)-/, "") === w.name.replace(/^(man|woman|person)-/, "")) === i)
+    .slice(0, 12)
+    .map((w) => w.name);
+}
+
+const storyboardPlans = new Map<string, StoryboardSubjects[]>();
+
+/**
+ * The subjects of every scene of a storyboard, in order (docs/decisions/142). Each scene leads with its own
+ * subject: the best picture its words name that is not the title's. The title's subject is a motif drawn small
+ * at the side. A scene whose main subject would repeat its neighbour's takes its next-best subject; a scene that
+ * names nothing but the title draws a picture from the title's world (a coral video: fish, a whale, a shell),
+ * a different one from its neighbour. Pure and deterministic; the last few storyboards are remembered, so the
+ * images of one storyboard compute it once.
+ */
+export function pickStoryboardSubjects(title: string, scenes: readonly StoryboardScene[]): StoryboardSubjects[] {
+  const key = JSON.stringify([title, scenes.map((s) => [s.narration, s.prompt])]);
+  const known = storyboardPlans.get(key);
+  if (known) return known;
+  const titleRanking = rankScene("", title);
+  const motif = titleRanking.ranked[0];
+  const titleNames = new Set(titleRanking.ranked);
+  const plan: StoryboardSubjects[] = [];
+  let previous: string | undefined;
+  for (const [i, scene] of scenes.entries()) {
+    const ranking = rankScene(scene.narration, scene.prompt);
+    const own = ranking.ranked.filter((name) => !titleNames.has(name));
+    // Its own best subject, unless its neighbour already leads with that one.
+    let main = own.find((name) => name !== previous);
+    let from: StoryboardSubjects["from"] = "scene";
+    if (!main && motif) {
+      // Nothing of its own (or only its neighbour's): a picture of the title's world, turning from scene to scene.
+      const world = worldOf(motif, ranking.drawable);
+      const turned = [...world.slice(i % world.length), ...world.slice(0, i % world.length)];
+      main = turned.find((name) => name !== previous);
+      if (main) {
+        // Its companions come from the same world (a blowfish with a fish, not with a knife and fork).
+        const related = turned.filter((name) => name !== main && name !== previous).slice(0, 2);
+        plan.push({ main, related, words: ranking.words, motif, from: "title-world" });
+        previous = main;
+        continue;
+      }
+      if (ranking.ranked.includes(motif)) [main, from] = [motif, "title"];
+    }
+    // Both neighbours name this one and nothing else of their own, and the title has no world to draw from.
+    if (!main && own.length) main = own[0];
+    if (!main) {
+      plan.push({ main: undefined, related: [], words: ranking.words, motif, from: "none" });
+      previous = undefined;
+      continue;
+    }
+    const showMotif = motif && motif !== main ? motif : undefined;
+    plan.push({ ...subjectsAround(ranking, main, showMotif ? 2 : 3, titleNames), motif: showMotif, from });
+    previous = main;
+  }
+  storyboardPlans.set(key, plan);
+  if (storyboardPlans.size > 4) storyboardPlans.delete(storyboardPlans.keys().next().value!);
+  return plan;
 }
 
 /** A picture of the set as a standalone SVG document of the given pixel size (no text element, ever). */
