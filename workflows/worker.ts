@@ -7,6 +7,7 @@ import { getEnv } from "~/server/env.server";
 import { startLeftoverSweeps } from "~/server/render-cleanup.server";
 import * as activities from "./activities";
 import { closeBrowser, getCompositionBundle } from "./activities/render-engine";
+import { lowerProcessPriority, workerNiceness } from "./activities/process-priority";
 
 /** `activities` replaces some of the real activities (tests hand in failing or slow providers this way). */
 export async function createWorker(
@@ -26,6 +27,9 @@ export async function createWorker(
 }
 
 async function main() {
+  // renders, speech and images yield the cores to the web server, PostgreSQL and Temporal (decision 130)
+  const nice = workerNiceness();
+  lowerProcessPriority(nice);
   // older videos and what crashed or cancelled renders left behind: now, then every hour (decision 051)
   const stopSweeps = startLeftoverSweeps();
   // the composition is bundled while the worker starts, not when the first render arrives (that render awaits it)
@@ -35,8 +39,9 @@ async function main() {
     (e: unknown) => console.error("bundling the video composition failed (the next render tries again):", e),
   );
   const worker = await createWorker();
+  lowerProcessPriority(nice); // the threads the Temporal core just started
   const env = getEnv();
-  console.log(`worker polling task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS}`);
+  console.log(`worker polling task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS} at niceness ${nice}`);
   // Worker.run() ends on SIGINT/SIGTERM after in-flight activities get a chance to finish.
   await worker.run();
   stopSweeps();

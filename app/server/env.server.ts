@@ -20,6 +20,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// connection URL")
     .default("postgresql://postgres:postgres@127.0.0.1:54329/reelsmith"),
+  /** Connections this process's pool may open (decision 130): the web 20, a worker 10 (scripts/start.mjs sets it). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  /** Web server processes `npm start` runs on PORT (node's cluster, scripts/lib/web-cluster.mjs; decision 133). */
+  WEB_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, "must be host:port").default("127.0.0.1:7233"),
   TEMPORAL_NAMESPACE: z.string().min(1).default("default"),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default("reelsmith"),

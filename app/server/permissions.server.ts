@@ -3,7 +3,7 @@
 // subscription; everybody else is free: one project, 720p at most, no background music, no upload.
 import type { User } from "~/generated/prisma/client";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
+import { prisma, type DbClient } from "./db.server";
 import { getEnv } from "./env.server";
 
 export type AccessLevel = "admin" | "premium" | "free";
@@ -29,17 +29,18 @@ export function isSubscriptionActive(subscription: { status: string; currentPeri
   return !subscription.currentPeriodEnd || subscription.currentPeriodEnd.getTime() > now.getTime();
 }
 
-export async function getAccessLevel(user: Pick<User, "id" | "email">): Promise<AccessLevel> {
+/** `db`: a transaction's client when the caller holds one (a second pool connection inside it could starve the pool). */
+export async function getAccessLevel(user: Pick<User, "id" | "email">, db: DbClient = prisma): Promise<AccessLevel> {
   if (isOwner(user)) return "admin";
   if (!isBillingEnabled()) return "premium";
-  const subscription = await prisma.subscription.findUnique({ where: { userId: user.id }, select: { status: true, currentPeriodEnd: true } });
+  const subscription = await db.subscription.findUnique({ where: { userId: user.id }, select: { status: true, currentPeriodEnd: true } });
   return isSubscriptionActive(subscription) ? "premium" : "free";
 }
 
-async function accessLevelOf(userId: string): Promise<AccessLevel> {
-  const user = await prisma.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
+async function accessLevelOf(userId: string, db: DbClient = prisma): Promise<AccessLevel> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
   if (!user) throw jsonError(401, "Not signed in");
-  return getAccessLevel(user);
+  return getAccessLevel(user, db);
 }
 
 const UPGRADE_HINT = "Upgrade to Premium on the Subscription page (/subscription) to unlock it.";
@@ -50,10 +51,10 @@ export const LIMIT_MESSAGES = {
   upload: `Uploading to YouTube is a Premium feature. ${UPGRADE_HINT} You can still download the video and upload it yourself.`,
 } as const;
 
-/** Throws 402 when a free account already has its one project. */
-export async function assertCanCreateProject(userId: string): Promise<void> {
-  if ((await accessLevelOf(userId)) !== "free") return;
-  const count = await prisma.project.count({ where: { userId } });
+/** Throws 402 when a free account already has its one project. Inside a transaction, pass its client as `db`. */
+export async function assertCanCreateProject(userId: string, db: DbClient = prisma): Promise<void> {
+  if ((await accessLevelOf(userId, db)) !== "free") return;
+  const count = await db.project.count({ where: { userId } });
   if (count >= FREE_PROJECT_LIMIT) throw jsonError(402, LIMIT_MESSAGES.projects, { limit: "projects" });
 }
 

@@ -4,7 +4,7 @@ import type { JobStatus, Project, Resolution } from "~/generated/prisma/client";
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import { resolutionValue, type ResolutionValue } from "~/lib/video-format";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
+import { POOL_WAIT_MS, prisma } from "./db.server";
 import { FREE_PROJECT_LIMIT, assertCanCreateProject, getAccessLevel, isBillingEnabled } from "./permissions.server";
 
 /** language, voiceId and voiceSpeed: the narration (issue 24); absent: English, its default voice, 1x. */
@@ -15,7 +15,9 @@ export async function createProject(userId: string, input: NewProject): Promise<
   return prisma.$transaction(async (tx) => {
     // Lock the user's row so two simultaneous creations cannot both pass the free limit.
     await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${userId} FOR UPDATE`;
-    await assertCanCreateProject(userId);
+    // through the transaction's own client: a query on the global one would need a second connection while
+    // this one is held, and twenty creations at once would hold the whole pool waiting for each other
+    await assertCanCreateProject(userId, tx);
     const project = await tx.project.create({
       data: {
         userId,
@@ -30,7 +32,9 @@ export async function createProject(userId: string, input: NewProject): Promise<
     });
     await tx.user.update({ where: { id: userId }, data: { currentProjectId: project.id } });
     return project;
-  });
+    // wait for a connection as long as any query does (POOL_WAIT_MS), not Prisma's 2 s: under a burst of
+    // creations the pool is a queue, and only a pool still full after that answers "busy" (decision 130)
+  }, { maxWait: POOL_WAIT_MS });
 }
 
 /** The project the user works on now: the one they opened last, else their most recently changed one. */

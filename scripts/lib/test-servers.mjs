@@ -13,8 +13,11 @@ import { startStripeMock } from "./stripe-mock.mjs";
 export const TEST_PG_PORT = Number(process.env.TEST_PG_PORT ?? 54339);
 export const TEST_TEMPORAL_PORT = Number(process.env.TEST_TEMPORAL_PORT ?? 7239);
 export const TEMPLATE_DATABASE = "reelsmith_template";
-/** stripe-mock (HTTP; HTTPS on the next port), in the e2e port's range so parallel checkouts do not collide. */
-export const TEST_STRIPE_MOCK_PORT = Number(process.env.TEST_STRIPE_MOCK_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 111);
+/**
+ * stripe-mock (HTTP; HTTPS on the next port), moved with the e2e port so parallel checkouts do not collide: two
+ * ports per e2e port (3100 gives 3211/3212, 3101 gives 3213/3214), so neighbouring e2e ports never share one.
+ */
+export const TEST_STRIPE_MOCK_PORT = Number(process.env.TEST_STRIPE_MOCK_PORT ?? 3211 + 2 * (Number(process.env.E2E_PORT ?? 3100) - 3100));
 
 /** Drops the databases earlier test runs made, then (re)creates and migrates the template. */
 async function prepareTemplate(port) {
