@@ -8,11 +8,13 @@ import http from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
 import express from "express";
 import { getEnv } from "~/server/env.server";
 import { exposureBanner, exposureProblem, listenHost } from "~/server/exposure.server";
 import { EMBEDDED_PROVIDER_PATH, createEmbeddedOidcRouter, isEmbeddedProviderEnabled } from "~/server/oidc-provider.server";
 import { upgradeLegacySecrets } from "~/server/settings.server";
+import { fingerprintedAssets } from "~/server/static-assets.server";
 import { mountGates, requestContext, routesOfBuild } from "~/server/web-app.server";
 
 const env = getEnv();
@@ -49,10 +51,14 @@ const routes = async () => routesOfBuild(typeof build === "function" ? await bui
 if (viteDevServer) {
   app.use(viteDevServer.middlewares);
 } else {
-  // Fingerprinted assets can be cached forever; the rest briefly.
-  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
+  // Fingerprinted assets can be cached forever, served as the .br/.gz made at build time; the rest briefly.
+  app.use("/assets", ...fingerprintedAssets("build/client/assets"));
   app.use(express.static("build/client", { maxAge: "1h" }));
 }
+
+// Pages and JSON compressed (brotli, else gzip); server-sent events pass through at once (decision 134).
+app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res) }));
+
 
 mountGates(app, {
   env,

@@ -18,6 +18,7 @@ import { useNonce } from "~/components/layout/csp-nonce";
 import { DEFAULT_FAVICON, useGlobalBranding } from "~/components/layout/global-branding";
 import { NavigationHeader } from "~/components/nav/navigation-header";
 import { Toaster } from "~/components/ui/toaster";
+import { pageMeta } from "~/lib/meta";
 import { createQueryClient } from "~/lib/query-client";
 import { getUser, isSignedInPage, signedOutRedirect } from "~/server/auth.server";
 import { getGlobalBranding } from "~/server/branding.server";
@@ -32,10 +33,8 @@ if (typeof document !== "undefined") z.config({ jitless: true });
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
 
-export const meta: MetaFunction = () => [
-  { title: "Reelsmith" },
-  { name: "description", content: "Turn a title and a topic into a finished, uploaded video." },
-];
+// Pages without a `meta` of their own (the 404 page, errors) keep this one.
+export const meta: MetaFunction = () => pageMeta("Reelsmith");
 
 // Who is signed in, the branding, and the header's gates, all decided on the server so the first paint is
 // right. Signed out, the signed-in pages lead to the landing page at "/".

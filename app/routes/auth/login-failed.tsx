@@ -5,8 +5,9 @@ import { Button } from "~/components/ui/button";
 import { signInErrorMessage } from "~/lib/sign-in-errors";
 import type { loader as rootLoader } from "~/root";
 import { signInProviderKind } from "~/server/auth.server";
+import { pageMeta } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Sign-in failed · Reelsmith" }];
+export const meta: MetaFunction = () => pageMeta("Sign-in failed · Reelsmith");
 
 export const GOOGLE_CLOUD_CONSOLE_URL = "https://console.cloud.google.com/apis/credentials/consent";
 

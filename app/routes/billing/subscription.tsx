@@ -3,8 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { SubscriptionView } from "~/components/billing/subscription-view";
 import { requireUser } from "~/server/auth.server";
 import { getSubscriptionStatus, syncCheckoutSession } from "~/server/billing.server";
+import { pageMeta } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Subscription · Reelsmith" }];
+export const meta: MetaFunction = () => pageMeta("Subscription · Reelsmith");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

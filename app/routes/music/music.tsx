@@ -17,8 +17,9 @@ import { applyingMessage, generateButtonLabel, MAX_MUSIC_PROMPT_CHARS, musicAdde
 import { requireUserId } from "~/server/auth.server";
 import { prisma } from "~/server/db.server";
 import { getCurrentProject } from "~/server/projects.server";
+import { pageMeta } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Add Background Music · Reelsmith" }];
+export const meta: MetaFunction = () => pageMeta("Add Background Music · Reelsmith");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const project = await getCurrentProject(await requireUserId(request));

@@ -1,14 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { DashboardView } from "~/components/layout/dashboard-view";
 import { LandingPage } from "~/components/layout/landing-page";
 import type { loader as rootLoader } from "~/root";
 import { getUser } from "~/server/auth.server";
 import { prisma } from "~/server/db.server";
 import { getDashboard } from "~/server/projects.server";
+import { pageMeta } from "~/lib/meta";
+import { lazy, Suspense } from "react";
 
-export const meta: MetaFunction = () => [{ title: "Reelsmith: AI video creation for content creators" }];
+// Signed out, "/" shows the landing page only: the dashboard's code loads when a signed-in visitor gets it.
+const DashboardView = lazy(() => import("~/components/layout/dashboard-view").then((m) => ({ default: m.DashboardView })));
+
+export const meta: MetaFunction = () => pageMeta("Reelsmith: AI video creation for content creators");
 
 // "/": the landing page when signed out. Signed in, the conditional home: the create-video
 // screen once setup is complete (or when the settings cannot be read), otherwise the dashboard.
@@ -27,5 +31,9 @@ export default function Home() {
   const { dashboard } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   if (!dashboard) return <LandingPage logoUrl={root?.branding.customLogoUrl ?? null} />;
-  return <DashboardView data={dashboard} />;
+  return (
+    <Suspense fallback={null}>
+      <DashboardView data={dashboard} />
+    </Suspense>
+  );
 }

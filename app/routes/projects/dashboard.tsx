@@ -3,8 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { DashboardView } from "~/components/layout/dashboard-view";
 import { requireUser } from "~/server/auth.server";
 import { getDashboard } from "~/server/projects.server";
+import { pageMeta } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard · Reelsmith" }];
+export const meta: MetaFunction = () => pageMeta("Dashboard · Reelsmith");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -4,8 +4,9 @@ import { ArrowLeft } from "lucide-react";
 import { ThumbnailGenerator } from "~/components/thumbnail/thumbnail-generator";
 import { requireUserId } from "~/server/auth.server";
 import { getProjectForUser } from "~/server/projects.server";
+import { pageMeta } from "~/lib/meta";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.project.title ?? "Project"} · Thumbnail · Reelsmith` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(`${data?.project.title ?? "Project"} · Thumbnail · Reelsmith`);
 
 // /projects/{id}: the project thumbnail area, with its back link to the project's upload page. Another user's
 // project (or a missing one) is a 404.

@@ -4,8 +4,9 @@ import { ArrowLeft } from "lucide-react";
 import { ThumbnailGenerator } from "~/components/thumbnail/thumbnail-generator";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
+import { pageMeta } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Thumbnail · Reelsmith" }];
+export const meta: MetaFunction = () => pageMeta("Thumbnail · Reelsmith");
 
 // /thumbnail: the Thumbnail Generator for the current project.
 export async function loader({ request }: LoaderFunctionArgs) {

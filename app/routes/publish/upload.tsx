@@ -12,8 +12,9 @@ import { toast } from "~/hooks/use-toast";
 import { serverMessage } from "~/lib/api-client";
 import { requireUser } from "~/server/auth.server";
 import { getUploadPageData } from "~/server/youtube-upload.server";
+import { pageMeta } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Upload · Reelsmith" }];
+export const meta: MetaFunction = () => pageMeta("Upload · Reelsmith");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return getUploadPageData(await requireUser(request));

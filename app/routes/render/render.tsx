@@ -29,8 +29,9 @@ import { allScenesHaveMedia } from "~/lib/storyboard";
 import { defaultRenderHeight, type RenderHeight } from "~/lib/video-format";
 import { maxRenderHeight } from "~/server/permissions.server";
 import { getCurrentProject } from "~/server/projects.server";
+import { pageMeta } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Render · Reelsmith" }];
+export const meta: MetaFunction = () => pageMeta("Render · Reelsmith");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);

@@ -17,8 +17,9 @@ import { MISSING_INFORMATION, VideoDetailsSchema, durationIsValid, invalidDurati
 import { requireUserId } from "~/server/auth.server";
 import { createProject } from "~/server/projects.server";
 import { MAX_JSON_BYTES, readBodyCapped } from "~/server/api.server";
+import { pageMeta } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Create New Video · Reelsmith" }];
+export const meta: MetaFunction = () => pageMeta("Create New Video · Reelsmith");
 
 // The narration starts as the creator's last project had it (a French creator stays French), and knows the saved voice.
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -14,8 +14,9 @@ import { getCurrentProject } from "~/server/projects.server";
 import { resolutionValue } from "~/lib/video-format";
 import { describeNarration, type ProjectNarration } from "~/server/voices.server";
 import { createContext, useContext } from "react";
+import { pageMeta } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Script · Reelsmith" }];
+export const meta: MetaFunction = () => pageMeta("Script · Reelsmith");
 
 // The server's current project, so the page works on a browser that has no saved details.
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -16,8 +16,9 @@ import { serverMessage } from "~/lib/api-client";
 import { appOrigin } from "~/server/api.server";
 import { getUser } from "~/server/auth.server";
 import { isOwner } from "~/server/permissions.server";
+import { pageMeta } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Settings · Reelsmith" }];
+export const meta: MetaFunction = () => pageMeta("Settings · Reelsmith");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getUser(request);

@@ -4,8 +4,9 @@ import { LegacyApiConfig } from "~/components/settings/legacy-api-config";
 import { SignedOutNotice } from "~/components/settings/signed-out-notice";
 import { getUser } from "~/server/auth.server";
 import { isOwner } from "~/server/permissions.server";
+import { pageMeta } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "API Configuration · Reelsmith" }];
+export const meta: MetaFunction = () => pageMeta("API Configuration · Reelsmith");
 
 // /settings/legacy: the older, light-theme API Configuration page.
 export async function loader({ request }: LoaderFunctionArgs) {

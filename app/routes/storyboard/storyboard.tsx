@@ -3,7 +3,6 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { AlertCircle, Clapperboard, Loader2 } from "lucide-react";
 import { GenerateAllBar } from "~/components/storyboard/generate-all-bar";
 import { ImageSourcePicker } from "~/components/storyboard/image-source-picker";
-import { LivePreview } from "~/components/storyboard/live-preview";
 import { SceneCard } from "~/components/storyboard/scene-card";
 import { noBusy, useStoryboard } from "~/components/storyboard/use-storyboard";
 import { SequentialPlayer } from "~/components/storyboard/sequential-player";
@@ -16,8 +15,13 @@ import { needsAudio, needsImage, allScenesHaveMedia } from "~/lib/storyboard";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import { resolutionValue } from "~/lib/video-format";
+import { pageMeta } from "~/lib/meta";
+import { lazy, Suspense } from "react";
 
-export const meta: MetaFunction = () => [{ title: "Storyboard · Reelsmith" }];
+// The preview bundles Remotion and its Player (about half a megabyte): loaded only when the scenes show.
+const LivePreview = lazy(() => import("~/components/storyboard/live-preview").then((m) => ({ default: m.LivePreview })));
+
+export const meta: MetaFunction = () => pageMeta("Storyboard · Reelsmith");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const project = await getCurrentProject(await requireUserId(request));
@@ -140,7 +144,9 @@ export default function StoryboardPage() {
           />
         ))}
       </div>
-      <LivePreview cells={list} resolution={project.resolution} />
+      <Suspense fallback={null}>
+        <LivePreview cells={list} resolution={project.resolution} />
+      </Suspense>
     </Shell>
   );
 }
