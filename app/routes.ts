@@ -23,6 +23,7 @@ const projects: Group = (route) => {
   route("/api/projects/:id/storyboard", "routes/projects/api.projects.$id.storyboard.ts");
   route("/api/projects/:id/narration", "routes/projects/api.projects.$id.narration.ts");
   route("/api/media/:id", "routes/projects/api.media.$id.ts");
+  route("/api/progress-events", "routes/projects/api.progress-events.ts");
   route("/healthz", "routes/projects/healthz.ts");
   route("/favicon.ico", "routes/projects/favicon.ts");
 };

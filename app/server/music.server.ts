@@ -2,7 +2,7 @@
 // volume, mix a track into the latest video (a workflow; the answer waits the few seconds it takes), read the
 // mix's progress, and take Suno's callbacks. Every call is scoped to the signed-in user's own project.
 import { WorkflowFailedError } from "@temporalio/client";
-import type { MusicTrack as MusicTrackRow } from "~/generated/prisma/client";
+import type { MusicTrack as MusicTrackRow, Project } from "~/generated/prisma/client";
 import type { MusicTrack } from "~/lib/music";
 import { decodeSunoTask, parseSunoCallback } from "~/providers/music/suno.server";
 import { backgroundMusicWorkflow, musicTracksWorkflow } from "../../workflows/music";
@@ -22,7 +22,8 @@ import { prisma } from "./db.server";
 import { assertCanUseMusic } from "./permissions.server";
 import { getCurrentProject } from "./projects.server";
 import { deleteMedia, mediaIdFromUrl } from "./storage.server";
-import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
+import { forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
+import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 
 /**
  * How long a generated track is: the video's length, at most 3 minutes (longer videos loop it; the offline
@@ -51,7 +52,11 @@ async function requireProject(userId: string) {
 
 /** The current project's tracks, newest first ([] without a project). */
 export async function listMusicTracks(userId: string): Promise<MusicTrack[]> {
-  const project = await getCurrentProject(userId);
+  return musicTracksFor(await getCurrentProject(userId));
+}
+
+/** The project's tracks, newest first ([] without a project): one indexed read. */
+export async function musicTracksFor(project: Project | null): Promise<MusicTrack[]> {
   if (!project) return [];
   const rows = await prisma.musicTrack.findMany({ where: { projectId: project.id }, orderBy: [{ createdAt: "desc" }, { id: "asc" }] });
   return rows.map(toMusicTrack);
@@ -138,6 +143,7 @@ export async function addBackgroundMusic(userId: string, request: { volumeLevel:
       args: [input],
       memo: { userId, projectId: project.id, projectTitle: project.title },
     });
+    forgetWorkflow(handle.workflowId);
   } catch (e) {
     if (e instanceof WorkflowAlreadyRunningError) {
       throw jsonError(409, "Background music is already being added to this video. Wait a few seconds, then try again.");
@@ -156,16 +162,17 @@ const IDLE_PROGRESS: BackgroundMusicProgress = { status: "completed", percent: 0
 
 /** The running mix's progress for the current project, or an idle state. */
 export async function getBackgroundMusicProgress(userId: string): Promise<BackgroundMusicProgress & { isActive: boolean }> {
-  const project = await getCurrentProject(userId);
+  return backgroundMusicProgressFor(await getCurrentProject(userId));
+}
+
+/** The project's running mix, from the progress cache (Temporal is asked at most once a second per mix). */
+export async function backgroundMusicProgressFor(project: Project | null): Promise<BackgroundMusicProgress & { isActive: boolean }> {
   if (!project) return { ...IDLE_PROGRESS, isActive: false };
-  const id = backgroundMusicWorkflowId(project.id);
-  if (!(await workflowIsRunning(id))) return { ...IDLE_PROGRESS, isActive: false };
-  try {
-    const state = await (await getTemporalClient()).workflow.getHandle(id).query(backgroundMusicProgressQuery);
-    return { ...state, isActive: true };
-  } catch {
-    return { status: "preparing", percent: 0, stage: "Waiting for a worker...", error: null, isActive: true };
-  }
+  const run = await workflowSnapshot(backgroundMusicWorkflowId(project.id), backgroundMusicProgressQuery);
+  // ended, never started, or Temporal did not answer: no mix is known to run
+  if (run.state !== "running") return { ...IDLE_PROGRESS, isActive: false };
+  if (!run.progress) return { status: "preparing", percent: 0, stage: "Waiting for a worker...", error: null, isActive: true };
+  return { ...run.progress, isActive: true };
 }
 
 /**

@@ -12,7 +12,8 @@ import { captionStyleFor } from "~/lib/caption-style";
 import { defaultRenderHeight, RENDER_HEIGHT_LABELS, resolutionValue, videoSizeFor, type RenderHeight } from "~/lib/video-format";
 import { getCurrentProject } from "./projects.server";
 import { deleteMedia, mediaIdFromUrl } from "./storage.server";
-import { getTemporalClient, runEndedUnrecorded, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
+import { endedUnrecorded, forgetWorkflow, workflowSnapshot, type WorkflowSnapshot } from "./progress-cache.server";
+import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 export type LatestVideo = {
   videoUrl: string | null;
@@ -31,11 +32,17 @@ async function sceneCells(projectId: string) {
 }
 
 
-/** The render in flight for the project, if any. A row whose run ended unrecorded is marked failed on the way. */
-async function activeRender(project: Project): Promise<RenderedVideo | null> {
+type ActiveRender = { row: RenderedVideo; run: WorkflowSnapshot<RenderProgressState> };
+
+/**
+ * The render in flight for the project with its run's latest snapshot (from the progress cache), if any. A row
+ * whose run ended unrecorded is marked failed on the way.
+ */
+async function activeRender(project: Project): Promise<ActiveRender | null> {
   const row = await prisma.renderedVideo.findFirst({ where: { projectId: project.id, status: "processing" }, orderBy: { createdAt: "desc" } });
   if (!row) return null;
-  if (!(await runEndedUnrecorded(renderWorkflowId(project.id), row.createdAt))) return row;
+  const run = await workflowSnapshot(renderWorkflowId(project.id), renderProgressQuery, row.createdAt);
+  if (!endedUnrecorded(run, row.createdAt)) return { row, run };
   await prisma.renderedVideo.updateMany({
     where: { id: row.id, status: "processing" },
     data: { status: "error", error: "The render was stopped before it finished" },
@@ -71,6 +78,7 @@ export async function startRender(userId: string, quality?: RenderHeight): Promi
   const input: RenderWorkflowInput = { renderId: render.id, userId, projectId: project.id, ...size, captions: captionStyle.preset !== "none", captionStyle };
   try {
     await startWorkflow(renderVideoWorkflow, { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
+    forgetWorkflow(workflowId);
   } catch (e) {
     await prisma.renderedVideo.delete({ where: { id: render.id } });
     if (e instanceof WorkflowAlreadyRunningError) {
@@ -85,25 +93,27 @@ const elapsedSince = (ms: number) => Math.max(0, Math.round((Date.now() - ms) / 
 
 /** The spec's render progress for the user's current project. */
 export async function getRenderProgress(userId: string): Promise<RenderProgress> {
-  const project = await getCurrentProject(userId);
+  return renderProgressFor(await getCurrentProject(userId));
+}
+
+/**
+ * The spec's render progress for the project: two indexed reads, and the run's state from the progress cache
+ * (never a Temporal call of its own while a recent answer exists).
+ */
+export async function renderProgressFor(project: Project | null): Promise<RenderProgress> {
   if (!project) return IDLE_RENDER_PROGRESS;
-  const totalScenes = (await sceneCells(project.id)).length;
-  const active = await activeRender(project);
+  const [totalScenes, active] = await Promise.all([prisma.storyboardCell.count({ where: { storyboard: { projectId: project.id } } }), activeRender(project)]);
 
   if (active) {
-    let state: RenderProgressState | null = null;
-    try {
-      state = await (await getTemporalClient()).workflow.getHandle(renderWorkflowId(project.id)).query(renderProgressQuery);
-    } catch {
-      // no worker has picked the render up yet (or none is running): it is still active, just waiting
-    }
+    // null: no worker has picked the render up yet (or none is running): it is still active, just waiting
+    const state = active.run.progress;
     if (!state) {
       return {
         ...IDLE_RENDER_PROGRESS,
         isActive: true,
         totalScenes,
         stage: "Waiting for a render worker...",
-        elapsedTime: elapsedSince(active.createdAt.getTime()),
+        elapsedTime: elapsedSince(active.row.createdAt.getTime()),
         step: "Queued",
         details: "The render starts as soon as a worker is free",
       };
@@ -171,6 +181,7 @@ export async function deleteVideos(userId: string): Promise<{ deleted: number }>
   const workflowId = renderWorkflowId(project.id);
   if (await workflowIsRunning(workflowId)) {
     await (await getTemporalClient()).workflow.getHandle(workflowId).terminate("The creator deleted the videos");
+    forgetWorkflow(workflowId);
   }
   const videos = await prisma.renderedVideo.findMany({ where: { projectId: project.id } });
   for (const video of videos) {

@@ -6,7 +6,8 @@ import type { Project, Script } from "~/generated/prisma/client";
 import { scriptWorkflow } from "../../workflows/script";
 import { scriptProgressQuery, scriptWorkflowId, type ScriptProgress } from "../../workflows/shared/script";
 import { prisma } from "./db.server";
-import { getTemporalClient, runEndedUnrecorded, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
+import { endedUnrecorded, forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
+import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 export type ScriptStatus = "completed" | "processing" | "error" | "not_found" | "cancelled";
 
@@ -61,6 +62,7 @@ export async function startScriptGeneration(userId: string, project: Project, de
       args: [{ projectId: project.id, userId, title: details.title, topic: details.topic, durationSeconds: details.duration, language: project.language }],
       memo: { userId, projectId: project.id, projectTitle: details.title },
     });
+    forgetWorkflow(workflowId);
   } catch (e) {
     if (!(e instanceof WorkflowAlreadyRunningError)) {
       await prisma.script.update({ where: { projectId: project.id }, data: { status: "error", error: "Failed to start script generation" } });
@@ -71,16 +73,6 @@ export async function startScriptGeneration(userId: string, project: Project, de
   return { started: true, status: "processing" as const, generationStartTime: startedAt.toISOString() };
 }
 
-
-/** A query needs a worker to answer; with none running it would wait, so it gets two seconds. */
-async function readProgress(workflowId: string): Promise<ScriptProgress | null> {
-  try {
-    const client = await getTemporalClient();
-    return await client.withDeadline(Date.now() + 2000, () => client.workflow.getHandle(workflowId).query(scriptProgressQuery));
-  } catch {
-    return null; // no worker to answer right now, or the run has ended: the database row still tells the state
-  }
-}
 
 export async function getScriptStatus(project: Project | null): Promise<ScriptStatusResponse> {
   if (!project) return { status: "not_found", isStuck: false };
@@ -95,7 +87,9 @@ export async function getScriptStatus(project: Project | null): Promise<ScriptSt
     generationStartTime: script.startedAt?.toISOString() ?? null,
   };
   if (script.status === "processing" && script.workflowId) {
-    if (await runEndedUnrecorded(script.workflowId, script.startedAt)) {
+    // the run's state from the progress cache (progress null: no worker answered; the row still tells the state)
+    const run = await workflowSnapshot(script.workflowId, scriptProgressQuery, script.startedAt);
+    if (endedUnrecorded(run, script.startedAt)) {
       // terminated from the Temporal UI, say: say so rather than spin forever
       const ended = await prisma.script.findUnique({ where: { projectId: project.id } });
       if (ended?.status === "processing") {
@@ -104,7 +98,7 @@ export async function getScriptStatus(project: Project | null): Promise<ScriptSt
       }
       return getScriptStatus(project);
     }
-    return { ...base, status: "processing", script: null, progress: await readProgress(script.workflowId), error: null, isStuck: isStuck(script) };
+    return { ...base, status: "processing", script: null, progress: run.progress, error: null, isStuck: isStuck(script) };
   }
   const status: ScriptStatus = script.status === "completed" ? "completed" : script.status === "cancelled" ? "cancelled" : "error";
   return { ...base, status, script: script.text, progress: null, error: script.error, isStuck: false, writtenBy: script.writtenBy };

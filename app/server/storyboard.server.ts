@@ -18,7 +18,8 @@ import { storyboardWorkflowId } from "../../workflows/shared/storyboard";
 import { storyboardWorkflow } from "../../workflows/storyboard";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
-import { getTemporalClient, runEndedUnrecorded, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
+import { endedUnrecorded, forgetWorkflow, progressCache, workflowSnapshot } from "./progress-cache.server";
+import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 export const NO_SCRIPT_MESSAGE = "No script available to generate storyboard from";
 
@@ -90,6 +91,7 @@ export async function startStoryboardGeneration(userId: string, project: Project
       args: [{ projectId: project.id, userId }],
       memo: { userId, projectId: project.id, projectTitle: project.title },
     });
+    forgetWorkflow(workflowId);
   } catch (e) {
     if (e instanceof WorkflowAlreadyRunningError) return { processing: true, status: "processing" as const };
     await prisma.storyboard.update({ where: { projectId: project.id }, data: { status: "error", error: "Failed to start storyboard generation" } });
@@ -102,7 +104,11 @@ export async function getStoryboardStatus(project: Project | null) {
   if (!project) return { status: "not_found" as const, cellCount: 0 };
   const storyboard = await prisma.storyboard.findUnique({ where: { projectId: project.id }, include: { _count: { select: { cells: true } } } });
   if (!storyboard) return { status: "not_found" as const, cellCount: 0 };
-  if (storyboard.status === "processing" && (await runEndedUnrecorded(storyboard.workflowId, storyboard.updatedAt))) {
+  const ended =
+    storyboard.status === "processing" &&
+    !!storyboard.workflowId &&
+    endedUnrecorded(await workflowSnapshot(storyboard.workflowId, null, storyboard.updatedAt), storyboard.updatedAt);
+  if (ended) {
     // terminated by an operator: say so rather than spin forever
     const message = "Storyboard generation was stopped";
     await prisma.storyboard.updateMany({ where: { id: storyboard.id, status: "processing" }, data: { status: "error", error: message } });
@@ -178,6 +184,7 @@ export async function startGenerateAll(userId: string, project: Project) {
       args: [{ projectId: project.id, userId }],
       memo: { userId, projectId: project.id, projectTitle: project.title },
     });
+    progressCache().forget(generateAllKey(project.id));
     // the page watches this run by its id: a short run can end before the page's first poll sees it running
     return { started: true, runId: handle.firstExecutionRunId };
   } catch (e) {
@@ -186,8 +193,18 @@ export async function startGenerateAll(userId: string, project: Project) {
   }
 }
 
-/** Generate All's progress while it runs, its summary once done, or null when none has run; with the run's id. */
-export async function getGenerateAllProgress(project: Project): Promise<(GenerateAllProgress & { running: boolean; runId: string }) | null> {
+export type GenerateAllView = (GenerateAllProgress & { running: boolean; runId: string }) | null;
+const generateAllKey = (projectId: string) => `generate-all:${projectId}`;
+
+/**
+ * Generate All's progress while it runs, its summary once done, or null when none has run; with the run's id.
+ * From the progress cache: Temporal is asked at most once a second per project, however many pages watch.
+ */
+export function getGenerateAllProgress(project: Project): Promise<GenerateAllView> {
+  return progressCache().read(generateAllKey(project.id), () => fetchGenerateAllProgress(project), { ended: (view) => view !== null && !view.running });
+}
+
+async function fetchGenerateAllProgress(project: Project): Promise<GenerateAllView> {
   const client = await getTemporalClient();
   const handle = client.workflow.getHandle(generateAllWorkflowId(project.id));
   try {

@@ -23,7 +23,8 @@ import { getLatestVideo } from "./render.server";
 import { getUserSettings } from "./settings.server";
 import { approvedThumbnail } from "./thumbnail.server";
 import { findMediaForUser, mediaIdFromUrl } from "./storage.server";
-import { getTemporalClient, runEndedUnrecorded, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
+import { endedUnrecorded, forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
+import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 
 /** YouTube's own limits: a title of at most 100 characters, a description of at most 5,000 bytes. */
 const TITLE_MAX = 100;
@@ -116,6 +117,7 @@ export async function startYoutubeUpload(userId: string, body: UploadBody): Prom
   const input: YoutubeUploadInput = { uploadId: upload.id, userId, projectId: project.id };
   try {
     await startWorkflow(youtubeUploadWorkflow, { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
+    forgetWorkflow(workflowId);
   } catch (e) {
     await prisma.youtubeUpload.delete({ where: { id: upload.id } });
     if (e instanceof WorkflowAlreadyRunningError) throw jsonError(409, "An upload of this video is already in progress. Wait for it to finish.");
@@ -171,7 +173,11 @@ const IDLE: UploadStatusResponse = {
 
 /** GET /api/youtube/upload-status: the current project's newest upload, with live bytes while it runs. */
 export async function getYoutubeUploadStatus(userId: string): Promise<UploadStatusResponse> {
-  const project = await getCurrentProject(userId);
+  return youtubeUploadStatusFor(await getCurrentProject(userId));
+}
+
+/** The project's newest upload: one indexed read, and while it runs its live bytes from the progress cache. */
+export async function youtubeUploadStatusFor(project: Project | null): Promise<UploadStatusResponse> {
   if (!project) return IDLE;
   const upload = await prisma.youtubeUpload.findFirst({ where: { projectId: project.id }, orderBy: { createdAt: "desc" } });
   if (!upload) return IDLE;
@@ -190,26 +196,24 @@ export async function getYoutubeUploadStatus(userId: string): Promise<UploadStat
   };
   if (upload.status === "completed") return { ...base, status: "completed", percent: 100, phase: "completed" };
   if (upload.status === "error") return { ...base, status: "error", phase: "failed" };
-  if (await runEndedUnrecorded(upload.workflowId, upload.createdAt)) {
+  const run = await workflowSnapshot(upload.workflowId ?? youtubeUploadWorkflowId(project.id), youtubeUploadProgressQuery, upload.createdAt);
+  if (upload.workflowId && endedUnrecorded(run, upload.createdAt)) {
     const error = "The upload was stopped before it finished. Start it again.";
     await prisma.youtubeUpload.updateMany({ where: { id: upload.id, status: "processing" }, data: { status: "error", error } });
     return { ...base, status: "error", phase: "failed", error };
   }
-  try {
-    const state = await (await getTemporalClient()).workflow.getHandle(youtubeUploadWorkflowId(project.id)).query(youtubeUploadProgressQuery);
-    return {
-      ...base,
-      status: "uploading",
-      phase: state.status,
-      percent: state.percent,
-      bytesUploaded: state.bytesUploaded,
-      totalBytes: state.totalBytes || base.totalBytes,
-      videoId: state.videoId ?? base.videoId,
-    };
-  } catch {
-    // no worker has picked the upload up yet: the saved bytes are the truth
-    return { ...base, status: "uploading", phase: "preparing" };
-  }
+  const state = run.progress;
+  // no worker has picked the upload up yet: the saved bytes are the truth
+  if (!state) return { ...base, status: "uploading", phase: "preparing" };
+  return {
+    ...base,
+    status: "uploading",
+    phase: state.status,
+    percent: state.percent,
+    bytesUploaded: state.bytesUploaded,
+    totalBytes: state.totalBytes || base.totalBytes,
+    videoId: state.videoId ?? base.videoId,
+  };
 }
 
 /** What /upload and /projects/{id}/upload show for the user's current project. */

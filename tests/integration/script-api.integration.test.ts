@@ -125,7 +125,15 @@ describe("POST /api/generate-script and GET /api/script-status", () => {
     expect(stuck).toMatchObject({ status: "processing", isStuck: true });
 
     await handle.terminate("operator stopped it");
-    const stopped = await (await call(scriptStatus, status(cookie))).json();
+    // status reads serve the run's state from the progress cache, refreshed about once a second (decision 132):
+    // the stop shows within a couple of reads, not necessarily the first
+    const terminatedAt = Date.now();
+    let stopped = await (await call(scriptStatus, status(cookie))).json();
+    while (stopped.status === "processing" && Date.now() - terminatedAt < 5000) {
+      await new Promise((r) => setTimeout(r, 250));
+      stopped = await (await call(scriptStatus, status(cookie))).json();
+    }
     expect(stopped).toMatchObject({ status: "cancelled", isStuck: false });
+    expect(Date.now() - terminatedAt).toBeLessThan(3000);
   });
 });

@@ -4,6 +4,7 @@
 import { useNavigate } from "@remix-run/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useProgressEvents } from "~/hooks/use-progress-events";
 import { dismissToast, toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
 import { clearCurrentScript, loadVideoDetails, saveCurrentScript, saveVideoDetails } from "~/lib/browser-storage";
@@ -30,6 +31,7 @@ export function useScriptGeneration(serverDetails: VideoDetails | null) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const notifiedFailure = useRef<string | null>(null);
+  const live = useRef(false);
 
   useEffect(() => {
     const local = loadVideoDetails(window.localStorage);
@@ -43,9 +45,10 @@ export function useScriptGeneration(serverDetails: VideoDetails | null) {
     queryFn: () => apiGet<ScriptStatusResponse>("/api/script-status"),
     enabled: !!details,
     // every 3 s (the spec's script-page interval), also once complete: a server that stops answering is noticed
-    // and the page recovers by itself when it is back
-    refetchInterval: (query) => pollWhileUnreachable(POLLING_MS.scriptPage, query.state),
+    // and the page recovers by itself when it is back; paused while the progress events stream the status
+    refetchInterval: (query) => pollWhileUnreachable(live.current ? false : POLLING_MS.scriptPage, query.state),
   });
+  useProgressEvents("script", SCRIPT_STATUS_KEY, status.data?.status === "processing", live);
   const unreachable = serverUnreachable([status]);
   // the "Script generation started" toast is about a run: it goes once that run has ended
   const startedToast = useRef<string | null>(null);

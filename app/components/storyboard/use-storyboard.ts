@@ -2,6 +2,7 @@
 // scene split, scene edits and per-scene generation. The page (app/routes/storyboard/storyboard.tsx) only draws.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useProgressEvents } from "~/hooks/use-progress-events";
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
 import { loadCurrentScript } from "~/lib/browser-storage";
@@ -35,11 +36,15 @@ export function useStoryboard(project: { title: string } | null) {
   // the Generate All run whose summary this page still owes: the one it started, or one it saw running
   const watchedRun = useRef<string | null>(null);
 
+  // the split's status and Generate All's progress stream as progress events while they run; polling pauses then
+  const statusLive = useRef(false);
+  const generateAllLive = useRef(false);
   const status = useQuery({
     queryKey: ["storyboard-status"],
     queryFn: () => apiGet<StoryboardStatus>("/api/storyboard-status"),
-    refetchInterval: (q) => pollWhileUnreachable(POLLING_MS.storyboardStatus, q.state),
+    refetchInterval: (q) => pollWhileUnreachable(statusLive.current ? false : POLLING_MS.storyboardStatus, q.state),
   });
+  useProgressEvents("storyboard", ["storyboard-status"], status.data?.status === "processing", statusLive);
   const cells = useQuery({
     queryKey: ["storyboards"],
     queryFn: () => apiGet<{ storyboardCells: StoryboardCellView[] }>("/api/storyboards"),
@@ -50,8 +55,9 @@ export function useStoryboard(project: { title: string } | null) {
     queryKey: ["generate-all-content"],
     queryFn: () => apiGet<GenerateAllState>("/api/generate-all-content"),
     enabled: status.data?.status === "completed",
-    refetchInterval: (q) => pollWhileUnreachable(q.state.data?.progress?.running ? 2000 : false, q.state),
+    refetchInterval: (q) => pollWhileUnreachable(q.state.data?.progress?.running && !generateAllLive.current ? 2000 : false, q.state),
   });
+  useProgressEvents("generate-all", ["generate-all-content"], !!generateAll.data?.progress?.running, generateAllLive);
   const unreachable = serverUnreachable([status, cells, generateAll]);
   const list = cells.data?.storyboardCells ?? [];
 

@@ -4,11 +4,12 @@
 // bytes YouTube has acknowledged, and at the end the video id with a link to it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CalendarClock, CheckCircle2, ExternalLink, Sparkles } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
+import { useProgressEvents } from "~/hooks/use-progress-events";
 import { toast } from "~/hooks/use-toast";
 import { ApiError, apiRequest, serverMessage } from "~/lib/api-client";
 import { PRIVACY_STATUSES, UPLOAD_LIMITS } from "~/lib/constants";
@@ -111,11 +112,14 @@ export function UploadForm(props: {
   );
   const today = timeZone ? calendarDateIn(new Date(), timeZone) : undefined;
 
+  // the bytes sent stream as progress events while uploading; polled every second when they cannot
+  const statusLive = useRef(false);
   const status = useQuery({
     queryKey: UPLOAD_STATUS_KEY,
     queryFn: fetchUploadStatus,
-    refetchInterval: (q) => (q.state.data?.status === "uploading" ? 1000 : false),
+    refetchInterval: (q) => (q.state.data?.status === "uploading" && !statusLive.current ? 1000 : false),
   });
+  useProgressEvents("upload", UPLOAD_STATUS_KEY, status.data?.status === "uploading", statusLive);
 
   const upload = useMutation({
     mutationFn: uploadRequest,

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUserId } from "~/server/auth.server";
-import { listMusicTracks } from "~/server/music.server";
+import { musicTracksFor } from "~/server/music.server";
+import { requestProject } from "~/server/status-request.server";
 
-// GET /api/music-tracks: the current project's tracks, newest first (an array, as the spec's call returns).
+// GET /api/music-tracks: the current project's tracks, newest first (an array, as the spec's call returns; the page
+// reads the same answers from /api/progress-events?stage=music while a track is being made).
 export async function loader({ request }: LoaderFunctionArgs) {
-  const userId = await requireUserId(request);
-  return Response.json(await listMusicTracks(userId), { headers: { "Cache-Control": "no-store" } });
+  return Response.json(await musicTracksFor(await requestProject(request)), { headers: { "Cache-Control": "no-store" } });
 }

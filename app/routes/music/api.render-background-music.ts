@@ -2,12 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { BackgroundMusicSchema } from "~/lib/music";
 import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { addBackgroundMusic, getBackgroundMusicProgress } from "~/server/music.server";
+import { addBackgroundMusic, backgroundMusicProgressFor } from "~/server/music.server";
+import { requestProject } from "~/server/status-request.server";
 
 // GET /api/render-background-music: how far the running mix has come ({ isActive: false } when none runs).
 export async function loader({ request }: LoaderFunctionArgs) {
-  const userId = await requireUserId(request);
-  return Response.json(await getBackgroundMusicProgress(userId), { headers: { "Cache-Control": "no-store" } });
+  return Response.json(await backgroundMusicProgressFor(await requestProject(request)), { headers: { "Cache-Control": "no-store" } });
 }
 
 // POST /api/render-background-music { volumeLevel, trackId? }: mixes a completed track into the latest render

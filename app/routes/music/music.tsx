@@ -10,6 +10,7 @@ import { Button } from "~/components/ui/button";
 import { Label } from "~/components/ui/label";
 import { Slider } from "~/components/ui/slider";
 import { Textarea } from "~/components/ui/textarea";
+import { useProgressEvents } from "~/hooks/use-progress-events";
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
 import { MUSIC, POLLING_MS } from "~/lib/constants";
@@ -52,13 +53,16 @@ export default function MusicPage() {
   const [chosenTrackId, setChosenTrackId] = useState<string | null>(null);
   const player = useTrackPlayer();
 
+  const tracksLive = useRef(false);
   const tracksQuery = useQuery({
     queryKey: TRACKS_KEY,
     queryFn: async () => (await apiGet<MusicTrack[]>("/api/music-tracks")) ?? [],
-    refetchInterval: POLLING_MS.musicTracks,
+    // paused while the progress events stream the tracks being made
+    refetchInterval: () => (tracksLive.current ? false : POLLING_MS.musicTracks),
   });
   const tracks = tracksQuery.data ?? [];
   const counts = trackCounts(tracks);
+  useProgressEvents("music", TRACKS_KEY, counts.pending + counts.processing > 0, tracksLive);
   const latestVideo = useQuery({
     queryKey: LATEST_VIDEO_KEY,
     queryFn: async () => (await apiGet<{ videoUrl: string | null }>("/api/latest-video")) ?? { videoUrl: null },

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUserId } from "~/server/auth.server";
-import { getYoutubeUploadStatus } from "~/server/youtube-upload.server";
+import { requestProject } from "~/server/status-request.server";
+import { youtubeUploadStatusFor } from "~/server/youtube-upload.server";
 
-// GET /api/youtube/upload-status: the current project's newest upload (bytes acknowledged by YouTube while it runs).
+// GET /api/youtube/upload-status: the current project's newest upload (bytes acknowledged by YouTube while it runs;
+// the page reads the same answers from /api/progress-events?stage=upload when it can).
 export async function loader({ request }: LoaderFunctionArgs) {
-  const userId = await requireUserId(request);
-  return Response.json(await getYoutubeUploadStatus(userId), { headers: { "Cache-Control": "no-store" } });
+  return Response.json(await youtubeUploadStatusFor(await requestProject(request)), { headers: { "Cache-Control": "no-store" } });
 }

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUserId } from "~/server/auth.server";
-import { getRenderProgress } from "~/server/render.server";
+import { renderProgressFor } from "~/server/render.server";
+import { requestProject } from "~/server/status-request.server";
 
-// GET /api/render-progress: the current project's render progress, polled every 2 s while a render is active.
+// GET /api/render-progress: the current project's render progress, polled every 2 s while a render is active
+// (the page reads the same answers from /api/progress-events?stage=render when it can).
 export async function loader({ request }: LoaderFunctionArgs) {
-  const userId = await requireUserId(request);
-  return Response.json(await getRenderProgress(userId), { headers: { "Cache-Control": "no-store" } });
+  return Response.json(await renderProgressFor(await requestProject(request)), { headers: { "Cache-Control": "no-store" } });
 }

@@ -19,6 +19,7 @@ import { RenderedVideo } from "~/components/render/rendered-video";
 import { renderView } from "~/components/render/render-view";
 import { ServerUnreachableNotice } from "~/components/layout/server-unreachable";
 import { Button } from "~/components/ui/button";
+import { useProgressEvents } from "~/hooks/use-progress-events";
 import { toast } from "~/hooks/use-toast";
 import { serverMessage } from "~/lib/api-client";
 import { POLLING_MS } from "~/lib/constants";
@@ -56,14 +57,20 @@ export default function RenderPage() {
   const queryClient = useQueryClient();
   const ready = checklist.allMediaGenerated;
 
+  const progressLive = useRef(false);
   const progressQuery = useQuery({
     queryKey: RENDER_PROGRESS_KEY,
     queryFn: fetchRenderProgress,
     // every 2 s while a render is active; otherwise every 5 s (like the latest video), so a render started
-    // elsewhere and a server that stopped answering are both noticed (docs/decisions/080)
+    // elsewhere and a server that stopped answering are both noticed (docs/decisions/080); none while the
+    // progress events stream it (docs/decisions/132)
     refetchInterval: (query) =>
-      pollWhileUnreachable(isRenderActive(query.state.data) ? POLLING_MS.renderProgress : POLLING_MS.latestVideo, query.state),
+      pollWhileUnreachable(
+        progressLive.current ? false : isRenderActive(query.state.data) ? POLLING_MS.renderProgress : POLLING_MS.latestVideo,
+        query.state,
+      ),
   });
+  useProgressEvents("render", RENDER_PROGRESS_KEY, isRenderActive(progressQuery.data), progressLive);
   const latestVideo = useQuery({
     queryKey: LATEST_VIDEO_KEY,
     queryFn: fetchLatestVideo,

@@ -2,12 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { jsonError, methodNotAllowed } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
+import { requestProject } from "~/server/status-request.server";
 import { getGenerateAllProgress, startGenerateAll } from "~/server/storyboard.server";
 
 // GET /api/generate-all-content: the Generate All run's progress (or its summary once done).
 export async function loader({ request }: LoaderFunctionArgs) {
-  const userId = await requireUserId(request);
-  const project = await getCurrentProject(userId);
+  const project = await requestProject(request);
   return Response.json({ progress: project ? await getGenerateAllProgress(project) : null }, { headers: { "Cache-Control": "no-store" } });
 }
 
