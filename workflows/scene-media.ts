@@ -57,6 +57,8 @@ export async function generateAllContentWorkflow(input: GenerateAllInput): Promi
     failures: [],
   };
   setHandler(generateAllProgressQuery, () => progress);
+  const scene = { projectId: input.projectId, userId: input.userId };
+  const pauses = input.pauses ?? { imageBatchMs: GENERATE_ALL.imageBatchPauseMs, voiceoverMs: GENERATE_ALL.voiceoverPauseMs };
   const missing = await findCellsLackingMedia({ projectId: input.projectId });
   progress.imagesTotal = missing.images.length;
   progress.voiceoversTotal = missing.voiceovers.length;
@@ -66,12 +68,12 @@ export async function generateAllContentWorkflow(input: GenerateAllInput): Promi
 
   progress.phase = "images";
   for (let start = 0; start < missing.images.length; start += GENERATE_ALL.imageBatchSize) {
-    if (start > 0) await sleep(GENERATE_ALL.imageBatchPauseMs);
+    if (start > 0) await sleep(pauses.imageBatchMs);
     const batch = missing.images.slice(start, start + GENERATE_ALL.imageBatchSize);
     await Promise.all(
       batch.map(async (cellIndex) => {
         try {
-          await generateSceneImage({ ...input, cellIndex });
+          await generateSceneImage({ ...scene, cellIndex });
           progress.imagesDone++;
         } catch (error) {
           progress.imagesFailed++;
@@ -83,9 +85,9 @@ export async function generateAllContentWorkflow(input: GenerateAllInput): Promi
 
   progress.phase = "voiceovers";
   for (const [i, cellIndex] of missing.voiceovers.entries()) {
-    if (i > 0) await sleep(GENERATE_ALL.voiceoverPauseMs);
+    if (i > 0) await sleep(pauses.voiceoverMs);
     try {
-      await generateSceneVoiceover({ ...input, cellIndex });
+      await generateSceneVoiceover({ ...scene, cellIndex });
       progress.voiceoversDone++;
     } catch (error) {
       progress.voiceoversFailed++;

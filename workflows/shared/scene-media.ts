@@ -10,7 +10,12 @@ export const generateAllWorkflowId = (projectId: string) => `generate-all-${proj
 export type SceneMediaInput = { projectId: string; userId: string; cellIndex: number };
 export type SceneImageResult = { imageUrl: string };
 export type SceneVoiceoverResult = { audioUrl: string; durationSeconds: number };
-export type GenerateAllInput = { projectId: string; userId: string };
+export type GenerateAllInput = {
+  projectId: string;
+  userId: string;
+  /** the pauses between calls, in ms; the spec's (GENERATE_ALL) when absent (tests shorten them) */
+  pauses?: { imageBatchMs: number; voiceoverMs: number };
+};
 
 export type GenerateAllProgress = {
   phase: "finding" | "images" | "voiceovers" | "done";

@@ -45,7 +45,7 @@ const IGNORED = new Set(
     "tones documentary style shallow depth field establishing golden hour render realistic hyperrealistic 4k 8k hd closeup close " +
     "view background foreground composition portrait landscape-format colorful vibrant beautiful stunning amazing incredible " +
     "interesting important simple easy quick real true whole full short long high low different same special certain own able " +
-    "curious wrap wraps wrapped " +
+    "curious wrap wraps wrapped place places thank thanks " +
     "face faces button sign symbol mark left right crossed cross pointing direction directions hand hands " +
     "zero two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen " +
     "nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion"
@@ -224,12 +224,15 @@ function rankScene(narration: string, prompt: string): Ranking {
 function subjectsAround(ranking: Ranking, main: string, maxRelated: number, exclude: ReadonlySet<string> = new Set()): SceneSubjects {
   const { byWord, keywordsOf } = loadIndex();
   // Related subjects must be named by a word of the scene, not merely share a keyword with it.
-  const related = ranking.ranked.filter((name) => name !== main && ranking.named.has(name) && !exclude.has(name)).slice(0, maxRelated);
+  // One of a picture's variants (a magnifying glass tilted left beside one tilted right says nothing new).
+  const base = (name: string) => name.replace(/-tilted-(left|right)$|-(left|right)$/, "");
+  const other = (name: string) => base(name) !== base(main) && !exclude.has(name);
+  const related = ranking.ranked.filter((name) => name !== main && ranking.named.has(name) && other(name)).slice(0, maxRelated);
   // Too few related subjects in the words: borrow from the main subject's own keywords (octopus → sea, beach).
   for (const keyword of keywordsOf.get(main) ?? []) {
     if (related.length >= Math.min(2, maxRelated)) break;
     const candidates = byWord.get(normalizeWord(keyword)) ?? [];
-    const extra = candidates.find((c) => c.strength >= 3 && c.name !== main && !related.includes(c.name) && !exclude.has(c.name) && ranking.drawable(c.name));
+    const extra = candidates.find((c) => c.strength >= 3 && c.name !== main && !related.includes(c.name) && other(c.name) && ranking.drawable(c.name));
     if (extra) related.push(extra.name);
   }
   return { main, related, words: ranking.words };
