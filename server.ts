@@ -83,7 +83,8 @@ httpServer.listen(env.PORT, host, () => {
 });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
+  // `on`, not `once`: a second signal (the web cluster's primary forwards what its process group got) changes nothing
+  process.on(signal, () => {
     httpServer.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 3000).unref();
   });

@@ -1,6 +1,7 @@
 // npm start (production build) and npm run dev (hot reload): everything Reelsmith needs, in one command.
 // Installs what is missing, starts PostgreSQL and Temporal (with its Web UI) unless DATABASE_URL /
-// TEMPORAL_ADDRESS point elsewhere, applies migrations, builds, then runs the web server and the worker.
+// TEMPORAL_ADDRESS point elsewhere, applies migrations, builds, then runs the web server (WEB_PROCESSES of them
+// on one port, default 1; decision 133) and the worker.
 // Everything a render needs (ffmpeg, the headless shell, the caption font) is installed or reported before
 // anything starts. The web server and the worker are supervised: a crashed one is started again with back-off
 // (an interrupted render resumes through Temporal's retry). Ctrl-C stops every child; nothing is left running.
@@ -9,6 +10,7 @@ import path from "node:path";
 import { ensureDependencies } from "./lib/dependencies.mjs";
 import { DATA_DIR } from "./lib/paths.mjs";
 import { logger } from "./lib/log.mjs";
+import { webProcessCount } from "./lib/web-cluster.mjs";
 
 const dev = process.argv.includes("--dev");
 const log = logger("reelsmith");
@@ -31,6 +33,17 @@ const { superviseChild, stopChildren, waitForHttp } = await import("./lib/proces
 const { ensureBuild } = await import("./lib/build.mjs");
 
 const PORT = Number(process.env.PORT ?? 3000);
+let webProcesses = 1;
+try {
+  webProcesses = webProcessCount();
+} catch (e) {
+  log.error(e.message);
+  process.exit(1);
+}
+if (dev && webProcesses > 1) {
+  log.info("WEB_PROCESSES is ignored with --dev (one process, with hot reload)");
+  webProcesses = 1;
+}
 const TEMPORAL_UI_PORT = 8233;
 let database;
 let stopping = false;
@@ -77,12 +90,16 @@ try {
     DATA_DIR,
   };
   const tsx = ["--import", "tsx"];
-  superviseChild("web", process.execPath, [...tsx, "server.ts"], { env });
-  superviseChild("worker", process.execPath, dev ? [...tsx, "--watch", "workflows/worker.ts"] : [...tsx, "workflows/worker.ts"], { env });
+  // WEB_PROCESSES > 1: that many server.ts processes share PORT through node's cluster (decision 133)
+  if (webProcesses > 1) superviseChild("web", process.execPath, ["scripts/lib/web-cluster.mjs"], { env: { ...env, WEB_PROCESSES: String(webProcesses) } });
+  else superviseChild("web", process.execPath, [...tsx, "server.ts"], { env });
+  // the worker's pool: its activity slots and heartbeats need about 10 connections (decision 130)
+  const workerEnv = { ...env, DATABASE_POOL_SIZE: process.env.WORKER_DATABASE_POOL_SIZE ?? "10" };
+  superviseChild("worker", process.execPath, dev ? [...tsx, "--watch", "workflows/worker.ts"] : [...tsx, "workflows/worker.ts"], { env: workerEnv });
   await waitForHttp(`http://127.0.0.1:${PORT}/healthz`, { timeoutMs: 120_000 });
 
   log.info(`ready in ${seconds()} s`);
-  log.info(`  Reelsmith:        http://localhost:${PORT}`);
+  log.info(`  Reelsmith:        http://localhost:${PORT}${webProcesses > 1 ? ` (${webProcesses} web processes)` : ""}`);
   if (!process.env.TEMPORAL_ADDRESS) log.info(`  Temporal Web UI:  http://localhost:${TEMPORAL_UI_PORT}`);
   log.info(`  Health:           http://localhost:${PORT}/healthz`);
   // Who can sign in (issue 20): the built-in provider checks nothing, so say so every time.

@@ -27,12 +27,27 @@ declare module "oidc-provider" {
     claims(use: string, scope: string): Record<string, unknown> | Promise<Record<string, unknown>>;
   }
 
+  /** What the provider stores per model and id (AdapterPayload in its docs): plain JSON. */
+  export type AdapterPayload = Record<string, unknown> & { grantId?: string; userCode?: string; uid?: string; consumed?: number };
+
+  export interface Adapter {
+    upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void>;
+    find(id: string): Promise<AdapterPayload | undefined>;
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined>;
+    findByUid(uid: string): Promise<AdapterPayload | undefined>;
+    consume(id: string): Promise<void>;
+    destroy(id: string): Promise<void>;
+    revokeByGrantId(grantId: string): Promise<void>;
+  }
+
   export interface KoaContextLike {
     type: string;
     body: unknown;
   }
 
   export type Configuration = Record<string, unknown> & {
+    /** A class constructed once per model name (Session, Interaction, AuthorizationCode, ...). */
+    adapter?: new (model: string) => Adapter;
     findAccount?: (ctx: unknown, sub: string) => Promise<Account | undefined> | Account | undefined;
     renderError?: (ctx: KoaContextLike, out: Record<string, string>, error: Error) => void | Promise<void>;
   };

@@ -1,13 +1,18 @@
 // The embedded identity provider, for local use when OIDC_ISSUER is unset: a real OIDC provider
 // (oidc-provider) under /oidc, where a person signs in by typing any e-mail and name. The app signs in
-// through it exactly as through Google. Its signing key and the accounts it has seen live under
-// DATA_DIR/oidc, so tokens and profiles survive restarts.
+// through it exactly as through Google. Everything it keeps lives in PostgreSQL (decision 133): its state
+// (sessions, interactions, codes, grants: PrismaOidcAdapter), its signing key and the accounts it has seen, so a
+// sign-in that starts on one web process finishes on any other, and survives restarts. Its cookie keys and client
+// secret derive from SESSION_SECRET, which every web process shares.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Request as ExpressRequest, Response as ExpressResponse, Router } from "express";
-import type { Account, InteractionDetails } from "oidc-provider";
+import type { Account, AdapterPayload, InteractionDetails } from "oidc-provider";
 import { z } from "zod";
+import type { Prisma } from "~/generated/prisma/client";
+import { prisma } from "./db.server";
+import { decryptSecret, encryptSecret } from "./encryption.server";
 import { getEnv } from "./env.server";
 
 export const EMBEDDED_PROVIDER_PATH = "/oidc";
@@ -41,27 +46,97 @@ export function embeddedRedirectUris(): string[] {
   return [...new Set([`${PUBLIC_URL}${callback}`, `http://localhost:${PORT}${callback}`, `http://127.0.0.1:${PORT}${callback}`])];
 }
 
-// ---- storage under DATA_DIR/oidc ----
+// ---- storage in PostgreSQL ----
 
-function oidcDir(): string {
-  const dir = path.join(getEnv().DATA_DIR, "oidc");
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return dir;
+/** oidc-provider's models whose rows carry a grantId and go when that grant is revoked. */
+const GRANTABLE = new Set(["AccessToken", "AuthorizationCode", "RefreshToken", "DeviceCode", "BackchannelAuthenticationRequest", "PreAuthorizedCode"]);
+
+/**
+ * oidc-provider's storage adapter over the OidcPayload table: one row per model and id. A row past its expiry is
+ * never returned (and deleted by deleteExpiredOidcState); consume() marks a row used, which find() reports as
+ * `consumed` (epoch seconds), as oidc-provider expects.
+ */
+export class PrismaOidcAdapter {
+  constructor(readonly model: string) {}
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const data = {
+      // through JSON: Prisma refuses undefined inside a Json value
+      payload: JSON.parse(JSON.stringify(payload)) as Prisma.InputJsonValue,
+      grantId: GRANTABLE.has(this.model) && typeof payload.grantId === "string" ? payload.grantId : null,
+      userCode: typeof payload.userCode === "string" ? payload.userCode : null,
+      uid: typeof payload.uid === "string" ? payload.uid : null,
+      expiresAt: typeof expiresIn === "number" && expiresIn > 0 ? new Date(Date.now() + expiresIn * 1000) : null,
+    };
+    await prisma.oidcPayload.upsert({ where: { model_id: { model: this.model, id } }, create: { model: this.model, id, ...data }, update: data });
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    return present(await prisma.oidcPayload.findUnique({ where: { model_id: { model: this.model, id } } }));
+  }
+
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    return present(await prisma.oidcPayload.findFirst({ where: { model: this.model, uid, ...unexpired() } }));
+  }
+
+  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    return present(await prisma.oidcPayload.findFirst({ where: { model: this.model, userCode, ...unexpired() } }));
+  }
+
+  async consume(id: string): Promise<void> {
+    await prisma.oidcPayload.updateMany({ where: { model: this.model, id }, data: { consumedAt: new Date() } });
+  }
+
+  async destroy(id: string): Promise<void> {
+    await prisma.oidcPayload.deleteMany({ where: { model: this.model, id } });
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await prisma.oidcPayload.deleteMany({ where: { model: this.model, grantId } });
+  }
 }
 
-/** The RS256 signing key, created once. */
-export function loadSigningKey(): crypto.JsonWebKey {
-  const file = path.join(oidcDir(), "signing-key.json");
-  if (!fs.existsSync(file)) {
-    const { privateKey } = crypto.generateKeyPairSync("rsa", { modulusLength: 2048 });
-    const jwk = { ...privateKey.export({ format: "jwk" }), kid: crypto.randomUUID(), alg: "RS256", use: "sig" };
-    try {
-      fs.writeFileSync(file, JSON.stringify(jwk), { flag: "wx", mode: 0o600 });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    }
+const unexpired = () => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] });
+
+function present(row: { payload: Prisma.JsonValue; expiresAt: Date | null; consumedAt: Date | null } | null): AdapterPayload | undefined {
+  if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
+  const payload = row.payload as AdapterPayload;
+  return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
+}
+
+/** Deletes the provider's rows past their expiry; returns how many. */
+export async function deleteExpiredOidcState(now = new Date()): Promise<number> {
+  const { count } = await prisma.oidcPayload.deleteMany({ where: { expiresAt: { lte: now } } });
+  return count;
+}
+
+const SIGNING_KEY_ID = "rs256";
+const signingKeyContext = { userId: "oidc-provider", field: "signing-key" };
+
+/** A key an earlier version kept under DATA_DIR/oidc, so tokens it signed stay valid after the upgrade. */
+function legacySigningKey(): crypto.JsonWebKey | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(getEnv().DATA_DIR, "oidc", "signing-key.json"), "utf8")) as crypto.JsonWebKey;
+  } catch {
+    return null;
   }
-  return JSON.parse(fs.readFileSync(file, "utf8")) as crypto.JsonWebKey;
+}
+
+/** The RS256 signing key: created once (by whichever process asks first) and read by every process. */
+export async function loadSigningKey(): Promise<crypto.JsonWebKey> {
+  let row = await prisma.oidcSigningKey.findUnique({ where: { id: SIGNING_KEY_ID } });
+  if (!row) {
+    const jwk =
+      legacySigningKey() ??
+      (() => {
+        const { privateKey } = crypto.generateKeyPairSync("rsa", { modulusLength: 2048 });
+        return { ...privateKey.export({ format: "jwk" }), kid: crypto.randomUUID(), alg: "RS256", use: "sig" };
+      })();
+    // two processes starting together: the first insert wins and both read it back
+    await prisma.oidcSigningKey.createMany({ data: [{ id: SIGNING_KEY_ID, jwk: encryptSecret(JSON.stringify(jwk), signingKeyContext) }], skipDuplicates: true });
+    row = await prisma.oidcSigningKey.findUniqueOrThrow({ where: { id: SIGNING_KEY_ID } });
+  }
+  return JSON.parse(decryptSecret(row.jwk, signingKeyContext)) as crypto.JsonWebKey;
 }
 
 type LocalAccount = { email: string; name: string };
@@ -70,31 +145,17 @@ export function accountIdFor(email: string): string {
   return crypto.createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32);
 }
 
-function accountsFile(): string {
-  return path.join(oidcDir(), "accounts.json");
-}
-
-function readAccounts(): Record<string, LocalAccount> {
-  try {
-    return JSON.parse(fs.readFileSync(accountsFile(), "utf8")) as Record<string, LocalAccount>;
-  } catch {
-    return {};
-  }
-}
-
 /** Remembers the e-mail and name a person typed; returns their stable subject id. */
-export function rememberAccount(account: LocalAccount): string {
+export async function rememberAccount(account: LocalAccount): Promise<string> {
   const email = account.email.trim().toLowerCase();
   const id = accountIdFor(email);
-  const accounts = { ...readAccounts(), [id]: { email, name: account.name.trim() } };
-  const temp = `${accountsFile()}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, JSON.stringify(accounts, null, 2), { mode: 0o600 });
-  fs.renameSync(temp, accountsFile());
+  const name = account.name.trim();
+  await prisma.oidcAccount.upsert({ where: { id }, create: { id, email, name }, update: { name } });
   return id;
 }
 
-export function findLocalAccount(id: string): Account | undefined {
-  const account = readAccounts()[id];
+export async function findLocalAccount(id: string): Promise<Account | undefined> {
+  const account = await prisma.oidcAccount.findUnique({ where: { id } });
   if (!account) return undefined;
   return {
     accountId: id,
@@ -167,7 +228,8 @@ export async function createEmbeddedOidcRouter(): Promise<Router> {
         token_endpoint_auth_method: "client_secret_basic",
       },
     ],
-    jwks: { keys: [loadSigningKey()] },
+    adapter: PrismaOidcAdapter,
+    jwks: { keys: [await loadSigningKey()] },
     cookies: { keys: [derivedSecret("embedded-oidc-cookies")] },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
     scopes: ["openid", "email", "profile"],
@@ -180,6 +242,10 @@ export async function createEmbeddedOidcRouter(): Promise<Router> {
       ctx.body = renderErrorPage(out);
     },
   });
+  // Expired rows go now and every 10 minutes (any process may delete them: deleting twice is harmless).
+  const sweep = () => void deleteExpiredOidcState().catch((e: unknown) => console.error("oidc: could not delete expired sign-in state:", e instanceof Error ? e.message : e));
+  sweep();
+  setInterval(sweep, 10 * 60_000).unref();
   // Behind a TLS proxy (PUBLIC_URL set), trust its X-Forwarded-* headers so the provider's URLs use https.
   provider.proxy = Boolean(process.env.PUBLIC_URL);
 
@@ -227,7 +293,7 @@ export async function createEmbeddedOidcRouter(): Promise<Router> {
         const values = req.body as { email?: string; name?: string };
         return res.status(400).type("html").send(renderSignInPage(details.uid, values, parsed.error.issues[0]!.message));
       }
-      const accountId = rememberAccount(parsed.data);
+      const accountId = await rememberAccount(parsed.data);
       await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
     } catch (e) {
       fail(res, e);

@@ -4,9 +4,10 @@
 import { randomBytes } from "node:crypto";
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { Express, NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import pg from "pg";
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { CROSS_SITE_MESSAGE, NOT_SIGNED_IN_MESSAGE, isCrossSiteWrite, isPublicApiPath, methodNotAllowed } from "./api.server";
-import type { Env } from "./env.server";
+import { getEnv, type Env } from "./env.server";
 import { BUILTIN_SIGNIN_REMOTE_MESSAGE, isLoopbackAddress, mayUseBuiltinSignIn } from "./exposure.server";
 import { getSessionUserId } from "./session.server";
 
@@ -63,7 +64,7 @@ export function securityHeaders(options: { dev: boolean; signInOrigin?: string |
   };
 }
 
-// ── rate limits (rate-limiter-flexible, per process) ─────────────────────────────────────────────
+// ── rate limits (rate-limiter-flexible, counted in PostgreSQL: shared by every web process) ──────────
 
 export type RateLimitKind = "signin" | "generation" | "errorLog";
 
@@ -83,10 +84,44 @@ export function rateLimitKindFor(method: string, pathname: string): RateLimitKin
   return null;
 }
 
-export function createRateLimiters(limits = RATE_LIMITS) {
+/** The table the counters live in (the RateLimit model; rate-limiter-flexible's RateLimiterPostgres layout). */
+export const RATE_LIMIT_TABLE = "rate_limits";
+
+/** Where counters are kept: PostgreSQL (the default: one count across all web processes) or this process's memory. */
+export type RateLimitStore = { kind: "postgres"; pool: pg.Pool } | { kind: "memory" };
+
+let limiterPool: pg.Pool | undefined;
+
+/**
+ * The rate limiters' own small pool (decision 133): one upsert per counted request, which must not queue behind
+ * the app's Prisma queries. A connection that cannot be had within a second counts as Postgres being down.
+ */
+export function rateLimitPool(): pg.Pool {
+  limiterPool ??= new pg.Pool({
+    connectionString: getEnv().DATABASE_URL,
+    max: 3,
+    connectionTimeoutMillis: 1000,
+    query_timeout: 2000,
+    idleTimeoutMillis: 10_000,
+    allowExitOnIdle: true,
+  });
+  return limiterPool;
+}
+
+/**
+ * One limiter per kind. In PostgreSQL each request is one atomic upsert, so N processes count together; if
+ * PostgreSQL fails, an in-memory limiter with the same rule counts instead (per process) until it answers again.
+ * The key prefix names the rule, so a changed rule starts fresh counts.
+ */
+export function createRateLimiters(limits = RATE_LIMITS, store: RateLimitStore = { kind: "postgres", pool: rateLimitPool() }) {
   const limiters = Object.fromEntries(
-    Object.entries(limits).map(([kind, rule]) => [kind, new RateLimiterMemory({ keyPrefix: kind, points: rule.points, duration: rule.durationSeconds })]),
-  ) as Record<RateLimitKind, RateLimiterMemory>;
+    Object.entries(limits).map(([kind, rule]) => {
+      const options = { keyPrefix: `${kind}:${rule.points}/${rule.durationSeconds}`, points: rule.points, duration: rule.durationSeconds };
+      const memory = new RateLimiterMemory(options);
+      if (store.kind === "memory") return [kind, memory];
+      return [kind, new RateLimiterPostgres({ ...options, storeClient: store.pool, storeType: "pool", tableName: RATE_LIMIT_TABLE, tableCreated: true, insuranceLimiter: memory })];
+    }),
+  ) as Record<RateLimitKind, RateLimiterMemory | RateLimiterPostgres>;
   /** null when allowed; else the seconds to wait. */
   return async function consume(kind: RateLimitKind, key: string): Promise<number | null> {
     try {
@@ -180,6 +215,8 @@ export type GateOptions = {
   oidcPath?: string;
   routes: () => Promise<RouteEntry[]> | RouteEntry[];
   rateLimits?: typeof RATE_LIMITS;
+  /** Where the counts live; PostgreSQL unless given (see createRateLimiters). */
+  rateLimitStore?: RateLimitStore;
 };
 
 function remoteKey(req: ExpressRequest): string {
@@ -188,7 +225,7 @@ function remoteKey(req: ExpressRequest): string {
 
 /** Mounts the gates on `app`; mount static files before and Remix after. */
 export function mountGates(app: Express, options: GateOptions): void {
-  const consume = createRateLimiters(options.rateLimits);
+  const consume = createRateLimiters(options.rateLimits, options.rateLimitStore);
   const tooMany = (res: ExpressResponse, kind: RateLimitKind, retryAfter: number) =>
     res.status(429).set({ "Retry-After": String(retryAfter), "Cache-Control": "no-store" }).json({ message: (options.rateLimits ?? RATE_LIMITS)[kind].message });
 
