@@ -8,13 +8,12 @@ import http from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
-import compression from "compression";
 import express from "express";
 import { getEnv } from "~/server/env.server";
 import { exposureBanner, exposureProblem, listenHost } from "~/server/exposure.server";
 import { EMBEDDED_PROVIDER_PATH, createEmbeddedOidcRouter, isEmbeddedProviderEnabled } from "~/server/oidc-provider.server";
 import { upgradeLegacySecrets } from "~/server/settings.server";
-import { fingerprintedAssets } from "~/server/static-assets.server";
+import { compressedResponses, fingerprintedAssets } from "~/server/static-assets.server";
 import { mountGates, requestContext, routesOfBuild } from "~/server/web-app.server";
 
 const env = getEnv();
@@ -57,8 +56,7 @@ if (viteDevServer) {
 }
 
 // Pages and JSON compressed (brotli, else gzip); server-sent events pass through at once (decision 134).
-app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res) }));
-
+app.use(compressedResponses());
 
 mountGates(app, {
   env,
