@@ -9,6 +9,7 @@ import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
+import { withBusyAnswers } from "~/server/busy.server";
 import { getEnv } from "~/server/env.server";
 import { exposureBanner, exposureProblem, listenHost } from "~/server/exposure.server";
 import { EMBEDDED_PROVIDER_PATH, createEmbeddedOidcRouter, isEmbeddedProviderEnabled } from "~/server/oidc-provider.server";
@@ -42,9 +43,10 @@ const viteDevServer =
         }),
       );
 
+// every loader and action answers 503 "busy" when the database pool is exhausted (app/server/busy.server.ts)
 const build = viteDevServer
-  ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
-  : ((await import(new URL("./build/server/index.js", import.meta.url).href)) as ServerBuild);
+  ? () => (viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>).then(withBusyAnswers)
+  : withBusyAnswers((await import(new URL("./build/server/index.js", import.meta.url).href)) as ServerBuild);
 const routes = async () => routesOfBuild(typeof build === "function" ? await build() : build);
 
 if (viteDevServer) {

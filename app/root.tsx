@@ -9,10 +9,11 @@ import {
   useLoaderData,
   useNavigation,
   useRouteError,
+  useRevalidator,
   useRouteLoaderData,
 } from "@remix-run/react";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { z } from "zod";
 import { useNonce } from "~/components/layout/csp-nonce";
 import { DEFAULT_FAVICON, useGlobalBranding } from "~/components/layout/global-branding";
@@ -130,9 +131,41 @@ export default function App() {
   );
 }
 
+/** The sentence of a JSON error answer ({ message }), e.g. the 503 "Reelsmith is busy" one. */
+function messageOf(data: unknown): string | null {
+  return data && typeof data === "object" && typeof (data as { message?: unknown }).message === "string" ? (data as { message: string }).message : null;
+}
+
+/**
+ * A part of Reelsmith is down or busy (503 from app/server/busy.server.ts): say so in words, and try again every
+ * few seconds, so the page comes back by itself once the part does (issue 31).
+ */
+function ComingBack({ message }: { message: string }) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }, RETRY_UNAVAILABLE_MS);
+    return () => clearInterval(timer);
+  }, [revalidator]);
+  return (
+    <main className="mx-auto flex min-h-screen max-w-xl flex-col items-center justify-center gap-4 p-8 text-center">
+      <h1 className="text-3xl font-bold">Reelsmith will be back in a moment</h1>
+      <p className="text-slate-300" role="status">
+        {message}
+      </p>
+      <p className="text-sm text-slate-400">{revalidator.state === "loading" ? "Trying again..." : "This page tries again every few seconds."}</p>
+    </main>
+  );
+}
+
+const RETRY_UNAVAILABLE_MS = 5000;
+
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const unavailable = isRouteErrorResponse(error) && error.status === 503 ? messageOf(error.data) : null;
+  if (unavailable) return <ComingBack message={unavailable} />;
   return (
     <main className="mx-auto flex min-h-screen max-w-xl flex-col items-center justify-center gap-4 p-8 text-center">
       <h1 className="text-3xl font-bold">{notFound ? "Page Not Found" : "Something went wrong"}</h1>
@@ -140,7 +173,7 @@ export function ErrorBoundary() {
         {notFound
           ? "The page you are looking for does not exist."
           : isRouteErrorResponse(error)
-            ? `${error.status}: ${typeof error.data === "string" ? error.data : error.statusText}`
+            ? `${error.status}: ${typeof error.data === "string" ? error.data : (messageOf(error.data) ?? error.statusText)}`
             : "An unexpected error occurred. Please try again."}
       </p>
       <a href="/" className="text-violet-300 underline">

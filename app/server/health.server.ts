@@ -1,4 +1,6 @@
-// What /healthz reports: can we reach the database, Temporal, and is a worker polling our task queue?
+// What /healthz reports: can we reach the database, Temporal, and is a worker polling our task queue? Each part
+// is checked with its own time limit, so the answer comes within 2 s whatever is down (issue 31); the error
+// texts go to the log (once per change, not once per poll) and to trusted callers, never to the public.
 import { randomUUID } from "node:crypto";
 import { getEnv } from "./env.server";
 import { prisma } from "./db.server";
@@ -15,9 +17,22 @@ export type HealthReport = { ok: boolean; database: Check; temporal: Check; work
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** Each part's time limit: together they keep /healthz under 2 s (they run side by side). */
+export const PART_TIMEOUT_MS = 1500;
+
+class NoAnswerInTime extends Error {}
+
+function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new NoAnswerInTime(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 async function checkDatabase(): Promise<Check> {
   try {
-    await prisma.$queryRaw`SELECT 1`;
+    await within(PART_TIMEOUT_MS, prisma.$queryRaw`SELECT 1`);
     return { ok: true };
   } catch (e) {
     return { ok: false, error: message(e) };
@@ -27,13 +42,19 @@ async function checkDatabase(): Promise<Check> {
 async function checkTemporalAndWorker(): Promise<{ temporal: Check; worker: Check }> {
   const env = getEnv();
   try {
-    const client = await getTemporalClient();
-    const info = await client.workflowService.getSystemInfo({});
-    const queue = await client.workflowService.describeTaskQueue({
-      namespace: env.TEMPORAL_NAMESPACE,
-      taskQueue: { name: env.TEMPORAL_TASK_QUEUE },
-      taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-    });
+    const { info, queue } = await within(
+      PART_TIMEOUT_MS,
+      (async () => {
+        const client = await getTemporalClient();
+        const info = await client.workflowService.getSystemInfo({});
+        const queue = await client.workflowService.describeTaskQueue({
+          namespace: env.TEMPORAL_NAMESPACE,
+          taskQueue: { name: env.TEMPORAL_TASK_QUEUE },
+          taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+        });
+        return { info, queue };
+      })(),
+    );
     const pollers = queue.pollers?.length ?? 0;
     return {
       temporal: { ok: true, address: env.TEMPORAL_ADDRESS, serverVersion: info.serverVersion },
@@ -81,8 +102,29 @@ function checkPipelineOnce(): Promise<Check> {
   return pipelineInFlight;
 }
 
+/** What anyone may see: which parts are up, nothing else. */
+export type PublicHealth = { ok: boolean; parts: { database: "up" | "down"; temporal: "up" | "down"; worker: "up" | "down" } };
+
+export function publicHealth(report: HealthReport): PublicHealth {
+  const state = (c: Check): "up" | "down" => (c.ok ? "up" : "down");
+  return { ok: report.ok, parts: { database: state(report.database), temporal: state(report.temporal), worker: state(report.worker) } };
+}
+
+// the last logged state of each part, so a part that stays down is logged once, not on every poll
+const lastLogged = new Map<string, string>();
+
+function logChanges(parts: Record<string, Check>) {
+  for (const [part, check] of Object.entries(parts)) {
+    const state = check.ok ? "up" : `down: ${check.error ?? "no details"}`;
+    if (lastLogged.get(part) === state) continue;
+    if (lastLogged.has(part) || !check.ok) console[check.ok ? "log" : "warn"](`health: ${part} is ${state}`);
+    lastLogged.set(part, state);
+  }
+}
+
 export async function healthReport({ deep = false } = {}): Promise<HealthReport> {
   const [database, { temporal, worker }] = await Promise.all([checkDatabase(), checkTemporalAndWorker()]);
+  logChanges({ database, temporal, worker });
   const pipeline = deep ? await checkPipelineOnce() : undefined;
   const ok = database.ok && temporal.ok && worker.ok && (pipeline?.ok ?? true);
   return { ok, database, temporal, worker, ...(pipeline ? { pipeline } : {}) };

@@ -8,6 +8,7 @@ import pg from "pg";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { CROSS_SITE_MESSAGE, NOT_SIGNED_IN_MESSAGE, isCrossSiteWrite, isPublicApiPath, methodNotAllowed } from "./api.server";
 import { getEnv, type Env } from "./env.server";
+import { unavailableResponseFor } from "./busy.server";
 import { BUILTIN_SIGNIN_REMOTE_MESSAGE, isLoopbackAddress, mayUseBuiltinSignIn } from "./exposure.server";
 import { getSessionUserId } from "./session.server";
 
@@ -279,7 +280,10 @@ export function mountGates(app: Express, options: GateOptions): void {
       }
       next();
     } catch (e) {
-      next(e);
+      // the session lookup or the rate limit's store: a database that is down or busy is a 503 in words
+      const unavailable = unavailableResponseFor(e);
+      if (unavailable) void sendResponse(res, unavailable);
+      else next(e);
     }
   });
 

@@ -219,9 +219,12 @@ describe("the worker's render slots", () => {
 
 describe("/healthz", () => {
   const healthz = () => moduleOf("/healthz").loader!;
-  it("anonymous callers get only { ok }, and ?deep=1 is refused", async () => {
+  it("anonymous callers get only which parts are up, and ?deep=1 is refused", async () => {
     const plain = await callRoute(healthz(), new Request(`${origin}/healthz`));
-    expect(Object.keys(await plain.json())).toEqual(["ok"]);
+    const body = (await plain.json()) as { ok: boolean; parts: Record<string, string> };
+    expect(Object.keys(body)).toEqual(["ok", "parts"]);
+    expect(Object.keys(body.parts).sort()).toEqual(["database", "temporal", "worker"]);
+    expect(Object.values(body.parts).every((state) => state === "up" || state === "down")).toBe(true);
     const deep = await callRoute(healthz(), new Request(`${origin}/healthz?deep=1`));
     expect(deep.status).toBe(403);
     expect((await deep.json()).message).toMatch(/only for the owner account or from this machine/);
