@@ -3,8 +3,9 @@
 // TEMPORAL_ADDRESS point elsewhere, applies migrations, builds, then runs the web server (WEB_PROCESSES of them
 // on one port, default 1; decision 133) and the worker.
 // Everything a render needs (ffmpeg, the headless shell, the caption font) is installed or reported before
-// anything starts. The web server and the worker are supervised: a crashed one is started again with back-off
-// (an interrupted render resumes through Temporal's retry). Ctrl-C stops every child; nothing is left running.
+// anything starts. The web server, the worker, PostgreSQL and Temporal are supervised: a crashed one is started
+// again with back-off, its last lines in the log (an interrupted render resumes through Temporal's retry; the web
+// and the worker reconnect by themselves). Ctrl-C stops every child; nothing is left running.
 import fs from "node:fs";
 import path from "node:path";
 import { ensureDependencies } from "./lib/dependencies.mjs";
@@ -63,7 +64,8 @@ process.on("SIGTERM", () => shutdown(0));
 try {
   fs.mkdirSync(path.join(DATA_DIR, "logs"), { recursive: true });
   const pgLog = fs.createWriteStream(path.join(DATA_DIR, "logs/postgres.log"), { flags: "a" });
-  database = await openDatabase({ onLog: (line) => pgLog.write(line) });
+  // PostgreSQL and Temporal are supervised like the web and the worker (issue 31)
+  database = await openDatabase({ onLog: (line) => pgLog.write(line), supervise: true });
   log.info(
     database.embedded
       ? `PostgreSQL (embedded, data in ${path.relative(process.cwd(), DATA_DIR)}/postgres) ${database.started ? "started" : "already running: attached"}`
@@ -72,7 +74,7 @@ try {
 
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
   if (!temporalAddress) {
-    const temporal = await startTemporalDevServer({ dbFile: path.join(DATA_DIR, "temporal/temporal.db"), uiPort: TEMPORAL_UI_PORT });
+    const temporal = await startTemporalDevServer({ dbFile: path.join(DATA_DIR, "temporal/temporal.db"), uiPort: TEMPORAL_UI_PORT, supervise: true });
     temporalAddress = temporal.address;
     log.info(`Temporal dev server ${temporal.attached ? "already running: attached" : "started"} at ${temporalAddress}`);
   }

@@ -83,7 +83,9 @@ export async function startEmbeddedPostgres({ dataDir, port = EMBEDDED_PG_PORT, 
     // the data dir belongs to the postgres user; keep its parent reachable for it
     fs.chmodSync(path.dirname(dataDir), 0o755);
   }
-  return { server, stop: () => server.stop() };
+  // settles when the server process ends, on purpose or not (a supervisor starts it again: scripts/lib/database.mjs)
+  const exited = new Promise((resolve) => server.process.once("exit", (code, signal) => resolve({ code, signal })));
+  return { server, stop: () => server.stop(), exited, lastLines: () => lines.join("").trim().split("\n").slice(-15) };
 }
 
 export async function ensureDatabase(port, database) {

@@ -9,6 +9,8 @@ import { logger } from "./log.mjs";
 
 const children = new Set();
 const supervisors = new Set();
+/** How many of a dying part's last lines the log shows. */
+const LAST_LINES = 15;
 
 export function startChild(name, command, args, { env = {}, quiet = false, onExit } = {}) {
   const log = logger(name);
@@ -19,9 +21,13 @@ export function startChild(name, command, args, { env = {}, quiet = false, onExi
     detached: true, // own process group: we signal the whole group, grandchildren included
   });
   child.name = name;
+  // the last lines it printed, for the log when it dies (issue 31: a part that keeps crashing says why)
+  child.lastLines = [];
   children.add(child);
   for (const stream of [child.stdout, child.stderr]) {
     readline.createInterface({ input: stream }).on("line", (line) => {
+      child.lastLines.push(line);
+      if (child.lastLines.length > LAST_LINES) child.lastLines.shift();
       if (!quiet || /level=(ERROR|FATAL)|panic/.test(line)) console.log(log.prefix, line);
     });
   }
@@ -59,9 +65,11 @@ export function superviseChild(name, command, args, { env = {}, quiet = false, m
       quiet,
       onExit: (code, signal) => {
         if (supervisor.stopped) return;
-        if (Date.now() - startedAt >= stableAfterMs) backoff = minBackoffMs;
+        const stable = Date.now() - startedAt >= stableAfterMs;
+        if (stable) backoff = minBackoffMs;
         supervisor.restarts += 1;
         log.error(`${name} (pid ${child.pid}) exited (${signal ?? `code ${code}`}); restarting it in ${backoff / 1000} s (restart ${supervisor.restarts})`);
+        if (!stable && child.lastLines.length) log.error(`${name}'s last lines:\n${child.lastLines.map((l) => `    ${l}`).join("\n")}`);
         supervisor.timer = setTimeout(launch, backoff);
         backoff = Math.min(maxBackoffMs, backoff * 2);
       },
@@ -72,6 +80,54 @@ export function superviseChild(name, command, args, { env = {}, quiet = false, m
   };
   supervisors.add(supervisor);
   launch();
+  return supervisor;
+}
+
+/**
+ * Keeps a service running that is started by a function rather than as one of our children (the embedded
+ * PostgreSQL: its package spawns the server). `start()` resolves once the service is up, to
+ * `{ exited: Promise<{ code, signal }>, lastLines: () => string[] }`; when `exited` settles the service is started
+ * again with the same back-off as superviseChild, and a failed start counts as an exit. The first start's failure
+ * is thrown to the caller (nothing to keep running yet).
+ */
+export async function superviseService(name, start, { minBackoffMs = 1000, maxBackoffMs = 30_000, stableAfterMs = 60_000, onRestart } = {}) {
+  const log = logger("reelsmith");
+  const supervisor = { name, stopped: false, timer: null, restarts: 0, child: null };
+  let backoff = minBackoffMs;
+  const watch = (running, startedAt) => {
+    running.exited.then(({ code, signal }) => {
+      if (supervisor.stopped) return;
+      const stable = Date.now() - startedAt >= stableAfterMs;
+      if (stable) backoff = minBackoffMs;
+      supervisor.restarts += 1;
+      log.error(`${name} exited (${signal ?? `code ${code}`}); restarting it in ${backoff / 1000} s (restart ${supervisor.restarts})`);
+      const lines = running.lastLines();
+      if (!stable && lines.length) log.error(`${name}'s last lines:\n${lines.map((l) => `    ${l}`).join("\n")}`);
+      schedule();
+    });
+  };
+  const schedule = () => {
+    supervisor.timer = setTimeout(async () => {
+      supervisor.timer = null;
+      if (supervisor.stopped) return;
+      const startedAt = Date.now();
+      try {
+        const running = await start();
+        log.info(`${name} is back`);
+        onRestart?.();
+        watch(running, startedAt);
+        return;
+      } catch (e) {
+        supervisor.restarts += 1;
+        log.error(`${name} could not start again: ${String(e?.message ?? e).split("\n").slice(-LAST_LINES).join("\n    ")}; next try in ${backoff / 1000} s`);
+      }
+      schedule();
+    }, backoff);
+    backoff = Math.min(maxBackoffMs, backoff * 2);
+  };
+  const running = await start();
+  supervisors.add(supervisor);
+  watch(running, Date.now());
   return supervisor;
 }
 

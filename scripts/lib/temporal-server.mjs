@@ -2,13 +2,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ensureTemporalCli } from "./temporal-cli.mjs";
-import { isPortOpen, startChild, waitForPort } from "./processes.mjs";
+import { isPortOpen, startChild, superviseChild, waitForPort } from "./processes.mjs";
 
 /**
  * Starts the dev server unless one already listens on `port`. `dbFile` keeps history across restarts;
- * without it the server keeps everything in memory (tests).
+ * without it the server keeps everything in memory (tests). `supervise`: started again when it dies, with
+ * back-off and its last lines in the log (issue 31); clients and workers reconnect by themselves.
  */
-export async function startTemporalDevServer({ port = 7233, uiPort = 8233, dbFile, headless = false, name = "temporal" } = {}) {
+export async function startTemporalDevServer({ port = 7233, uiPort = 8233, dbFile = /** @type {string | undefined} */ (undefined), headless = false, name = "temporal", supervise = false } = {}) {
   if (await isPortOpen(port)) return { address: `127.0.0.1:${port}`, attached: true };
   const cli = ensureTemporalCli();
   const args = ["server", "start-dev", "--ip", "127.0.0.1", "--port", String(port), "--namespace", "default", "--log-level", "warn"];
@@ -17,7 +18,7 @@ export async function startTemporalDevServer({ port = 7233, uiPort = 8233, dbFil
     args.push("--db-filename", dbFile);
   }
   args.push(...(headless ? ["--headless"] : ["--ui-port", String(uiPort)]));
-  const child = startChild(name, cli, args, { quiet: true });
+  const child = supervise ? superviseChild(name, cli, args, { quiet: true }).child : startChild(name, cli, args, { quiet: true });
   await waitForPort(port, { what: "the Temporal server", child, timeoutMs: 60_000 });
   if (!headless) await waitForPort(uiPort, { what: "the Temporal Web UI", child, timeoutMs: 30_000 });
   return { address: `127.0.0.1:${port}`, attached: false, child };
