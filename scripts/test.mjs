@@ -23,6 +23,23 @@ const timings = [];
 const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
 // the browser tests' screenshots of every screen (issue 25): one folder per run, printed at the end
 const screenshotsDir = path.join(DATA_DIR, "screenshots", new Date().toISOString().replace(/[:.]/g, "-"));
+// one folder per run: two runs on one machine (two checkouts, or helpers) do not mix their reports
+const reportsDir = path.join(DATA_DIR, "test-reports", String(process.pid));
+
+/** The slowest test files of this run, from the vitest JSON reports: [seconds, project, file]. */
+function slowestFiles(count) {
+  if (!fs.existsSync(reportsDir)) return [];
+  const files = [];
+  for (const report of fs.readdirSync(reportsDir)) {
+    try {
+      const { testResults = [] } = JSON.parse(fs.readFileSync(path.join(reportsDir, report), "utf8"));
+      for (const r of testResults) files.push([(r.endTime - r.startTime) / 1000, report.replace(/\.json$/, ""), path.relative(ROOT, r.name)]);
+    } catch {
+      // a report cut short by a failed run: the others still count
+    }
+  }
+  return files.sort((a, b) => b[0] - a[0]).slice(0, count);
+}
 
 function run(name, command, args, env = {}) {
   return new Promise((resolve, reject) => {
@@ -65,7 +82,13 @@ try {
     servers = await startTestServers();
     log.info(`test servers up: PostgreSQL ${servers.env.TEST_PG_ADMIN_URL.replace(/:[^:@]+@/, ":***@")}, Temporal ${servers.env.TEMPORAL_ADDRESS}`);
   }
-  const vitest = (project) => run(project, bin("vitest"), ["run", "--project", project, ...fileFilters], { ...servers.env, NODE_ENV: "test", SCREENSHOTS_DIR: screenshotsDir });
+  // each project also writes a JSON report, from which the slowest test files are printed at the end (issue 34)
+  const vitest = (project) =>
+    run(project, bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(reportsDir, `${project}.json`)}`, ...fileFilters], {
+      ...servers.env,
+      NODE_ENV: "test",
+      SCREENSHOTS_DIR: screenshotsDir,
+    });
   if (steps.includes("unit")) await vitest("unit");
   if (steps.includes("integration")) await vitest("integration");
   if (steps.includes("security")) await vitest("security");
@@ -92,6 +115,12 @@ fs.mkdirSync(DATA_DIR, { recursive: true });
 log.info("timings:");
 for (const [name, seconds] of timings) log.info(`  ${name.padEnd(12)} ${seconds.toFixed(1)} s`);
 log.info(`  ${"total".padEnd(12)} ${total.toFixed(1)} s`);
+const slowest = slowestFiles(10);
+if (slowest.length) {
+  log.info("slowest test files:");
+  for (const [seconds, project, file] of slowest) log.info(`  ${seconds.toFixed(1).padStart(7)} s  ${project.padEnd(11)} ${file}`);
+}
+fs.rmSync(reportsDir, { recursive: true, force: true });
 if (fs.existsSync(screenshotsDir)) log.info(`screenshots (${fs.readdirSync(screenshotsDir).length}): ${path.relative(ROOT, screenshotsDir)}`);
 if (failed) {
   log.error(failed.message ?? failed);
