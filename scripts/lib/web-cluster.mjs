@@ -24,7 +24,7 @@ function runPrimary(count) {
 
   const fork = (slot) => {
     const startedAt = Date.now();
-    const worker = cluster.fork({ WEB_PROCESS_INDEX: String(slot) });
+    const worker = cluster.fork();
     worker.on("exit", (code, signal) => {
       if (stopping) return;
       // a run that lasted a minute was healthy: start again quickly; else double the wait, up to 30 s

@@ -147,6 +147,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(started.map(stop));
+  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("two web processes on one database", () => {
