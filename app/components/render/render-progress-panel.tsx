@@ -1,10 +1,19 @@
-import { CheckCircle2, Circle, Clock, Loader2, RotateCcw } from "lucide-react";
+import { CheckCircle2, Circle, Clock, Hourglass, Loader2, RotateCcw } from "lucide-react";
+import { useRef } from "react";
+import { trackProgress, type ProgressTrack } from "~/lib/render-eta";
 import { DEFAULT_RENDER_STAGE, formatElapsed, type RenderProgress } from "~/lib/render-progress";
 import { cn } from "~/lib/utils";
 import { renderSteps } from "./render-view";
 
 export function RenderProgressPanel({ progress, lastKnown = false }: { progress: RenderProgress; lastKnown?: boolean }) {
-  const percent = Math.max(0, Math.min(100, Math.round(progress.progress)));
+  // the percent never moves back within a render; the time left from a tenth on (app/lib/render-eta.ts)
+  const track = useRef<ProgressTrack | null>(null);
+  if (typeof progress.elapsedTime === "number" && progress.isActive) {
+    track.current = trackProgress(track.current, { percent: progress.progress, elapsedSeconds: progress.elapsedTime });
+  }
+  const shown = progress.isActive && track.current ? track.current : null;
+  const percent = Math.max(0, Math.min(100, Math.round(shown?.percent ?? progress.progress)));
+  const remaining = shown?.remainingSeconds ?? null;
   const attempt = progress.attempt ?? 1;
   return (
     <section aria-label="Render progress" className={cn("space-y-3 rounded-xl border border-slate-800 bg-slate-950 p-5", lastKnown && "opacity-60")}>
@@ -15,6 +24,11 @@ export function RenderProgressPanel({ progress, lastKnown = false }: { progress:
         </p>
         <p className="flex items-center gap-1 text-sm text-slate-400">
           <Clock className="h-4 w-4" aria-hidden /> Elapsed: <span data-testid="render-elapsed">{formatElapsed(progress.elapsedTime)}</span>
+          {remaining !== null ? (
+            <>
+              <Hourglass className="ml-3 h-4 w-4" aria-hidden /> About <span data-testid="render-remaining">{formatElapsed(remaining)}</span> left
+            </>
+          ) : null}
         </p>
       </div>
       <div className="flex items-center gap-3">
