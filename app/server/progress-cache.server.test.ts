@@ -93,6 +93,19 @@ describe("AnswerCache", () => {
     expect(reloaded).toBe(true); // b was the least recently asked, so it had gone
   });
 
+  it("does not let a load that never answers hold later readers", async () => {
+    const time = clock();
+    const cache = new AnswerCache({ now: time.now, loadTimeoutMs: 10_000 });
+    const hung = cache.read("wf", () => new Promise<number>(() => {}));
+    time.advance(5000);
+    let second = 0;
+    void cache.read("wf", async () => ++second);
+    expect(second).toBe(0); // still joined to the first load
+    time.advance(6000);
+    expect(await cache.read("wf", async () => 9)).toBe(9);
+    void hung;
+  });
+
   it("passes a failed first load to its readers and keeps the last answer when a refresh fails", async () => {
     const time = clock();
     const cache = new AnswerCache({ now: time.now, intervalMs: 1000 });

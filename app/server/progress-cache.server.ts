@@ -16,6 +16,8 @@ export type AnswerCacheOptions = {
   endedMs: number;
   /** at most this many answers; the least recently asked go first */
   maxEntries: number;
+  /** a load still running after this long is no longer waited on: the next reader starts another */
+  loadTimeoutMs: number;
   now: () => number;
 };
 
@@ -46,7 +48,7 @@ export class AnswerCache {
   private lastSweep = 0;
 
   constructor(options: Partial<AnswerCacheOptions> = {}) {
-    this.options = { intervalMs: PROGRESS_INTERVAL_MS, idleMs: 30_000, endedMs: 5_000, maxEntries: 5_000, now: Date.now, ...options };
+    this.options = { intervalMs: PROGRESS_INTERVAL_MS, idleMs: 30_000, endedMs: 5_000, maxEntries: 5_000, loadTimeoutMs: 10_000, now: Date.now, ...options };
   }
 
   get size(): number {
@@ -71,12 +73,14 @@ export class AnswerCache {
     }
     entry.askedAt = now;
     const notBefore = Math.max(options.notBefore ?? 0, options.maxAgeMs === undefined ? 0 : now - options.maxAgeMs);
+    // a load that hangs (a Temporal call without an answer) must not hold every later reader
+    const inflight = entry.inflight && now - entry.inflightStartedAt < this.options.loadTimeoutMs ? entry.inflight : null;
     if (entry.has && entry.fetchedAt >= notBefore) {
       const stale = entry.endedAt === null && now - entry.fetchedAt >= this.options.intervalMs;
-      if (stale && !entry.inflight) this.load(entry, load, options, now).catch(() => {}); // the old answer stays
+      if (stale && !inflight) this.load(entry, load, options, now).catch(() => {}); // the old answer stays
       return Promise.resolve(entry.value as T);
     }
-    if (entry.inflight && entry.inflightStartedAt >= notBefore) return entry.inflight as Promise<T>;
+    if (inflight && entry.inflightStartedAt >= notBefore) return inflight as Promise<T>;
     return this.load(entry, load, options, now);
   }
 

@@ -208,7 +208,7 @@ async function fetchGenerateAllProgress(project: Project): Promise<GenerateAllVi
   const client = await getTemporalClient();
   const handle = client.workflow.getHandle(generateAllWorkflowId(project.id));
   try {
-    const description = await handle.describe();
+    const description = await client.withDeadline(Date.now() + 5000, () => handle.describe());
     if (description.status.name === "RUNNING") {
       const progress = await client.withDeadline(Date.now() + 2000, () => handle.query(generateAllProgressQuery)).catch(() => null);
       return progress ? { ...progress, running: true, runId: description.runId } : null;
