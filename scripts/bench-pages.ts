@@ -72,6 +72,18 @@ async function measure(url: string, cookie: string | null): Promise<PageResult> 
   };
 }
 
+/** Lighthouse now and then fails to record a trace (NO_NAVSTART, NO_FCP under load): such a run is made again, twice at most. */
+async function measureWithRetry(url: string, cookie: string | null): Promise<PageResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(url, cookie);
+    } catch (e) {
+      if (attempt === 3 || !/Lighthouse: NO_/.test(e instanceof Error ? e.message : "")) throw e;
+      console.log(`  (${url}: ${e instanceof Error ? e.message.split(" ")[1] : e}, measured again)`);
+    }
+  }
+}
+
 /** A small H.264 video standing for a finished render. */
 function sampleVideo(): Buffer {
   const file = path.join(workDir, "render.mp4");
@@ -113,7 +125,7 @@ try {
   const benchmarkIndexes: number[] = [];
   for (const [name, pathname, pageCookie] of pages) {
     const runs: PageResult[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await measure(`${base}${pathname}`, pageCookie));
+    for (let i = 0; i < RUNS; i++) runs.push(await measureWithRetry(`${base}${pathname}`, pageCookie));
     benchmarkIndexes.push(...runs.map((x) => x.benchmarkIndex));
     const sorted = [...runs].sort((a, b) => a.scores.performance - b.scores.performance);
     const r = sorted[Math.floor((sorted.length - 1) / 2)]!;
