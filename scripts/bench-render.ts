@@ -131,8 +131,10 @@ async function render(engine: Engine, fixture: Awaited<ReturnType<typeof fixture
   if (engine === "ffmpeg") {
     const textFile = (k: number) => path.join(workDir, `caption-${k}.txt`);
     local.overlays.forEach((o, k) => fs.writeFileSync(textFile(k), o.text));
-    const ffmpegArgs = compileTimeline(local, { fileFor: (src) => src, captions: [], output, encoding: ENCODING, drawtextCaptions: { fontFile: FONT, textFile } });
-    await runFfmpeg(ffmpegArgs);
+    const filterScript = path.join(workDir, "ffmpeg-graph.txt");
+    const { args, filterGraph } = compileTimeline(local, { fileFor: (src) => src, filterScript, output, encoding: ENCODING, drawtextCaptions: { fontFile: FONT, textFile } });
+    fs.writeFileSync(filterScript, filterGraph);
+    await runFfmpeg(args);
   } else if (engine === "fast") {
     const dir = fs.mkdtempSync(path.join(workDir, "fast-"));
     await renderTimelineFast({ timeline: local, workDir: dir, output });

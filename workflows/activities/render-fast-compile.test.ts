@@ -2,12 +2,15 @@
 // timeline's frames, captions and audio.
 import { describe, expect, it } from "vitest";
 import { buildTimeline, MOVES, visibleRectAt, type Timeline } from "../../remotion/timeline";
-import { compileTimeline, fastRendererSupport, perspectiveCorners } from "./render-fast-compile";
+import { captionConcat, compileTimeline, fastRendererSupport, graphPath, perspectiveCorners } from "./render-fast-compile";
 
 /** Evaluates the ffmpeg expressions we emit (numbers, + - * /, parentheses, clip(), the frame variable `in`). */
 function evaluate(expression: string, frame: number): number {
-  const js = expression.replace(/\bin\b/g, "frame");
-  return new Function("clip", "frame", `return ${js};`)((x: number, lo: number, hi: number) => Math.min(Math.max(x, lo), hi), frame) as number;
+  const js = expression.replace(/\bin\b/g, "frame").replace(/\bif\(/g, "when(");
+  const clip = (x: number, lo: number, hi: number) => Math.min(Math.max(x, lo), hi);
+  const when = (c: number, a: number, b: number) => (c ? a : b);
+  const lt = (a: number, b: number) => (a < b ? 1 : 0);
+  return new Function("clip", "when", "lt", "frame", `return ${js};`)(clip, when, lt, frame) as number;
 }
 
 const timeline = buildTimeline({
@@ -21,6 +24,35 @@ const timeline = buildTimeline({
   music: { src: "/m/music.wav", volume: 0.3 },
   captions: true,
 });
+const encoding = { crf: 18, x264Preset: "veryfast", pixelFormat: "yuv420p", audioBitrate: "320k", audioSampleRate: 48000 };
+const compiled = (t: Timeline) =>
+  compileTimeline(t, {
+    fileFor: (src) => src,
+    filterScript: "/w/graph.txt",
+    captionStream: { ffconcat: "/w/captions.ffconcat", x: 100, y: 280 },
+    output: "/w/out.mp4",
+    encoding,
+  });
+
+/** Plays an ffconcat list as the concat demuxer does: each entry starts where the previous ended, in the pictures' time base. */
+function framesOf(ffconcat: string, fps: number, total: number): string[] {
+  const entries: { file: string; us: number }[] = [];
+  for (const line of ffconcat.split("\n")) {
+    const file = /^file '(.*)'$/.exec(line);
+    if (file) entries.push({ file: file[1]!, us: NaN });
+    const duration = /^duration (\d+)\.(\d{6})$/.exec(line);
+    if (duration) entries.at(-1)!.us = Number(duration[1]) * 1_000_000 + Number(duration[2]);
+  }
+  const frames: string[] = [];
+  let startUs = 0;
+  entries.forEach(({ file, us }, n) => {
+    const first = Math.round((startUs * fps) / 1_000_000); // av_rescale_q to 1/fps, rounding to nearest
+    const last = n + 1 < entries.length ? Math.round(((startUs + us) * fps) / 1_000_000) : total;
+    for (let f = first; f < last; f++) frames[f] = file;
+    startUs += Number.isNaN(us) ? 0 : us;
+  });
+  return frames;
+}
 
 describe("perspectiveCorners", () => {
   it("is the composition's visible rectangle, frame by frame, shifted from pixel centres to pixel indices", () => {
@@ -40,35 +72,87 @@ describe("perspectiveCorners", () => {
 });
 
 describe("compileTimeline", () => {
-  const args = compileTimeline(timeline, {
-    fileFor: (src) => src,
-    captions: timeline.overlays.map((_, k) => ({ png: `/w/caption-${k}.png`, x: 100, y: 280 })),
-    output: "/w/out.mp4",
-    encoding: { crf: 18, x264Preset: "veryfast", pixelFormat: "yuv420p", audioBitrate: "320k", audioSampleRate: 48000 },
-  });
-  const graph = args[args.indexOf("-filter_complex") + 1]!;
+  const { args, filterGraph: graph } = compiled(timeline);
 
-  it("renders exactly the timeline's frames, with the shared crf and preset", () => {
+  it("renders exactly the timeline's frames, with the shared crf and preset, the graph through a file", () => {
+    expect(args[args.indexOf("-filter_complex_script") + 1]).toBe("/w/graph.txt");
+    expect(args).not.toContain("-filter_complex");
     expect(graph).toContain(`trim=end_frame=${timeline.durationInFrames}[vout]`);
     expect(args[args.indexOf("-map") + 1]).toBe("[vout]");
     expect(args[args.indexOf("-crf") + 1]).toBe("18");
     expect(args[args.indexOf("-preset") + 1]).toBe("veryfast");
     expect(args.at(-1)).toBe("/w/out.mp4");
-    // each image is decoded once and repeated for its scene's frames
+    // each image is opened in the graph, decoded once and repeated for its scene's frames, moved by its own filter
+    expect(graph).toContain("movie=filename=/m/a.png,scale=640:360");
     expect(graph).toContain(`loop=loop=${timeline.scenes[0]!.durationInFrames - 1}:size=1`);
-    expect(graph).toContain(`concat=n=2:v=1:a=0`);
+    expect(graph.match(/perspective=/g)).toHaveLength(2);
+    expect(graph).toContain("[s0][s1]concat=n=2:v=1:a=0");
+
   });
 
-  it("lays each caption over exactly its frames", () => {
-    for (const o of timeline.overlays) expect(graph).toContain(`enable='between(n,${o.fromFrame},${o.fromFrame + o.durationInFrames - 1})'`);
-    expect(args.filter((a) => a.startsWith("/w/caption-"))).toHaveLength(timeline.overlays.length);
+  it("lays every caption over with one input and one overlay", () => {
+    expect(timeline.overlays.length).toBeGreaterThan(2);
+    expect(args.filter((a) => a === "-i")).toEqual(["-i"]);
+    expect(args.join(" ")).toContain("-f concat -safe 0 -i /w/captions.ffconcat");
+    expect(graph).toContain("[0:v]settb=1/30,scale=out_color_matrix=bt709:out_range=tv,format=yuva420p[captions]");
+    expect(graph.match(/overlay=/g)).toHaveLength(1);
+    expect(graph).toContain("[base][captions]overlay=x=100:y=280:eof_action=repeat:format=yuv420[captioned]");
+  });
+
+  it("keeps the argument list the same size at 240 scenes, the graph growing in its file", () => {
+    const long = buildTimeline({
+      width: 256,
+      height: 144,
+      fps: 30,
+      scenes: Array.from({ length: 240 }, (_, i) => ({ imageSrc: `/m/scene-${i}.png`, audioSrc: `/m/voice-${i}.wav`, audioDurationInSeconds: 14.7, text: "A long scene, said over many words. It goes on and on. ".repeat(5) })),
+      music: { src: "/m/music.wav", volume: 0.3 },
+      captions: true,
+    });
+    const longer = compiled(long);
+    expect(longer.args).toEqual(args);
+    expect(longer.filterGraph.length).toBeGreaterThan(128 * 1024);
   });
 
   it("starts the second voiceover at its scene, loops and fades the music, and pads the mix to the video's length", () => {
-    expect(graph).toContain(`adelay=delays=${(timeline.scenes[1]!.fromFrame / 30) * 1000}:all=1`);
-    expect(args.join(" ")).toContain("-stream_loop -1 -i /m/music.wav");
+    // the voiceovers end to end: the first padded to the sample where the second scene starts
+    const second = (timeline.scenes[1]!.fromFrame / 30) * 48000;
+    expect(graph).toContain(`amovie=filename=/m/a.wav,aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo,atrim=end=${timeline.scenes[0]!.durationInFrames / 30},asetpts=PTS-STARTPTS,volume=1,apad=whole_len=${second},atrim=end_sample=${second}[a0]`);
+    expect(graph).toContain("[a0][a1]concat=n=2:v=0:a=1[voice]");
+    expect(graph).toContain("[voice][a2]amix=inputs=2");
+    expect(graph).not.toContain("adelay");
+    expect(graph).toContain("amovie=filename=/m/music.wav:loop=0,");
+    expect(graph).toContain("amovie=filename=/m/b.wav,");
     expect(graph).toContain("afade=t=in:st=0:d=");
-    expect(graph).toContain(`apad=whole_len=${(timeline.durationInFrames / 30) * 48000}`);
+    expect(graph).toContain(`apad=whole_len=${(timeline.durationInFrames / 30) * 48000},atrim=end_sample=${(timeline.durationInFrames / 30) * 48000},asetnsamples=n=1024:p=0[aout]`);
+    expect(args.join(" ")).toContain("-c:a aac -aac_coder fast -b:a 320k");
+  });
+});
+
+describe("graphPath", () => {
+  it("escapes a path for the option parser, then for the graph parser", () => {
+    expect(graphPath("/tmp/a b/scene-1.png")).toBe("/tmp/a b/scene-1.png");
+    // ffmpeg-filters' example: ' and : escaped once for the option, then every \\ and ' again, and , for the graph
+    expect(graphPath("/x/it's:a,b[1];c")).toBe("/x/it\\\\\\'s\\\\:a\\,b\\[1\\]\\;c");
+  });
+});
+
+describe("captionConcat", () => {
+  it("shows each caption on exactly its frames and the blank between, with no drift over an hour", () => {
+    for (const fps of [24, 25, 30, 60]) {
+      const overlays = Array.from({ length: 2000 }, (_, k) => ({ ...timeline.overlays[0]!, fromFrame: k * 53 + (k % 3), durationInFrames: 40 + (k % 11) }));
+      const long: Timeline = { ...timeline, fps, durationInFrames: 2000 * 53 + 7, overlays };
+      const list = captionConcat(long, overlays.map((_, k) => `c-${k % 7}.png`), "blank.png");
+      expect(list.startsWith("ffconcat version 1.0\n")).toBe(true);
+      const frames = framesOf(list, fps, long.durationInFrames);
+      expect(frames).toHaveLength(long.durationInFrames);
+      const expected: string[] = new Array(long.durationInFrames).fill("blank.png");
+      overlays.forEach((o, k) => expected.fill(`c-${k % 7}.png`, o.fromFrame, o.fromFrame + o.durationInFrames));
+      expect(frames).toEqual(expected);
+    }
+  });
+
+  it("says which caption was not rasterised", () => {
+    expect(() => captionConcat(timeline, [], "blank.png")).toThrow("caption 1 was not rasterised");
   });
 });
 
@@ -88,21 +172,16 @@ describe("compileTimeline with a clip scene", () => {
   // scene 2 becomes a 1.0 s clip: 29 frames a pass (a frame short of its end, as the composition's <Loop>)
   const second = timeline.scenes[1]!;
   const withClip: Timeline = { ...timeline, scenes: [timeline.scenes[0]!, { ...second, layer: { kind: "clip", src: "/m/c.mp4", durationInSeconds: 1 } }] };
-  const args = compileTimeline(withClip, {
-    fileFor: (src) => src,
-    captions: withClip.overlays.map((_, k) => ({ png: `/w/caption-${k}.png`, x: 100, y: 280 })),
-    output: "/w/out.mp4",
-    encoding: { crf: 18, x264Preset: "veryfast", pixelFormat: "yuv420p", audioBitrate: "320k", audioSampleRate: 48000 },
-  });
-  const graph = args[args.indexOf("-filter_complex") + 1]!;
+  const { filterGraph: graph } = compiled(withClip);
   const passes = Math.ceil(second.durationInFrames / 29);
 
   it("plays the clip muted from its start, once per pass until its scene is filled, covering the frame", () => {
     expect(passes).toBeGreaterThan(1);
-    expect(args.join(" ").split("-an -i /m/c.mp4")).toHaveLength(passes + 1);
+    expect(graph.split("movie=filename=/m/c.mp4:streams=dv,")).toHaveLength(passes + 1);
     expect(graph).toContain("scale=640:360:force_original_aspect_ratio=increase");
     expect(graph).toContain("crop=640:360");
     expect(graph.match(/trim=end_frame=29,setpts=PTS-STARTPTS/g)).toHaveLength(passes);
     expect(graph).toContain(`concat=n=${passes}:v=1:a=0,tpad=stop_mode=clone:stop=${second.durationInFrames},trim=end_frame=${second.durationInFrames}`);
+    expect(graph).toContain("[s0][s1]concat=n=2:v=1:a=0");
   });
 });

@@ -1,14 +1,18 @@
-// The fast renderer's compiler: a timeline (remotion/timeline.ts) becomes the arguments of ONE ffmpeg run.
+// The fast renderer's compiler: a timeline (remotion/timeline.ts) becomes ONE ffmpeg run, whose filter graph goes
+// through a file (-filter_complex_script) and whose argument list stays the same size whatever the video's length:
+// every image, clip and audio file is opened in the graph (movie= / amovie= sources), not as an input.
 // - each image scene: the frame-sized image decoded once, repeated in memory, moved by the perspective filter
 //   (bilinear, evaluated every frame) along the rectangle given by the very same `visibleRect` the composition
 //   uses, instantiated here over ffmpeg expressions instead of numbers: sub-pixel, no stepping;
 // - clip scenes: the clip scaled to cover the frame and centre-cropped (CSS object-fit: cover), muted, from its
 //   start; when shorter than its scene, played again from the start every `clipLoopFrames` frames, as the
-//   composition's <Loop> does (one input per pass, so no pass is held in memory);
+//   composition's <Loop> does (one source per pass, so no pass is held in memory);
 // - colour scenes: a colour source; scenes are joined with concat;
-// - caption lines: transparent PNGs rasterised once each by the composition's own caption component (Remotion
-//   renderStill, see render-fast.ts), laid over for exactly their frames (`enable` on the frame number);
-// - audio: every track trimmed, faded, delayed to its first frame and mixed, padded to the video's length.
+// - caption lines: transparent PNGs of one common size, rasterised once each by the composition's own caption
+//   component (render-fast.ts), played as ONE timed picture stream (an ffconcat list, frame-exact cue times, a
+//   transparent blank between cues) and laid over with ONE overlay, however many captions there are;
+// - audio: every track trimmed and faded; the voiceovers joined end to end (silence between), other tracks delayed
+//   to their first frame, all mixed and padded to the video's length.
 // Pure: no I/O, so the exact argument list is testable.
 import { clipLoopFrames, sceneProgress, visibleRect, type Arithmetic, type Timeline } from "../../remotion/timeline";
 
@@ -61,29 +65,86 @@ export function perspectiveCorners(move: Parameters<typeof visibleRect>[1], dura
   return { x0, y0, x1, y1: y0, x2: x0, y2, x3: x1, y3: y2 };
 }
 
+/**
+ * A file path as a filter option value inside a filter graph: escaped for the option parser (\ ' :) and then
+ * for the graph parser (\ ' [ ] , ;), as ffmpeg-filters' "Notes on filtergraph escaping" describe.
+ */
+export function graphPath(file: string): string {
+  const option = file.replace(/[\\':]/g, (c) => `\\${c}`);
+  return option.replace(/[\\'[\],;]/g, (c) => `\\${c}`);
+}
+
+/** Microseconds from the start to a frame, rounded down: a cue never starts after its frame's timestamp. */
+const microsecondsAt = (frame: number, fps: number) => Math.floor((frame * 1_000_000) / fps);
+
+/**
+ * The captions as one timed picture stream: an ffconcat list (read with `-f concat -safe 0`) that shows, for each
+ * frame of the video, the picture of the caption on it, or `blank` (a transparent picture of the same size) where
+ * none is. `pictures[k]` is the file of overlay k, named relative to the list's folder. Each entry lasts the
+ * difference of the rounded-down times of its first and next frames, so the list's running sum never drifts: a cue
+ * starts within a microsecond before its frame, which `option framerate` (the pictures' time base is one frame)
+ * rounds to exactly that frame. The last entry is repeated, as the concat demuxer ignores a last duration.
+ */
+export function captionConcat(timeline: Timeline, pictures: readonly string[], blank: string): string {
+  const { fps } = timeline;
+  const quote = (file: string) => `'${file.replace(/'/g, "'\\''")}'`;
+  const lines = ["ffconcat version 1.0"];
+  let last = blank;
+  const entry = (file: string, from: number, to: number) => {
+    if (to <= from) return;
+    const us = microsecondsAt(to, fps) - microsecondsAt(from, fps);
+    lines.push(`file ${quote(file)}`, `option framerate ${fps}`, `duration ${(us / 1_000_000).toFixed(6)}`);
+    last = file;
+  };
+  let frame = 0;
+  const order = timeline.overlays.map((overlay, k) => ({ overlay, k })).sort((a, b) => a.overlay.fromFrame - b.overlay.fromFrame);
+  for (const { overlay, k } of order) {
+    const picture = pictures[k];
+    if (picture === undefined) throw new Error(`caption ${k + 1} was not rasterised`);
+    entry(blank, frame, overlay.fromFrame);
+    const from = Math.max(frame, overlay.fromFrame);
+    const to = Math.min(timeline.durationInFrames, overlay.fromFrame + overlay.durationInFrames);
+    entry(picture, from, to);
+    frame = Math.max(frame, to);
+  }
+  entry(blank, frame, timeline.durationInFrames);
+  lines.push(`file ${quote(last)}`, `option framerate ${fps}`);
+  return `${lines.join("\n")}\n`;
+}
+
 export type CompiledInputs = {
-  /** Local file for each image / audio src of the timeline. */
+  /** Local file for each image / audio / clip src of the timeline. */
   fileFor: (src: string) => string;
-  /** One rasterised caption per overlay, in timeline order: a PNG cropped to the caption box, and where it goes. */
-  captions: { png: string; x: number; y: number }[];
+  /** Where the caller writes the returned filter graph (passed as -filter_complex_script). */
+  filterScript: string;
+  /** The captions' picture stream (captionConcat, written to a file) and where its pictures go on the frame. */
+  captionStream?: { ffconcat: string; x: number; y: number };
   output: string;
   encoding: { crf: number; x264Preset: string; pixelFormat: string; audioBitrate: string; audioSampleRate: number };
-  /** The benchmark's plain ffmpeg baseline burns the captions in with drawtext instead of PNG overlays. */
+  /** The benchmark's plain ffmpeg baseline burns the captions in with drawtext instead of the picture stream. */
   drawtextCaptions?: { fontFile: string; textFile: (overlayIndex: number) => string };
 };
 
-const seconds = (frames: number, fps: number) => num(frames / fps);
+export type CompiledRender = {
+  /** ffmpeg's arguments: a few inputs at most, so their size does not grow with the timeline. */
+  args: string[];
+  /** The filter graph, for the file at `inputs.filterScript`. */
+  filterGraph: string;
+};
 
-/** The ffmpeg arguments that render the timeline to an MP4 (H.264 + AAC), progress lines on stdout. */
-export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): string[] {
+const seconds = (frames: number, fps: number) => num(frames / fps);
+/**
+ * The mix in AAC's 1024-sample frames: with every source inside the graph (no input), ffmpeg 5.1 starts the graph
+ * before the encoder tells its frame size, and the encoder refused the larger frames ("more samples than frame size").
+ */
+const AAC_FRAMES = "asetnsamples=n=1024:p=0";
+
+/** The ffmpeg run that renders the timeline to an MP4 (H.264 + AAC), progress lines on stdout. */
+export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): CompiledRender {
   const { width, height, fps } = timeline;
   const args = ["-hide_banner", "-nostdin", "-y", "-v", "error", "-progress", "pipe:1", "-nostats"];
   const filters: string[] = [];
-  let inputIndex = 0;
-  const addInput = (...inputArgs: string[]) => {
-    args.push(...inputArgs);
-    return inputIndex++;
-  };
+  const movie = (src: string, options = "") => `movie=filename=${graphPath(inputs.fileFor(src))}${options}`;
   const toYuv = `scale=${width}:${height}:flags=bicubic:out_color_matrix=bt709:out_range=tv,format=${inputs.encoding.pixelFormat},setsar=1`;
 
   // ── pictures ──
@@ -93,13 +154,12 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): str
     const frames = scene.durationInFrames;
     const layer = scene.layer;
     if (layer.kind === "image") {
-      const i = addInput("-framerate", String(fps), "-i", inputs.fileFor(layer.src));
       const c = perspectiveCorners(layer.move, frames, width, height);
       const corners = Object.entries(c)
         .map(([k, v]) => `${k}='${v}'`)
         .join(":");
       filters.push(
-        `[${i}:v]${toYuv},loop=loop=${frames - 1}:size=1:start=0,setpts=N/(${fps}*TB),perspective=${corners}:interpolation=linear:sense=source:eval=frame[${label}]`,
+        `${movie(layer.src)},${toYuv},loop=loop=${frames - 1}:size=1:start=0,setpts=N/(${fps}*TB),perspective=${corners}:interpolation=linear:sense=source:eval=frame[${label}]`,
       );
     } else if (layer.kind === "clip" && layer.durationInSeconds) {
       const loopFrames = clipLoopFrames(layer.durationInSeconds, fps);
@@ -107,9 +167,8 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): str
       const cover = `scale=${width}:${height}:force_original_aspect_ratio=increase:flags=bicubic:out_color_matrix=bt709:out_range=tv,crop=${width}:${height},format=${inputs.encoding.pixelFormat},setsar=1`;
       const passLabels: string[] = [];
       for (let pass = 0; pass < passes; pass++) {
-        const i = addInput("-an", "-i", inputs.fileFor(layer.src));
-        // read as BT.709 as the browser reads it (clips are stored so: app/server/scene-media.server.ts)
-        filters.push(`[${i}:v]setparams=colorspace=bt709:range=tv,fps=${fps},${cover},trim=end_frame=${loopFrames},setpts=PTS-STARTPTS[${label}p${pass}]`);
+        // the clip's video stream only (muted); read as BT.709 as the browser reads it (app/server/scene-media.server.ts)
+        filters.push(`${movie(layer.src, ":streams=dv")},setparams=colorspace=bt709:range=tv,fps=${fps},${cover},trim=end_frame=${loopFrames},setpts=PTS-STARTPTS[${label}p${pass}]`);
         passLabels.push(`[${label}p${pass}]`);
       }
       // a clip a frame shorter than its stated length still fills its scene: the last frame is held
@@ -124,59 +183,94 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): str
   }
   filters.push(`${sceneLabels.join("")}concat=n=${sceneLabels.length}:v=1:a=0,settb=1/${fps},setpts=N[base]`);
 
-  // ── overlays ──
+  // ── captions ──
   let video = "[base]";
-  timeline.overlays.forEach((overlay, k) => {
-    const from = overlay.fromFrame;
-    const to = overlay.fromFrame + overlay.durationInFrames - 1;
-    const next = `[o${k}]`;
-    if (inputs.drawtextCaptions) {
+  if (inputs.drawtextCaptions) {
+    timeline.overlays.forEach((overlay, k) => {
+      const from = overlay.fromFrame;
+      const to = overlay.fromFrame + overlay.durationInFrames - 1;
       const fontSize = Math.round(Math.min(width, height) * 0.05);
       filters.push(
-        `${video}drawtext=fontfile=${inputs.drawtextCaptions.fontFile}:textfile='${inputs.drawtextCaptions.textFile(k)}':expansion=none:fontsize=${fontSize}:fontcolor=white:box=1:boxcolor=black@0.6:boxborderw=${Math.round(fontSize * 0.3)}:x=(w-text_w)/2:y=h-${Math.round(height * 0.08)}-text_h-${Math.round(fontSize * 0.3)}:enable='between(n,${from},${to})'${next}`,
+        `${video}drawtext=fontfile=${graphPath(inputs.drawtextCaptions!.fontFile)}:textfile=${graphPath(inputs.drawtextCaptions!.textFile(k))}:expansion=none:fontsize=${fontSize}:fontcolor=white:box=1:boxcolor=black@0.6:boxborderw=${Math.round(fontSize * 0.3)}:x=(w-text_w)/2:y=h-${Math.round(height * 0.08)}-text_h-${Math.round(fontSize * 0.3)}:enable='between(n,${from},${to})'[o${k}]`,
       );
-    } else {
-      const caption = inputs.captions[k];
-      if (!caption) throw new Error(`caption ${k + 1} was not rasterised`);
-      const i = addInput("-i", caption.png);
-      filters.push(`${video}[${i}:v]overlay=x=${caption.x}:y=${caption.y}:eof_action=repeat:format=yuv420:enable='between(n,${from},${to})'${next}`);
-    }
-    video = next;
-  });
+      video = `[o${k}]`;
+    });
+  } else if (timeline.overlays.length > 0) {
+    const stream = inputs.captionStream;
+    if (!stream) throw new Error(`the timeline has ${timeline.overlays.length} captions but no caption stream`);
+    args.push("-f", "concat", "-safe", "0", "-i", stream.ffconcat);
+    // the pictures turned to YUV with the video's matrix (not the overlay's implicit BT.601), kept on their frames
+    filters.push(`[0:v]settb=1/${fps},scale=out_color_matrix=bt709:out_range=tv,format=yuva420p[captions]`);
+    filters.push(`${video}[captions]overlay=x=${stream.x}:y=${stream.y}:eof_action=repeat:format=yuv420[captioned]`);
+    video = "[captioned]";
+  }
   // the frame count is cut in the graph, not by -frames:v: ffmpeg 5 closes the whole file when one stream reaches
   // its -frames, which dropped the audio encoder's last packets (the video ended 35 ms before its sound)
   filters.push(`${video}trim=end_frame=${timeline.durationInFrames}[vout]`);
   video = "[vout]";
 
   // ── audio ── (cut to the video's exact sample count here; both streams end on their own)
-  const totalSamples = Math.round((timeline.durationInFrames / fps) * inputs.encoding.audioSampleRate);
+  // Tracks that follow one another (the voiceovers) are joined end to end by one concat, each padded to the sample
+  // where the next begins, so the mix adds a few streams, not one per scene for the whole video's length.
+  const rate = inputs.encoding.audioSampleRate;
+  const sampleAt = (frame: number) => Math.round((frame / fps) * rate);
+  const totalSamples = sampleAt(timeline.durationInFrames);
+  const audible = timeline.audio.map((track, k) => ({ track, k })).filter(({ track }) => track.volume > 0);
+  const inSequence = new Set<number>();
+  let sequenceEnd = 0;
+  for (const { track, k } of [...audible].sort((a, b) => a.track.fromFrame - b.track.fromFrame)) {
+    if (!track.loop && track.fromFrame >= sequenceEnd) {
+      inSequence.add(k);
+      sequenceEnd = track.fromFrame + track.durationInFrames;
+    }
+  }
+  const silence = (samples: number, label: string) =>
+    filters.push(`anullsrc=r=${rate}:cl=stereo,aformat=sample_fmts=fltp:sample_rates=${rate}:channel_layouts=stereo,atrim=end_sample=${samples}[${label}]`);
   const audioLabels: string[] = [];
-  timeline.audio.forEach((track, k) => {
-    if (track.volume <= 0) return;
-    const i = track.loop ? addInput("-stream_loop", "-1", "-i", inputs.fileFor(track.src)) : addInput("-i", inputs.fileFor(track.src));
-    const length = track.durationInFrames / fps;
+  const segments: string[] = [];
+  let sequenceSample = 0;
+  for (const { track, k } of audible) {
+    const source = `a${movie(track.src, track.loop ? ":loop=0" : "")}`;
     const chain = [
-      `aformat=sample_fmts=fltp:sample_rates=${inputs.encoding.audioSampleRate}:channel_layouts=stereo`,
-      `atrim=end=${num(length)}`,
+      `aformat=sample_fmts=fltp:sample_rates=${rate}:channel_layouts=stereo`,
+      `atrim=end=${num(track.durationInFrames / fps)}`,
       "asetpts=PTS-STARTPTS",
       `volume=${num(track.volume)}`,
     ];
     if (track.fadeInFrames > 0) chain.push(`afade=t=in:st=0:d=${seconds(track.fadeInFrames, fps)}`);
     if (track.fadeOutFrames > 0) chain.push(`afade=t=out:st=${num((track.durationInFrames - track.fadeOutFrames) / fps)}:d=${seconds(track.fadeOutFrames, fps)}`);
-    if (track.fromFrame > 0) chain.push(`adelay=delays=${num((track.fromFrame / fps) * 1000)}:all=1`);
-    filters.push(`[${i}:a]${chain.join(",")}[a${k}]`);
-    audioLabels.push(`[a${k}]`);
-  });
+    if (inSequence.has(k)) {
+      const first = sampleAt(track.fromFrame);
+      if (first > sequenceSample) {
+        silence(first - sequenceSample, `g${k}`);
+        segments.push(`[g${k}]`);
+      }
+      const samples = sampleAt(track.fromFrame + track.durationInFrames) - first;
+      chain.push(`apad=whole_len=${samples}`, `atrim=end_sample=${samples}`);
+      sequenceSample = first + samples;
+      filters.push(`${source},${chain.join(",")}[a${k}]`);
+      segments.push(`[a${k}]`);
+    } else {
+      if (track.fromFrame > 0) chain.push(`adelay=delays=${num((track.fromFrame / fps) * 1000)}:all=1`);
+      filters.push(`${source},${chain.join(",")}[a${k}]`);
+      audioLabels.push(`[a${k}]`);
+    }
+  }
+  if (segments.length === 1) audioLabels.unshift(segments[0]!);
+  else if (segments.length > 1) {
+    filters.push(`${segments.join("")}concat=n=${segments.length}:v=0:a=1[voice]`);
+    audioLabels.unshift("[voice]");
+  }
   if (audioLabels.length === 0) {
-    filters.push(`anullsrc=r=${inputs.encoding.audioSampleRate}:cl=stereo,atrim=end_sample=${totalSamples}[aout]`);
+    filters.push(`anullsrc=r=${rate}:cl=stereo,atrim=end_sample=${totalSamples},${AAC_FRAMES}[aout]`);
   } else {
     const mixed = audioLabels.length === 1 ? `${audioLabels[0]}anull` : `${audioLabels.join("")}amix=inputs=${audioLabels.length}:normalize=0:duration=longest:dropout_transition=0`;
-    filters.push(`${mixed},apad=whole_len=${totalSamples},atrim=end_sample=${totalSamples}[aout]`);
+    filters.push(`${mixed},apad=whole_len=${totalSamples},atrim=end_sample=${totalSamples},${AAC_FRAMES}[aout]`);
   }
 
   args.push(
-    "-filter_complex",
-    filters.join(";"),
+    "-filter_complex_script",
+    inputs.filterScript,
     "-map",
     video,
     "-map",
@@ -201,6 +295,10 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): str
     "tv",
     "-c:a",
     "aac",
+    // the fast coder: a third of the default (twoloop) coder's time, which took 0.11 CPU s per second of video
+    // at 320 kb/s, more than the whole picture at small sizes; at this bitrate the difference is not heard
+    "-aac_coder",
+    "fast",
     "-b:a",
     inputs.encoding.audioBitrate,
     "-ar",
@@ -209,5 +307,5 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): str
     "+faststart",
     inputs.output,
   );
-  return args;
+  return { args, filterGraph: filters.join(";\n") };
 }

@@ -1,21 +1,25 @@
 // The fast renderer: the timeline compiled to one ffmpeg run (render-fast-compile.ts). The only browser work is
 // rasterising each distinct caption once, with the composition's own caption component: one Remotion renderFrames
 // pass over the CaptionSheet composition (a caption per frame, transparent PNG, in the worker's shared browser),
-// each frame cropped to its box.
+// each frame cropped to the band every caption fits in, so they play as one picture stream of one size.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { renderFrames, selectComposition } from "@remotion/renderer";
 import sharp from "sharp";
 import { CAPTION_SHEET_ID, type CaptionSheetProps } from "../../remotion/Caption";
 import type { Timeline } from "../../remotion/timeline";
-import { compileTimeline } from "./render-fast-compile";
+import { captionConcat, compileTimeline } from "./render-fast-compile";
 import { chromiumOptions, ENCODING, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
 
 export const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
 
 export type FastProgress = { phase: "captions"; done: number; total: number } | { phase: "encoding"; frame: number; total: number };
 
-export type CaptionImage = { png: string; x: number; y: number };
+/** A caption's picture and where its top-left corner goes on the frame. */
+export type CaptionImage = { png: string; x: number; y: number; width: number; height: number };
+
+const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 
 /** A transparent full-frame PNG cropped to its visible box, the box widened to even coordinates (4:2:0 chroma). */
 async function cropToCaption(full: Buffer, target: string, width: number, height: number): Promise<CaptionImage> {
@@ -26,15 +30,52 @@ async function cropToCaption(full: Buffer, target: string, width: number, height
   const top = Math.max(0, Math.floor(top0 / 2) * 2);
   const right = Math.min(width, Math.ceil((left0 + info.width) / 2) * 2);
   const bottom = Math.min(height, Math.ceil((top0 + info.height) / 2) * 2);
-  await sharp(full).extract({ left, top, width: right - left, height: bottom - top }).png({ compressionLevel: 1 }).toFile(target);
-  return { png: target, x: left, y: top };
+  await sharp(full).extract({ left, top, width: right - left, height: bottom - top }).ensureAlpha().png({ compressionLevel: 1 }).toFile(target);
+  return { png: target, x: left, y: top, width: right - left, height: bottom - top };
+}
+
+/** The smallest box holding every caption (even coordinates, as each box is). */
+function bandOf(images: readonly CaptionImage[]) {
+  const x = Math.min(...images.map((i) => i.x));
+  const y = Math.min(...images.map((i) => i.y));
+  const right = Math.max(...images.map((i) => i.x + i.width));
+  const bottom = Math.max(...images.map((i) => i.y + i.height));
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+/** The caption's picture widened with transparent pixels to the band, in place. */
+async function extendToBand(image: CaptionImage, band: ReturnType<typeof bandOf>): Promise<CaptionImage> {
+  const top = image.y - band.y;
+  const left = image.x - band.x;
+  const bottom = band.height - image.height - top;
+  const right = band.width - image.width - left;
+  if (top || left || bottom || right) {
+    const png = await sharp(image.png).extend({ top, left, bottom, right, background: TRANSPARENT }).png({ compressionLevel: 1 }).toBuffer();
+    await fs.promises.writeFile(image.png, png);
+  }
+  return { png: image.png, ...band };
+}
+
+/** Runs `work` over `items`, `limit` at a time. */
+async function eachLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
 }
 
 type SheetCaption = CaptionSheetProps["captions"][number];
 const sheetCaption = (overlay: Timeline["overlays"][number]): SheetCaption => ({ lines: overlay.lines, highlightWord: overlay.highlightWord, style: overlay.style });
 
 /**
- * Every caption overlay of the timeline as a PNG (identical captions are drawn once), in timeline order. With the
+ * Every caption overlay of the timeline as a PNG (identical captions are drawn once), in timeline order, all of one
+ * size and place (the band every caption fits in, transparent around each), so they make one stream. With the
  * word-highlight preset that is one picture per spoken word, so all of them are drawn in one renderFrames pass of
  * the CaptionSheet (pages opened once, a seek per caption) rather than a renderStill each (decision 100).
  */
@@ -90,7 +131,9 @@ export async function rasteriseCaptions(timeline: Timeline, workDir: string, onP
   });
   await Promise.all(cropping);
   if (cropFailure !== undefined) throw cropFailure;
-  return sheetIndex.map((i) => images[i]!);
+  const band = bandOf(images);
+  const banded = await eachLimited(images, 4, (image) => extendToBand(image, band));
+  return sheetIndex.map((i) => banded[i]!);
 }
 
 /** Runs ffmpeg with `args`, reporting the frame it reached (from -progress on stdout). Aborts kill it. */
@@ -125,7 +168,8 @@ export function runFfmpeg(args: string[], { onFrame, signal }: { onFrame?: (fram
 
 /**
  * Renders the timeline (whose image and audio sources are local files) to `output`: captions rasterised first,
- * then one ffmpeg run for the picture, the overlays and the audio mix.
+ * then one ffmpeg run for the picture, the captions and the audio mix, its graph and caption list in `workDir`.
+ * Returns the arguments ffmpeg ran with.
  */
 export async function renderTimelineFast(options: {
   timeline: Timeline;
@@ -133,9 +177,22 @@ export async function renderTimelineFast(options: {
   output: string;
   signal?: AbortSignal;
   onProgress?: (p: FastProgress) => void;
-}): Promise<void> {
+}): Promise<{ args: string[] }> {
   const { timeline, workDir, output, signal, onProgress } = options;
   const captions = await rasteriseCaptions(timeline, workDir, onProgress);
-  const args = compileTimeline(timeline, { fileFor: (src) => src, captions, output, encoding: ENCODING });
+  const first = captions[0];
+  let captionStream: { ffconcat: string; x: number; y: number } | undefined;
+  if (first) {
+    const blank = path.join(workDir, "caption-blank.png");
+    await sharp({ create: { width: first.width, height: first.height, channels: 4, background: TRANSPARENT } }).png().toFile(blank);
+    const ffconcat = path.join(workDir, "captions.ffconcat");
+    const pictures = captions.map((c) => path.relative(workDir, c.png));
+    await fs.promises.writeFile(ffconcat, captionConcat(timeline, pictures, path.basename(blank)));
+    captionStream = { ffconcat, x: first.x, y: first.y };
+  }
+  const filterScript = path.join(workDir, "filter-graph.txt");
+  const { args, filterGraph } = compileTimeline(timeline, { fileFor: (src) => src, filterScript, captionStream, output, encoding: ENCODING });
+  await fs.promises.writeFile(filterScript, filterGraph);
   await runFfmpeg(args, { signal, onFrame: (frame) => onProgress?.({ phase: "encoding", frame, total: timeline.durationInFrames }) });
+  return { args };
 }
