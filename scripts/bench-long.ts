@@ -1,0 +1,244 @@
+// npm run bench:long [5] [20] [60]: long 16:9 1080p videos (5, 20 and 60 minutes by default; name the minutes to
+// run fewer) rendered by the fast renderer, each in a fresh child process as a worker renders (the composition
+// bundled and the browser launched before the clock starts). Scenes of 15 s (14.68 s of voiceover and the
+// timeline's pause), as the storyboard plans them: 20, 80 and 240 scenes; offline pictures, offline voiceovers
+// (a few, reused), a caption line per sentence (every scene's text distinct), music at 5 %. Prints, per length:
+// seconds of render per second of video, the peak memory of the child's process tree (node, the browser,
+// ffmpeg), the peak disk use of its work folder (caption pictures, graph, the MP4 as it grows), and the size of
+// ffmpeg's argument list. A benchmark, not a test: the figures depend on what else the machine does, so the load
+// average is printed too.
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { storyboardVideoSchema } from "../remotion/props";
+import { buildTimeline } from "../remotion/timeline";
+import { prescaleImage } from "../workflows/activities/render-assets";
+import { closeBrowser, ENCODING, getBrowser, getCompositionBundle } from "../workflows/activities/render-engine";
+import { renderTimelineFast, type FastProgress } from "../workflows/activities/render-fast";
+
+const SIZE = { width: 1920, height: 1080 };
+const FPS = 30;
+const SCENE_SECONDS = 15;
+const VOICE_SECONDS = 14.68; // + the 0.3 s pause, rounded up to whole frames: 450 frames, 15 s a scene at 30 fps
+const PICTURES = 8;
+const VOICES = 4;
+const MUSIC_VOLUME = 0.05;
+const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const asked = process.argv
+  .slice(2)
+  .filter((a) => /^\d+$/.test(a))
+  .map(Number);
+const MINUTES = asked.length ? asked : [5, 20, 60];
+
+/** What the parent prepares once and every child renders from. */
+type Manifest = { dir: string; pictures: string[]; voices: string[]; music: string };
+
+const SENTENCES = [
+  "Honeybees dance to tell the hive where the flowers are",
+  "The angle of the dance points the way against the sun",
+  "A longer waggle means the flowers grow farther away",
+  "Foragers visit hundreds of blossoms on a single trip",
+  "Young workers build the comb from flakes of wax",
+  "The queen lays up to two thousand eggs a day in spring",
+];
+/** Scene i's text: distinct for every scene, so every caption is a new picture, as in a real script. */
+const sceneText = (i: number) =>
+  `Scene ${i + 1}. ${SENTENCES[i % SENTENCES.length]}. ${SENTENCES[(i + 2) % SENTENCES.length]}, number ${i + 1}. ${SENTENCES[(i + 4) % SENTENCES.length]}.`;
+
+/** Peak resident memory (KiB) of `root` and its descendants, sampled every 250 ms; and the peak size of `dir`. */
+function usage(root: number, dir: string) {
+  let peakKiB = 0;
+  let peakDiskBytes = 0;
+  const sizeOf = (folder: string): number => {
+    let total = 0;
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      try {
+        total += entry.isDirectory() ? sizeOf(file) : fs.statSync(file).size;
+      } catch {
+        // removed while we looked
+      }
+    }
+    return total;
+  };
+  const sample = () => {
+    const rows = execFileSync("ps", ["-eo", "pid=,ppid=,rss="]).toString().trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
+    const children = new Map<number, number[]>();
+    for (const [pid, ppid] of rows) children.set(ppid!, [...(children.get(ppid!) ?? []), pid!]);
+    const rss = new Map(rows.map(([pid, , kb]) => [pid!, kb!]));
+    let total = 0;
+    const stack = [root];
+    while (stack.length) {
+      const pid = stack.pop()!;
+      total += rss.get(pid) ?? 0;
+      stack.push(...(children.get(pid) ?? []));
+    }
+    peakKiB = Math.max(peakKiB, total);
+    peakDiskBytes = Math.max(peakDiskBytes, sizeOf(dir));
+  };
+  sample();
+  const timer = setInterval(sample, 250);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return { peakMiB: peakKiB / 1024, peakDiskMiB: peakDiskBytes / 2 ** 20 };
+    },
+  };
+}
+
+function probe(file: string) {
+  const out = execFileSync("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "json", file]).toString();
+  const streams = (JSON.parse(out) as { streams: { codec_type: string; duration?: string }[] }).streams;
+  return {
+    videoSeconds: Number(streams.find((s) => s.codec_type === "video")?.duration ?? 0),
+    audioSeconds: Number(streams.find((s) => s.codec_type === "audio")?.duration ?? 0),
+  };
+}
+
+// ── child: one render, started when the parent says "go" ─────────────────────────────────────────────────
+async function child(minutes: number, manifestFile: string, workDir: string) {
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as Manifest;
+  const scenes = (minutes * 60) / SCENE_SECONDS;
+  const timeline = buildTimeline(
+    storyboardVideoSchema.parse({
+      ...SIZE,
+      fps: FPS,
+      captions: true,
+      scenes: Array.from({ length: scenes }, (_, i) => ({
+        imageSrc: manifest.pictures[i % manifest.pictures.length]!,
+        audioSrc: manifest.voices[i % manifest.voices.length]!,
+        audioDurationInSeconds: VOICE_SECONDS,
+        text: sceneText(i),
+      })),
+      music: { src: manifest.music, volume: MUSIC_VOLUME },
+    }),
+  );
+  await getCompositionBundle();
+  await getBrowser();
+  const lines = readline.createInterface({ input: process.stdin });
+  console.log(JSON.stringify({ ready: true }));
+  for await (const line of lines) if (line.trim() === "go") break;
+  const started = performance.now();
+  let captionsSeconds = 0;
+  let lastPercent = -10;
+  const onProgress = (p: FastProgress) => {
+    if (p.phase === "encoding" && !captionsSeconds) captionsSeconds = (performance.now() - started) / 1000;
+    const percent = p.phase === "encoding" ? Math.floor((p.frame / p.total) * 100) : 0;
+    if (percent >= lastPercent + 10) {
+      lastPercent = percent;
+      console.error(`  ${minutes} min: encoding ${percent} % after ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    }
+  };
+  const output = path.join(workDir, "video.mp4");
+  const { args } = await renderTimelineFast({ timeline, workDir, output, onProgress });
+  const seconds = (performance.now() - started) / 1000;
+  const argBytes = args.reduce((sum, a) => sum + Buffer.byteLength(a) + 1, 0);
+  console.log(JSON.stringify({ done: true, seconds, captionsSeconds, argBytes, captions: timeline.overlays.length, frames: timeline.durationInFrames }));
+  lines.close();
+  await closeBrowser();
+  process.exit(0);
+}
+
+// ── parent ───────────────────────────────────────────────────────────────────────────────────────────────
+type Done = { seconds: number; captionsSeconds: number; argBytes: number; captions: number; frames: number };
+
+function measuredRender(minutes: number, manifestFile: string, workDir: string) {
+  const self = fileURLToPath(import.meta.url);
+  const proc = spawn(process.execPath, ["--import", "tsx", self, `--child=${minutes}`, `--manifest=${manifestFile}`, `--work=${workDir}`], { stdio: ["pipe", "pipe", "inherit"] });
+  return new Promise<Done & { peakMiB: number; peakDiskMiB: number }>((resolve, reject) => {
+    let measuring: ReturnType<typeof usage> | undefined;
+    proc.on("error", reject);
+    proc.on("exit", (code) => {
+      if (code !== 0) reject(new Error(`the ${minutes}-minute render exited with ${code}`));
+    });
+    readline.createInterface({ input: proc.stdout! }).on("line", (line) => {
+      const message = (() => {
+        try {
+          return JSON.parse(line) as { ready?: boolean; done?: boolean } & Partial<Done>;
+        } catch {
+          return null;
+        }
+      })();
+      if (!message) return console.log(`  ${line}`);
+      if (message.ready) {
+        measuring = usage(proc.pid!, workDir);
+        proc.stdin!.write("go\n");
+      } else if (message.done) {
+        resolve({ ...(message as Done), ...measuring!.stop() });
+      }
+    });
+  });
+}
+
+async function parent() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-bench-long-"));
+  process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  console.log(`preparing ${PICTURES} offline pictures at 1080p, ${VOICES} voiceovers, music...`);
+  const { providersFor } = await import("~/providers/index.server");
+  const offline = providersFor({});
+  const pictures: string[] = [];
+  for (let i = 0; i < PICTURES; i++) {
+    const image = await offline.image.generateImage({ prompt: `${SENTENCES[i % SENTENCES.length]}, scene ${i + 1}`, aspectRatio: "16:9", seed: `bench-long:${i}` });
+    const source = path.join(dir, `source-${i + 1}.png`);
+    fs.writeFileSync(source, image.image);
+    const scaled = path.join(dir, `picture-${i + 1}.png`);
+    await prescaleImage(source, scaled, SIZE.width, SIZE.height);
+    pictures.push(scaled);
+  }
+  const voices: string[] = [];
+  for (let i = 0; i < VOICES; i++) {
+    const speech = await offline.speech.synthesize({ text: `${sceneText(i)} ${SENTENCES[(i + 1) % SENTENCES.length]}.` });
+    const voice = path.join(dir, `voice-${i + 1}.wav`);
+    fs.writeFileSync(voice, speech.audio);
+    voices.push(voice);
+  }
+  const { taskId } = await offline.music.startGeneration({ prompt: "calm warm acoustic", trackCount: 1, durationSeconds: 60, seed: "bench-long" });
+  const track = (await offline.music.poll(taskId)).tracks[0]!;
+  const music = path.join(dir, "music.wav");
+  fs.writeFileSync(music, track.audio!);
+  const manifestFile = path.join(dir, "manifest.json");
+  fs.writeFileSync(manifestFile, JSON.stringify({ dir, pictures, voices, music } satisfies Manifest));
+
+  const rows: string[] = [];
+  for (const minutes of MINUTES) {
+    const workDir = path.join(dir, `render-${minutes}`);
+    fs.mkdirSync(workDir);
+    console.log(`rendering ${minutes} min (${(minutes * 60) / SCENE_SECONDS} scenes) at 1080p, load average ${os.loadavg()[0]!.toFixed(1)}...`);
+    const run = await measuredRender(minutes, manifestFile, workDir);
+    const facts = probe(path.join(workDir, "video.mp4"));
+    const outputMiB = fs.statSync(path.join(workDir, "video.mp4")).size / 2 ** 20;
+    rows.push(
+      [
+        `${minutes} min`.padEnd(7),
+        String((minutes * 60) / SCENE_SECONDS).padStart(6),
+        String(run.captions).padStart(8),
+        facts.videoSeconds.toFixed(2).padStart(8),
+        facts.audioSeconds.toFixed(2).padStart(8),
+        run.seconds.toFixed(0).padStart(8),
+        run.captionsSeconds.toFixed(0).padStart(10),
+        (run.seconds / (minutes * 60)).toFixed(3).padStart(8),
+        run.peakMiB.toFixed(0).padStart(9),
+        run.peakDiskMiB.toFixed(0).padStart(10),
+        outputMiB.toFixed(0).padStart(8),
+        String(run.argBytes).padStart(9),
+        os.loadavg()[0]!.toFixed(1).padStart(5),
+      ].join(" "),
+    );
+    console.log(`  ${rows.at(-1)}`);
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+  console.log(`\nbench:long on ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; 1920x1080, ${FPS} fps, crf ${ENCODING.crf}, preset ${ENCODING.x264Preset}; fast renderer`);
+  console.log("render s: captions drawn + ffmpeg; captions s: until ffmpeg started; s/s: render seconds per second of video;");
+  console.log("peak MiB: the render process's tree (node, browser, ffmpeg); disk MiB: its work folder at its largest; args: ffmpeg's argument list in bytes");
+  console.log("length  scenes captions  video s  audio s render s captions s     s/s  peak MiB  disk MiB  out MiB      args  load");
+  for (const row of rows) console.log(row);
+  process.exit(0);
+}
+
+const childOf = option("child");
+if (childOf) await child(Number(childOf), option("manifest")!, option("work")!);
+else await parent();
