@@ -199,6 +199,11 @@ describe("GET /api/progress-events?stage=render", () => {
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({ field: "stage" });
 
+    const head = await call(progressEventsLoader, `/api/progress-events?stage=render&projectId=${projectId}`, { cookie: owner.cookie, method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("Content-Type")).toMatch(/^text\/event-stream/);
+    expect(head.body).toBeNull();
+
     // the owner's own project by id: a stream (nothing runs, so it sends the idle answer and ends)
     const own = await call(progressEventsLoader, `/api/progress-events?stage=render&projectId=${projectId}`, { cookie: owner.cookie });
     expect(own.status).toBe(200);

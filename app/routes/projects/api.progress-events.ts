@@ -17,5 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const projectId = params.get("projectId");
   const project = projectId ? await getProjectForUser(userId, projectId) : await requestProject(request);
   if (!project) return jsonError(404, "No project yet. Create a video on the Create page first.");
+  // a HEAD gets the headers only: a stream nobody reads would tick until its run ends
+  if (request.method === "HEAD") return new Response(null, { headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store" } });
   return progressEventStream(request, project, stage);
 }
