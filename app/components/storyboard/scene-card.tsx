@@ -24,7 +24,9 @@ export function SceneCard(props: {
   return (
     <article
       aria-label={`Scene ${cell.cellIndex + 1}`}
-      className={`flex flex-col overflow-hidden rounded-xl border bg-slate-900 ${props.playing ? "border-brand ring-2 ring-brand" : "border-slate-800"}`}
+      // Cards off screen skip layout and paint (a 60-minute video has 240): they stay in the page, for the
+      // keyboard, find-in-page and selectors; "auto" keeps a card's last drawn height while it is away.
+      className={`flex flex-col overflow-hidden rounded-xl border bg-slate-900 [contain-intrinsic-size:auto_640px] [content-visibility:auto] ${props.playing ? "border-brand ring-2 ring-brand" : "border-slate-800"}`}
     >
       <div className={`relative overflow-hidden bg-slate-800 ${props.vertical ? "aspect-[9/16] max-h-80" : "aspect-video"}`}>
         {/* a 9:16 box capped in height is wider than 9:16: the whole frame is shown, over a blurred copy of itself */}
