@@ -1,0 +1,263 @@
+// npm run bench:load: many creators at once on one machine (issue 36, decision 130). A benchmark, not a test:
+// loopback only, bounded in time and count, figures that depend on the machine's load.
+// The app is started the way the browser tests start it (scripts/lib/test-app.mjs: the built web server and a
+// worker against a fresh database, the test servers on TEST_PG_PORT / TEST_TEMPORAL_PORT / E2E_PORT), offline
+// providers, no keys. Creators are signed in with the session module (the sign-in is a browser form), then:
+//   1. one 60 s render alone, for the unloaded render time;
+//   2. status routes at full speed with nothing else running (requests/s from one web process);
+//   3. 200 open pages polling /api/render-progress and /api/script-status every 2 s (the pages' intervals)
+//      while two renders run, then on for BENCH_LOAD_MINUTES (default 10) with web and worker memory sampled;
+//   4. the same 200 pages on server-sent events (/api/progress-events) instead of polling, for one render;
+//   5. 20, then 50, creators pressing Create at once (POST /create.data, the page's fetcher, then /api/generate-script);
+//   6. 50 creators pressing Generate All at once.
+// It prints p50/p95/p99/max per route, errors, requests/s, render time loaded against unloaded, and memory.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { ensureBuild } from "./lib/build.mjs";
+import { stopChildren } from "./lib/processes.mjs";
+import { startAppForTests } from "./lib/test-app.mjs";
+import { startTestServers } from "./lib/test-servers.mjs";
+
+const PAGES = Number(process.env.BENCH_LOAD_PAGES ?? 200);
+const CREATORS = 32;
+const SUSTAIN_MINUTES = Number(process.env.BENCH_LOAD_MINUTES ?? 10);
+const RENDER_SCENES = Array(Number(process.env.BENCH_LOAD_SCENES ?? 12)).fill(5); // 12: a 60 s video
+const VIDEO = `${RENDER_SCENES.length * 5} s`;
+const POLL_MS = 2000;
+
+let servers: Awaited<ReturnType<typeof startTestServers>> | undefined;
+async function cleanup() {
+  await stopChildren(5000).catch(() => {});
+  await servers?.stop().catch(() => {});
+}
+process.once("SIGINT", () => void cleanup().then(() => process.exit(130)));
+
+// ── measuring ─────────────────────────────────────────────────────────────────────────────────────
+type Sample = { route: string; ms: number; status: number };
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function report(title: string, samples: Sample[], seconds: number) {
+  console.log(`\n${title} (${seconds.toFixed(0)} s, ${samples.length} requests, ${(samples.length / seconds).toFixed(0)} requests/s)`);
+  console.log(`  ${"route".padEnd(30)} ${"count".padStart(7)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)} ${"errors".padStart(7)}`);
+  const routes = [...new Set(samples.map((s) => s.route))];
+  for (const route of routes) {
+    const mine = samples.filter((s) => s.route === route);
+    const ms = mine.map((s) => s.ms).sort((a, b) => a - b);
+    const errors = mine.filter((s) => s.status >= 500 || s.status === 0).length;
+    const f = (v: number) => `${v.toFixed(1)} ms`.padStart(8);
+    console.log(`  ${route.padEnd(30)} ${String(mine.length).padStart(7)} ${f(percentile(ms, 50))} ${f(percentile(ms, 95))} ${f(percentile(ms, 99))} ${f(ms.at(-1)!)} ${String(errors).padStart(7)}`);
+  }
+  const statuses = new Map<number, number>();
+  for (const s of samples) statuses.set(s.status, (statuses.get(s.status) ?? 0) + 1);
+  console.log(`  answers: ${[...statuses].map(([status, n]) => `${status === 0 ? "no answer" : status} x${n}`).join(", ")}`);
+}
+
+/** Resident memory in MiB of the app's processes: the web server (with its cluster workers) and the worker (with its ffmpeg and browser). */
+function memoryOf(): { web: number; worker: number } {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,rss=,args="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((line) => {
+      const [pid, ppid, rss, ...args] = line.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), rss: Number(rss), args: args.join(" ") };
+    });
+  const tree = (root: number): number => rows.filter((r) => r.ppid === root).reduce((sum, r) => sum + r.rss + tree(r.pid), 0);
+  const mine = rows.filter((r) => r.ppid === process.pid);
+  const sum = (pattern: RegExp) => mine.filter((r) => pattern.test(r.args)).reduce((total, r) => total + r.rss + tree(r.pid), 0) / 1024;
+  return { web: sum(/server\.ts/), worker: sum(/workflows\/worker\.ts/) };
+}
+
+// ── the app ───────────────────────────────────────────────────────────────────────────────────────
+try {
+  console.log("starting PostgreSQL, Temporal and the built app with its worker (not timed)...");
+  ensureBuild();
+  servers = await startTestServers();
+  const app = await startAppForTests(servers.env);
+  const base = app.baseUrl;
+  Object.assign(process.env, {
+    DATABASE_URL: process.env.E2E_DATABASE_URL,
+    DATA_DIR: process.env.E2E_DATA_DIR,
+    TEMPORAL_ADDRESS: servers.env.TEMPORAL_ADDRESS,
+    TEMPORAL_TASK_QUEUE: process.env.E2E_TASK_QUEUE,
+  });
+  const { prisma } = await import("~/server/db.server");
+  const { createSession } = await import("~/server/session.server");
+  const { seedRenderableProject } = await import("../tests/fixtures/render-project");
+  const { getTemporalClient } = await import("~/server/temporal.server");
+
+  async function signIn(label: string) {
+    const user = await prisma.user.create({ data: { email: `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`, name: label } });
+    return { user, cookie: (await createSession(user.id, { secure: false })).split(";")[0]! };
+  }
+  async function timed(route: string, url: string, init: RequestInit = {}): Promise<Sample & { body: string }> {
+    const started = performance.now();
+    try {
+      const response = await fetch(`${base}${url}`, { ...init, redirect: "manual" });
+      const body = await response.text();
+      return { route, ms: performance.now() - started, status: response.status, body };
+    } catch {
+      return { route, ms: performance.now() - started, status: 0, body: "" };
+    }
+  }
+  const get = (route: string, cookie: string) => timed(route, route, { headers: { Cookie: cookie } });
+  const post = (route: string, cookie: string, body: string, type = "application/json") =>
+    timed(route, route, { method: "POST", headers: { Cookie: cookie, Origin: base, "Content-Type": type }, body });
+
+  async function render(cookie: string): Promise<number> {
+    const started = performance.now();
+    const answer = await post("/api/render-video", cookie, "{}");
+    if (answer.status >= 400) throw new Error(`POST /api/render-video: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const answer = await get("/api/render-progress", cookie);
+      if (answer.status !== 200) throw new Error(`GET /api/render-progress: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+      const progress = JSON.parse(answer.body) as { isActive?: boolean; error?: string | null };
+      if (progress.isActive === false) {
+        if (progress.error) throw new Error(`the render failed: ${progress.error}`);
+        return (performance.now() - started) / 1000;
+      }
+    }
+  }
+
+  const creators = await Promise.all(Array.from({ length: CREATORS }, (_, i) => signIn(`creator-${i}`)));
+  for (const c of creators.slice(0, 3)) await seedRenderableProject({ userId: c.user.id, sceneSeconds: RENDER_SCENES, resolution: "shorts" });
+  console.log(`${CREATORS} creators signed in; three ${VIDEO} 9:16 projects ready to render; ${PAGES} pages will poll.`);
+
+  // 1. a render alone
+  const unloaded = await render(creators[0]!.cookie);
+  console.log(`\n1. one ${VIDEO} render, nothing else running: ${unloaded.toFixed(1)} s`);
+
+  // 2. status routes at full speed
+  {
+    const samples: Sample[] = [];
+    const until = performance.now() + 15_000;
+    await Promise.all(
+      Array.from({ length: 32 }, async (_, i) => {
+        const { cookie } = creators[i % CREATORS]!;
+        while (performance.now() < until) samples.push(await get(i % 2 ? "/api/script-status" : "/api/render-progress", cookie));
+      }),
+    );
+    report("2. status routes at full speed, 32 at a time, nothing else running", samples, 15);
+  }
+
+  // 3. 200 pages polling while two renders run, then on, with memory sampled
+  {
+    const samples: Sample[] = [];
+    const memory: { at: number; web: number; worker: number }[] = [];
+    let stop = false;
+    const started = performance.now();
+    const sampler = setInterval(() => memory.push({ at: (performance.now() - started) / 1000, ...memoryOf() }), 5000);
+    memory.push({ at: 0, ...memoryOf() });
+    const pages = Array.from({ length: PAGES }, async (_, i) => {
+      const { cookie } = creators[i % CREATORS]!;
+      await new Promise((r) => setTimeout(r, (i * POLL_MS) / PAGES)); // pages opened at different moments
+      while (!stop) {
+        const next = performance.now() + POLL_MS;
+        const [a, b] = await Promise.all([get("/api/render-progress", cookie), get("/api/script-status", cookie)]);
+        samples.push(a, b);
+        await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+      }
+    });
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    const [first, second] = await Promise.all([render(creators[1]!.cookie), render(creators[2]!.cookie)]);
+    const renderSeconds = (performance.now() - started) / 1000;
+    report(`3a. ${PAGES} pages polling every 2 s while two ${VIDEO} renders ran`, samples.splice(0), renderSeconds);
+    console.log(`  renders under load: ${first.toFixed(1)} s and ${second.toFixed(1)} s, against ${unloaded.toFixed(1)} s alone (+${((Math.max(first, second) / unloaded - 1) * 100).toFixed(0)} %)`);
+    const sustainUntil = started + SUSTAIN_MINUTES * 60_000;
+    const sustainStart = performance.now();
+    while (performance.now() < sustainUntil) await new Promise((r) => setTimeout(r, 1000));
+    stop = true;
+    await Promise.all(pages);
+    clearInterval(sampler);
+    memory.push({ at: (performance.now() - started) / 1000, ...memoryOf() });
+    if (performance.now() - sustainStart > 1000) report(`3b. the same ${PAGES} pages on, no render`, samples, (performance.now() - sustainStart) / 1000);
+    const describe = (key: "web" | "worker") => {
+      const values = memory.map((m) => m[key]);
+      const settled = values.slice(Math.floor(values.length / 3)); // after the renders' start-up
+      const spread = (Math.max(...settled) / Math.min(...settled) - 1) * 100;
+      return `${key} start ${values[0]!.toFixed(0)} MiB, peak ${Math.max(...values).toFixed(0)} MiB, end ${values.at(-1)!.toFixed(0)} MiB; over the last two thirds within ${spread.toFixed(0)} %`;
+    };
+    console.log(`\n3c. memory over ${((performance.now() - started) / 60_000).toFixed(1)} minutes (process trees, RSS, a sample every 5 s):`);
+    console.log(`  ${describe("web")}`);
+    console.log(`  ${describe("worker")}`);
+  }
+
+  // 4. the same pages on server-sent events during one render
+  {
+    const { cookie } = creators[0]!;
+    const streams = Array.from({ length: PAGES }, () => new AbortController());
+    let events = 0;
+    let refused = 0;
+    const opened: number[] = [];
+    const renderDone = render(cookie);
+    await new Promise((r) => setTimeout(r, 500));
+    const started = performance.now();
+    const readers = streams.map(async (controller) => {
+      const t0 = performance.now();
+      try {
+        const response = await fetch(`${base}/api/progress-events?stage=render`, { headers: { Cookie: cookie, Accept: "text/event-stream" }, signal: controller.signal });
+        opened.push(performance.now() - t0);
+        if (!response.ok || !response.body) {
+          refused++;
+          return;
+        }
+        const decoder = new TextDecoder();
+        const reader = response.body.getReader();
+        for (let read = await reader.read(); !read.done; read = await reader.read()) events += (decoder.decode(read.value).match(/^data:/gm) ?? []).length;
+      } catch {
+        if (!controller.signal.aborted) refused++;
+      }
+    });
+    const seconds = await renderDone;
+    await Promise.race([Promise.all(readers), new Promise((r) => setTimeout(r, 5000))]);
+    for (const c of streams) c.abort();
+    const sorted = opened.sort((a, b) => a - b);
+    console.log(`\n4. ${PAGES} pages on server-sent events during one render (${seconds.toFixed(1)} s): opened p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; ${events} events (${(events / PAGES).toFixed(1)} a page); refused or broken ${refused}; ${((performance.now() - started) / 1000).toFixed(0)} s open`);
+  }
+
+  // 5. creators pressing Create at once
+  for (const count of [20, 50]) {
+    const people = await Promise.all(Array.from({ length: count }, (_, i) => signIn(`create-${count}-${i}`)));
+    const details = (i: number) => ({ title: `Why the sea is salty ${i}`, topic: "Rivers, rocks and vents on the sea floor", resolution: "9:16", duration: "30" });
+    const started = performance.now();
+    const created = await Promise.all(people.map((p, i) => post("/create.data", p.cookie, new URLSearchParams(details(i)).toString(), "application/x-www-form-urlencoded")));
+    const scripts = await Promise.all(people.map((p, i) => post("/api/generate-script", p.cookie, JSON.stringify(details(i)))));
+    const seconds = (performance.now() - started) / 1000;
+    report(`5. ${count} creators pressing Create at once`, [...created.map((s) => ({ ...s, route: "POST /create.data" })), ...scripts.map((s) => ({ ...s, route: "POST /api/generate-script" }))], seconds);
+  }
+
+  // 6. creators pressing Generate All at once
+  {
+    const people = await Promise.all(Array.from({ length: 50 }, (_, i) => signIn(`generate-all-${i}`)));
+    for (const [i, p] of people.entries()) {
+      const project = await prisma.project.create({ data: { userId: p.user.id, title: `Bees ${i}`, topic: "How bees dance", resolution: "shorts", durationSeconds: 15 } });
+      await prisma.user.update({ where: { id: p.user.id }, data: { currentProjectId: project.id } });
+      const storyboard = await prisma.storyboard.create({ data: { projectId: project.id, title: project.title, status: "completed" } });
+      await prisma.storyboardCell.createMany({
+        data: [0, 1, 2].map((cellIndex) => ({ storyboardId: storyboard.id, cellIndex, imagePrompt: "A honeybee on a comb", voiceoverText: "The bee dances to show where the flowers are.", estimatedDuration: 4 })),
+      });
+    }
+    const started = performance.now();
+    const answers = await Promise.all(people.map((p) => post("/api/generate-all-content", p.cookie, "{}")));
+    report("6. 50 creators pressing Generate All at once", answers.map((s) => ({ ...s, route: "POST /api/generate-all-content" })), (performance.now() - started) / 1000);
+  }
+
+  // what the bursts started is stopped, not left to run
+  const client = await getTemporalClient();
+  for await (const run of client.workflow.list({ query: `TaskQueue = "${process.env.E2E_TASK_QUEUE}" AND ExecutionStatus = "Running"` })) {
+    await client.workflow.getHandle(run.workflowId, run.runId).terminate("benchmark over").catch(() => {});
+  }
+  const log = fs.readFileSync(app.logFile, "utf8");
+  console.log(`\nweb log: ${(log.match(/database pool exhausted/g) ?? []).length} answers of 503 busy; ${(log.match(/Unexpected Server Error|P2028/g) ?? []).length} server errors`);
+  await prisma.$disconnect();
+} catch (e) {
+  console.error(e);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}
+process.exit(process.exitCode ?? 0);
