@@ -63,6 +63,8 @@ describe("storyboard with offline providers", () => {
     await first
       .getByText("Hummingbirds beat their wings up to eighty times a second.")
       .waitFor();
+    // saved: the editor is closed again (the text above matches the editor box while the save still runs)
+    await first.getByRole("button", { name: "Edit voiceover" }).waitFor();
 
     await first.getByRole("button", { name: "Edit image prompt" }).click();
     await first.getByLabel("Image prompt").fill("this text is thrown away");
