@@ -32,13 +32,37 @@ export async function readSessionId(cookieHeader: string | null): Promise<string
   return typeof value === "string" && value ? value : null;
 }
 
+/**
+ * Sessions read in the last SESSION_READ_CACHE_MS (issue 36): a request is looked up by the /api gate and again
+ * by its route, and a page polls every 2 s; the row is read once for both. A sign-out in this process forgets
+ * the session at once; one deleted elsewhere (another web process, a deleted account) is refused at most
+ * SESSION_READ_CACHE_MS later. Bounded in size.
+ */
+export const SESSION_READ_CACHE_MS = 2000;
+const SESSION_READ_CACHE_MAX = 10_000;
+const recentSessions = new Map<string, { session: { userId: string; expiresAt: Date } | null; readAt: number }>();
+
+async function readSession(id: string) {
+  const now = Date.now();
+  const cached = recentSessions.get(id);
+  if (cached && now - cached.readAt < SESSION_READ_CACHE_MS) return cached.session;
+  const session = await prisma.session.findUnique({ where: { id }, select: { userId: true, expiresAt: true } });
+  if (recentSessions.size >= SESSION_READ_CACHE_MAX) {
+    for (const [key, entry] of recentSessions) if (now - entry.readAt >= SESSION_READ_CACHE_MS) recentSessions.delete(key);
+    if (recentSessions.size >= SESSION_READ_CACHE_MAX) recentSessions.clear();
+  }
+  recentSessions.set(id, { session, readAt: now });
+  return session;
+}
+
 /** The user id of a live session in the Cookie header; expired sessions are deleted on sight. */
 export async function getSessionUserId(cookieHeader: string | null): Promise<string | null> {
   const id = await readSessionId(cookieHeader);
   if (!id) return null;
-  const session = await prisma.session.findUnique({ where: { id }, select: { userId: true, expiresAt: true } });
+  const session = await readSession(id);
   if (!session) return null;
   if (session.expiresAt.getTime() <= Date.now()) {
+    recentSessions.delete(id);
     await prisma.session.deleteMany({ where: { id } });
     return null;
   }
@@ -48,6 +72,9 @@ export async function getSessionUserId(cookieHeader: string | null): Promise<str
 /** Deletes the session named by the Cookie header; returns the Set-Cookie value that clears the cookie. */
 export async function destroySession(cookieHeader: string | null, { secure }: { secure: boolean }): Promise<string> {
   const id = await readSessionId(cookieHeader);
-  if (id) await prisma.session.deleteMany({ where: { id } });
+  if (id) {
+    recentSessions.delete(id);
+    await prisma.session.deleteMany({ where: { id } });
+  }
   return sessionCookie().serialize("", { expires: new Date(0), maxAge: 0, secure });
 }

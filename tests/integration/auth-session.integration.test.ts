@@ -9,7 +9,7 @@ vi.hoisted(() => {
 
 const { prisma } = await import("~/server/db.server");
 const { requireUserId, getUserId } = await import("~/server/auth.server");
-const { getSessionUserId } = await import("~/server/session.server");
+const { getSessionUserId, SESSION_READ_CACHE_MS } = await import("~/server/session.server");
 const { getAccessLevel, maxRenderHeight, assertCanUseMusic, assertCanUpload } = await import("~/server/permissions.server");
 const { loader: authUser } = await import("~/routes/auth/api.auth.user");
 const { action: logoutAction } = await import("~/routes/auth/api.logout");
@@ -62,6 +62,18 @@ describe("guards", () => {
     expect(response.headers.get("Set-Cookie")).toMatch(/reelsmith_session=;.*Max-Age=0/i);
     await expect(getSessionUserId(cookie)).resolves.toBeNull();
     expect((await call(authUser, get("/api/auth/user", cookie))).status).toBe(401);
+  });
+
+  it("reads a session row once for a request's gate and route; one deleted elsewhere is refused within SESSION_READ_CACHE_MS", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    await expect(getSessionUserId(cookie)).resolves.toBe(user.id);
+    // another web process signs the user out: this process still has the row it read a moment ago...
+    await prisma.session.deleteMany({ where: { userId: user.id } });
+    await expect(getSessionUserId(cookie)).resolves.toBe(user.id);
+    // ...and refuses it once that read is older than the bound
+    await new Promise((r) => setTimeout(r, SESSION_READ_CACHE_MS + 50));
+    await expect(getSessionUserId(cookie)).resolves.toBeNull();
   });
 
   it("sets the session cookie httpOnly and SameSite=Lax", async () => {
