@@ -28,8 +28,11 @@ const STARTED_FLAG_KEY = "storyboardGenerationStartedAt";
 export const noBusy: SceneBusy = { image: false, voiceover: false };
 
 
+/** What the page's loader already read: the first answers of the status and scenes queries. */
+export type StoryboardInitialData = { status: StoryboardStatus; cells: { storyboardCells: StoryboardCellView[] } };
+
 /** Everything the storyboard page shows and does, for the current project (null: none yet). */
-export function useStoryboard(project: { title: string } | null) {
+export function useStoryboard(project: { title: string } | null, initial: StoryboardInitialData | null = null) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<Record<number, SceneBusy>>({});
   const [playingScene, setPlayingScene] = useState<number | null>(null);
@@ -42,12 +45,14 @@ export function useStoryboard(project: { title: string } | null) {
   const status = useQuery({
     queryKey: ["storyboard-status"],
     queryFn: () => apiGet<StoryboardStatus>("/api/storyboard-status"),
+    initialData: initial?.status,
     refetchInterval: (q) => pollWhileUnreachable(statusLive.current ? false : POLLING_MS.storyboardStatus, q.state),
   });
   useProgressEvents("storyboard", ["storyboard-status"], status.data?.status === "processing", statusLive);
   const cells = useQuery({
     queryKey: ["storyboards"],
     queryFn: () => apiGet<{ storyboardCells: StoryboardCellView[] }>("/api/storyboards"),
+    initialData: initial?.cells,
     enabled: !!project,
     refetchInterval: (q) => pollWhileUnreachable(POLLING_MS.storyboards, q.state),
   });

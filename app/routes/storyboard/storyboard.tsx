@@ -4,7 +4,7 @@ import { AlertCircle, Clapperboard, Loader2 } from "lucide-react";
 import { GenerateAllBar } from "~/components/storyboard/generate-all-bar";
 import { ImageSourcePicker } from "~/components/storyboard/image-source-picker";
 import { SceneCard } from "~/components/storyboard/scene-card";
-import { noBusy, useStoryboard } from "~/components/storyboard/use-storyboard";
+import { noBusy, useStoryboard, type StoryboardInitialData } from "~/components/storyboard/use-storyboard";
 import { SequentialPlayer } from "~/components/storyboard/sequential-player";
 import { Button } from "~/components/ui/button";
 import { ServerUnreachableNotice } from "~/components/layout/server-unreachable";
@@ -14,6 +14,7 @@ import { storyboardPageState } from "~/components/storyboard/storyboard-view";
 import { needsAudio, needsImage, allScenesHaveMedia } from "~/lib/storyboard";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
+import { getStoryboardStatus, listCells } from "~/server/storyboard.server";
 import { resolutionValue } from "~/lib/video-format";
 import { pageMeta } from "~/lib/meta";
 import { lazy, Suspense } from "react";
@@ -25,12 +26,17 @@ export const meta: MetaFunction = () => pageMeta("Storyboard · Reelsmith");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const project = await getCurrentProject(await requireUserId(request));
-  return { project: project ? { title: project.title, resolution: resolutionValue(project.resolution) } : null };
+  if (!project) return { project: null, initial: null };
+  // the scenes come with the page, so they show at first paint instead of after two API calls (issue 36); the
+  // JSON round trip gives them exactly the shapes the API routes answer, which the page's queries then poll
+  const [status, storyboardCells] = await Promise.all([getStoryboardStatus(project), listCells(project.id)]);
+  const initial = JSON.parse(JSON.stringify({ status, cells: { title: project.title, storyboardCells } })) as StoryboardInitialData;
+  return { project: { title: project.title, resolution: resolutionValue(project.resolution) }, initial };
 }
 
 export default function StoryboardPage() {
-  const { project } = useLoaderData<typeof loader>();
-  const { status, unreachable, list, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene } = useStoryboard(project);
+  const { project, initial } = useLoaderData<typeof loader>();
+  const { status, unreachable, list, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene } = useStoryboard(project, initial);
 
   if (!project) {
     return (
