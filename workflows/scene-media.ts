@@ -68,7 +68,7 @@ export async function generateAllContentWorkflow(input: GenerateAllInput): Promi
 
   progress.phase = "images";
   for (let start = 0; start < missing.images.length; start += GENERATE_ALL.imageBatchSize) {
-    if (start > 0) await sleep(pauses.imageBatchMs);
+    if (start > 0 && pauses.imageBatchMs > 0) await sleep(pauses.imageBatchMs);
     const batch = missing.images.slice(start, start + GENERATE_ALL.imageBatchSize);
     await Promise.all(
       batch.map(async (cellIndex) => {
@@ -85,7 +85,7 @@ export async function generateAllContentWorkflow(input: GenerateAllInput): Promi
 
   progress.phase = "voiceovers";
   for (const [i, cellIndex] of missing.voiceovers.entries()) {
-    if (i > 0) await sleep(pauses.voiceoverMs);
+    if (i > 0 && pauses.voiceoverMs > 0) await sleep(pauses.voiceoverMs);
     try {
       await generateSceneVoiceover({ ...scene, cellIndex });
       progress.voiceoversDone++;
