@@ -18,9 +18,9 @@ import { probeVideo, type VideoFacts } from "../fixtures/video-probe";
 
 const WIDTH = 256;
 const HEIGHT = 144;
-const FPS = 10;
+const FPS = 5;
 const SCENES = 240;
-const VOICE_SECONDS = 14.65; // + the 0.3 s pause: 150 frames, 15 s a scene, 60 minutes in all
+const VOICE_SECONDS = 14.65; // + the 0.3 s pause: 75 frames at 5 fps, 15 s a scene, 60 minutes in all
 // three greys, so neighbouring scenes differ and a frame tells its scene apart
 const GREYS = [170, 200, 235];
 const TEXTS = [
@@ -73,7 +73,7 @@ async function frameMeans(file: string): Promise<{ top: number; bottom: number }
 }
 
 beforeAll(async () => {
-  expect(sceneDurationInFrames(VOICE_SECONDS, FPS)).toBe(150);
+  expect(sceneDurationInFrames(VOICE_SECONDS, FPS)).toBe(15 * FPS);
   const images = await Promise.all(GREYS.map(greyImage));
   const voice = path.join(dir, "voice.wav");
   fs.writeFileSync(voice, toneWav(VOICE_SECONDS, 220, 0.2));
