@@ -138,6 +138,9 @@ describe("storyboard with offline providers", () => {
     const shots = path.resolve(".data/screenshots/captions");
     fs.mkdirSync(shots, { recursive: true });
     const preview = page.getByRole("region", { name: "Video preview" });
+    // the Player is loaded lazily: wait until it draws a scene, or the pause below finds nothing and it plays on
+    // (the highlighted word then moves between finding it and measuring it)
+    await preview.locator("img").first().waitFor();
     await preview.hover();
     const pause = preview.getByRole("button", { name: "Pause video" });
     if (await pause.isVisible()) await pause.click();
