@@ -12,10 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { ensureBuild } from "./lib/build.mjs";
-import { stopChildren } from "./lib/processes.mjs";
-import { startAppForTests } from "./lib/test-app.mjs";
-import { startTestServers } from "./lib/test-servers.mjs";
+import { startBenchApp, stopBenchApp } from "./lib/bench-app";
 
 const TITLE = "Why the Sea Is Salty";
 const TOPIC = "Where the salt in the oceans comes from: rivers, rocks, volcanoes and vents on the sea floor";
@@ -23,10 +20,8 @@ const SECONDS = 60;
 const POLL_MS = 1000;
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-bench-journey-"));
-let servers: Awaited<ReturnType<typeof startTestServers>> | undefined;
 async function cleanup() {
-  await stopChildren(5000).catch(() => {});
-  await servers?.stop().catch(() => {});
+  await stopBenchApp();
   fs.rmSync(workDir, { recursive: true, force: true });
 }
 process.once("SIGINT", () => void cleanup().then(() => process.exit(130)));
@@ -59,17 +54,8 @@ function probe(file: string) {
 
 try {
   console.log("starting PostgreSQL, Temporal, the YouTube fake and the built app with its worker (not timed)...");
-  ensureBuild();
-  servers = await startTestServers();
-  const app = await startAppForTests(servers.env);
+  const app = await startBenchApp();
   const base = app.baseUrl;
-  // the app's database and media folder, for the two server functions called directly
-  Object.assign(process.env, {
-    DATABASE_URL: process.env.E2E_DATABASE_URL,
-    DATA_DIR: process.env.E2E_DATA_DIR,
-    TEMPORAL_ADDRESS: servers.env.TEMPORAL_ADDRESS,
-    TEMPORAL_TASK_QUEUE: process.env.E2E_TASK_QUEUE,
-  });
   const { prisma } = await import("~/server/db.server");
   const { createSession } = await import("~/server/session.server");
   const { createProject } = await import("~/server/projects.server");

@@ -13,10 +13,7 @@
 // It prints p50/p95/p99/max per route, errors, requests/s, render time loaded against unloaded, and memory.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import { ensureBuild } from "./lib/build.mjs";
-import { stopChildren } from "./lib/processes.mjs";
-import { startAppForTests } from "./lib/test-app.mjs";
-import { startTestServers } from "./lib/test-servers.mjs";
+import { startBenchApp, stopBenchApp } from "./lib/bench-app";
 
 const PAGES = Number(process.env.BENCH_LOAD_PAGES ?? 200);
 const CREATORS = 32;
@@ -25,10 +22,8 @@ const RENDER_SCENES = Array(Number(process.env.BENCH_LOAD_SCENES ?? 12)).fill(5)
 const VIDEO = `${RENDER_SCENES.length * 5} s`;
 const POLL_MS = 2000;
 
-let servers: Awaited<ReturnType<typeof startTestServers>> | undefined;
 async function cleanup() {
-  await stopChildren(5000).catch(() => {});
-  await servers?.stop().catch(() => {});
+  await stopBenchApp();
 }
 process.once("SIGINT", () => void cleanup().then(() => process.exit(130)));
 
@@ -74,16 +69,8 @@ function memoryOf(): { web: number; worker: number } {
 // ── the app ───────────────────────────────────────────────────────────────────────────────────────
 try {
   console.log("starting PostgreSQL, Temporal and the built app with its worker (not timed)...");
-  ensureBuild();
-  servers = await startTestServers();
-  const app = await startAppForTests(servers.env);
+  const app = await startBenchApp();
   const base = app.baseUrl;
-  Object.assign(process.env, {
-    DATABASE_URL: process.env.E2E_DATABASE_URL,
-    DATA_DIR: process.env.E2E_DATA_DIR,
-    TEMPORAL_ADDRESS: servers.env.TEMPORAL_ADDRESS,
-    TEMPORAL_TASK_QUEUE: process.env.E2E_TASK_QUEUE,
-  });
   const { prisma } = await import("~/server/db.server");
   const { createSession } = await import("~/server/session.server");
   const { seedRenderableProject } = await import("../tests/fixtures/render-project");
