@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openBrowser, type HeadlessBrowser } from "@remotion/renderer";
 import { getEnv } from "~/server/env.server";
+import { DELIVERY } from "./delivery-encoding";
 
 const ENTRY_POINT = fileURLToPath(new URL("../../remotion/index.ts", import.meta.url));
 const BUNDLER = fileURLToPath(new URL("./bundle-composition.mjs", import.meta.url));
@@ -125,8 +126,8 @@ export async function closeBrowser(): Promise<void> {
   await (await current?.catch(() => null))?.close({ silent: true }).catch(() => {});
 }
 
-/** Constant quality and speed for every encode: the exact renderer, the fast renderer and the bench's baseline. */
-export const ENCODING = { crf: 18, x264Preset: "veryfast", pixelFormat: "yuv420p", audioBitrate: "320k", audioSampleRate: 48_000 } as const;
+/** Constant quality and speed for every encode: the exact renderer, the fast renderer and the bench's baseline (delivery-encoding.ts). */
+export const ENCODING = { crf: DELIVERY.crf, x264Preset: DELIVERY.x264Preset, pixelFormat: DELIVERY.pixelFormat, audioBitrate: DELIVERY.audioBitrate, audioSampleRate: DELIVERY.audioSampleRate } as const;
 
 /**
  * The exact renderer's settings: JPEG frames are quicker to capture; yuv420p/bt709 is what every player expects;

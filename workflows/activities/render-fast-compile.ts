@@ -15,6 +15,7 @@
 //   to their first frame, all mixed and padded to the video's length.
 // Pure: no I/O, so the exact argument list is testable.
 import { clipLoopFrames, sceneProgress, visibleRect, type Arithmetic, type Timeline } from "../../remotion/timeline";
+import { DELIVERY_CONTAINER_ARGS, deliveryAudioArgs, deliveryVideoArgs } from "./delivery-encoding";
 
 export type FastSupport = { supported: true } | { supported: false; reason: string };
 
@@ -113,6 +114,11 @@ export function captionConcat(timeline: Timeline, pictures: readonly string[], b
 }
 
 export type CompiledInputs = {
+  /**
+   * One stream only, for a chunked render (decision 156): "video" a chunk's picture (no sound), "audio" the whole
+   * timeline's sound (give it a timeline without overlays: no caption stream is opened). Both when unset.
+   */
+  streams?: "video" | "audio";
   /** Local file for each image / audio / clip src of the timeline. */
   fileFor: (src: string) => string;
   /** Where the caller writes the returned filter graph (passed as -filter_complex_script). */
@@ -208,6 +214,7 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
   // its -frames, which dropped the audio encoder's last packets (the video ended 35 ms before its sound)
   filters.push(`${video}trim=end_frame=${timeline.durationInFrames}[vout]`);
   video = "[vout]";
+  const pictureFilters = filters.length;
 
   // ── audio ── (cut to the video's exact sample count here; both streams end on their own)
   // Tracks that follow one another (the voiceovers) are joined end to end by one concat, each padded to the sample
@@ -268,44 +275,20 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
     filters.push(`${mixed},apad=whole_len=${totalSamples},atrim=end_sample=${totalSamples},${AAC_FRAMES}[aout]`);
   }
 
+  const withVideo = inputs.streams !== "audio";
+  const withAudio = inputs.streams !== "video";
   args.push(
     "-filter_complex_script",
     inputs.filterScript,
-    "-map",
-    video,
-    "-map",
-    "[aout]",
-    "-r",
-    String(fps),
-    "-c:v",
-    "libx264",
-    "-preset",
-    inputs.encoding.x264Preset,
-    "-crf",
-    String(inputs.encoding.crf),
-    "-pix_fmt",
-    inputs.encoding.pixelFormat,
-    "-colorspace",
-    "bt709",
-    "-color_primaries",
-    "bt709",
-    "-color_trc",
-    "bt709",
-    "-color_range",
-    "tv",
-    "-c:a",
-    "aac",
-    // the fast coder: a third of the default (twoloop) coder's time, which took 0.11 CPU s per second of video
-    // at 320 kb/s, more than the whole picture at small sizes; at this bitrate the difference is not heard
-    "-aac_coder",
-    "fast",
-    "-b:a",
-    inputs.encoding.audioBitrate,
-    "-ar",
-    String(inputs.encoding.audioSampleRate),
-    "-movflags",
-    "+faststart",
+    ...(withVideo ? ["-map", video] : []),
+    ...(withAudio ? ["-map", "[aout]"] : []),
+    ...(withVideo ? ["-r", String(fps)] : []),
+    // the platform's recommended upload settings (delivery-encoding.ts, decision 175)
+    ...(withVideo ? deliveryVideoArgs({ width, height, fps }) : []),
+    ...(withAudio ? deliveryAudioArgs() : []),
+    ...DELIVERY_CONTAINER_ARGS,
     inputs.output,
   );
-  return { args, filterGraph: filters.join(";\n") };
+  const graph = withVideo && withAudio ? filters : withVideo ? filters.slice(0, pictureFilters) : filters.slice(pictureFilters);
+  return { args, filterGraph: graph.join(";\n") };
 }

@@ -30,6 +30,7 @@ import {
 import { prescaleImage, serveRenderAssets } from "./render-assets";
 import { chromiumOptions, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
 import { renderTimelineFast } from "./render-fast";
+import { remotionDeliveryOptions } from "./delivery-encoding";
 import { withRenderSlot } from "./render-slots";
 import { fastRendererSupport } from "./render-fast-compile";
 import { probeDurationSeconds } from "./render-probe";
@@ -293,6 +294,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
               outputLocation: output,
               ...chromium,
               ...renderSettings(),
+              ...remotionDeliveryOptions(plan),
               puppeteerInstance: browser,
               cancelSignal,
               logLevel: "error",
