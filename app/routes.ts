@@ -33,6 +33,7 @@ const script: Group = (route) => {
   route("/script", "routes/script/script.tsx");
   route("/api/generate-script", "routes/script/api.generate-script.ts");
   route("/api/script-status", "routes/script/api.script-status.ts");
+  route("/api/projects/:id/script", "routes/script/api.projects.$id.script.ts");
 };
 
 const storyboard: Group = (route) => {
