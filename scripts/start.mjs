@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ensureDependencies } from "./lib/dependencies.mjs";
+import { ensureSupportedNode } from "./lib/node-runtime.mjs";
 import { DATA_DIR } from "./lib/paths.mjs";
 import { logger } from "./lib/log.mjs";
 import { webProcessCount } from "./lib/web-cluster.mjs";
@@ -18,6 +19,8 @@ const log = logger("reelsmith");
 const started = performance.now();
 const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
 
+// on an older Node, runs this script again under Node 24 from the npm registry (issue 31)
+await ensureSupportedNode();
 ensureDependencies();
 const { ensureSystemPackages } = await import("./lib/system-packages.mjs");
 try {

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { ensureDependencies } from "./lib/dependencies.mjs";
+import { ensureSupportedNode } from "./lib/node-runtime.mjs";
 import { ensureSystemPackages } from "./lib/system-packages.mjs";
 import { ensureTemporalCli } from "./lib/temporal-cli.mjs";
 import { DATA_DIR, ROOT } from "./lib/paths.mjs";
@@ -15,6 +16,8 @@ import { logger } from "./lib/log.mjs";
 import { stopChildren } from "./lib/processes.mjs";
 
 const log = logger("test");
+// on an older Node, runs this script again under Node 24 from the npm registry (issue 31)
+await ensureSupportedNode();
 const ALL_STEPS = ["typecheck", "lint", "dbcheck", "unit", "integration", "security", "e2e"];
 const asked = process.argv.slice(2).filter((a) => ALL_STEPS.includes(a));
 const steps = asked.length ? asked : ALL_STEPS;
