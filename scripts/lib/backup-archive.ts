@@ -185,10 +185,13 @@ export async function createBackup(options: BackupOptions): Promise<BackupManife
         const batch = await client.query<{ r: string }>(`FETCH ${BATCH} FROM dump`);
         if (!batch.rows.length) break;
         rows += batch.rows.length;
-        if (!out.write(batch.rows.map((r) => r.r).join("\n") + "\n")) await new Promise((r) => out.once("drain", r));
+        if (!out.write(batch.rows.map((r) => r.r).join("\n") + "\n")) await new Promise<void>((r) => out.once("drain", () => r()));
       }
       await client.query("CLOSE dump");
-      await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+      await new Promise<void>((resolve, reject) => {
+        out.once("error", reject);
+        out.end(() => resolve());
+      });
       manifest.tables.push({ name: table, columns, rows, file });
     }
     const sequences = (await client.query<{ name: string }>("SELECT sequencename AS name FROM pg_sequences WHERE schemaname = current_schema() ORDER BY sequencename")).rows;
