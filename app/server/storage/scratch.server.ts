@@ -55,6 +55,8 @@ export function createScratchCache(options: { backend: StorageBackend; baseDir: 
   const entries = new Map<string, Entry>();
   const downloads = new Map<string, Promise<void>>();
   let bytes = 0;
+  /** A use counter, not the time: two uses within one millisecond still have an order. */
+  let clock = 0;
   let ready: Promise<void> | undefined;
   const onExit = () => fs.rmSync(dir, { recursive: true, force: true });
 
@@ -83,7 +85,7 @@ export function createScratchCache(options: { backend: StorageBackend; baseDir: 
 
   const hold = (entry: Entry): ScratchCopy => {
     entry.users += 1;
-    entry.lastUsed = Date.now();
+    entry.lastUsed = ++clock;
     let released = false;
     return {
       path: entry.file,
@@ -91,7 +93,7 @@ export function createScratchCache(options: { backend: StorageBackend; baseDir: 
         if (released) return;
         released = true;
         entry.users -= 1;
-        entry.lastUsed = Date.now();
+        entry.lastUsed = ++clock;
         if (entry.users === 0 && entry.stale) void drop(entry);
         else void makeRoom(0);
       },
@@ -105,7 +107,7 @@ export function createScratchCache(options: { backend: StorageBackend; baseDir: 
     await makeRoom(info.bytes);
     const file = path.join(dir, `${randomUUID()}-${path.posix.basename(key)}`);
     const copied = await backend.download(key, file);
-    const entry: Entry = { key, file, bytes: copied.bytes, version: copied.version, users: 0, lastUsed: Date.now(), stale: false };
+    const entry: Entry = { key, file, bytes: copied.bytes, version: copied.version, users: 0, lastUsed: ++clock, stale: false };
     entries.set(key, entry);
     bytes += entry.bytes;
   };
