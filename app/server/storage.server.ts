@@ -92,7 +92,10 @@ async function recordFile(input: SaveMediaInput, storageKey: string, bytes: numb
       },
     });
   } catch (e) {
-    await mediaBackend().delete(storageKey);
+    // no row, no file: the error that matters is the database's, not a failed clean-up
+    await mediaBackend()
+      .delete(storageKey)
+      .catch(() => {});
     throw e;
   }
 }

@@ -52,6 +52,7 @@ export async function startTestServers() {
       TEST_STRIPE_API_URL: stripeMock.url,
       TEST_S3_ENDPOINT: objectStore.env.S3_ENDPOINT,
       TEST_S3_REGION: objectStore.env.S3_REGION,
+      TEST_S3_BUCKET: objectStore.env.S3_BUCKET,
       TEST_S3_ACCESS_KEY_ID: objectStore.env.S3_ACCESS_KEY_ID,
       TEST_S3_SECRET_ACCESS_KEY: objectStore.env.S3_SECRET_ACCESS_KEY,
     },

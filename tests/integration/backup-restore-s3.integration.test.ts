@@ -8,9 +8,9 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { createTestBucket, useS3Storage } from "../support/object-store";
+import { createTestBucket, storeMediaInTestBucket } from "../support/object-store";
 
-await useS3Storage();
+await storeMediaInTestBucket();
 const target = await createTestBucket();
 const { prisma } = await import("~/server/db.server");
 const { mediaBackend, saveMedia } = await import("~/server/storage.server");

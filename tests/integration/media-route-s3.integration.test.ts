@@ -4,9 +4,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { useS3Storage } from "../support/object-store";
+import { storeMediaInTestBucket } from "../support/object-store";
 
-const bucket = await useS3Storage();
+const bucket = await storeMediaInTestBucket();
 const { prisma } = await import("~/server/db.server");
 const { deleteMedia, mediaBackend, mediaRoot, saveMedia } = await import("~/server/storage.server");
 const { loader } = await import("~/routes/projects/api.media.$id");

@@ -6,9 +6,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { useS3Storage } from "../support/object-store";
+import { storeMediaInTestBucket } from "../support/object-store";
 
-const bucket = await useS3Storage();
+const bucket = await storeMediaInTestBucket();
 const mine = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-s3-web-"));
 process.env.SCRATCH_DIR = path.join(mine, "scratch");
 const { prisma } = await import("~/server/db.server");

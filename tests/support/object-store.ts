@@ -1,5 +1,5 @@
 // A bucket of its own for a test file, on the real object store the test servers run (versitygw, TEST_S3_*):
-// created before the tests, emptied and removed after them. `useS3Storage()` also points the app at it
+// created before the tests, emptied and removed after them. `storeMediaInTestBucket()` also points the app at it
 // (STORAGE=s3): call it at the top of the file, before any app module reads the environment.
 import { randomUUID } from "node:crypto";
 import {
@@ -57,7 +57,7 @@ export async function createTestBucket(): Promise<TestBucket> {
 }
 
 /** A test bucket, and this process's app pointed at it (STORAGE=s3 and the S3_* variables). */
-export async function useS3Storage(): Promise<TestBucket> {
+export async function storeMediaInTestBucket(): Promise<TestBucket> {
   const bucket = await createTestBucket();
   Object.assign(process.env, bucket.env);
   return bucket;
