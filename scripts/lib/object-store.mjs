@@ -40,19 +40,27 @@ export function objectStoreEnv({ port, bucket, credentials }) {
   };
 }
 
-/** Creates the bucket unless it exists (the store keeps it across restarts). */
+/** Creates the bucket unless it exists, then checks that these credentials may use it. */
 export async function ensureBucket(env) {
-  const { S3Client, CreateBucketCommand } = await import("@aws-sdk/client-s3");
+  const { S3Client, CreateBucketCommand, HeadBucketCommand } = await import("@aws-sdk/client-s3");
   const client = new S3Client({
     endpoint: env.S3_ENDPOINT,
     region: env.S3_REGION,
     forcePathStyle: env.S3_FORCE_PATH_STYLE === "true",
     credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
   });
+  const where = `${env.S3_BUCKET}${env.S3_ENDPOINT ? ` at ${env.S3_ENDPOINT}` : ` (AWS S3, ${env.S3_REGION})`}`;
   try {
-    await client.send(new CreateBucketCommand({ Bucket: env.S3_BUCKET }));
+    // outside us-east-1, S3 wants the region named again in the request
+    const location = env.S3_REGION === "us-east-1" ? {} : { CreateBucketConfiguration: { LocationConstraint: env.S3_REGION } };
+    await client.send(new CreateBucketCommand({ Bucket: env.S3_BUCKET, ...location }));
   } catch (e) {
-    if (e?.name !== "BucketAlreadyOwnedByYou" && e?.name !== "BucketAlreadyExists") throw new Error(`could not create the bucket ${env.S3_BUCKET} at ${env.S3_ENDPOINT}: ${e?.name}: ${e?.message}`);
+    if (e?.name !== "BucketAlreadyOwnedByYou" && e?.name !== "BucketAlreadyExists") throw new Error(`could not create the bucket ${where}: ${e?.name}: ${e?.message}`);
+  }
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: env.S3_BUCKET }));
+  } catch (e) {
+    throw new Error(`the bucket ${where} exists but these credentials cannot use it (${e?.name ?? e}): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY`);
   } finally {
     client.destroy();
   }

@@ -10,6 +10,7 @@ const bucket = await storeMediaInTestBucket();
 const { prisma } = await import("~/server/db.server");
 const { deleteMedia, mediaBackend, mediaRoot, saveMedia } = await import("~/server/storage.server");
 const { loader } = await import("~/routes/projects/api.media.$id");
+const { healthReport, publicHealth } = await import("~/server/health.server");
 const { callRoute } = await import("../support/routes");
 const { createTestUser, sessionCookieFor } = await import("../support/auth");
 
@@ -69,6 +70,12 @@ describe("/api/media/:id from a bucket", () => {
     expect(none.status).toBe(404);
     expect(await theirs.json()).toEqual(await none.json());
     expect((await get(fileId, stranger, { Range: "bytes=0-99" })).status).toBe(404);
+  });
+
+  it("/healthz reports the bucket as a part of its own", async () => {
+    const report = await healthReport();
+    expect(report.storage).toMatchObject({ ok: true, where: expect.stringMatching(/^the bucket test-.* at http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(publicHealth(report).parts.storage).toBe("up");
   });
 
   it("a file whose object is gone from the bucket is a 404, and deleting the file removes the object", async () => {

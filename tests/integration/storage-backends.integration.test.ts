@@ -33,6 +33,17 @@ const drain = async (stream: Readable) => {
   return Buffer.concat(chunks);
 };
 
+describe("a bucket that cannot be used", () => {
+  it("names the bucket and what to check: nothing listening, wrong keys, no such bucket", async () => {
+    const unreachable = createS3Backend({ ...bucket.config, endpoint: "http://127.0.0.1:9", bucket: bucket.config.bucket });
+    await expect(unreachable.stat("any/key.png")).rejects.toThrow(/Media storage is unreachable: the bucket test-.* at http:\/\/127\.0\.0\.1:9 did not answer \(ECONNREFUSED\)\. Check S3_ENDPOINT/);
+    const wrongKeys = createS3Backend({ ...bucket.config, secretAccessKey: "not-the-secret" });
+    await expect(wrongKeys.put("any/key.png", Buffer.from("x"))).rejects.toThrow(/refused the credentials .*\(SignatureDoesNotMatch\)\. Check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/);
+    const noBucket = createS3Backend({ ...bucket.config, bucket: "no-such-bucket-here" });
+    await expect(noBucket.put("any/key.png", Buffer.from("x"))).rejects.toThrow(/the bucket no-such-bucket-here .* does not exist\. Create it, or check S3_BUCKET/);
+  });
+});
+
 describe.each(backends)("storage backend: %s", (name, make) => {
   let store: StorageBackend;
   const root = `contract-${name.split(" ")[0]}`;
