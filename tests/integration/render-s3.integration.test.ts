@@ -68,6 +68,10 @@ describe("render with media in a bucket", () => {
     // the test's own copy went through its scratch folder, not the worker's
     expect(fs.readdirSync(process.env.SCRATCH_DIR!, { recursive: true }).map(String).some((f) => f.endsWith(".mp4"))).toBe(true);
 
+    // the bucket holds exactly the files the database names
+    const named = (await prisma.mediaFile.findMany({ select: { storageKey: true } })).map((f) => f.storageKey).sort();
+    expect((await bucket.keys()).sort()).toEqual(named);
+
     await deleteProject(user.id, projectId);
     expect(await bucket.keys()).toEqual([]);
   });
