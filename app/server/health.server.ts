@@ -41,12 +41,17 @@ async function checkDatabase(): Promise<Check> {
   }
 }
 
-/** The media bucket, with STORAGE=s3: a HEAD of a key that need not exist proves the address and the keys. */
+/** The media bucket, with STORAGE=s3: listing a prefix that need not exist proves the address, the keys and the bucket. */
 async function checkStorage(): Promise<Check | undefined> {
   const backend = mediaBackend();
   if (backend.kind !== "s3") return undefined; // the local folder is this machine's disk
   try {
-    await within(PART_TIMEOUT_MS, backend.stat("reelsmith-health-check"));
+    await within(
+      PART_TIMEOUT_MS,
+      (async () => {
+        for await (const object of backend.list("reelsmith-health-check/")) if (object) break;
+      })(),
+    );
     return { ok: true, where: backend.describe };
   } catch (e) {
     return { ok: false, where: backend.describe, error: message(e) };

@@ -41,6 +41,10 @@ describe("a bucket that cannot be used", () => {
     await expect(wrongKeys.put("any/key.png", Buffer.from("x"))).rejects.toThrow(/refused the credentials .*\(SignatureDoesNotMatch\)\. Check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/);
     const noBucket = createS3Backend({ ...bucket.config, bucket: "no-such-bucket-here" });
     await expect(noBucket.put("any/key.png", Buffer.from("x"))).rejects.toThrow(/the bucket no-such-bucket-here .* does not exist\. Create it, or check S3_BUCKET/);
+    const listing = async () => {
+      for await (const object of noBucket.list("any/")) if (object) break;
+    };
+    await expect(listing()).rejects.toThrow(/the bucket no-such-bucket-here .* does not exist/);
   });
 });
 

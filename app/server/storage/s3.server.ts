@@ -72,6 +72,13 @@ function withClearErrors(backend: StorageBackend, where: string): StorageBackend
     const original = backend[name] as (...args: unknown[]) => Promise<unknown>;
     (wrapped as Record<string, unknown>)[name] = (...args: unknown[]) => original(...args).catch(explain);
   }
+  wrapped.list = async function* (prefix) {
+    try {
+      yield* backend.list(prefix);
+    } catch (e) {
+      explain(e);
+    }
+  };
   return wrapped;
 }
 
