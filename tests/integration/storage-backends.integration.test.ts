@@ -33,6 +33,23 @@ const drain = async (stream: Readable) => {
   return Buffer.concat(chunks);
 };
 
+describe("the storage module with the default local folder", () => {
+  it("hands programs the stored file itself, no copy, and has no scratch cache", async () => {
+    const { prisma } = await import("~/server/db.server");
+    const { localMediaPath, mediaBackend, mediaFilePath, mediaScratch, saveMedia, withLocalMediaCopy } = await import("~/server/storage.server");
+    const user = await prisma.user.create({ data: { email: "local-storage@example.com" } });
+    const file = await saveMedia({ userId: user.id, kind: "voiceover", mimeType: "audio/wav", extension: "wav", data: Buffer.from("RIFF....WAVE") });
+    expect(mediaBackend().kind).toBe("local");
+    expect(mediaScratch()).toBeNull();
+    const local = await localMediaPath(file);
+    expect(local.path).toBe(mediaFilePath(file));
+    local.release();
+    expect(await withLocalMediaCopy(file, async (p) => fs.readFileSync(p).toString())).toBe("RIFF....WAVE");
+    await expect(localMediaPath({ storageKey: `${user.id}/voiceover/missing.wav` })).rejects.toBeInstanceOf(StorageNotFoundError);
+    await prisma.$disconnect();
+  });
+});
+
 describe("a bucket that cannot be used", () => {
   it("names the bucket and what to check: nothing listening, wrong keys, no such bucket", async () => {
     const unreachable = createS3Backend({ ...bucket.config, endpoint: "http://127.0.0.1:9", bucket: bucket.config.bucket });
