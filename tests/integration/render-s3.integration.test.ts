@@ -1,7 +1,8 @@
 // A render with media in a bucket (STORAGE=s3 on the real versitygw), by a worker in a process of its own that
 // shares no folder with the test (its own DATA_DIR and scratch folder): it copies the scene files it needs into
 // its scratch folder, renders, and stores the MP4 in the bucket, where it plays (ffprobe: length, an audio stream).
-// Deleting the project leaves nothing of it in the bucket.
+// Deleting the project leaves nothing of it in the bucket. The exact renderer (Chromium through the render's
+// asset server) works from the scratch copies too.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -74,5 +75,26 @@ describe("render with media in a bucket", () => {
 
     await deleteProject(user.id, projectId);
     expect(await bucket.keys()).toEqual([]);
+  });
+
+  it("the exact renderer's browser gets the scene files from the worker's scratch copies", { timeout: 420_000 }, async () => {
+    const user = await prisma.user.create({ data: { email: "bucket-exact@example.com" } });
+    const sceneSeconds = [1, 1];
+    const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds });
+    const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing", workflowId: renderWorkflowId(projectId) } });
+    const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE!}-exact`;
+    await startWorkerProcess("render", { taskQueue, env: { DATA_DIR: path.join(theirs, "exact-data"), SCRATCH_DIR: path.join(theirs, "exact-scratch"), RENDER_ENGINE: "exact" } });
+    const result = await temporal.client.workflow.execute(renderVideoWorkflow, {
+      taskQueue,
+      workflowId: renderWorkflowId(projectId),
+      args: [{ renderId: render.id, userId: user.id, projectId, width: 320, height: 180, captions: false }],
+    });
+    expect((await prisma.renderedVideo.findUniqueOrThrow({ where: { id: render.id } })).renderer).toBe("exact");
+    const file = await findMediaForUser(user.id, result.mediaFileId);
+    const facts = await withLocalMediaCopy(file!, probeVideo);
+    const expectedSeconds = sceneSeconds.reduce((sum, s) => sum + sceneDurationInFrames(s), 0) / VIDEO_FPS;
+    expect(Math.abs(facts.video.durationSeconds - expectedSeconds)).toBeLessThanOrEqual(1 / VIDEO_FPS);
+    expect(facts.audio?.codec).toBe("aac");
+    expect(await bucket.keys()).toContain(file!.storageKey);
   });
 });
