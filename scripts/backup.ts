@@ -14,8 +14,9 @@ const arg = process.argv.slice(2).find((a) => !a.startsWith("-"));
 const out = path.resolve(arg ?? path.join(DATA_DIR, "backups", `reelsmith-${new Date().toISOString().replace(/[:.]/g, "-")}.tar.gz`));
 const started = performance.now();
 const database = await openDatabase();
+let media: Awaited<ReturnType<typeof mediaStoreForBackup>> | undefined;
 try {
-  const media = await mediaStoreForBackup();
+  media = await mediaStoreForBackup();
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
   const manifest = await createBackup({ databaseUrl: database.url, dataDir: DATA_DIR, media, out, reelsmithVersion: version, log: (l) => console.log(`[backup] ${l}`) });
   const rows = manifest.tables.reduce((sum, t) => sum + t.rows, 0);
@@ -30,6 +31,7 @@ try {
   console.error(`[backup] failed: ${e instanceof Error ? e.message : String(e)}`);
   process.exitCode = 1;
 } finally {
+  await media?.close?.();
   await database.stop();
 }
 process.exit();

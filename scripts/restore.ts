@@ -20,8 +20,9 @@ const { mediaStoreForBackup } = await import("./lib/backup-media");
 
 const started = performance.now();
 const database = await openDatabase();
+let media: Awaited<ReturnType<typeof mediaStoreForBackup>> | undefined;
 try {
-  const media = await mediaStoreForBackup();
+  media = await mediaStoreForBackup();
   const knownMigrations = fs.readdirSync(path.join(ROOT, "prisma/migrations")).filter((d) => fs.existsSync(path.join(ROOT, "prisma/migrations", d, "migration.sql")));
   const manifest = await restoreBackup({
     archive: path.resolve(archive),
@@ -41,6 +42,7 @@ try {
   console.error(`[restore] failed: ${e instanceof Error ? e.message : String(e)}`);
   process.exitCode = 1;
 } finally {
+  await media?.close?.();
   await database.stop();
 }
 process.exit();

@@ -1,6 +1,7 @@
 // npm start (production build) and npm run dev (hot reload): everything Reelsmith needs, in one command.
 // Installs what is missing, starts PostgreSQL and Temporal (with its Web UI) unless DATABASE_URL /
-// TEMPORAL_ADDRESS point elsewhere, applies migrations, builds, then runs the web server (WEB_PROCESSES of them
+// TEMPORAL_ADDRESS point elsewhere, with STORAGE=s3 an object store (versitygw, decision 150) unless S3_ENDPOINT
+// points elsewhere, applies migrations, builds, then runs the web server (WEB_PROCESSES of them
 // on one port, default 1; decision 133) and the worker.
 // Everything a render needs (ffmpeg, the headless shell, the caption font) is installed or reported before
 // anything starts. The web server, the worker, PostgreSQL and Temporal are supervised: a crashed one is started
@@ -33,6 +34,7 @@ try {
 const { openDatabase } = await import("./lib/database.mjs");
 const { applyMigrations } = await import("./lib/migrations.mjs");
 const { startTemporalDevServer } = await import("./lib/temporal-server.mjs");
+const { OBJECT_STORE_PORT, startObjectStore } = await import("./lib/object-store.mjs");
 const { superviseChild, stopChildren, waitForHttp } = await import("./lib/processes.mjs");
 const { ensureBuild } = await import("./lib/build.mjs");
 
@@ -82,6 +84,16 @@ try {
     log.info(`Temporal dev server ${temporal.attached ? "already running: attached" : "started"} at ${temporalAddress}`);
   }
 
+  // STORAGE=s3 without S3_ENDPOINT: the development object store under DATA_DIR (decision 150)
+  let storageEnv = {};
+  if (process.env.STORAGE === "s3" && !process.env.S3_ENDPOINT) {
+    const store = await startObjectStore({ dir: path.join(DATA_DIR, "object-store"), supervise: true });
+    storageEnv = store.env;
+    log.info(`object store (versitygw, data in ${path.relative(process.cwd(), DATA_DIR)}/object-store) ${store.attached ? "already running: attached" : "started"} at ${store.url}, bucket ${store.env.S3_BUCKET}`);
+  } else if (process.env.STORAGE === "s3") {
+    log.info(`media storage: the bucket ${process.env.S3_BUCKET ?? "(S3_BUCKET unset)"} at ${process.env.S3_ENDPOINT}`);
+  }
+
   const applied = await applyMigrations(database.url);
   log.info(applied.length ? `migrations applied: ${applied.join(", ")}` : "database schema up to date");
 
@@ -93,6 +105,7 @@ try {
     PORT: String(PORT),
     NODE_ENV: dev ? "development" : "production",
     DATA_DIR,
+    ...storageEnv,
   };
   const tsx = ["--import", "tsx"];
   // WEB_PROCESSES > 1: that many server.ts processes share PORT through node's cluster (decision 133)
@@ -106,6 +119,7 @@ try {
   log.info(`ready in ${seconds()} s`);
   log.info(`  Reelsmith:        http://localhost:${PORT}${webProcesses > 1 ? ` (${webProcesses} web processes)` : ""}`);
   if (!process.env.TEMPORAL_ADDRESS) log.info(`  Temporal Web UI:  http://localhost:${TEMPORAL_UI_PORT}`);
+  if (storageEnv.S3_ENDPOINT) log.info(`  Object store:     ${storageEnv.S3_ENDPOINT} (bucket ${storageEnv.S3_BUCKET}; port ${OBJECT_STORE_PORT}, OBJECT_STORE_PORT moves it)`);
   log.info(`  Health:           http://localhost:${PORT}/healthz`);
   // Who can sign in (issue 20): the built-in provider checks nothing, so say so every time.
   if (!process.env.OIDC_ISSUER) {

@@ -19,6 +19,17 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ ENCRYPTION_KEY: "short" })).toThrow(/ENCRYPTION_KEY: must be 64 hex characters/);
     expect(() => parseEnv({ TEMPORAL_ADDRESS: "nohostport" })).toThrow(/TEMPORAL_ADDRESS: must be host:port/);
   });
+
+  it("keeps media in the local folder by default; a bucket needs its name and keys (decision 150)", () => {
+    expect(parseEnv({}).STORAGE).toBe("local");
+    expect(() => parseEnv({ STORAGE: "s3" })).toThrow(/S3_BUCKET: is required when STORAGE=s3[\s\S]*S3_ACCESS_KEY_ID: is required[\s\S]*S3_SECRET_ACCESS_KEY: is required/);
+    expect(() => parseEnv({ STORAGE: "ftp" })).toThrow(/STORAGE/);
+    expect(() => parseEnv({ STORAGE: "s3", S3_BUCKET: "Not_A_Bucket", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b" })).toThrow(/S3_BUCKET: must be a bucket name/);
+    expect(() => parseEnv({ SCRATCH_MAX_BYTES: "1000" })).toThrow(/SCRATCH_MAX_BYTES: must be at least 1048576/);
+    const env = parseEnv({ STORAGE: "s3", S3_ENDPOINT: "http://127.0.0.1:7333", S3_BUCKET: "reelsmith", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b" });
+    expect(env).toMatchObject({ STORAGE: "s3", S3_REGION: "us-east-1", S3_BUCKET: "reelsmith", SCRATCH_MAX_BYTES: 2 * 1024 ** 3 });
+    expect(env.S3_FORCE_PATH_STYLE).toBeUndefined(); // the storage module then chooses path style because S3_ENDPOINT is set
+  });
 });
 
 describe("loadGeneratedSecrets", () => {

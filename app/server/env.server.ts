@@ -88,6 +88,28 @@ const EnvSchema = z.object({
   DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN: z.literal(BUILTIN_EXPOSE_CONSENT, { message: `must be "${BUILTIN_EXPOSE_CONSENT}" or unset` }).optional(),
   /** Let the built-in sign-in claim OWNER_EMAIL (off by default: the owner must come from a real provider or be allowed here). */
   BUILTIN_SIGNIN_ALLOWS_OWNER: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+  /** Where media lives (decision 150): "local" (DATA_DIR/media) or "s3" (an S3-compatible bucket, the S3_* variables). */
+  STORAGE: z.enum(["local", "s3"]).default("local"),
+  /** The S3 API's address, e.g. http://127.0.0.1:7333; unset means AWS S3 itself, in S3_REGION. */
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)")
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** "true": <endpoint>/<bucket> (self-hosted servers); "false": <bucket>.<endpoint>. Default: true with S3_ENDPOINT, false without. */
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+  /** The base folder of each process's scratch folder (local copies of stored media for ffmpeg and the browser). */
+  SCRATCH_DIR: z.string().min(1).optional(),
+  /** A process's scratch folder's size cap; least recently used copies not in use are removed past it. */
+  SCRATCH_MAX_BYTES: z.coerce.number().int().min(1024 * 1024, "must be at least 1048576 (1 MiB)").default(2 * 1024 ** 3),
+}).superRefine((env, ctx) => {
+  if (env.STORAGE !== "s3") return;
+  for (const name of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+    if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when STORAGE=s3" });
+  }
 });
 
 export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; ENCRYPTION_KEY: string; PUBLIC_URL: string };

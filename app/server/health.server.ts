@@ -1,4 +1,5 @@
-// What /healthz reports: can we reach the database, Temporal, and is a worker polling our task queue? Each part
+// What /healthz reports: can we reach the database, Temporal (and the media bucket, with STORAGE=s3), and is a
+// worker polling our task queue? Each part
 // is checked with its own time limit, so the answer comes within 2 s whatever is down (issue 31); the error
 // texts go to the log (once per change, not once per poll) and to trusted callers, never to the public.
 import { randomUUID } from "node:crypto";
@@ -7,13 +8,14 @@ import { prisma } from "./db.server";
 import { healthCheckWorkflow } from "../../workflows/health-check";
 import { healthCheckWorkflowId } from "../../workflows/shared/health";
 import { getTemporalClient, startWorkflow } from "./temporal.server";
+import { mediaBackend } from "./storage.server";
 import protos from "@temporalio/proto";
 
 // @temporalio/proto is CommonJS: named ESM imports of it fail in the server build.
 const { TaskQueueType } = protos.temporal.api.enums.v1;
 
 type Check = { ok: boolean; error?: string; [key: string]: unknown };
-export type HealthReport = { ok: boolean; database: Check; temporal: Check; worker: Check; pipeline?: Check };
+export type HealthReport = { ok: boolean; database: Check; temporal: Check; worker: Check; storage?: Check; pipeline?: Check };
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -36,6 +38,23 @@ async function checkDatabase(): Promise<Check> {
     return { ok: true };
   } catch (e) {
     return { ok: false, error: message(e) };
+  }
+}
+
+/** The media bucket, with STORAGE=s3: listing a prefix that need not exist proves the address, the keys and the bucket. */
+async function checkStorage(): Promise<Check | undefined> {
+  const backend = mediaBackend();
+  if (backend.kind !== "s3") return undefined; // the local folder is this machine's disk
+  try {
+    await within(
+      PART_TIMEOUT_MS,
+      (async () => {
+        for await (const object of backend.list("reelsmith-health-check/")) if (object) break;
+      })(),
+    );
+    return { ok: true, where: backend.describe };
+  } catch (e) {
+    return { ok: false, where: backend.describe, error: message(e) };
   }
 }
 
@@ -103,11 +122,14 @@ function checkPipelineOnce(): Promise<Check> {
 }
 
 /** What anyone may see: which parts are up, nothing else. */
-export type PublicHealth = { ok: boolean; parts: { database: "up" | "down"; temporal: "up" | "down"; worker: "up" | "down" } };
+export type PublicHealth = { ok: boolean; parts: { database: "up" | "down"; temporal: "up" | "down"; worker: "up" | "down"; storage?: "up" | "down" } };
 
 export function publicHealth(report: HealthReport): PublicHealth {
   const state = (c: Check): "up" | "down" => (c.ok ? "up" : "down");
-  return { ok: report.ok, parts: { database: state(report.database), temporal: state(report.temporal), worker: state(report.worker) } };
+  return {
+    ok: report.ok,
+    parts: { database: state(report.database), temporal: state(report.temporal), worker: state(report.worker), ...(report.storage ? { storage: state(report.storage) } : {}) },
+  };
 }
 
 // the last logged state of each part, so a part that stays down is logged once, not on every poll
@@ -123,9 +145,9 @@ function logChanges(parts: Record<string, Check>) {
 }
 
 export async function healthReport({ deep = false } = {}): Promise<HealthReport> {
-  const [database, { temporal, worker }] = await Promise.all([checkDatabase(), checkTemporalAndWorker()]);
-  logChanges({ database, temporal, worker });
+  const [database, { temporal, worker }, storage] = await Promise.all([checkDatabase(), checkTemporalAndWorker(), checkStorage()]);
+  logChanges({ database, temporal, worker, ...(storage ? { storage } : {}) });
   const pipeline = deep ? await checkPipelineOnce() : undefined;
-  const ok = database.ok && temporal.ok && worker.ok && (pipeline?.ok ?? true);
-  return { ok, database, temporal, worker, ...(pipeline ? { pipeline } : {}) };
+  const ok = database.ok && temporal.ok && worker.ok && (storage?.ok ?? true) && (pipeline?.ok ?? true);
+  return { ok, database, temporal, worker, ...(storage ? { storage } : {}), ...(pipeline ? { pipeline } : {}) };
 }

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "./db.server";
-import { deleteMedia, mediaIdFromUrl, mediaRoot } from "./storage.server";
+import { deleteMedia, mediaIdFromUrl, removeStalePartialMedia } from "./storage.server";
 
 /** Finished videos a project keeps: the latest and the one before it (to compare, or to upload the earlier cut). */
 export const KEEP_RENDERED_VIDEOS = 2;
@@ -99,21 +99,12 @@ export async function removeTempLeftovers(options: { tmpDir?: string; now?: numb
   return removed;
 }
 
-/** ".partial" files in media storage (a move interrupted by a crash) older than the grace period. */
+/**
+ * What interrupted writes left in media storage (".partial" files in the folder, unfinished multipart uploads in a
+ * bucket) older than the grace period; returns their relative paths or keys.
+ */
 export async function removePartialMedia(options: { now?: number; graceMs?: number } = {}): Promise<string[]> {
-  const cutoff = (options.now ?? Date.now()) - (options.graceMs ?? LEFTOVER_GRACE_MS);
-  const root = mediaRoot();
-  const removed: string[] = [];
-  const entries = await fsp.readdir(root, { recursive: true }).catch(() => [] as string[]);
-  for (const entry of entries) {
-    if (!entry.endsWith(".partial")) continue;
-    const file = path.join(root, entry);
-    const stat = await fsp.stat(file).catch(() => null);
-    if (!stat?.isFile() || stat.mtimeMs > cutoff) continue;
-    await fsp.rm(file, { force: true });
-    removed.push(entry);
-  }
-  return removed;
+  return removeStalePartialMedia(new Date((options.now ?? Date.now()) - (options.graceMs ?? LEFTOVER_GRACE_MS)));
 }
 
 /**

@@ -23,7 +23,7 @@ import { jsonError } from "./api.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 import { prisma } from "./db.server";
 import { getProviderKeys } from "./settings.server";
-import { deleteMedia, mediaFilePath, mediaUrl, saveMedia, saveMediaFromPath } from "./storage.server";
+import { deleteMedia, mediaUrl, saveMedia, saveMediaFromPath, withLocalMediaCopy } from "./storage.server";
 
 const run = promisify(execFile);
 const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
@@ -227,7 +227,8 @@ export async function convertUploadedClip(
   if (!raw) throw new SceneMediaRejection(410, "The uploaded clip is gone (it was removed before it could be converted). Upload it again.");
   try {
     const project = await prisma.project.findFirstOrThrow({ where: { id: input.projectId, userId: input.userId } });
-    return await importSceneClip(input.userId, project, input.cellIndex, mediaFilePath(raw), onProgress);
+    // the worker converts a local copy (the stored file itself with the local folder)
+    return await withLocalMediaCopy(raw, (rawPath) => importSceneClip(input.userId, project, input.cellIndex, rawPath, onProgress));
   } finally {
     await deleteMedia(raw).catch(() => {});
   }

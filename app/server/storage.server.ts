@@ -1,14 +1,22 @@
-// Media storage: the ONLY module that touches media files. Files live under DATA_DIR/media, keyed by owner and
-// kind; every file has a MediaFile row naming its owner, and is served only through /api/media/<id>.
-// Keep all file access behind these functions so the root can later move to an S3-compatible bucket.
+// Media storage: the ONLY module that touches media (decision 150). Every file has a MediaFile row naming its owner
+// and is served only through /api/media/<id>. The bytes live in one of two backends, picked by STORAGE: a local
+// folder (DATA_DIR/media, the default) or an S3-compatible bucket (the S3_* variables), under keys
+// "<userId>/<kind>/<uuid>.<ext>". A program that needs a file (ffmpeg, sharp, the render's browser) asks for a local
+// copy (withLocalMediaCopy / localMediaPath): the file itself with the local backend, a copy in this process's
+// scratch folder with a bucket. Results come back through saveMedia / saveMediaFromPath.
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import fsp from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import type { MediaFile, MediaKind } from "~/generated/prisma/client";
 import { prisma } from "./db.server";
 import { getEnv } from "./env.server";
+import { StorageNotFoundError, type ByteRange, type StorageBackend } from "./storage/backend.server";
+import { createLocalBackend } from "./storage/local.server";
+import { createS3Backend } from "./storage/s3.server";
+import { createScratchCache, type ScratchCache } from "./storage/scratch.server";
+
+export { StorageNotFoundError } from "./storage/backend.server";
 
 export type SaveMediaInput = {
   userId: string;
@@ -22,6 +30,41 @@ export type SaveMediaInput = {
   height?: number | null;
 };
 
+type StoredKey = Pick<MediaFile, "storageKey">;
+
+let selected: { backend: StorageBackend; scratch: ScratchCache | null } | undefined;
+
+function storage() {
+  if (selected) return selected;
+  const env = getEnv();
+  if (env.STORAGE === "s3") {
+    const backend = createS3Backend({
+      endpoint: env.S3_ENDPOINT,
+      region: env.S3_REGION,
+      bucket: env.S3_BUCKET!,
+      accessKeyId: env.S3_ACCESS_KEY_ID!,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE ?? !!env.S3_ENDPOINT,
+    });
+    const baseDir = env.SCRATCH_DIR ?? path.join(os.tmpdir(), "reelsmith-scratch");
+    selected = { backend, scratch: createScratchCache({ backend, baseDir, maxBytes: env.SCRATCH_MAX_BYTES }) };
+  } else {
+    selected = { backend: createLocalBackend(mediaRoot()), scratch: null };
+  }
+  return selected;
+}
+
+/** The backend media lives in (for the sweeper, the backup and tests). */
+export function mediaBackend(): StorageBackend {
+  return storage().backend;
+}
+
+/** This process's scratch cache, or null with the local backend (which needs none). */
+export function mediaScratch(): ScratchCache | null {
+  return storage().scratch;
+}
+
+/** The local backend's folder. With a bucket, nothing is stored here. */
 export function mediaRoot(): string {
   return path.join(getEnv().DATA_DIR, "media");
 }
@@ -31,13 +74,6 @@ function newStorageKey(input: SaveMediaInput): string {
   if (!/^[a-z0-9]{1,8}$/.test(extension)) throw new Error(`Unsupported media file extension "${input.extension}"`);
   // The owner and kind in the key keep the tree browsable; the random name keeps keys unguessable and unique.
   return `${input.userId}/${input.kind}/${randomUUID()}.${extension}`;
-}
-
-function pathForKey(storageKey: string): string {
-  const root = mediaRoot();
-  const absolute = path.resolve(root, storageKey);
-  if (!absolute.startsWith(root + path.sep)) throw new Error(`Storage key escapes the media root: ${storageKey}`);
-  return absolute;
 }
 
 async function recordFile(input: SaveMediaInput, storageKey: string, bytes: number): Promise<MediaFile> {
@@ -56,7 +92,10 @@ async function recordFile(input: SaveMediaInput, storageKey: string, bytes: numb
       },
     });
   } catch (e) {
-    await fsp.rm(pathForKey(storageKey), { force: true });
+    // no row, no file: the error that matters is the database's, not a failed clean-up
+    await mediaBackend()
+      .delete(storageKey)
+      .catch(() => {});
     throw e;
   }
 }
@@ -64,33 +103,15 @@ async function recordFile(input: SaveMediaInput, storageKey: string, bytes: numb
 /** Writes the bytes (atomically: a reader never sees half a file) and records the file. */
 export async function saveMedia(input: SaveMediaInput & { data: Buffer }): Promise<MediaFile> {
   const storageKey = newStorageKey(input);
-  const target = pathForKey(storageKey);
-  await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-  const partial = `${target}.partial`;
-  // Private to the server's user: 0600 files in 0700 folders.
-  await fsp.writeFile(partial, input.data, { mode: 0o600 });
-  await fsp.rename(partial, target);
-  return recordFile(input, storageKey, input.data.length);
+  const stored = await mediaBackend().put(storageKey, input.data, { contentType: input.mimeType });
+  return recordFile(input, storageKey, stored.bytes);
 }
 
-/** Moves a finished file (e.g. a render's output in a temp dir) into storage without reading it into memory. */
+/** Moves a finished file (e.g. a render's output in a temp dir) into storage, streamed, never read into memory. */
 export async function saveMediaFromPath(input: SaveMediaInput & { sourcePath: string }): Promise<MediaFile> {
   const storageKey = newStorageKey(input);
-  const target = pathForKey(storageKey);
-  await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-  const partial = `${target}.partial`;
-  try {
-    await fsp.rename(input.sourcePath, partial);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EXDEV") throw e;
-    // a temp dir on another file system: copy, then remove the source
-    await fsp.copyFile(input.sourcePath, partial);
-    await fsp.rm(input.sourcePath, { force: true });
-  }
-  await fsp.chmod(partial, 0o600);
-  await fsp.rename(partial, target);
-  const { size } = await fsp.stat(target);
-  return recordFile(input, storageKey, size);
+  const stored = await mediaBackend().moveIn(storageKey, input.sourcePath, { contentType: input.mimeType });
+  return recordFile(input, storageKey, stored.bytes);
 }
 
 export function mediaUrl(file: Pick<MediaFile, "id"> | string): string {
@@ -103,28 +124,87 @@ export function mediaIdFromUrl(url: string | null | undefined): string | null {
   return match ? match[1]! : null;
 }
 
-export function readMedia(file: Pick<MediaFile, "storageKey">): Promise<Buffer> {
-  return fsp.readFile(pathForKey(file.storageKey));
+/** The whole file in memory: small files only (images, logos). */
+export function readMedia(file: StoredKey): Promise<Buffer> {
+  return mediaBackend().read(file.storageKey);
 }
 
-/** The absolute path, for the renderer and ffprobe only; everything else goes through the functions above. */
-export function mediaFilePath(file: Pick<MediaFile, "storageKey">): string {
-  return pathForKey(file.storageKey);
+/** The stored size, or null when the file is missing. */
+export async function mediaSize(file: StoredKey): Promise<number | null> {
+  return (await mediaBackend().stat(file.storageKey))?.bytes ?? null;
 }
 
-/** The size on disk, or null when the file is missing. */
-export async function mediaSize(file: Pick<MediaFile, "storageKey">): Promise<number | null> {
+/** A stream of the file, or of the inclusive byte range [start, end]; rejects with StorageNotFoundError when it is missing. */
+export function openMediaStream(file: StoredKey, range?: ByteRange): Promise<Readable> {
+  return mediaBackend().openRead(file.storageKey, range);
+}
+
+/** The inclusive byte range [start, end] in memory (an upload's chunk). */
+export async function readMediaRange(file: StoredKey, range: ByteRange): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await openMediaStream(file, range)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export type LocalMediaFile = {
+  /** A path ffmpeg, sharp or the browser's asset server can read; its name ends like the stored file's. */
+  path: string;
+  /** Done with the file: a scratch copy may now be evicted. Safe to call more than once. */
+  release: () => void;
+};
+
+/**
+ * A local file with the media's bytes, for programs that need a path: the stored file itself with the local
+ * backend, a copy in this process's scratch folder with a bucket. Release it when done (or use withLocalMediaCopy).
+ */
+export async function localMediaPath(file: StoredKey): Promise<LocalMediaFile> {
+  const { backend, scratch } = storage();
+  if (!scratch) {
+    const own = backend.localPath(file.storageKey)!;
+    if (!(await backend.stat(file.storageKey))) throw new StorageNotFoundError(file.storageKey);
+    return { path: own, release: () => {} };
+  }
+  return scratch.acquire(file.storageKey);
+}
+
+/** Runs `fn` with a local path of the media (see localMediaPath), released afterwards whatever happens. */
+export async function withLocalMediaCopy<T>(file: StoredKey, fn: (localPath: string) => Promise<T>): Promise<T> {
+  const local = await localMediaPath(file);
   try {
-    return (await fsp.stat(pathForKey(file.storageKey))).size;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw e;
+    return await fn(local.path);
+  } finally {
+    local.release();
   }
 }
 
-/** A stream of the file, or of the inclusive byte range [start, end]. */
-export function openMediaStream(file: Pick<MediaFile, "storageKey">, range?: { start: number; end: number }): Readable {
-  return fs.createReadStream(pathForKey(file.storageKey), range);
+/** Local paths for several files, all released together: `const media = localMediaSet(); await media.path(file)`. */
+export function localMediaSet() {
+  const held: LocalMediaFile[] = [];
+  return {
+    async path(file: StoredKey): Promise<string> {
+      const local = await localMediaPath(file);
+      held.push(local);
+      return local.path;
+    },
+    release() {
+      for (const local of held.splice(0)) local.release();
+    },
+  };
+}
+
+/**
+ * The stored file's own path: with the local backend only (tests that look at the files, and tools on the same
+ * machine). The app and the workers use localMediaPath, which also works with a bucket.
+ */
+export function mediaFilePath(file: StoredKey): string {
+  const own = mediaBackend().localPath(file.storageKey);
+  if (!own) throw new Error("mediaFilePath needs the local media folder (STORAGE=local); use localMediaPath with a bucket");
+  return own;
+}
+
+/** Removes what interrupted writes left in storage before `before` (see StorageBackend.removeStalePartials). */
+export function removeStalePartialMedia(before: Date): Promise<string[]> {
+  return mediaBackend().removeStalePartials(before);
 }
 
 /** Removes the file and its row. Missing files are fine: the goal is that neither remains. */
@@ -133,7 +213,7 @@ export async function deleteMedia(fileOrId: Pick<MediaFile, "id"> | string): Pro
   const row = await prisma.mediaFile.findUnique({ where: { id } });
   if (!row) return;
   await prisma.mediaFile.deleteMany({ where: { id } });
-  await fsp.rm(pathForKey(row.storageKey), { force: true });
+  await mediaBackend().delete(row.storageKey);
 }
 
 export function findMediaForUser(userId: string, id: string): Promise<MediaFile | null> {

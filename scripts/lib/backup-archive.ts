@@ -48,6 +48,8 @@ export type MediaStore = {
   putFrom(storageKey: string, source: string): Promise<void>;
   /** Whether any media file is stored at all (a restore only goes into an empty store). */
   isEmpty(): Promise<boolean>;
+  /** Stops what opening the store started (the development object store), if anything. */
+  close?: () => Promise<void>;
 };
 
 function safeKey(storageKey: string): string {

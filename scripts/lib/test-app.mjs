@@ -1,5 +1,8 @@
 // The built app, started for the browser tests: web server and worker against a fresh database copied
 // from the test template, on their own port and task queue. Their output goes to .data/logs/e2e-app.log.
+// E2E_STORAGE=s3: media in the test object store's bucket, and the web and the worker share no folder (each its
+// own DATA_DIR and scratch folder; the secrets given to both, as a fleet's operator gives them; decision 150).
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { DATA_DIR } from "./paths.mjs";
@@ -74,9 +77,28 @@ export async function startAppForTests(serverEnv) {
     // Pexels stock photos and clips: the local fake
     PEXELS_BASE_URL: pexelsFake,
   };
+  const inBucket = process.env.E2E_STORAGE === "s3";
+  const own = (part) => {
+    if (!inBucket) return env;
+    const partDir = path.join(dataDir, part);
+    return { ...env, ...bucketEnv, DATA_DIR: partDir, SCRATCH_DIR: path.join(partDir, "scratch") };
+  };
+  const bucketEnv = inBucket
+    ? {
+        STORAGE: "s3",
+        S3_ENDPOINT: serverEnv.TEST_S3_ENDPOINT,
+        S3_REGION: serverEnv.TEST_S3_REGION,
+        S3_BUCKET: serverEnv.TEST_S3_BUCKET,
+        S3_ACCESS_KEY_ID: serverEnv.TEST_S3_ACCESS_KEY_ID,
+        S3_SECRET_ACCESS_KEY: serverEnv.TEST_S3_SECRET_ACCESS_KEY,
+        S3_FORCE_PATH_STYLE: "true",
+        SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
+        ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"),
+      }
+    : {};
   const children = [
-    startChild("web", process.execPath, ["--import", "tsx", "server.ts"], { env, quiet: true }),
-    startChild("worker", process.execPath, ["--import", "tsx", "workflows/worker.ts"], { env, quiet: true }),
+    startChild("web", process.execPath, ["--import", "tsx", "server.ts"], { env: own("web"), quiet: true }),
+    startChild("worker", process.execPath, ["--import", "tsx", "workflows/worker.ts"], { env: own("worker"), quiet: true }),
   ];
   for (const child of children) {
     child.stdout.on("data", (d) => out.write(`[${child.name}] ${d}`));
@@ -90,6 +112,6 @@ export async function startAppForTests(serverEnv) {
   process.env.E2E_TASK_QUEUE = env.TEMPORAL_TASK_QUEUE;
   process.env.E2E_OWNER_EMAIL = env.OWNER_EMAIL;
   process.env.E2E_YOUTUBE_FAKE_URL = youtubeFake;
-  process.env.E2E_DATA_DIR = dataDir;
+  process.env.E2E_DATA_DIR = inBucket ? path.join(dataDir, "web") : dataDir;
   return { baseUrl, databaseUrl, logFile, stop: () => stopChildren(5000) };
 }

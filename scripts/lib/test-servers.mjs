@@ -1,6 +1,7 @@
 // The servers the test suite runs against: a PostgreSQL of its own (port 54339, data under .data/test-postgres)
-// with a migrated template database each test file copies, and an in-memory Temporal dev server (port 7239).
-// TEST_PG_PORT, TEST_TEMPORAL_PORT and E2E_PORT move them.
+// with a migrated template database each test file copies, an in-memory Temporal dev server (port 7239) and an
+// object store (versitygw, port 7339; tests/support/object-store.ts gives a test file a bucket of its own).
+// TEST_PG_PORT, TEST_TEMPORAL_PORT, TEST_S3_PORT and E2E_PORT move them.
 import path from "node:path";
 import pg from "pg";
 import { DATA_DIR } from "./paths.mjs";
@@ -8,10 +9,12 @@ import { embeddedUrl, ensureDatabase, startEmbeddedPostgres } from "./postgres.m
 import { applyMigrations } from "./migrations.mjs";
 import { startTemporalDevServer } from "./temporal-server.mjs";
 import { startStripeMock } from "./stripe-mock.mjs";
+import { startObjectStore } from "./object-store.mjs";
 
 // Overridable so that two checkouts (or two people) can run the suite on one machine at once.
 export const TEST_PG_PORT = Number(process.env.TEST_PG_PORT ?? 54339);
 export const TEST_TEMPORAL_PORT = Number(process.env.TEST_TEMPORAL_PORT ?? 7239);
+export const TEST_S3_PORT = Number(process.env.TEST_S3_PORT ?? 7339);
 export const TEMPLATE_DATABASE = "reelsmith_template";
 /**
  * stripe-mock (HTTP; HTTPS on the next port), moved with the e2e port so parallel checkouts do not collide: two
@@ -36,9 +39,10 @@ async function prepareTemplate(port) {
 export async function startTestServers() {
   const postgres = await startEmbeddedPostgres({ dataDir: path.join(DATA_DIR, `test-postgres-${TEST_PG_PORT}`), port: TEST_PG_PORT });
   await prepareTemplate(TEST_PG_PORT);
-  const [temporal, stripeMock] = await Promise.all([
+  const [temporal, stripeMock, objectStore] = await Promise.all([
     startTemporalDevServer({ port: TEST_TEMPORAL_PORT, headless: true, name: "test-temporal" }),
     startStripeMock({ port: TEST_STRIPE_MOCK_PORT }),
+    startObjectStore({ dir: path.join(DATA_DIR, `test-object-store-${TEST_S3_PORT}`), port: TEST_S3_PORT, bucket: "reelsmith-test", fresh: true, name: "test-object-store" }),
   ]);
   return {
     env: {
@@ -46,10 +50,16 @@ export async function startTestServers() {
       TEST_TEMPLATE_DATABASE: TEMPLATE_DATABASE,
       TEMPORAL_ADDRESS: temporal.address,
       TEST_STRIPE_API_URL: stripeMock.url,
+      TEST_S3_ENDPOINT: objectStore.env.S3_ENDPOINT,
+      TEST_S3_REGION: objectStore.env.S3_REGION,
+      TEST_S3_BUCKET: objectStore.env.S3_BUCKET,
+      TEST_S3_ACCESS_KEY_ID: objectStore.env.S3_ACCESS_KEY_ID,
+      TEST_S3_SECRET_ACCESS_KEY: objectStore.env.S3_SECRET_ACCESS_KEY,
     },
     async stop() {
       temporal.child?.kill("SIGTERM");
       stripeMock.child?.kill("SIGTERM");
+      objectStore.child?.kill("SIGTERM");
       await postgres.stop();
     },
   };

@@ -10,7 +10,7 @@ import type { MusicTaskStatus } from "~/providers/types";
 import { prisma } from "~/server/db.server";
 import { canUseMusic, LIMIT_MESSAGES } from "~/server/permissions.server";
 import { deleteVideoUnlessInUse, pruneProjectVideos } from "~/server/render-cleanup.server";
-import { deleteMedia, findMediaForUser, mediaFilePath, mediaIdFromUrl, mediaSize, mediaUrl, saveMedia, saveMediaFromPath } from "~/server/storage.server";
+import { deleteMedia, findMediaForUser, localMediaSet, mediaIdFromUrl, mediaSize, mediaUrl, saveMedia, saveMediaFromPath } from "~/server/storage.server";
 import { sceneBoundaries, VIDEO_FPS } from "../../remotion/timing";
 import {
   backgroundMusicProgressSignal,
@@ -162,19 +162,21 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
         throw inputError(input.trackId ? "That music track is not ready or no longer exists." : "No completed music track yet. Generate music first.");
       }
 
-      const voice = base.withMusic ? await voiceFromScenes(input.userId, input.projectId) : ({ kind: "video" } as const);
-      report({ status: "mixing", percent: 5, stage: `Mixing "${track.title ?? "Untitled Track"}" at ${input.volumeLevel}%` });
-
-      const workDir = await fsp.mkdtemp(path.join(os.tmpdir(), "reelsmith-music-mix-"));
+      // local paths for ffmpeg: copies in this worker's scratch folder when media is in a bucket
+      const media = localMediaSet();
       const abort = new AbortController();
       const onCancel = () => abort.abort();
       ctx.cancellationSignal.addEventListener("abort", onCancel);
+      let workDir: string | undefined;
       try {
+        const voice = base.withMusic ? await voiceFromScenes(input.userId, input.projectId, media) : ({ kind: "video" } as const);
+        report({ status: "mixing", percent: 5, stage: `Mixing "${track.title ?? "Untitled Track"}" at ${input.volumeLevel}%` });
+        workDir = await fsp.mkdtemp(path.join(os.tmpdir(), "reelsmith-music-mix-"));
         const output = path.join(workDir, "video.mp4");
         let lastReport = 0;
         const { seconds, info } = await mixMusicIntoVideo({
-          videoPath: mediaFilePath(baseFile),
-          musicPath: mediaFilePath(trackFile),
+          videoPath: await media.path(baseFile),
+          musicPath: await media.path(trackFile),
           outputPath: output,
           volumeLevel: input.volumeLevel,
           voice,
@@ -223,7 +225,8 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
         return { videoUrl, volumeLevel: input.volumeLevel, durationSeconds: info.durationSeconds, mixSeconds: seconds };
       } finally {
         ctx.cancellationSignal.removeEventListener("abort", onCancel);
-        await fsp.rm(workDir, { recursive: true, force: true });
+        media.release();
+        if (workDir) await fsp.rm(workDir, { recursive: true, force: true });
       }
     },
   };
@@ -233,7 +236,7 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
  * The voice of a render that already carries music (the render's own music layer): every scene's voiceover,
  * placed at its scene's start exactly as the composition places it (remotion/timing.ts).
  */
-async function voiceFromScenes(userId: string, projectId: string): Promise<VoiceSource> {
+async function voiceFromScenes(userId: string, projectId: string, media: ReturnType<typeof localMediaSet>): Promise<VoiceSource> {
   const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId } }, orderBy: { cellIndex: "asc" } });
   const clips: { path: string; seconds: number }[] = [];
   for (const [i, cell] of cells.entries()) {
@@ -242,7 +245,8 @@ async function voiceFromScenes(userId: string, projectId: string): Promise<Voice
     if (!file || (await mediaSize(file)) === null) {
       throw inputError(`Scene ${i + 1}'s voiceover is missing, so the voice cannot be kept under new music. Render the video again.`);
     }
-    clips.push({ path: mediaFilePath(file), seconds: await probeDurationSeconds(mediaFilePath(file)) });
+    const local = await media.path(file);
+    clips.push({ path: local, seconds: await probeDurationSeconds(local) });
   }
   const starts = sceneBoundaries(
     clips.map((c) => c.seconds),

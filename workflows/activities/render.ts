@@ -10,7 +10,7 @@ import { getEnv } from "~/server/env.server";
 import { prisma } from "~/server/db.server";
 import { canUseMusic } from "~/server/permissions.server";
 import { pruneProjectVideos } from "~/server/render-cleanup.server";
-import { deleteMedia, findMediaForUser, mediaFilePath, mediaIdFromUrl, mediaSize, mediaUrl, saveMediaFromPath } from "~/server/storage.server";
+import { deleteMedia, findMediaForUser, localMediaSet, mediaIdFromUrl, mediaSize, mediaUrl, saveMediaFromPath, withLocalMediaCopy } from "~/server/storage.server";
 import { COMPOSITION_ID, storedWordTimings, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
 import { buildTimeline } from "../../remotion/timeline";
 import { VIDEO_FPS, completedScenesAt, sceneBoundaries, totalDurationInFrames } from "../../remotion/timing";
@@ -97,13 +97,13 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
   for (const [i, cell] of cells.entries()) {
     const image = await requireFile(input.userId, cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl), `Scene ${i + 1}'s image`);
     const audio = await requireFile(input.userId, cell.audioFileId ?? mediaIdFromUrl(cell.audioUrl), `Scene ${i + 1}'s voiceover`);
-    const audioDurationInSeconds = await probeDurationSeconds(mediaFilePath(audio)).catch(() => {
+    const audioDurationInSeconds = await withLocalMediaCopy(audio, probeDurationSeconds).catch(() => {
       throw inputError(`Scene ${i + 1}'s voiceover is not a playable audio file. Generate it again on the Storyboard page.`);
     });
     const clipFile = cell.clipFileId ? await requireFile(input.userId, cell.clipFileId, `Scene ${i + 1}'s clip`) : null;
     // a clip's length as stored when it was converted; measured from the file when a row lacks it (both renderers
     // loop a clip by its length, and the fast one needs it)
-    const clipSeconds = clipFile ? (cell.clipDuration ?? clipFile.durationSeconds ?? (await probeDurationSeconds(mediaFilePath(clipFile)).catch(() => null))) : null;
+    const clipSeconds = clipFile ? (cell.clipDuration ?? clipFile.durationSeconds ?? (await withLocalMediaCopy(clipFile, probeDurationSeconds).catch(() => null))) : null;
     if (clipFile && !(clipSeconds && clipSeconds > 0)) throw inputError(`Scene ${i + 1}'s clip is not a playable video file. Upload it again on the Storyboard page.`);
     const clip = clipFile ? { fileId: clipFile.id, durationInSeconds: clipSeconds! } : undefined;
     const words = storedWordTimings(cell.wordTimings);
@@ -204,6 +204,8 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
   };
   ctx.cancellationSignal.addEventListener("abort", onCancel);
   let assets: Awaited<ReturnType<typeof serveRenderAssets>> | undefined;
+  // the scene files as local paths (copies in this worker's scratch folder when media is in a bucket)
+  const media = localMediaSet();
   const boundaries = sceneBoundaries(
     plan.scenes.map((s) => s.audioDurationInSeconds),
     plan.fps,
@@ -246,23 +248,23 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
           const audio = await findMediaForUser(plan.userId, scene.audioFileId);
           if (!image || !audio) throw inputError(`Scene ${i + 1}'s media was deleted during the render. Generate it again.`);
           const scaled = path.join(workDir, `scene-${i + 1}.png`);
-          await prescaleImage(mediaFilePath(image), scaled, plan.width, plan.height);
+          await withLocalMediaCopy(image, (source) => prescaleImage(source, scaled, plan.width, plan.height));
           names.image.push(`scene-${i + 1}.png`);
           files.set(`scene-${i + 1}.png`, scaled);
           const voice = `voiceover-${i + 1}${path.extname(audio.storageKey)}`;
           names.audio.push(voice);
-          files.set(voice, mediaFilePath(audio));
+          files.set(voice, await media.path(audio));
           if (scene.clip) {
             const clip = await findMediaForUser(plan.userId, scene.clip.fileId);
             if (!clip) throw inputError(`Scene ${i + 1}'s clip was deleted during the render. Upload it again.`);
-            files.set(`clip-${i + 1}.mp4`, mediaFilePath(clip));
+            files.set(`clip-${i + 1}.mp4`, await media.path(clip));
           }
           names.clip.push(`clip-${i + 1}.mp4`);
         }
         const musicFile = plan.music ? await findMediaForUser(plan.userId, plan.music.fileId) : null;
         if (musicFile) {
           names.music.push(`music${path.extname(musicFile.storageKey)}`);
-          files.set(names.music[0]!, mediaFilePath(musicFile));
+          files.set(names.music[0]!, await media.path(musicFile));
         }
         const available = { ...plan, music: musicFile ? plan.music : null };
         const output = path.join(workDir, "video.mp4");
@@ -361,6 +363,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
     ctx.cancellationSignal.removeEventListener("abort", onCancel);
     progress.stop();
     await assets?.close();
+    media.release();
     await fsp.rm(workDir, { recursive: true, force: true });
     // the render's folder goes with its last attempt (a newer attempt's folder keeps it)
     await fsp.rmdir(renderDir).catch(() => {});

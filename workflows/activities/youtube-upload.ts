@@ -2,13 +2,12 @@
 // chunked PUTs acknowledged by 308 + Range), set the approved thumbnail, and record the outcome. The session URI
 // and the acknowledged byte count are saved after every chunk, so a retry (a cut connection, a killed worker)
 // asks YouTube how far it got and continues from there instead of sending the video again.
-import fsp from "node:fs/promises";
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import { QUOTA_EXCEEDED_MESSAGE } from "~/lib/youtube";
 import { prisma } from "~/server/db.server";
 import { decryptSecret, encryptSecret } from "~/server/encryption.server";
 import { getEnv } from "~/server/env.server";
-import { findMediaForUser, mediaFilePath, mediaIdFromUrl, openMediaStream } from "~/server/storage.server";
+import { findMediaForUser, mediaIdFromUrl, mediaSize, openMediaStream, readMediaRange } from "~/server/storage.server";
 import {
   authorizedYoutube,
   freshAccessToken,
@@ -55,12 +54,9 @@ async function videoFileOf(input: YoutubeUploadInput, upload: Awaited<ReturnType
   const fileId = upload.video?.mediaFileId ?? mediaIdFromUrl(upload.video?.videoUrl);
   const file = fileId ? await findMediaForUser(input.userId, fileId) : null;
   if (!file) throw inputError("The rendered video is gone. Render the video again, then upload it.");
-  try {
-    const { size } = await fsp.stat(mediaFilePath(file));
-    return { file, size };
-  } catch {
-    throw inputError("The rendered video file is missing. Render the video again, then upload it.");
-  }
+  const size = await mediaSize(file);
+  if (size === null) throw inputError("The rendered video file is missing. Render the video again, then upload it.");
+  return { file, size };
 }
 
 /** Heartbeats (so a dead worker is noticed) and signals the workflow (so the page sees the bytes move). */
@@ -318,7 +314,7 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
       throw e;
     }
     try {
-      await youtube.thumbnails.set({ videoId: upload.youtubeVideoId, media: { mimeType: file.mimeType, body: openMediaStream(file) } }, youtubeCallOptions());
+      await youtube.thumbnails.set({ videoId: upload.youtubeVideoId, media: { mimeType: file.mimeType, body: await openMediaStream(file) } }, youtubeCallOptions());
       return record(true, null);
     } catch (e) {
       const { status, reason, message } = googleErrorDetails(e);
@@ -350,19 +346,11 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
   return { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, finishYoutubeUpload, recordYoutubeUploadFailure };
 }
 
-async function readRange(file: Parameters<typeof mediaFilePath>[0], start: number, end: number): Promise<Uint8Array<ArrayBuffer>> {
-  const handle = await fsp.open(mediaFilePath(file), "r");
-  try {
-    const buffer = new Uint8Array(end - start);
-    let read = 0;
-    while (read < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, start + read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
-    }
-    return buffer.subarray(0, read);
-  } finally {
-    await handle.close();
-  }
+/** Bytes [start, end) of the stored video: one chunk of the resumable upload, read from the folder or the bucket. */
+async function readRange(file: Parameters<typeof readMediaRange>[0], start: number, end: number): Promise<Uint8Array<ArrayBuffer>> {
+  if (end <= start) return new Uint8Array(0);
+  const bytes = await readMediaRange(file, { start, end: end - 1 });
+  const buffer = new Uint8Array(bytes.length);
+  buffer.set(bytes);
+  return buffer;
 }
-

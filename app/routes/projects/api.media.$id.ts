@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { jsonError } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { findMediaForUser, mediaSize, openMediaStream } from "~/server/storage.server";
+import { findMediaForUser, mediaSize, openMediaStream, StorageNotFoundError } from "~/server/storage.server";
 
 const NOT_FOUND = "Media file not found. It may have been deleted; generate it again.";
 
@@ -40,7 +40,8 @@ export function parseRange(header: string | null, size: number): { start: number
 }
 
 // GET/HEAD /api/media/:id: a media file, to its owner only (anyone else gets the same 404 as a missing id),
-// with Range support so video and audio elements can seek. ?download=1 asks the browser to save it.
+// with Range support so video and audio elements can seek. ?download=1 asks the browser to save it. The bytes are
+// streamed from storage (the folder or the bucket, asked for just the range), never held whole in memory.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
   const file = await findMediaForUser(userId, params.id ?? "");
@@ -72,5 +73,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (range) headers.set("Content-Range", `bytes ${range.start}-${range.end}/${size}`);
   headers.set("Content-Length", String(range ? range.end - range.start + 1 : size));
   if (request.method === "HEAD") return new Response(null, { status, headers });
-  return new Response(createReadableStreamFromReadable(openMediaStream(file, range ?? undefined)), { status, headers });
+  const body = await openMediaStream(file, range ?? undefined).catch((e: unknown) => {
+    // deleted between the size check and the read
+    throw e instanceof StorageNotFoundError ? jsonError(404, NOT_FOUND) : e;
+  });
+  return new Response(createReadableStreamFromReadable(body), { status, headers });
 }
