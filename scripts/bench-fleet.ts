@@ -4,7 +4,8 @@
 // 2 worker processes, each pinned to a core of its own (taskset -c 0, -c 1), against the test servers
 // (TEST_PG_PORT, TEST_TEMPORAL_PORT) and a fresh database. Every worker bundles the composition and opens its
 // browser before the clock starts. Prints each render's wall time, its chunks, the speed-up and the scaling
-// efficiency; then the overhead of S3 storage against the local folder when this build has an S3 backend
+// efficiency (and the CPU seconds of the workers' process trees, which a busy machine distorts far less than the
+// wall time); then the overhead of S3 storage against the local folder when this build has an S3 backend
 // (STORAGE=s3 and its S3_* variables set), else that it was skipped. A benchmark, not a test: the figures depend
 // on what else the machine does, so the load average is printed too.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -45,7 +46,14 @@ const client = new Client({ connection });
 const children: ChildProcess[] = [];
 
 async function cleanup() {
-  for (const child of children) if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
   await connection.close().catch(() => {});
   await prisma.$disconnect().catch(() => {});
   await servers.stop().catch(() => {});
@@ -75,7 +83,7 @@ function startWorker(taskQueue: string, core: number, env: Record<string, string
 async function stopWorkers(workers: ChildProcess[]) {
   await Promise.all(
     workers.map(async (child) => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       process.kill(-child.pid!, "SIGKILL");
       await exited;
@@ -109,7 +117,35 @@ async function activitySeconds(handle: WorkflowHandle): Promise<Map<string, numb
   return seconds;
 }
 
-type Run = { seconds: number; workers: number; wall: number; chunks: number; detail: string };
+/**
+ * CPU seconds (user + system) the worker processes' trees have spent so far: each live process's own time and
+ * what its reaped children (ffmpeg runs) spent. Far less distorted by a busy machine than wall time.
+ */
+function treeCpuSeconds(roots: number[]): number {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
+      // fields from state on: ppid is the 2nd, utime stime cutime cstime the 12th to 15th
+      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const children = new Map<number, number[]>();
+  for (const [pid, { ppid }] of stats) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  let ticks = 0;
+  const stack = [...roots];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    ticks += stats.get(pid)?.ticks ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return ticks / 100;
+}
+
+type Run = { seconds: number; workers: number; wall: number; cpu: number; chunks: number; detail: string };
 
 async function renderWith(videoSeconds: number, workerCount: number, env: Record<string, string> = {}): Promise<Run> {
   const taskQueue = `bench-fleet-${videoSeconds}s-${workerCount}w-${Date.now()}`;
@@ -121,6 +157,8 @@ async function renderWith(videoSeconds: number, workerCount: number, env: Record
     const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: Array(scenes).fill(VOICE_SECONDS), musicSeconds: videoSeconds, musicVolume: 5 });
     const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing" } });
     const load = os.loadavg()[0]!;
+    const roots = workers.map((w) => w.pid!);
+    const cpuBefore = treeCpuSeconds(roots);
     const started = performance.now();
     const handle = await client.workflow.start(renderVideoWorkflow, {
       taskQueue,
@@ -129,6 +167,7 @@ async function renderWith(videoSeconds: number, workerCount: number, env: Record
     });
     await handle.result();
     const wall = (performance.now() - started) / 1000;
+    const cpu = treeCpuSeconds(roots) - cpuBefore;
     const activities = await activitySeconds(handle);
     const chunks = activities.get("renderVideoChunk")?.length ?? 1;
     const list = (type: string) => (activities.get(type) ?? []).map((s) => s.toFixed(1)).join(" + ");
@@ -136,13 +175,14 @@ async function renderWith(videoSeconds: number, workerCount: number, env: Record
       chunks > 1
         ? `chunks ${list("renderVideoChunk")} s, sound ${list("mixRenderSound")} s, join ${list("joinRenderChunks")} s`
         : `one piece ${list("renderVideoFast")} s`;
-    return { seconds: videoSeconds, workers: workerCount, wall, chunks, detail: `${detail}, load ${load.toFixed(1)}` };
+    return { seconds: videoSeconds, workers: workerCount, wall, cpu, chunks, detail: `${detail}, load ${load.toFixed(1)}` };
   } finally {
     await stopWorkers(workers);
   }
 }
 
-const line = (r: Run) => `  ${`${r.seconds} s`.padStart(5)}  ${r.workers} worker${r.workers === 1 ? " " : "s"}  ${r.wall.toFixed(1).padStart(6)} s  ${String(r.chunks).padStart(2)} chunk(s)  ${r.detail}`;
+const line = (r: Run) =>
+  `  ${`${r.seconds} s`.padStart(5)}  ${r.workers} worker${r.workers === 1 ? " " : "s"}  ${r.wall.toFixed(1).padStart(6)} s wall  ${r.cpu.toFixed(1).padStart(6)} CPU s  ${String(r.chunks).padStart(2)} chunk(s)  ${r.detail}`;
 
 try {
   console.log(`bench:fleet: ${SIZE.width}x${SIZE.height}, 30 fps, captions and music, ${os.availableParallelism()} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);
@@ -157,7 +197,10 @@ try {
     const two = runs.find((r) => r.seconds === seconds && r.workers === 2);
     if (one && two) {
       const speedUp = one.wall / two.wall;
-      console.log(`  ${seconds} s: speed-up with 2 workers ${speedUp.toFixed(2)}x (goal >= 1.8x), scaling efficiency ${((speedUp / 2) * 100).toFixed(0)} %`);
+      console.log(
+        `  ${seconds} s: speed-up with 2 workers ${speedUp.toFixed(2)}x (goal >= 1.8x), scaling efficiency ${((speedUp / 2) * 100).toFixed(0)} %; ` +
+          `CPU of the chunked render ${((two.cpu / one.cpu) * 100).toFixed(0)} % of the one-piece render's (the speed-up two idle cores would give: ${((2 * one.cpu) / Math.max(two.cpu, one.cpu)).toFixed(2)}x at most)`,
+      );
     }
   }
   // S3 against the local folder: only when this build's storage has an S3 backend and one is configured
