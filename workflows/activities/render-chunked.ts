@@ -24,16 +24,27 @@ import { inputError, planProps, progressReporter, storedEarlier, storeRenderedVi
 const { TaskQueueType } = protos.temporal.api.enums.v1;
 
 /**
- * Worker processes polling the render queue (Temporal's DescribeTaskQueue), counted by identity: each holds
- * WORKER_RENDERS slots, one by default. The server forgets a poller a few minutes after its last poll.
+ * A poller last seen longer ago than this is not counted: an idle worker polls again within a minute (Temporal's
+ * long poll), so this drops a worker that died (the server keeps listing it for minutes) and keeps one that is
+ * busy with a render for up to two minutes after it took it.
  */
-export async function renderQueuePollers(baseQueue: string): Promise<number> {
+const LIVE_POLLER_MS = 120_000;
+
+/**
+ * Worker processes polling the render queue (Temporal's DescribeTaskQueue), counted by identity: each holds
+ * WORKER_RENDERS slots, one by default.
+ */
+export async function renderQueuePollers(baseQueue: string, now = Date.now()): Promise<number> {
   const queue = await Context.current().client.workflowService.describeTaskQueue({
     namespace: getEnv().TEMPORAL_NAMESPACE,
     taskQueue: { name: taskQueueFor(baseQueue, "render") },
     taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
   });
-  return new Set((queue.pollers ?? []).map((p) => p.identity)).size;
+  const live = (queue.pollers ?? []).filter((p) => {
+    const seenAt = Number(p.lastAccessTime?.seconds ?? 0) * 1000 + Math.floor((p.lastAccessTime?.nanos ?? 0) / 1e6);
+    return now - seenAt < LIVE_POLLER_MS;
+  });
+  return new Set(live.map((p) => p.identity)).size;
 }
 
 /** The chunks a fast render is cut into: one (the one-piece render) for short videos or a single worker. */
