@@ -5,6 +5,7 @@
 import { ApplicationFailure, condition, proxyActivities, setHandler } from "@temporalio/workflow";
 import type { createMusicActivities } from "./activities/music";
 import { recordStageFailure } from "./shared/failures";
+import { proxyActivitiesOn } from "./shared/queues";
 import {
   backgroundMusicProgressQuery,
   backgroundMusicProgressSignal,
@@ -26,12 +27,12 @@ const { startMusicGeneration, markMusicTracksFailed } = proxyActivities<Activiti
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumAttempts: 5, nonRetryableErrorTypes: [MUSIC_INPUT_ERROR] },
 });
 // the offline composer renders while polled: a few minutes of music may take a minute on two cores
-const { pollMusicGeneration } = proxyActivities<Activities>({
+const { pollMusicGeneration } = proxyActivitiesOn<Activities>("heavy", {
   startToCloseTimeout: "15 minutes",
   heartbeatTimeout: "30 seconds",
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 5, nonRetryableErrorTypes: [MUSIC_INPUT_ERROR] },
 });
-const { mixBackgroundMusic } = proxyActivities<Activities>({
+const { mixBackgroundMusic } = proxyActivitiesOn<Activities>("heavy", {
   startToCloseTimeout: "30 minutes",
   heartbeatTimeout: "30 seconds",
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [MUSIC_INPUT_ERROR] },

@@ -6,16 +6,25 @@
 // renderer, saying so. The render activity heartbeats, so a worker killed mid-render is noticed within the
 // heartbeat timeout and the render is retried on a live worker. Progress arrives from the activity by signal and
 // is read with renderProgressQuery.
-import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, setHandler, upsertMemo } from "@temporalio/workflow";
+// Renders run on the render queue, the rest on the light and heavy queues (decision 155). A fast render of a long
+// enough video, with more than one worker polling the render queue, is cut into chunks at scene boundaries
+// (decision 156): each chunk an activity of its own that any worker may take and that is retried alone, the sound
+// mixed once, then the parts joined without re-encoding; the chunks' progress adds up to the one number shown.
+import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, setHandler, upsertMemo, type ActivityOptions } from "@temporalio/workflow";
 import type { RenderActivities } from "./activities/render";
+import type { ChunkedRenderActivities, MixedSound } from "./activities/render-chunked";
+import type { RenderChunk } from "./activities/render-chunks";
 import { innermostMessage } from "./shared/errors";
 import { recordStageFailure } from "./shared/failures";
+import { proxyActivitiesOn } from "./shared/queues";
 import {
   RENDER_FAILED,
   RENDER_INPUT_ERROR,
+  renderChunkProgressSignal,
   renderProgressQuery,
   renderProgressSignal,
   type RenderProgressState,
+  type RenderPlan,
   type RenderProgressUpdate,
   type RenderResult,
   type RenderWorkflowInput,
@@ -26,19 +35,28 @@ const { prepareRenderPlan, recordRenderFailure, recordRendererChoice } = proxyAc
   retry: { initialInterval: "1 second", maximumAttempts: 5, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
 });
 
-const { renderVideoExact } = proxyActivities<RenderActivities>({
+const { renderVideoExact } = proxyActivitiesOn<RenderActivities>("render", {
   // an hour of 1080p video on two cores takes a few hours; the heartbeat notices a dead worker much sooner
   startToCloseTimeout: "8 hours",
   heartbeatTimeout: "30 seconds",
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 4, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
 });
 
-const { renderVideoFast } = proxyActivities<RenderActivities>({
+const fastRenderOptions: ActivityOptions = {
   startToCloseTimeout: "4 hours",
   heartbeatTimeout: "30 seconds",
   // fewer attempts: after a third failure the exact renderer takes over
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
+};
+const { renderVideoFast } = proxyActivitiesOn<RenderActivities>("render", fastRenderOptions);
+
+// a chunked render: the plan and the clean-up are light, each chunk is a render, the sound and the join are heavy
+const { planRenderChunks, discardRenderChunks } = proxyActivities<ChunkedRenderActivities>({
+  startToCloseTimeout: "2 minutes",
+  retry: { initialInterval: "1 second", maximumAttempts: 5, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
 });
+const { renderVideoChunk } = proxyActivitiesOn<ChunkedRenderActivities>("render", fastRenderOptions);
+const { mixRenderSound, joinRenderChunks } = proxyActivitiesOn<ChunkedRenderActivities>("heavy", { ...fastRenderOptions, startToCloseTimeout: "1 hour" });
 
 export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<RenderResult> {
   const state: RenderProgressState = {
@@ -69,7 +87,9 @@ export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<R
     let result: RenderResult;
     if (plan.renderer.engine === "fast") {
       try {
-        result = await renderVideoFast(plan);
+        // runs started before chunked renders existed render in one piece
+        const chunks = patched("chunked-render") ? await planRenderChunks(plan) : [];
+        result = chunks.length > 1 ? await renderInChunks(plan, chunks, state) : await renderVideoFast(plan);
       } catch (e) {
         if (isCancellation(e) || !(e instanceof ActivityFailure) || isInputError(e)) throw e;
         const reason = `the fast renderer failed (${innermostMessage(e, "no reason given")}), so the exact renderer took over`;
@@ -104,6 +124,47 @@ export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<R
       },
     });
   }
+}
+
+/**
+ * Every chunk's picture on the render queue and the sound on the heavy queue at once, then the join. The chunks'
+ * progress signals (the latest attempt of each counts) make the render's one progress figure. When a part fails
+ * for good, the parts already stored are deleted and the failure goes on (the exact renderer may take over).
+ */
+async function renderInChunks(plan: RenderPlan, chunks: RenderChunk[], state: RenderProgressState): Promise<RenderResult> {
+  const totalFrames = chunks.reduce((sum, c) => sum + c.frames, 0);
+  const latest = new Map<number, { frames: number; attempt: number }>();
+  setHandler(renderChunkProgressSignal, ({ chunk, frames, attempt }) => {
+    if (state.status === "completed" || state.status === "failed") return;
+    const seen = latest.get(chunk);
+    if (seen && attempt < seen.attempt) return; // a late word from an attempt that was replaced
+    latest.set(chunk, { frames, attempt });
+    const framesDone = [...latest.values()].reduce((sum, c) => sum + c.frames, 0);
+    const attempts = Math.max(...[...latest.values()].map((c) => c.attempt));
+    const completedScenes = chunks.reduce((sum, c) => sum + (latest.get(c.index)?.frames === c.frames ? c.toScene - c.fromScene : 0), 0);
+    Object.assign(state, {
+      status: "rendering",
+      attempt: attempts,
+      completedScenes,
+      currentScene: Math.min(plan.scenes.length, completedScenes + 1),
+      stage: "Rendering scenes",
+      step: "Step 2 of 3: Rendering frames",
+      details: `Frame ${framesDone} of ${totalFrames}, in ${chunks.length} parts rendered side by side (fast renderer)${attempts > 1 ? ` (a part restarted after an interruption, attempt ${attempts})` : ""}`,
+      progress: Math.min(95, Math.round(5 + (framesDone / Math.max(1, totalFrames)) * 90)),
+    } satisfies RenderProgressUpdate);
+  });
+  Object.assign(state, { status: "rendering", stage: "Rendering scenes", step: "Step 2 of 3: Rendering frames", details: `Rendering the video in ${chunks.length} parts`, progress: 4 });
+
+  const sound = mixRenderSound({ plan });
+  const [soundDone, ...partsDone] = await Promise.allSettled([sound, ...chunks.map((chunk) => renderVideoChunk({ plan, chunk }))]);
+  const stored = [soundDone, ...partsDone].flatMap((r) => (r.status === "fulfilled" ? [r.value.mediaFileId] : []));
+  const failed = [soundDone, ...partsDone].find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) {
+    await discardRenderChunks({ userId: plan.userId, fileIds: stored }).catch(() => {});
+    throw failed.reason;
+  }
+  const parts = partsDone.map((r) => (r as PromiseFulfilledResult<{ mediaFileId: string }>).value.mediaFileId);
+  return joinRenderChunks({ plan, chunks: parts, sound: (soundDone as PromiseFulfilledResult<MixedSound>).value });
 }
 
 function isInputError(e: ActivityFailure): boolean {

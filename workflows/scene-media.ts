@@ -1,7 +1,7 @@
 // Scene media: one scene's image or voiceover, and Generate All Content, which fills every scene lacking
 // media: images in batches of 5 with a 2 s pause, voiceovers one by one with a 1 s pause. A failed scene is
 // counted and skipped; the rest go on. Running as a workflow, it survives a closed tab or a restarted worker.
-import { proxyActivities, setHandler, sleep } from "@temporalio/workflow";
+import { proxyActivities, setHandler, sleep, type ActivityOptions } from "@temporalio/workflow";
 import type { SceneClipActivities } from "./activities/scene-clip";
 import type { StoryboardActivities } from "./activities/storyboard";
 import { GENERATE_ALL } from "../app/lib/constants";
@@ -18,15 +18,19 @@ import {
   type SceneMediaInput,
   type SceneVoiceoverResult,
 } from "./shared/scene-media";
+import { proxyActivitiesOn } from "./shared/queues";
 
-const { generateSceneImage, generateSceneVoiceover, findCellsLackingMedia } = proxyActivities<StoryboardActivities>({
+const sceneMediaOptions: ActivityOptions = {
   startToCloseTimeout: "10 minutes",
   heartbeatTimeout: "20 seconds",
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [SCENE_MISSING] },
-});
+};
+// pictures and voices are heavy work (their own queue, decision 155); finding what lacks media is light
+const { generateSceneImage, generateSceneVoiceover } = proxyActivitiesOn<StoryboardActivities>("heavy", sceneMediaOptions);
+const { findCellsLackingMedia } = proxyActivities<StoryboardActivities>(sceneMediaOptions);
 
 // Converting a clip: one attempt more after a crashed worker; a refused clip (too long, no video) is final.
-const { convertSceneClipUpload } = proxyActivities<SceneClipActivities>({
+const { convertSceneClipUpload } = proxyActivitiesOn<SceneClipActivities>("heavy", {
   startToCloseTimeout: "10 minutes",
   heartbeatTimeout: "30 seconds",
   retry: { initialInterval: "2 seconds", maximumAttempts: 2, nonRetryableErrorTypes: [SCENE_MEDIA_REJECTED, SCENE_MISSING] },

@@ -4,6 +4,7 @@
 import { proxyActivities } from "@temporalio/workflow";
 import type { createThumbnailActivities } from "./activities/thumbnail";
 import { recordStageFailure } from "./shared/failures";
+import { proxyActivitiesOn } from "./shared/queues";
 import {
   THUMBNAIL_FAILED,
   THUMBNAIL_IMAGE_MISSING,
@@ -16,7 +17,8 @@ import {
 
 type Activities = ReturnType<typeof createThumbnailActivities>;
 
-const { renderProjectThumbnail } = proxyActivities<Activities>({
+// drawing the thumbnail is heavy work; writing the metadata is light (decision 155)
+const { renderProjectThumbnail } = proxyActivitiesOn<Activities>("heavy", {
   startToCloseTimeout: "2 minutes",
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [THUMBNAIL_IMAGE_MISSING] },
 });

@@ -1,28 +1,108 @@
-// The worker process: runs Reelsmith's workflows and activities on one task queue.
+// The worker process: runs Reelsmith's workflows and activities on the task queues WORKER_QUEUES names (light,
+// heavy, render: decision 155), a Temporal Worker per queue it serves, run and stopped together as one. The light
+// queue's worker also runs the workflows; the heavy and render queues' workers run activities only, each with its
+// own slot count, so renders never take the slots a script needs.
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import { workerSlots } from "~/lib/limits";
 import { NativeConnection, Worker } from "@temporalio/worker";
+import { workerSlots } from "~/lib/limits";
 import { getEnv } from "~/server/env.server";
 import { startLeftoverSweeps } from "~/server/render-cleanup.server";
 import * as activities from "./activities";
 import { closeBrowser, getCompositionBundle } from "./activities/render-engine";
 import { lowerProcessPriority, workerNiceness } from "./activities/process-priority";
+import { taskQueueFor, type WorkClass } from "./shared/queue-names";
 
-/** `activities` replaces some of the real activities (tests hand in failing or slow providers this way). */
+export type QueueWorkers = {
+  /** The task queues polled, by work class. */
+  taskQueues: Partial<Record<WorkClass, string>>;
+  workers: Worker[];
+  /** Runs every queue's worker; resolves once all have stopped (shutdown(), SIGINT or SIGTERM), rejects when one fails. */
+  run(): Promise<void>;
+  shutdown(): void;
+};
+
+/** How many activities of a class this process runs at once (WORKER_RENDERS, WORKER_HEAVY_ACTIVITIES; light: by cores). */
+export function queueSlots(work: WorkClass, cores = os.availableParallelism()): number {
+  const env = getEnv();
+  if (work === "render") return env.WORKER_RENDERS;
+  if (work === "heavy") return env.WORKER_HEAVY_ACTIVITIES ?? Math.max(2, cores);
+  return workerSlots(cores).activities;
+}
+
+export async function createQueueWorkers(options: {
+  connection: NativeConnection;
+  /** The base (light) queue; the heavy and render queues are named after it. */
+  taskQueue: string;
+  /** Every activity is offered on every queue served, so a run scheduled before a queue moved still finds it. */
+  activities: Record<string, (...args: never[]) => unknown>;
+  workflowsPath: string;
+  /** Default: WORKER_QUEUES. */
+  queues?: readonly WorkClass[];
+}): Promise<QueueWorkers> {
+  const env = getEnv();
+  const queues = options.queues ?? env.WORKER_QUEUES;
+  const taskQueues: QueueWorkers["taskQueues"] = {};
+  const workers: Worker[] = [];
+  for (const work of queues) {
+    const taskQueue = taskQueueFor(options.taskQueue, work);
+    taskQueues[work] = taskQueue;
+    workers.push(
+      await Worker.create({
+        connection: options.connection,
+        namespace: env.TEMPORAL_NAMESPACE,
+        taskQueue,
+        ...(work === "light" ? { workflowsPath: options.workflowsPath } : {}),
+        activities: options.activities,
+        maxConcurrentActivityTaskExecutions: queueSlots(work),
+      }),
+    );
+  }
+  const shutdown = () => {
+    // a worker that already stopped (or failed) is left as it is
+    for (const worker of workers) if (worker.getState() === "RUNNING") worker.shutdown();
+  };
+  return {
+    taskQueues,
+    workers,
+    shutdown,
+    async run() {
+      const runs = workers.map((worker) =>
+        worker.run().catch((e: unknown) => {
+          // one queue's worker failing stops the others: the process serves all its queues or none
+          shutdown();
+          throw e;
+        }),
+      );
+      const results = await Promise.allSettled(runs);
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+      if (failed) throw failed.reason;
+    },
+  };
+}
+
+
+/**
+ * The worker: one Temporal Worker for each queue served, all derived from `taskQueue` (TEMPORAL_TASK_QUEUE by
+ * default), run and shut down as one. `activities` replaces some of the real activities (tests hand in failing or
+ * slow providers this way); `queues` overrides WORKER_QUEUES.
+ */
 export async function createWorker(
-  options: { connection?: NativeConnection; taskQueue?: string; activities?: Record<string, (...args: never[]) => unknown> } = {},
-) {
+  options: {
+    connection?: NativeConnection;
+    taskQueue?: string;
+    activities?: Record<string, (...args: never[]) => unknown>;
+    queues?: readonly WorkClass[];
+  } = {},
+): Promise<QueueWorkers> {
   const env = getEnv();
   const connection = options.connection ?? (await NativeConnection.connect({ address: env.TEMPORAL_ADDRESS }));
-  return Worker.create({
+  return createQueueWorkers({
     connection,
-    namespace: env.TEMPORAL_NAMESPACE,
     taskQueue: options.taskQueue ?? env.TEMPORAL_TASK_QUEUE,
     workflowsPath: fileURLToPath(new URL("./index.ts", import.meta.url)),
     activities: { ...activities, ...options.activities },
-    // Sized to the machine (workerSlots in app/lib/limits.ts): a render is worth two cores.
-    maxConcurrentActivityTaskExecutions: workerSlots(os.availableParallelism()).activities,
+    queues: options.queues,
   });
 }
 
@@ -41,8 +121,9 @@ async function main() {
   const worker = await createWorker();
   lowerProcessPriority(nice); // the threads the Temporal core just started
   const env = getEnv();
-  console.log(`worker polling task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS} at niceness ${nice}`);
-  // Worker.run() ends on SIGINT/SIGTERM after in-flight activities get a chance to finish.
+  const queues = Object.entries(worker.taskQueues).map(([work, queue]) => `"${queue}" (${work}, ${queueSlots(work as WorkClass)} at once)`);
+  console.log(`worker polling task queues ${queues.join(", ")} on ${env.TEMPORAL_ADDRESS} at niceness ${nice}`);
+  // run() ends on SIGINT/SIGTERM after in-flight activities get a chance to finish.
   await worker.run();
   stopSweeps();
   await closeBrowser();

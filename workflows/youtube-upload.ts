@@ -7,6 +7,7 @@ import { proxyActivities, setHandler } from "@temporalio/workflow";
 import type { createYoutubeUploadActivities } from "./activities/youtube-upload";
 import { innermostMessage } from "./shared/errors";
 import { recordStageFailure } from "./shared/failures";
+import { proxyActivitiesOn } from "./shared/queues";
 import {
   YOUTUBE_NON_RETRYABLE,
   YOUTUBE_UPLOAD_FAILED,
@@ -25,7 +26,8 @@ const { prepareYoutubeUpload, setYoutubeThumbnail, finishYoutubeUpload, recordYo
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 5, nonRetryableErrorTypes: YOUTUBE_NON_RETRYABLE },
 });
 
-const { uploadVideoToYoutube } = proxyActivities<Activities>({
+// sending the file is heavy work (its own queue, decision 155); the bookkeeping around it is light
+const { uploadVideoToYoutube } = proxyActivitiesOn<Activities>("heavy", {
   // YouTube takes files up to 128 GB; the heartbeat notices a dead worker long before this
   startToCloseTimeout: "24 hours",
   heartbeatTimeout: "20 seconds",

@@ -32,6 +32,23 @@ describe("parseEnv", () => {
   });
 });
 
+describe("the worker's queues and slots (decision 155)", () => {
+  it("serves every queue, one render at a time, by default", () => {
+    const env = parseEnv({});
+    expect(env.WORKER_QUEUES).toEqual(["light", "heavy", "render"]);
+    expect(env.WORKER_RENDERS).toBe(1);
+    expect(env.WORKER_HEAVY_ACTIVITIES).toBeUndefined();
+    expect(env.RENDER_CHUNKED_MIN_SECONDS).toBe(20);
+  });
+
+  it("reads a list of queues and refuses unknown ones", () => {
+    expect(parseEnv({ WORKER_QUEUES: " Render, heavy ,render" }).WORKER_QUEUES).toEqual(["render", "heavy"]);
+    expect(() => parseEnv({ WORKER_QUEUES: "render,gpu" })).toThrow(/WORKER_QUEUES/);
+    expect(() => parseEnv({ WORKER_QUEUES: "," })).toThrow(/WORKER_QUEUES: must name at least one queue/);
+    expect(() => parseEnv({ WORKER_RENDERS: "0" })).toThrow(/WORKER_RENDERS/);
+  });
+});
+
 describe("loadGeneratedSecrets", () => {
   it("generates the secrets once and returns the same ones afterwards", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-env-"));

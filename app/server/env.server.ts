@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { WORK_CLASSES } from "../../workflows/shared/queue-names";
 
 const port = z.coerce.number().int().min(1).max(65535);
 
@@ -105,6 +106,25 @@ const EnvSchema = z.object({
   SCRATCH_DIR: z.string().min(1).optional(),
   /** A process's scratch folder's size cap; least recently used copies not in use are removed past it. */
   SCRATCH_MAX_BYTES: z.coerce.number().int().min(1024 * 1024, "must be at least 1048576 (1 MiB)").default(2 * 1024 ** 3),
+  /**
+   * The work queues this worker process serves (decision 155), comma-separated: "light" (the workflows, script,
+   * storyboard split, metadata, bookkeeping), "heavy" (images, voices, clips, music, thumbnails, YouTube uploads),
+   * "render" (renders and their chunks). All three by default.
+   */
+  WORKER_QUEUES: z
+    .string()
+    .transform((v) => [...new Set(v.split(",").map((q) => q.trim().toLowerCase()).filter(Boolean))])
+    .pipe(z.array(z.enum(WORK_CLASSES, { message: `must name queues out of ${WORK_CLASSES.join(", ")}` })).min(1, "must name at least one queue"))
+    .default([...WORK_CLASSES]),
+  /** Renders (or render chunks) this worker process runs at once; each is worth about two cores. */
+  WORKER_RENDERS: z.coerce.number().int().min(1).max(16).default(1),
+  /** Heavy activities (images, voices, clips, music, thumbnails, uploads) it runs at once; default: the core count, at least 2. */
+  WORKER_HEAVY_ACTIVITIES: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * A fast render of a video at least this long (seconds) is cut into chunks for the workers polling the render
+   * queue; shorter ones render in one piece (decision 156 measured the default). 0 chunks every video.
+   */
+  RENDER_CHUNKED_MIN_SECONDS: z.coerce.number().min(0).max(3600).default(20),
 }).superRefine((env, ctx) => {
   if (env.STORAGE !== "s3") return;
   for (const name of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {

@@ -3,7 +3,7 @@
 // test rendering alone, whatever state the other stages are in.
 import { fileURLToPath } from "node:url";
 import { Client, Connection } from "@temporalio/client";
-import { NativeConnection, Worker } from "@temporalio/worker";
+import { NativeConnection } from "@temporalio/worker";
 import {
   prepareRenderPlan,
   recordRendererChoice,
@@ -11,26 +11,41 @@ import {
   renderVideoExact,
   renderVideoFast,
 } from "../../workflows/activities/render";
+import { discardRenderChunks, joinRenderChunks, mixRenderSound, planRenderChunks, renderVideoChunk } from "../../workflows/activities/render-chunked";
 import { logPipelineError } from "~/server/error-log.server";
-import { createWorker } from "../../workflows/worker";
+import { createQueueWorkers, createWorker, type QueueWorkers } from "../../workflows/worker";
 
 type Activities = NonNullable<Parameters<typeof createWorker>[0]>["activities"];
 
-/** Only the render stage, on a given connection and queue (also used by tests/support/worker-process-main.ts). */
-export function createRenderWorker(connection: NativeConnection, taskQueue: string): Promise<Worker> {
-  return Worker.create({
+/**
+ * Only the render stage, on a given connection and base queue (its light, heavy and render queues, or those
+ * WORKER_QUEUES names); also used by tests/support/worker-process-main.ts.
+ */
+export function createRenderWorker(connection: NativeConnection, taskQueue: string): Promise<QueueWorkers> {
+  return createQueueWorkers({
     connection,
-    namespace: "default",
     taskQueue,
     workflowsPath: fileURLToPath(new URL("../../workflows/render.ts", import.meta.url)),
     // the render stage records its failures in the error log, as every stage does
-    activities: { prepareRenderPlan, renderVideoFast, renderVideoExact, recordRendererChoice, recordRenderFailure, logPipelineError },
+    activities: {
+      prepareRenderPlan,
+      renderVideoFast,
+      renderVideoExact,
+      recordRendererChoice,
+      recordRenderFailure,
+      logPipelineError,
+      planRenderChunks,
+      renderVideoChunk,
+      mixRenderSound,
+      joinRenderChunks,
+      discardRenderChunks,
+    },
   });
 }
 
 export async function startTestWorker(
   options: { stage?: "all" | "render"; activities?: Activities } = {},
-): Promise<{ worker: Worker; client: Client; taskQueue: string; stop: () => Promise<void> }> {
+): Promise<{ worker: QueueWorkers; client: Client; taskQueue: string; stop: () => Promise<void> }> {
   const address = process.env.TEMPORAL_ADDRESS!;
   const taskQueue = process.env.TEMPORAL_TASK_QUEUE!;
   const nativeConnection = await NativeConnection.connect({ address });

@@ -7,6 +7,7 @@ import { NativeConnection } from "@temporalio/worker";
 import { providersFor } from "~/providers/index.server";
 import { createScriptActivities } from "../../workflows/activities/script";
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
+import { getBrowser, getCompositionBundle } from "../../workflows/activities/render-engine";
 import { createWorker } from "../../workflows/worker";
 import { scriptedTextProvider, scriptedVoice } from "./scripted-text-provider";
 import { createRenderWorker } from "./temporal";
@@ -38,5 +39,8 @@ async function workerFor(kind: string | undefined) {
 }
 
 const worker = await workerFor(process.env.WORKER_KIND);
+// a benchmark's worker (scripts/bench-fleet.ts) bundles the composition and opens the browser before it says it
+// is ready, as the real worker does at start-up, so the first render it takes is not timed with them
+if (process.env.WORKER_WARM_UP === "1") await Promise.all([getCompositionBundle(), getBrowser()]);
 console.log("worker ready");
 await worker.run();

@@ -137,8 +137,9 @@ export function renderSettings() {
   return {
     codec: "h264",
     audioCodec: "aac",
-    // Remotion refuses more tabs than cores ("Maximum for --concurrency is 2"): a larger setting is capped
-    concurrency: Math.min(getEnv().RENDER_CONCURRENCY, os.cpus().length),
+    // Remotion refuses more tabs than cores ("Maximum for --concurrency is 2"): a larger setting is capped. The
+    // cores this process may use, not the machine's: a worker pinned to one core (taskset, a cpuset) gets one tab.
+    concurrency: Math.min(getEnv().RENDER_CONCURRENCY, os.availableParallelism()),
     imageFormat: "jpeg",
     jpegQuality: 90,
     pixelFormat: ENCODING.pixelFormat,

@@ -177,8 +177,10 @@ export async function renderTimelineFast(options: {
   output: string;
   signal?: AbortSignal;
   onProgress?: (p: FastProgress) => void;
+  /** One stream only (a chunked render's picture or its whole sound, render-chunks.ts); both when unset. */
+  streams?: "video" | "audio";
 }): Promise<{ args: string[] }> {
-  const { timeline, workDir, output, signal, onProgress } = options;
+  const { timeline, workDir, output, signal, onProgress, streams } = options;
   const captions = await rasteriseCaptions(timeline, workDir, onProgress);
   const first = captions[0];
   let captionStream: { ffconcat: string; x: number; y: number } | undefined;
@@ -191,7 +193,7 @@ export async function renderTimelineFast(options: {
     captionStream = { ffconcat, x: first.x, y: first.y };
   }
   const filterScript = path.join(workDir, "filter-graph.txt");
-  const { args, filterGraph } = compileTimeline(timeline, { fileFor: (src) => src, filterScript, captionStream, output, encoding: ENCODING });
+  const { args, filterGraph } = compileTimeline(timeline, { fileFor: (src) => src, filterScript, captionStream, output, encoding: ENCODING, streams });
   await fs.promises.writeFile(filterScript, filterGraph);
   await runFfmpeg(args, { signal, onFrame: (frame) => onProgress?.({ phase: "encoding", frame, total: timeline.durationInFrames }) });
   return { args };

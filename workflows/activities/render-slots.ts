@@ -1,17 +1,17 @@
-// The worker's render slots (issue 20): a render (either renderer) is worth two cores, so one
-// worker process runs at most workerSlots(cores).renders of them at once, whatever its activity slots allow
-// (those also serve the light activities). The rest wait their turn, heartbeating, and say so on the page.
-import os from "node:os";
+// The worker's render slots (issue 20; decision 155): a render (either renderer, or a chunk of a fast render) is
+// worth about two cores, so one worker process runs at most WORKER_RENDERS of them at once (default one). The
+// render queue's worker takes no more than that from Temporal; this limit also holds renders an older run
+// scheduled on the light queue. The rest wait their turn, heartbeating, and say so on the page.
 import pLimit from "p-limit";
-import { workerSlots } from "~/lib/limits";
+import { getEnv } from "~/server/env.server";
 
 let limit: ReturnType<typeof pLimit> | undefined;
 /** Renders running or queued in this process. */
 let inFlight = 0;
 
-/** How many renders this worker process runs at once. */
-export function renderSlotCount(cores = os.availableParallelism()): number {
-  return workerSlots(cores).renders;
+/** How many renders this worker process runs at once (WORKER_RENDERS). */
+export function renderSlotCount(): number {
+  return getEnv().WORKER_RENDERS;
 }
 
 /**

@@ -37,7 +37,7 @@ import { probeDurationSeconds } from "./render-probe";
 
 
 /** The composition's props for a plan, with each file's src given by `src` (URLs for Chromium, paths for ffmpeg). */
-function planProps(plan: Omit<RenderPlan, "renderer">, src: (kind: "image" | "audio" | "music" | "clip", index: number) => string): StoryboardVideoProps {
+export function planProps(plan: Omit<RenderPlan, "renderer">, src: (kind: "image" | "audio" | "music" | "clip", index: number) => string): StoryboardVideoProps {
   return storyboardVideoSchema.parse({
     width: plan.width,
     height: plan.height,
@@ -72,7 +72,7 @@ export async function recordRendererChoice(input: { renderId: string } & Rendere
   await prisma.renderedVideo.updateMany({ where: { id: input.renderId }, data: { renderer: input.engine, rendererReason: input.reason } });
 }
 
-const inputError = (message: string) => ApplicationFailure.create({ message, type: RENDER_INPUT_ERROR, nonRetryable: true });
+export const inputError = (message: string) => ApplicationFailure.create({ message, type: RENDER_INPUT_ERROR, nonRetryable: true });
 
 async function requireFile(userId: string, id: string | null, what: string) {
   const file = id ? await findMediaForUser(userId, id) : null;
@@ -131,7 +131,7 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
 }
 
 /** Keeps Temporal told that this attempt is alive (heartbeats) and the workflow told how far it got (signals). */
-function progressReporter(plan: RenderPlan) {
+export function progressReporter(plan: RenderPlan) {
   const ctx = Context.current();
   const handle = ctx.client.workflow.getHandle(renderWorkflowId(plan.projectId));
   let latest: RenderProgressUpdate = {};
@@ -168,11 +168,11 @@ export async function renderStoryboardVideo(plan: RenderPlan): Promise<RenderRes
   return renderVideo(plan, "exact");
 }
 
-async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<RenderResult> {
+/** The stored video when an earlier attempt stored it but died before reporting back; throws when the render is gone. */
+export async function storedEarlier(plan: RenderPlan): Promise<RenderResult | null> {
   const render = await prisma.renderedVideo.findUnique({ where: { id: plan.renderId } });
   if (!render) throw inputError("The render was deleted before it finished.");
   if (render.status === "completed" && render.mediaFileId && render.videoUrl) {
-    // an earlier attempt stored the video but died before reporting back
     return {
       mediaFileId: render.mediaFileId,
       videoUrl: render.videoUrl,
@@ -181,6 +181,12 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
       height: render.height ?? plan.height,
     };
   }
+  return null;
+}
+
+async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<RenderResult> {
+  const earlier = await storedEarlier(plan);
+  if (earlier) return earlier;
 
   const ctx = Context.current();
   const attempt = ctx.info.attempt;
@@ -312,43 +318,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
           { status: "saving", completedScenes: total, currentScene: total, stage: "Saving video", step: "Step 3 of 3: Saving the video", details: "Storing the MP4", progress: 97 },
           true,
         );
-        const durationSeconds = durationInFrames / plan.fps;
-        const file = await saveMediaFromPath({
-          userId: plan.userId,
-          projectId: plan.projectId,
-          kind: "video",
-          sourcePath: output,
-          mimeType: "video/mp4",
-          extension: "mp4",
-          durationSeconds,
-          width: plan.width,
-          height: plan.height,
-        });
-        const videoUrl = mediaUrl(file);
-        const { count } = await prisma.renderedVideo.updateMany({
-          where: { id: plan.renderId },
-          data: {
-            status: "completed",
-            mediaFileId: file.id,
-            videoUrl,
-            width: plan.width,
-            height: plan.height,
-            durationSeconds,
-            withMusic: !!available.music,
-            volumeLevel: available.music ? Math.round(available.music.volume * 100) : null,
-            renderer: engine,
-            error: null,
-            completedAt: new Date(),
-          },
-        });
-        if (count === 0) {
-          // the creator deleted the video while it rendered: do not leave an orphaned file behind
-          await deleteMedia(file);
-          throw inputError("The render was deleted before it finished.");
-        }
-        // the project keeps its latest videos only (never one an upload uses): decision 051
-        await pruneProjectVideos(plan.projectId).catch((e: unknown) => console.error(`render: pruning older videos of ${plan.projectId} failed:`, e));
-        return { mediaFileId: file.id, videoUrl, durationSeconds, width: plan.width, height: plan.height };
+        return await storeRenderedVideo({ plan, output, engine, durationInFrames, music: available.music });
       },
       {
         signal: abort.signal,
@@ -368,6 +338,57 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
     // the render's folder goes with its last attempt (a newer attempt's folder keeps it)
     await fsp.rmdir(renderDir).catch(() => {});
   }
+}
+
+/**
+ * Stores the finished MP4 at `output` as the render's video, marks the render completed and prunes the project's
+ * older videos (decision 051). Used by the one-piece renders and by a chunked render's join.
+ */
+export async function storeRenderedVideo(options: {
+  plan: RenderPlan;
+  output: string;
+  engine: RenderEngine;
+  durationInFrames: number;
+  music: RenderPlan["music"];
+}): Promise<RenderResult> {
+  const { plan, output, engine, music } = options;
+  const durationSeconds = options.durationInFrames / plan.fps;
+  const file = await saveMediaFromPath({
+    userId: plan.userId,
+    projectId: plan.projectId,
+    kind: "video",
+    sourcePath: output,
+    mimeType: "video/mp4",
+    extension: "mp4",
+    durationSeconds,
+    width: plan.width,
+    height: plan.height,
+  });
+  const videoUrl = mediaUrl(file);
+  const { count } = await prisma.renderedVideo.updateMany({
+    where: { id: plan.renderId },
+    data: {
+      status: "completed",
+      mediaFileId: file.id,
+      videoUrl,
+      width: plan.width,
+      height: plan.height,
+      durationSeconds,
+      withMusic: !!music,
+      volumeLevel: music ? Math.round(music.volume * 100) : null,
+      renderer: engine,
+      error: null,
+      completedAt: new Date(),
+    },
+  });
+  if (count === 0) {
+    // the creator deleted the video while it rendered: do not leave an orphaned file behind
+    await deleteMedia(file);
+    throw inputError("The render was deleted before it finished.");
+  }
+  // the project keeps its latest videos only (never one an upload uses): decision 051
+  await pruneProjectVideos(plan.projectId).catch((e: unknown) => console.error(`render: pruning older videos of ${plan.projectId} failed:`, e));
+  return { mediaFileId: file.id, videoUrl, durationSeconds, width: plan.width, height: plan.height };
 }
 
 /** Marks the render failed with a message the Render page can show. */

@@ -63,6 +63,9 @@ export type RenderResult = { mediaFileId: string; videoUrl: string; durationSeco
 
 export const renderProgressQuery = defineQuery<RenderProgressState>("renderProgress");
 export const renderProgressSignal = defineSignal<[RenderProgressUpdate]>("renderProgressUpdate");
+/** A chunked render's chunk (render-chunked.ts): how many of its frames are done, on which attempt. */
+export type RenderChunkProgress = { chunk: number; frames: number; attempt: number };
+export const renderChunkProgressSignal = defineSignal<[RenderChunkProgress]>("renderChunkProgress");
 export const renderWorkflowId = (projectId: string) => `render-${projectId}`;
 /** Errors a retry cannot fix (a scene without media, a missing project). */
 export const RENDER_INPUT_ERROR = "RenderInputError";

@@ -1,0 +1,134 @@
+// One render over two worker processes (issue 30, decision 156): with two workers polling the render queue, a
+// fast render of a long enough video is cut into chunks, each worker renders one, and the parts are joined into
+// one video. Then one of the two workers is killed (SIGKILL) mid-render: its chunk is retried alone on the other
+// worker and the video is still right. Small frames (640x360) to stay cheap; long enough to be chunked.
+import { afterAll, describe, expect, it } from "vitest";
+import type { Client, WorkflowHandle } from "@temporalio/client";
+import protos from "@temporalio/proto";
+import type { ChildProcess } from "node:child_process";
+import { prisma } from "~/server/db.server";
+import { findMediaForUser, mediaFilePath } from "~/server/storage.server";
+import { sceneDurationInFrames } from "../../remotion/timing";
+import { renderVideoWorkflow } from "../../workflows/render";
+import { taskQueueFor } from "../../workflows/shared/queue-names";
+import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
+import { seedRenderableProject } from "../fixtures/render-project";
+import { probeVideo } from "../fixtures/video-probe";
+import { killWorkerProcess, startWorkerProcess, workerProcessClient } from "../support/worker-process";
+
+const { TaskQueueType } = protos.temporal.api.enums.v1;
+const temporal = workerProcessClient();
+
+afterAll(async () => {
+  await prisma.$disconnect();
+});
+
+// six scenes of 5 s (4.7 s of voiceover and the pause): 30 s, over the one-piece threshold
+const SCENE_SECONDS = [4.7, 4.7, 4.7, 4.7, 4.7, 4.7];
+const FRAMES = SCENE_SECONDS.reduce((sum, s) => sum + sceneDurationInFrames(s), 0);
+
+/** Resolves once `count` worker processes poll the render queue derived from `taskQueue`. */
+async function renderPollers(client: Client, taskQueue: string, count: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const queue = await client.workflowService.describeTaskQueue({
+      namespace: "default",
+      taskQueue: { name: taskQueueFor(taskQueue, "render") },
+      taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    });
+    if (new Set((queue.pollers ?? []).map((p) => p.identity)).size >= count) return;
+    if (Date.now() > deadline) throw new Error(`${count} workers never polled the render queue`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function startRender(taskQueue: string, label: string) {
+  const user = await prisma.user.create({ data: { email: `${label}@example.com` } });
+  const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: SCENE_SECONDS, musicSeconds: 12 });
+  const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing" } });
+  const handle = await temporal.client.workflow.start(renderVideoWorkflow, {
+    taskQueue,
+    workflowId: renderWorkflowId(projectId),
+    args: [{ renderId: render.id, userId: user.id, projectId, width: 640, height: 360, captions: true }],
+  });
+  return { user, projectId, render, handle };
+}
+
+/** The renderVideoChunk activity starts in the run's history: which worker (identity) took which attempt. */
+async function chunkStarts(handle: WorkflowHandle) {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const scheduled = new Map<string, string>();
+  for (const e of events) {
+    const a = e.activityTaskScheduledEventAttributes;
+    if (a) scheduled.set(String(e.eventId), a.activityType?.name ?? "");
+  }
+  return events.flatMap((e) => {
+    const a = e.activityTaskStartedEventAttributes;
+    if (!a || scheduled.get(String(a.scheduledEventId)) !== "renderVideoChunk") return [];
+    return [{ identity: a.identity ?? "", attempt: a.attempt ?? 1 }];
+  });
+}
+
+/** The stored video is the whole timeline: every frame, its sound as long, and only that file is left. */
+async function expectRightVideo(userId: string, projectId: string, mediaFileId: string) {
+  const file = await findMediaForUser(userId, mediaFileId);
+  const facts = await probeVideo(mediaFilePath(file!));
+  expect(facts.video).toMatchObject({ codec: "h264", width: 640, height: 360, frames: FRAMES });
+  expect(facts.audio?.codec).toBe("aac");
+  expect(Math.abs(facts.audio!.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
+  expect(Math.abs(facts.video.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
+  // the chunks and the sound were deleted after the join: the finished video is the project's only one
+  expect(await prisma.mediaFile.count({ where: { projectId, kind: "video" } })).toBe(1);
+}
+
+const identityOf = (child: ChildProcess) => `${child.pid}@`;
+
+describe("one render over two worker processes", () => {
+  it("cuts the render into chunks that both workers render, and joins them into the whole video", { timeout: 300_000 }, async () => {
+    const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE!}-both`;
+    const workers = await Promise.all([startWorkerProcess("render", { taskQueue }), startWorkerProcess("render", { taskQueue })]);
+    await renderPollers(temporal.client, taskQueue, 2);
+    const { user, projectId, render, handle } = await startRender(taskQueue, "fleet-both");
+    const result = await handle.result();
+
+    const starts = await chunkStarts(handle);
+    expect(starts.length).toBe(2);
+    for (const worker of workers) expect(starts.some((s) => s.identity.startsWith(identityOf(worker))), `worker ${worker.pid} rendered a chunk`).toBe(true);
+    expect((await prisma.renderedVideo.findUniqueOrThrow({ where: { id: render.id } })).status).toBe("completed");
+    expect((await handle.query(renderProgressQuery)).progress).toBe(100);
+    await expectRightVideo(user.id, projectId, result.mediaFileId);
+    await Promise.all(workers.map(killWorkerProcess));
+  });
+
+  it("retries the chunk of a worker killed mid-render on the other worker", { timeout: 420_000 }, async () => {
+    const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE!}-kill`;
+    const workers = await Promise.all([startWorkerProcess("render", { taskQueue }), startWorkerProcess("render", { taskQueue })]);
+    await renderPollers(temporal.client, taskQueue, 2);
+    const { user, projectId, handle } = await startRender(taskQueue, "fleet-kill");
+
+    // wait until a chunk is being rendered, then kill the worker rendering it
+    const deadline = Date.now() + 180_000;
+    let victim: ChildProcess | undefined;
+    while (!victim) {
+      const state = await handle.query(renderProgressQuery);
+      expect(state.status, "the render ended before a worker could be killed").not.toMatch(/completed|failed/);
+      if (Date.now() > deadline) throw new Error(`no chunk was ever rendering: ${JSON.stringify(state)}`);
+      if (state.status === "rendering" && state.progress >= 8) {
+        const pending = (await handle.describe()).raw.pendingActivities ?? [];
+        const running = pending.find((a) => a.activityType?.name === "renderVideoChunk" && a.lastWorkerIdentity && a.lastStartedTime);
+        victim = workers.find((w) => running?.lastWorkerIdentity?.startsWith(identityOf(w)));
+      }
+      if (!victim) await new Promise((r) => setTimeout(r, 200));
+    }
+    await killWorkerProcess(victim);
+    const survivor = workers.find((w) => w !== victim)!;
+    const result = await handle.result();
+
+    const starts = await chunkStarts(handle);
+    const retried = starts.filter((s) => s.attempt >= 2);
+    expect(retried.length, "exactly the killed worker's chunk was retried").toBe(1);
+    expect(retried[0]!.identity.startsWith(identityOf(survivor))).toBe(true);
+    expect((await handle.query(renderProgressQuery)).attempt).toBeGreaterThanOrEqual(2);
+    await expectRightVideo(user.id, projectId, result.mediaFileId);
+  });
+});

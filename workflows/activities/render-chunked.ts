@@ -1,0 +1,273 @@
+// The activities of a chunked fast render (issue 30, decision 156): how many chunks (light queue: the video's
+// length and the workers polling the render queue), one chunk's picture (render queue: any worker may take it, a
+// failed or orphaned one is retried alone), the whole timeline's sound (heavy queue, once), and the join (heavy
+// queue: stream copy, then stored as the render's video). Chunks and the sound travel between workers as stored
+// media files (kind "video", the project's; deleted after the join or when the render fails, and by the leftover
+// sweep if a render dies), so workers on other hosts meet through storage, never through a shared folder.
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Context } from "@temporalio/activity";
+import protos from "@temporalio/proto";
+import { deleteMedia, findMediaForUser, localMediaSet, saveMediaFromPath } from "~/server/storage.server";
+import { getEnv } from "~/server/env.server";
+import { buildTimeline, type Timeline } from "../../remotion/timeline";
+import { sceneBoundaries } from "../../remotion/timing";
+import { renderChunkProgressSignal, renderWorkflowId, type RenderPlan, type RenderResult } from "../shared/render";
+import { taskQueueFor } from "../shared/queue-names";
+import { prescaleImage } from "./render-assets";
+import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound, type RenderChunk } from "./render-chunks";
+import { withRenderSlot } from "./render-slots";
+import { inputError, planProps, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
+
+// @temporalio/proto is CommonJS: its enums come from the default export
+const { TaskQueueType } = protos.temporal.api.enums.v1;
+
+/**
+ * A poller last seen longer ago than this is not counted: an idle worker polls again within a minute (Temporal's
+ * long poll), so this drops a worker that died (the server keeps listing it for minutes) and keeps one that is
+ * busy with a render for up to two minutes after it took it.
+ */
+const LIVE_POLLER_MS = 120_000;
+
+/**
+ * Worker processes polling the render queue (Temporal's DescribeTaskQueue), counted by identity: each holds
+ * WORKER_RENDERS slots, one by default.
+ */
+export async function renderQueuePollers(baseQueue: string, now = Date.now()): Promise<number> {
+  const queue = await Context.current().client.workflowService.describeTaskQueue({
+    namespace: getEnv().TEMPORAL_NAMESPACE,
+    taskQueue: { name: taskQueueFor(baseQueue, "render") },
+    taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+  });
+  const live = (queue.pollers ?? []).filter((p) => {
+    const seenAt = Number(p.lastAccessTime?.seconds ?? 0) * 1000 + Math.floor((p.lastAccessTime?.nanos ?? 0) / 1e6);
+    return now - seenAt < LIVE_POLLER_MS;
+  });
+  return new Set(live.map((p) => p.identity)).size;
+}
+
+/** The chunks a fast render is cut into: one (the one-piece render) for short videos or a single worker. */
+export async function planRenderChunks(plan: RenderPlan): Promise<RenderChunk[]> {
+  const bounds = sceneBoundaries(
+    plan.scenes.map((s) => s.audioDurationInSeconds),
+    plan.fps,
+  );
+  const sceneFrames = bounds.slice(1).map((end, i) => end - bounds[i]!);
+  const durationSeconds = bounds.at(-1)! / plan.fps;
+  const renderWorkers = await renderQueuePollers(Context.current().info.taskQueue);
+  return cutAtScenes(sceneFrames, chunkCountFor({ durationSeconds, scenes: plan.scenes.length, renderWorkers, minSeconds: getEnv().RENDER_CHUNKED_MIN_SECONDS }));
+}
+
+/**
+ * A folder of this attempt's own in the worker's temp dir (what earlier attempts of the same work left is removed),
+ * and the local copies of stored media it reads (decision 150), released with the folder.
+ */
+async function attemptFolder(name: string): Promise<{ dir: string; media: ReturnType<typeof localMediaSet>; remove: () => Promise<void> }> {
+  const parent = path.join(os.tmpdir(), name);
+  const dir = path.join(parent, `attempt-${Context.current().info.attempt}`);
+  for (const entry of await fsp.readdir(parent).catch(() => [] as string[])) {
+    if (entry !== path.basename(dir)) await fsp.rm(path.join(parent, entry), { recursive: true, force: true });
+  }
+  await fsp.mkdir(dir, { recursive: true });
+  const media = localMediaSet();
+  return {
+    dir,
+    media,
+    remove: async () => {
+      media.release();
+      await fsp.rm(dir, { recursive: true, force: true });
+      await fsp.rmdir(parent).catch(() => {});
+    },
+  };
+}
+
+/** The plan's stored file, as a local path for ffmpeg (the same storage calls the one-piece render makes). */
+async function localFile(plan: RenderPlan, media: ReturnType<typeof localMediaSet>, fileId: string, what: string): Promise<string> {
+  const file = await findMediaForUser(plan.userId, fileId);
+  if (!file) throw inputError(`${what} was deleted during the render. Generate it again.`);
+  return media.path(file);
+}
+
+/** A scene or track no part of this run reads: its timeline entry keeps a name, never opened. */
+const unread = (kind: string, i: number) => `unread-${kind}-${i}`;
+
+/**
+ * The plan's timeline with local files for the scenes of the chunk (their pictures scaled to the frame in `dir`),
+ * other scenes' sources left unread (a slice never opens them), and no sound sources.
+ */
+async function chunkTimeline(plan: RenderPlan, dir: string, media: ReturnType<typeof localMediaSet>, chunk: RenderChunk): Promise<Timeline> {
+  const src = new Map<string, string>();
+  for (let i = chunk.fromScene; i < chunk.toScene; i++) {
+    const scene = plan.scenes[i]!;
+    const scaled = path.join(dir, `scene-${i + 1}.png`);
+    await prescaleImage(await localFile(plan, media, scene.imageFileId, `Scene ${i + 1}'s image`), scaled, plan.width, plan.height);
+    src.set(`image-${i}`, scaled);
+    if (scene.clip) src.set(`clip-${i}`, await localFile(plan, media, scene.clip.fileId, `Scene ${i + 1}'s clip`));
+  }
+  return buildTimeline(planProps(plan, (kind, i) => src.get(`${kind}-${i}`) ?? unread(kind, i)));
+}
+
+/** Keeps the activity alive (heartbeats) and the workflow told how many of the chunk's frames are done. */
+function chunkReporter(plan: RenderPlan, chunk: number) {
+  const ctx = Context.current();
+  const handle = ctx.client.workflow.getHandle(renderWorkflowId(plan.projectId));
+  let frames = 0;
+  let lastSignal = 0;
+  const send = (force: boolean) => {
+    ctx.heartbeat({ frames });
+    if (!force && Date.now() - lastSignal < 1000) return;
+    lastSignal = Date.now();
+    // progress is best effort: a lost update must never fail the chunk
+    handle.signal(renderChunkProgressSignal, { chunk, frames, attempt: ctx.info.attempt }).catch(() => {});
+  };
+  const timer = setInterval(() => send(false), 3000);
+  return {
+    frames(done: number, force = false) {
+      frames = done;
+      send(force);
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+export type RenderedChunk = { chunk: number; mediaFileId: string; frames: number };
+
+/** Renders one chunk's picture (no sound), stores it and returns its file. Safe to retry; any worker may run it. */
+export async function renderVideoChunk(input: { plan: RenderPlan; chunk: RenderChunk }): Promise<RenderedChunk> {
+  const { plan, chunk } = input;
+  const ctx = Context.current();
+  const reporter = chunkReporter(plan, chunk.index);
+  const abort = new AbortController();
+  const onCancel = () => abort.abort();
+  ctx.cancellationSignal.addEventListener("abort", onCancel);
+  // a folder per chunk and attempt: a chunk retried on the same host never meets what the killed attempt left
+  const folder = await attemptFolder(`reelsmith-render-${plan.renderId}-chunk-${chunk.index + 1}`);
+  try {
+    return await withRenderSlot(
+      async () => {
+        reporter.frames(0, true);
+        const timeline = await chunkTimeline(plan, folder.dir, folder.media, chunk);
+        const output = path.join(folder.dir, "chunk.mp4");
+        await renderChunkPicture({
+          timeline,
+          chunk,
+          workDir: folder.dir,
+          output,
+          signal: abort.signal,
+          onProgress: (p) => {
+            if (p.phase === "encoding") reporter.frames(Math.min(p.frame, chunk.frames));
+          },
+        });
+        const file = await saveMediaFromPath({
+          userId: plan.userId,
+          projectId: plan.projectId,
+          kind: "video",
+          sourcePath: output,
+          mimeType: "video/mp4",
+          extension: "mp4",
+          durationSeconds: chunk.frames / plan.fps,
+          width: plan.width,
+          height: plan.height,
+        });
+        reporter.frames(chunk.frames, true);
+        return { chunk: chunk.index, mediaFileId: file.id, frames: chunk.frames };
+      },
+      { signal: abort.signal },
+    );
+  } finally {
+    ctx.cancellationSignal.removeEventListener("abort", onCancel);
+    reporter.stop();
+    await folder.remove();
+  }
+}
+
+export type MixedSound = { mediaFileId: string; music: RenderPlan["music"] };
+
+/**
+ * Mixes the whole timeline's sound once (voiceovers and music, with the one-piece render's own graph) and stores
+ * it (AAC in an .m4a). Music deleted meanwhile is left out, as the one-piece render leaves it out.
+ */
+export async function mixRenderSound(input: { plan: RenderPlan }): Promise<MixedSound> {
+  const { plan } = input;
+  const ctx = Context.current();
+  const heartbeat = setInterval(() => ctx.heartbeat(), 3000);
+  const folder = await attemptFolder(`reelsmith-render-${plan.renderId}-sound`);
+  try {
+    const src = new Map<string, string>();
+    for (const [i, scene] of plan.scenes.entries()) src.set(`audio-${i}`, await localFile(plan, folder.media, scene.audioFileId, `Scene ${i + 1}'s voiceover`));
+    const musicFile = plan.music ? await findMediaForUser(plan.userId, plan.music.fileId) : null;
+    if (musicFile) src.set("music-0", await folder.media.path(musicFile));
+    const music = musicFile ? plan.music : null;
+    const timeline = buildTimeline(planProps({ ...plan, music }, (kind, i) => src.get(`${kind}-${i}`) ?? unread(kind, i)));
+    const output = path.join(folder.dir, "sound.m4a");
+    await renderTimelineSound({ timeline, workDir: folder.dir, output, signal: ctx.cancellationSignal });
+    // stored as the project's "video" kind (the sound track of one): the leftover sweep removes it if the render dies
+    const file = await saveMediaFromPath({
+      userId: plan.userId,
+      projectId: plan.projectId,
+      kind: "video",
+      sourcePath: output,
+      mimeType: "audio/mp4",
+      extension: "m4a",
+      durationSeconds: timeline.durationInFrames / plan.fps,
+    });
+    return { mediaFileId: file.id, music };
+  } finally {
+    clearInterval(heartbeat);
+    await folder.remove();
+  }
+}
+
+/**
+ * Joins the chunks (in order) without re-encoding the picture, muxes the sound, stores the MP4 as the render's
+ * video and deletes the parts. Safe to retry: a video an earlier attempt stored is returned as it is.
+ */
+export async function joinRenderChunks(input: { plan: RenderPlan; chunks: string[]; sound: MixedSound }): Promise<RenderResult> {
+  const { plan, sound } = input;
+  const parts = [...input.chunks, sound.mediaFileId];
+  const earlier = await storedEarlier(plan);
+  if (earlier) {
+    await discardRenderChunks({ userId: plan.userId, fileIds: parts });
+    return earlier;
+  }
+  const ctx = Context.current();
+  const progress = progressReporter(plan);
+  const folder = await attemptFolder(`reelsmith-render-${plan.renderId}-join`);
+  try {
+    progress.report(
+      { status: "saving", stage: "Saving video", step: "Step 3 of 3: Saving the video", details: `Joining the ${input.chunks.length} parts of the video`, progress: 96 },
+      true,
+    );
+    const chunks = await Promise.all(input.chunks.map((id, i) => localFile(plan, folder.media, id, `Part ${i + 1} of the video`)));
+    const soundFile = await localFile(plan, folder.media, sound.mediaFileId, "The video's sound");
+    const output = path.join(folder.dir, "video.mp4");
+    await joinChunks({ chunks, sound: soundFile, workDir: folder.dir, output, signal: ctx.cancellationSignal });
+    const durationInFrames = sceneBoundaries(
+      plan.scenes.map((s) => s.audioDurationInSeconds),
+      plan.fps,
+    ).at(-1)!;
+    const result = await storeRenderedVideo({ plan, output, engine: "fast", durationInFrames, music: sound.music });
+    await discardRenderChunks({ userId: plan.userId, fileIds: parts });
+    return result;
+  } finally {
+    progress.stop();
+    await folder.remove();
+  }
+}
+
+/** Deletes a chunked render's parts (after the join, or when the render failed). Missing ones are fine. */
+export async function discardRenderChunks(input: { userId: string; fileIds: string[] }): Promise<void> {
+  for (const id of input.fileIds) {
+    const file = await findMediaForUser(input.userId, id);
+    if (file) await deleteMedia(file);
+  }
+}
+
+export type ChunkedRenderActivities = {
+  planRenderChunks: typeof planRenderChunks;
+  renderVideoChunk: typeof renderVideoChunk;
+  mixRenderSound: typeof mixRenderSound;
+  joinRenderChunks: typeof joinRenderChunks;
+  discardRenderChunks: typeof discardRenderChunks;
+};
