@@ -66,6 +66,7 @@ const render: Group = (route) => {
   route("/api/render-progress", "routes/render/api.render-progress.ts");
   route("/api/latest-video", "routes/render/api.latest-video.ts");
   route("/api/delete-videos", "routes/render/api.delete-videos.ts");
+  route("/api/rendered-videos/:id/captions/:format", "routes/render/api.rendered-videos.$id.captions.$format.ts");
 };
 
 // publish: /upload, /thumbnail, the YouTube connection and upload (routes/publish/)

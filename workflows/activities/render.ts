@@ -34,6 +34,8 @@ import { remotionDeliveryOptions } from "./delivery-encoding";
 import { withRenderSlot } from "./render-slots";
 import { fastRendererSupport } from "./render-fast-compile";
 import { probeDurationSeconds } from "./render-probe";
+import { normaliseLoudness, storedLoudness } from "./loudness";
+import { captionTrackCues } from "~/lib/caption-track";
 
 
 /** The composition's props for a plan, with each file's src given by `src` (URLs for Chromium, paths for ffmpeg). */
@@ -307,15 +309,19 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
         }
 
         progress.report(
-          { status: "saving", completedScenes: total, currentScene: total, stage: "Saving video", step: "Step 3 of 3: Saving the video", details: "Storing the MP4", progress: 97 },
+          { status: "saving", completedScenes: total, currentScene: total, stage: "Saving video", step: "Step 3 of 3: Saving the video", details: "Bringing the sound to -14 LUFS", progress: 96 },
           true,
         );
+        // the mix to the platform's loudness, picture copied (decision 190); then the MP4 is stored
+        const delivered = path.join(workDir, "delivered.mp4");
+        const loudness = storedLoudness(await normaliseLoudness(output, delivered, abort.signal));
+        progress.report({ details: "Storing the MP4", progress: 97 }, true);
         const durationSeconds = durationInFrames / plan.fps;
         const file = await saveMediaFromPath({
           userId: plan.userId,
           projectId: plan.projectId,
           kind: "video",
-          sourcePath: output,
+          sourcePath: delivered,
           mimeType: "video/mp4",
           extension: "mp4",
           durationSeconds,
@@ -335,6 +341,9 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
             withMusic: !!available.music,
             volumeLevel: available.music ? Math.round(available.music.volume * 100) : null,
             renderer: engine,
+            ...loudness,
+            // the caption track (SRT, WebVTT, YouTube's captions.insert) from the same word timings as the video
+            captionCues: captionTrackCues(plan.scenes, plan.fps),
             error: null,
             completedAt: new Date(),
           },
