@@ -87,6 +87,7 @@ const publish: Group = (route) => {
   route("/api/youtube/preferred-category", "routes/publish/api.youtube.preferred-category.ts");
   route("/api/youtube/upload", "routes/publish/api.youtube.upload.ts");
   route("/api/youtube/upload-status", "routes/publish/api.youtube.upload-status.ts");
+  route("/api/youtube/preflight", "routes/publish/api.youtube.preflight.ts");
 };
 
 const billing: Group = (route) => {

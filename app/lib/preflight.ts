@@ -109,7 +109,8 @@ export function preflightChecks(input: PreflightInput): PreflightItem[] {
     if (vertical && v.durationSeconds > YOUTUBE_RULES.shortsMaxSeconds) {
       fail("duration", "Duration", `${mmss(v.durationSeconds)}: a vertical video over 3:00 is not a Short; YouTube shows it as a regular video.`, false, null);
     } else pass("duration", "Duration", vertical ? `${mmss(v.durationSeconds)}, vertical: a Short (at most 3:00)` : `${mmss(v.durationSeconds)}`);
-  } else fail("duration", "Duration", "No rendered video to check.", true, renderAgain);
+  } else if (v) fail("duration", "Duration", "The video's length was not recorded. Render it again.", false, renderAgain);
+  else fail("duration", "Duration", "No rendered video to check.", true, renderAgain);
 
   // resolution and aspect
   if (v?.width && v.height) {
@@ -119,7 +120,8 @@ export function preflightChecks(input: PreflightInput): PreflightItem[] {
     if (!standard) fail("resolution", "Resolution and aspect", `${v.width}x${v.height} (${aspect}): YouTube adds black bars to this shape.`, false, renderAgain);
     else if (shortSide < 720) fail("resolution", "Resolution and aspect", `${v.width}x${v.height} (${aspect}): below 720p, YouTube shows it in SD only.`, false, renderAgain);
     else pass("resolution", "Resolution and aspect", `${v.width}x${v.height} (${aspect})`);
-  } else fail("resolution", "Resolution and aspect", "No rendered video to check.", true, renderAgain);
+  } else if (v) fail("resolution", "Resolution and aspect", "The video's size was not recorded. Render it again.", false, renderAgain);
+  else fail("resolution", "Resolution and aspect", "No rendered video to check.", true, renderAgain);
 
   // title
   const title = input.title.trim();

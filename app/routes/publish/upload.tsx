@@ -44,7 +44,7 @@ export default function UploadPage() {
         <p className="mt-2 text-slate-400">{data.projectTitle ? `Publish “${data.projectTitle}” to YouTube` : "Publish your video to YouTube"}</p>
       </header>
 
-      <YourVideo videoUrl={data.videoUrl} title={data.projectTitle || "video"} />
+      <YourVideo videoUrl={data.videoUrl} title={data.projectTitle || "video"} captions={data.preflight.captions} />
 
       {/* the approved thumbnail is set on the video after the upload */}
       <ThumbnailGenerator />
@@ -67,6 +67,7 @@ export default function UploadPage() {
           schedule={data.schedule}
           channelTitle={auth.data.channelTitle}
           onDisconnect={() => disconnect.mutate()}
+          preflight={data.preflight}
         />
       ) : (
         <ConnectYoutubePrompt status={auth.data} connect={connect} connecting={connecting} />
