@@ -95,9 +95,12 @@ export function cueTimestamp(ms: number, separator: "," | "."): string {
   return `${pad(hours)}:${pad(minutes)}:${pad(seconds)}${separator}${pad(total % 1000, 3)}`;
 }
 
-/** A cue's text with nothing a cue could mistake for a timing line, or (WebVTT) for markup. */
-const srtText = (text: string) => text.replace(/-->/g, "->").replace(/\n{2,}/g, "\n");
-const vttText = (text: string) => srtText(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+/** A cue's text with nothing a parser could mistake for a timing line or a blank line between cues. */
+const plainText = (text: string) => text.replace(/-->/g, "->").replace(/\n{2,}/g, "\n");
+/** SubRip has no escapes and players drop anything between < and > as a tag: angle quotes keep the words visible. */
+const srtText = (text: string) => plainText(text).replace(/</g, "‹").replace(/>/g, "›");
+/** WebVTT escapes its markup characters. */
+const vttText = (text: string) => plainText(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** SubRip: numbered cues, comma before the milliseconds, a blank line after each. */
 export function toSrt(cues: readonly CaptionTrackCue[]): string {
