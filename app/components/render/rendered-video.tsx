@@ -12,16 +12,17 @@ export function videoFileName(title: string): string {
 export function CaptionDownloads({ captions }: { captions: { srt: string; vtt: string } | null }) {
   if (!captions) return null;
   return (
-    <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="caption-downloads">
-      <span className="inline-flex items-center gap-1 text-slate-300">
-        <Captions className="h-4 w-4" aria-hidden /> Captions:
+    <div className="flex items-start gap-2 text-sm" data-testid="caption-downloads">
+      <Captions className="mt-0.5 h-4 w-4 shrink-0 text-slate-300" aria-hidden />
+      <span className="flex flex-wrap gap-x-3 gap-y-1">
+        <span className="text-slate-300">Captions:</span>
+        <a href={captions.srt} download className="text-violet-300 underline hover:text-white">
+          Download SRT
+        </a>
+        <a href={captions.vtt} download className="text-violet-300 underline hover:text-white">
+          Download WebVTT
+        </a>
       </span>
-      <a href={captions.srt} download className="text-violet-300 underline hover:text-white">
-        Download SRT
-      </a>
-      <a href={captions.vtt} download className="text-violet-300 underline hover:text-white">
-        Download WebVTT
-      </a>
     </div>
   );
 }
@@ -30,9 +31,12 @@ export function CaptionDownloads({ captions }: { captions: { srt: string; vtt: s
 export function LoudnessFact({ loudnessLufs, truePeakDbtp }: { loudnessLufs: number | null | undefined; truePeakDbtp: number | null | undefined }) {
   if (loudnessLufs === null || loudnessLufs === undefined || truePeakDbtp === null || truePeakDbtp === undefined) return null;
   return (
-    <p className="inline-flex flex-wrap items-center gap-1 text-sm text-slate-300" data-testid="video-loudness">
-      <Volume2 className="h-4 w-4" aria-hidden /> Loudness: {loudnessLufs.toFixed(1)} LUFS, true peak {truePeakDbtp.toFixed(1)} dBTP
-      <span className="text-slate-400">(YouTube plays at -14 LUFS, peaks at most -1 dBTP)</span>
+    <p className="flex items-start gap-2 text-sm text-slate-300" data-testid="video-loudness">
+      <Volume2 className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+      <span>
+        Loudness: {loudnessLufs.toFixed(1)} LUFS, true peak {truePeakDbtp.toFixed(1)} dBTP{" "}
+        <span className="text-slate-400">(YouTube plays at -14 LUFS, peaks at most -1 dBTP)</span>
+      </span>
     </p>
   );
 }

@@ -50,7 +50,8 @@ export function PreflightList({ items, onFix, disabled }: { items: PreflightItem
 }
 
 function FixButton({ fix, onFix, disabled }: { fix: NonNullable<PreflightItem["fix"]>; onFix: (fix: PreflightFix) => void; disabled: boolean }) {
-  const className = "shrink-0 self-start sm:ml-3";
+  // under its reason on a phone (lined up with the text), beside it on a wider screen
+  const className = "ml-6 shrink-0 self-start sm:ml-3";
   if (fix.action === "render-again") {
     return (
       <Button asChild variant="outline" size="sm" className={className}>
