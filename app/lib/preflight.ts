@@ -125,7 +125,7 @@ export function preflightChecks(input: PreflightInput): PreflightItem[] {
 
   // title
   const title = input.title.trim();
-  if (!title) fail("title", "Title length", "The title is empty: YouTube needs one.", true, null);
+  if (!title) fail("title", "Title length", "Please enter a title for your video", true, null);
   else if (title.length > YOUTUBE_RULES.titleChars) {
     fail("title", "Title length", `The title is ${title.length} characters; YouTube takes at most ${YOUTUBE_RULES.titleChars}.`, true, { action: "shorten-title", label: "Shorten to 100 characters" });
   } else if (/[<>]/.test(title)) {

@@ -148,7 +148,11 @@ describe("a video made ready for YouTube", () => {
     await page.getByLabel("Title", { exact: true }).fill(longTitle);
     const blocked = page.getByTestId("preflight-blocked");
     await blocked.getByText(`The title is ${longTitle.length} characters; YouTube takes at most 100.`).waitFor();
-    expect(await page.getByRole("button", { name: "Upload to YouTube" }).isDisabled()).toBe(true);
+    // Upload says why it will not start, and nothing is sent
+    const videosBefore = (await fakeState()).videos.length;
+    await page.getByRole("button", { name: "Upload to YouTube" }).click();
+    const toast = page.locator("li[data-state=open]").filter({ hasText: "Upload blocked" });
+    await toast.getByText(`The title is ${longTitle.length} characters; YouTube takes at most 100.`).waitFor();
 
     // a publish time in the past (yesterday, typed into the date field)
     await page.getByLabel("Schedule publishing").check();
@@ -157,6 +161,13 @@ describe("a video made ready for YouTube", () => {
     await page.getByLabel("Schedule time").fill("09:00");
     await blocked.getByText("The scheduled time is in the past. Pick a later date or time.").waitFor();
     expect(await page.getByTestId("preflight-publish-time").getAttribute("data-status")).toBe("fail");
+    await page.getByRole("button", { name: "Schedule Upload" }).click();
+    await page
+      .locator("li[data-state=open]")
+      .filter({ hasText: "The scheduled time is in the past. Pick a later date or time." })
+      .first()
+      .waitFor();
+    expect((await fakeState()).videos.length).toBe(videosBefore);
     await screenshots("upload-preflight-blocked");
 
     // the server refuses the same upload, with the same reasons
@@ -171,7 +182,6 @@ describe("a video made ready for YouTube", () => {
     expect((await page.getByLabel("Title", { exact: true }).inputValue()).length).toBeLessThanOrEqual(100);
     await page.getByRole("button", { name: "Publish on upload instead" }).click();
     await expect.poll(() => page.getByTestId("preflight-blocked").count()).toBe(0);
-    expect(await page.getByRole("button", { name: "Upload to YouTube" }).isDisabled()).toBe(false);
     await page.getByLabel("Title", { exact: true }).fill("Honeybee Waggle Dance");
   });
 

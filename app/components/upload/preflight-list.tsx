@@ -41,7 +41,7 @@ export function PreflightList({ items, onFix, disabled }: { items: PreflightItem
         ))}
       </ul>
       {blocking.length ? (
-        <p role="alert" className="rounded-md border border-red-800 bg-red-950 p-2 text-sm text-red-200" data-testid="preflight-blocked">
+        <p id="preflight-blocked" role="alert" className="rounded-md border border-red-800 bg-red-950 p-2 text-sm text-red-200" data-testid="preflight-blocked">
           Upload blocked: {blocking.map((i) => i.detail).join(" ")}
         </p>
       ) : null}

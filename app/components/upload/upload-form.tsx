@@ -213,7 +213,7 @@ export function UploadForm(props: {
     }
     const stopped = blockingItems(preflightChecks({ video: facts.video, title, description, tags: parseTags(tags), publishAt, thumbnail: facts.thumbnail, sceneChapters: facts.sceneChapters, now: new Date() }));
     if (stopped.length) {
-      toast({ title: "Upload failed", description: stopped.map((i) => i.detail).join(" "), variant: "destructive" });
+      toast({ title: "Upload blocked", description: stopped.map((i) => i.detail).join(" "), variant: "destructive" });
       return;
     }
     upload.mutate({
@@ -372,7 +372,8 @@ export function UploadForm(props: {
 
       <PreflightList items={checks} onFix={fix} disabled={active} />
 
-      <Button size="lg" onClick={submit} disabled={active || blocked}>
+      {/* not disabled while blocked: a click says why (and 'Title required' stays the spec's answer to no title) */}
+      <Button size="lg" onClick={submit} disabled={active} aria-describedby={blocked ? "preflight-blocked" : undefined}>
         {active ? "Uploading..." : scheduleOn && date ? "Schedule Upload" : "Upload to YouTube"}
       </Button>
 
