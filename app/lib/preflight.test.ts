@@ -51,6 +51,7 @@ describe("the pre-flight check", () => {
     expect(item({ ...ready, thumbnail: { mimeType: "image/webp", bytes: 1000 } }, "thumbnail")).toMatchObject({ status: "fail", blocks: false });
     expect(item({ ...ready, thumbnail: { mimeType: "image/jpeg", bytes: 3 * 1024 * 1024 } }, "thumbnail").detail).toBe("The thumbnail is 3.0 MB; YouTube takes at most 2 MB.");
     expect(item({ ...ready, video: { ...ready.video!, captionCueCount: 0 } }, "captions")).toMatchObject({ status: "fail", blocks: false });
+    expect(item({ ...ready, captionsAllowed: false }, "captions")).toMatchObject({ status: "fail", blocks: false, detail: expect.stringContaining("connect YouTube again") });
     const chapters = [{ startSeconds: 0, title: "A" }, { startSeconds: 20, title: "B" }, { startSeconds: 40, title: "C" }];
     expect(item({ ...ready, sceneChapters: chapters }, "chapters")).toMatchObject({ status: "fail", blocks: false, fix: { action: "use-scene-chapters" } });
     expect(item({ ...ready, description: "0:00 A\n0:04 B\n0:30 C" }, "chapters")).toMatchObject({ status: "fail", blocks: false, fix: { action: "remove-chapters" } });

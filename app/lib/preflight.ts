@@ -40,6 +40,8 @@ export type PreflightInput = {
   thumbnail: PreflightThumbnail;
   /** chapters from the scenes, offered as the fix for missing or broken chapter lines */
   sceneChapters: readonly Chapter[];
+  /** false when the YouTube connection was made without the captions scope (captions.insert would be refused) */
+  captionsAllowed?: boolean;
   now: Date;
 };
 
@@ -156,7 +158,9 @@ export function preflightChecks(input: PreflightInput): PreflightItem[] {
   } else pass("thumbnail", "Thumbnail size and type", `${input.thumbnail.mimeType.replace("image/", "").toUpperCase()}, ${Math.round(input.thumbnail.bytes / 1024)} KB (at most 2 MB)`);
 
   // captions
-  if (v && v.captionCueCount > 0) pass("captions", "Captions attached", `${v.captionCueCount} caption${v.captionCueCount === 1 ? "" : "s"} from the voiceovers, sent as a caption track`);
+  if (v && v.captionCueCount > 0 && input.captionsAllowed === false) {
+    fail("captions", "Captions attached", "Your YouTube connection was made before Reelsmith asked to manage captions: disconnect and connect YouTube again to send the caption track.", false, null);
+  } else if (v && v.captionCueCount > 0) pass("captions", "Captions attached", `${v.captionCueCount} caption${v.captionCueCount === 1 ? "" : "s"} from the voiceovers, sent as a caption track`);
   else fail("captions", "Captions attached", "This video has no caption track. Render it again to make one from the voiceovers.", false, renderAgain);
 
   // chapters

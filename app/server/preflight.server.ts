@@ -5,6 +5,7 @@
 import type { Project, RenderedVideo } from "~/generated/prisma/client";
 import { captionTrackUrl, storedCaptionCues } from "~/lib/caption-track";
 import { chaptersFromScenes, type Chapter } from "~/lib/chapters";
+import { CAPTIONS_SCOPE } from "~/lib/youtube";
 import { blockingItems, preflightChecks, type PreflightItem, type PreflightThumbnail, type PreflightVideo } from "~/lib/preflight";
 import { VIDEO_FPS } from "../../remotion/timing";
 import { jsonError } from "./api.server";
@@ -17,6 +18,8 @@ export type PreflightFacts = {
   thumbnail: PreflightThumbnail;
   sceneChapters: Chapter[];
   captions: { srt: string; vtt: string } | null;
+  /** whether the YouTube connection lets Reelsmith send a caption track (the youtube.force-ssl scope) */
+  captionsAllowed: boolean;
 };
 
 export function preflightVideo(video: Pick<RenderedVideo, "width" | "height" | "durationSeconds" | "loudnessLufs" | "truePeakDbtp" | "captionCues">): PreflightVideo {
@@ -55,18 +58,19 @@ export async function sceneChapters(projectId: string): Promise<Chapter[]> {
 /** GET /api/youtube/preflight: the facts for the current project's newest finished video. */
 export async function getPreflightFacts(userId: string): Promise<PreflightFacts> {
   const project = await getCurrentProject(userId);
-  if (!project) return { video: null, thumbnail: null, sceneChapters: [], captions: null };
+  if (!project) return { video: null, thumbnail: null, sceneChapters: [], captions: null, captionsAllowed: true };
   return preflightFactsFor(userId, project);
 }
 
 export async function preflightFactsFor(userId: string, project: Project): Promise<PreflightFacts> {
   const video = await prisma.renderedVideo.findFirst({ where: { projectId: project.id, status: "completed", videoUrl: { not: null } }, orderBy: { createdAt: "desc" } });
-  const [thumbnail, chapters] = await Promise.all([
+  const [thumbnail, chapters, captionsAllowed] = await Promise.all([
     // the approved thumbnail, as the upload would pick it (thumbnail.server's approvedThumbnail)
     prisma.thumbnail
       .findFirst({ where: { projectId: project.id, approved: true }, orderBy: { createdAt: "desc" }, select: { thumbnailUrl: true } })
       .then((t) => preflightThumbnail(userId, t?.thumbnailUrl ?? null)),
     sceneChapters(project.id),
+    captionsAllowedFor(userId),
   ]);
   const facts = video ? preflightVideo(video) : null;
   return {
@@ -74,7 +78,14 @@ export async function preflightFactsFor(userId: string, project: Project): Promi
     thumbnail,
     sceneChapters: chapters,
     captions: video && facts?.captionCueCount ? { srt: captionTrackUrl(video.id, "srt"), vtt: captionTrackUrl(video.id, "vtt") } : null,
+    captionsAllowed,
   };
+}
+
+/** A connection whose granted scopes are known and lack youtube.force-ssl cannot send caption tracks. */
+export async function captionsAllowedFor(userId: string): Promise<boolean> {
+  const connection = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { scope: true } });
+  return !connection?.scope || connection.scope.split(/\s+/).includes(CAPTIONS_SCOPE);
 }
 
 /** Refuses an upload the pre-flight check blocks: 400 with every blocking item's reason. */

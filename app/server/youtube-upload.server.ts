@@ -246,7 +246,7 @@ export async function getUploadPageData(user: { id: string; email: string }) {
     getAccessLevel(user),
   ]);
   const script = project ? await prisma.script.findUnique({ where: { projectId: project.id }, select: { text: true } }) : null;
-  const preflight = project ? await preflightFactsFor(user.id, project) : { video: null, thumbnail: null, sceneChapters: [], captions: null };
+  const preflight = project ? await preflightFactsFor(user.id, project) : { video: null, thumbnail: null, sceneChapters: [], captions: null, captionsAllowed: true };
   return {
     preflight,
     projectId: project?.id ?? null,

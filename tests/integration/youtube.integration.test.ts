@@ -13,6 +13,7 @@ import { loader as categoriesRoute } from "~/routes/publish/api.youtube.categori
 import { action as preferredCategory } from "~/routes/publish/api.youtube.preferred-category";
 import { action as uploadRoute } from "~/routes/publish/api.youtube.upload";
 import { loader as uploadStatus } from "~/routes/publish/api.youtube.upload-status";
+import { loader as preflightRoute } from "~/routes/publish/api.youtube.preflight";
 import { action as disconnectRoute } from "~/routes/publish/api.youtube.disconnect";
 import { loader as mediaRoute } from "~/routes/projects/api.media.$id";
 import { FAKE_CHANNEL } from "../fakes/youtube";
@@ -285,6 +286,9 @@ describe("the caption track and the pre-flight check", () => {
       where: { userId: user.id },
       data: { scope: "https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly" },
     });
+    // the Upload page's pre-flight check says so before the upload
+    const facts = (await (await get(preflightRoute, "/api/youtube/preflight", cookie)).json()) as { captionsAllowed: boolean; video: { captionCueCount: number } };
+    expect(facts).toMatchObject({ captionsAllowed: false, video: { captionCueCount: 2 } });
     const inserts = fake.requestsTo(/^\/upload\/youtube\/v3\/captions$/).length;
     const response = await send(uploadRoute, "POST", "/api/youtube/upload", cookie, uploadBody(video.videoUrl!));
     expect(response.status).toBe(200);

@@ -148,6 +148,7 @@ export function UploadForm(props: {
         publishAt,
         thumbnail: facts.thumbnail,
         sceneChapters: facts.sceneChapters,
+        captionsAllowed: facts.captionsAllowed,
         now,
       }),
     [facts, title, description, tags, publishAt, now],

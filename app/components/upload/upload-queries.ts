@@ -4,7 +4,13 @@ import type { Chapter } from "~/lib/chapters";
 import type { PreflightThumbnail, PreflightVideo } from "~/lib/preflight";
 import type { YoutubeCategory } from "~/lib/youtube";
 
-type PreflightFacts = { video: PreflightVideo | null; thumbnail: PreflightThumbnail; sceneChapters: Chapter[]; captions: { srt: string; vtt: string } | null };
+type PreflightFacts = {
+  video: PreflightVideo | null;
+  thumbnail: PreflightThumbnail;
+  sceneChapters: Chapter[];
+  captions: { srt: string; vtt: string } | null;
+  captionsAllowed: boolean;
+};
 
 export const AUTH_STATUS_KEY = ["youtube-auth-status"];
 export const CATEGORIES_KEY = ["youtube-categories"];
