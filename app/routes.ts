@@ -66,6 +66,7 @@ const render: Group = (route) => {
   route("/api/render-progress", "routes/render/api.render-progress.ts");
   route("/api/latest-video", "routes/render/api.latest-video.ts");
   route("/api/delete-videos", "routes/render/api.delete-videos.ts");
+  route("/api/rendered-videos/:id/captions/:format", "routes/render/api.rendered-videos.$id.captions.$format.ts");
 };
 
 // publish: /upload, /thumbnail, the YouTube connection and upload (routes/publish/)
@@ -86,6 +87,7 @@ const publish: Group = (route) => {
   route("/api/youtube/preferred-category", "routes/publish/api.youtube.preferred-category.ts");
   route("/api/youtube/upload", "routes/publish/api.youtube.upload.ts");
   route("/api/youtube/upload-status", "routes/publish/api.youtube.upload-status.ts");
+  route("/api/youtube/preflight", "routes/publish/api.youtube.preflight.ts");
 };
 
 const billing: Group = (route) => {

@@ -1,9 +1,9 @@
 // The YouTube upload stage, one workflow per project (`youtube-upload-<projectId>`): check the video, send it
 // with the resumable protocol (the activity heartbeats, so a killed worker is noticed and the next attempt
-// resumes the same session from YouTube's last acknowledged byte), set the approved thumbnail, record the
+// resumes the same session from YouTube's last acknowledged byte), set the approved thumbnail and the caption track, record the
 // outcome. Errors a retry cannot fix (quota, a revoked connection, refused metadata) fail at once, so a used-up
 // quota is not hammered. Progress arrives from the activity by signal and is read with youtubeUploadProgressQuery.
-import { proxyActivities, setHandler } from "@temporalio/workflow";
+import { patched, proxyActivities, setHandler } from "@temporalio/workflow";
 import type { createYoutubeUploadActivities } from "./activities/youtube-upload";
 import { innermostMessage } from "./shared/errors";
 import { recordStageFailure } from "./shared/failures";
@@ -21,7 +21,7 @@ import {
 
 type Activities = ReturnType<typeof createYoutubeUploadActivities>;
 
-const { prepareYoutubeUpload, setYoutubeThumbnail, finishYoutubeUpload, recordYoutubeUploadFailure } = proxyActivities<Activities>({
+const { prepareYoutubeUpload, setYoutubeThumbnail, addYoutubeCaptions, finishYoutubeUpload, recordYoutubeUploadFailure } = proxyActivities<Activities>({
   startToCloseTimeout: "2 minutes",
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 5, nonRetryableErrorTypes: YOUTUBE_NON_RETRYABLE },
 });
@@ -59,9 +59,11 @@ export async function youtubeUploadWorkflow(input: YoutubeUploadInput): Promise<
     const { videoId } = await uploadVideoToYoutube(input);
     Object.assign(state, { status: "thumbnail", videoId, bytesUploaded: totalBytes, percent: 100 });
     const thumbnail = await setYoutubeThumbnail(input);
+    // (patched: an upload started by an older worker, which had no caption step, replays without it)
+    const captions = patched("youtube-caption-track") ? await addYoutubeCaptions(input) : { captionTrackId: null };
     const { publishAt } = await finishYoutubeUpload(input);
     state.status = "completed";
-    return { videoId, url: youtubeWatchUrl(videoId), thumbnailSet: thumbnail.thumbnailSet, publishAt };
+    return { videoId, url: youtubeWatchUrl(videoId), thumbnailSet: thumbnail.thumbnailSet, captionsSet: captions.captionTrackId !== null, publishAt };
   } catch (e) {
     Object.assign(state, { status: "failed", error: innermostMessage(e, FALLBACK_MESSAGE) });
     return recordStageFailure(e, {

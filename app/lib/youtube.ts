@@ -42,7 +42,11 @@ export function parseTags(text: string): string[] {
 export const exceedsDescriptionLimit = (description: string) => description.length > UPLOAD_LIMITS.descriptionChars;
 export const exceedsTagsLimit = (tags: string) => tags.length > UPLOAD_LIMITS.tagsChars;
 
-export const YOUTUBE_SCOPES = ["https://www.googleapis.com/auth/youtube.upload", "https://www.googleapis.com/auth/youtube.readonly"];
+/** youtube.force-ssl is what captions.insert asks for (the caption track sent with the video, issue 37). */
+export const CAPTIONS_SCOPE = "https://www.googleapis.com/auth/youtube.force-ssl";
+export const YOUTUBE_SCOPES = ["https://www.googleapis.com/auth/youtube.upload", "https://www.googleapis.com/auth/youtube.readonly", CAPTIONS_SCOPE];
+export const CAPTIONS_NEED_RECONNECT =
+  "The caption track was not sent: your YouTube connection was made before Reelsmith asked to manage captions. Disconnect and connect YouTube again, then upload again to include captions.";
 
 export const CONNECTION_TEXTS = {
   authError: { title: "Authentication Error", description: "Failed to start YouTube authentication. Please check your OAuth credentials in settings." },

@@ -1,5 +1,6 @@
 // The render stage as the web side sees it: start a render of the current project, read its progress, find
 // the latest video, delete the videos. The work itself is workflows/render.ts on a worker.
+import { CAPTION_FORMATS, captionTrackUrl, storedCaptionCues, type CaptionFormat, type DeliveredVideoFacts } from "~/lib/caption-track";
 import { IDLE_RENDER_PROGRESS, type RenderProgress } from "~/lib/render-progress";
 import type { Project, RenderedVideo } from "~/generated/prisma/client";
 import { renderVideoWorkflow } from "../../workflows/render";
@@ -21,7 +22,32 @@ export type LatestVideo = {
   height?: number | null;
   durationSeconds?: number | null;
   createdAt?: string;
-};
+} & Partial<DeliveredVideoFacts>;
+
+/** What the render page and the upload page tell about a delivered video: its measured loudness and its caption track. */
+export function deliveredVideoFacts(video: { id: string; loudnessLufs: number | null; truePeakDbtp: number | null; captionCues: unknown }): DeliveredVideoFacts {
+  const cues = storedCaptionCues(video.captionCues);
+  return {
+    renderId: video.id,
+    loudnessLufs: video.loudnessLufs,
+    truePeakDbtp: video.truePeakDbtp,
+    captionCueCount: cues.length,
+    captions: cues.length ? { srt: captionTrackUrl(video.id, "srt"), vtt: captionTrackUrl(video.id, "vtt") } : null,
+  };
+}
+
+/** A render's caption track as a file, for its owner only: 404 for anyone else, a missing render or one without captions. */
+export async function captionTrackFile(userId: string, renderId: string, format: CaptionFormat): Promise<{ text: string; mimeType: string; fileName: string }> {
+  const video = await prisma.renderedVideo.findFirst({
+    where: { id: renderId, status: "completed", project: { userId } },
+    select: { captionCues: true, project: { select: { title: true } } },
+  });
+  const cues = video ? storedCaptionCues(video.captionCues) : [];
+  if (!video || !cues.length) throw jsonError(404, "This video has no caption track. Render it again to make one from the voiceovers.");
+  const base = video.project.title.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "video";
+  const { write, mimeType, extension } = CAPTION_FORMATS[format];
+  return { text: write(cues), mimeType, fileName: `${base}.${extension}` };
+}
 
 async function sceneCells(projectId: string) {
   return prisma.storyboardCell.findMany({
@@ -168,6 +194,7 @@ export async function getLatestVideo(userId: string): Promise<LatestVideo> {
     height: video.height,
     durationSeconds: video.durationSeconds,
     createdAt: video.createdAt.toISOString(),
+    ...deliveredVideoFacts(video),
   };
 }
 

@@ -20,6 +20,9 @@ import {
   type UploadMetadataWorkflowResult,
 } from "../../workflows/shared/thumbnail";
 import { withMediaCredits } from "~/lib/upload-metadata";
+import { withChapters } from "~/lib/chapters";
+import { UPLOAD_LIMITS } from "~/lib/constants";
+import { sceneChapters } from "./preflight.server";
 import { mediaCreditLines } from "~/providers/image/pexels.server";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
@@ -162,5 +165,7 @@ export async function generateUploadMetadata(userId: string, body: { title: stri
   );
   // the photographers and videographers of the current project's stock media are credited (decision 073)
   const credits = project ? mediaCreditLines(await projectMediaCredits(project.id)) : [];
-  return { ...written, description: withMediaCredits(written.description, credits) };
+  // a video long enough for YouTube's chapter rules gets chapter lines from its scenes, last (editable before upload)
+  const chapters = project ? await sceneChapters(project.id) : [];
+  return { ...written, description: withChapters(withMediaCredits(written.description, credits), chapters, UPLOAD_LIMITS.descriptionChars) };
 }

@@ -25,8 +25,9 @@ import { approvedThumbnail } from "./thumbnail.server";
 import { findMediaForUser, mediaIdFromUrl } from "./storage.server";
 import { endedUnrecorded, forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
+import { assertPreflight, preflightChecks, preflightFactsFor, preflightThumbnail, preflightVideo } from "./preflight.server";
 
-/** YouTube's own limits: a title of at most 100 characters, a description of at most 5,000 bytes. */
+/** YouTube's own limits: a title of at most 100 characters, a description of at most 5,000 bytes (app/lib/preflight.ts). */
 const TITLE_MAX = 100;
 const DESCRIPTION_MAX = 5000;
 
@@ -35,7 +36,8 @@ export const UploadBodySchema = z
   .object({
     videoPath: z.string().trim().max(500).optional(),
     title: z.string({ error: "Please enter a title for your video" }).trim().min(1, "Please enter a title for your video").max(TITLE_MAX, `YouTube titles are at most ${TITLE_MAX} characters.`),
-    description: z.string().max(DESCRIPTION_MAX, `YouTube descriptions are at most ${DESCRIPTION_MAX} characters.`).default(""),
+    // YouTube counts 5,000 bytes (UTF-8): the pre-flight check measures them; this bounds the request body
+    description: z.string().max(DESCRIPTION_MAX * 4, `YouTube descriptions are at most ${DESCRIPTION_MAX} bytes.`).default(""),
     tags: z
       .array(z.string().max(UPLOAD_LIMITS.tagsChars))
       .max(500)
@@ -95,6 +97,19 @@ export async function startYoutubeUpload(userId: string, body: UploadBody): Prom
   if (connection.revokedAt) throw jsonError(409, "Your YouTube connection is no longer valid. Connect YouTube again.", { needsConnection: true });
   const video = await chooseVideo(project, body.videoPath);
   const thumbnailUrl = await chooseThumbnail(userId, project, body.thumbnailUrl);
+  // what YouTube would refuse or mangle stops here, with its reason (the page shows the same list before Upload)
+  assertPreflight(
+    preflightChecks({
+      video: preflightVideo(video),
+      title: body.title,
+      description: body.description,
+      tags: body.tags,
+      publishAt: body.publishAt ?? null,
+      thumbnail: await preflightThumbnail(userId, thumbnailUrl),
+      sceneChapters: [],
+      now: new Date(),
+    }),
+  );
 
   const workflowId = youtubeUploadWorkflowId(project.id);
   const upload = await prisma.youtubeUpload.create({
@@ -152,6 +167,8 @@ export type UploadStatusResponse = {
   url: string | null;
   thumbnailSet: boolean;
   thumbnailError: string | null;
+  captionsSet: boolean;
+  captionError: string | null;
   publishAt: string | null;
   error: string | null;
 };
@@ -167,6 +184,8 @@ const IDLE: UploadStatusResponse = {
   url: null,
   thumbnailSet: false,
   thumbnailError: null,
+  captionsSet: false,
+  captionError: null,
   publishAt: null,
   error: null,
 };
@@ -191,6 +210,8 @@ export async function youtubeUploadStatusFor(project: Project | null): Promise<U
     url: upload.youtubeVideoId ? youtubeWatchUrl(upload.youtubeVideoId) : null,
     thumbnailSet: upload.thumbnailSet,
     thumbnailError: upload.thumbnailError,
+    captionsSet: upload.captionTrackId !== null,
+    captionError: upload.captionError,
     publishAt: upload.publishAt?.toISOString() ?? null,
     error: upload.error,
   };
@@ -225,7 +246,9 @@ export async function getUploadPageData(user: { id: string; email: string }) {
     getAccessLevel(user),
   ]);
   const script = project ? await prisma.script.findUnique({ where: { projectId: project.id }, select: { text: true } }) : null;
+  const preflight = project ? await preflightFactsFor(user.id, project) : { video: null, thumbnail: null, sceneChapters: [], captions: null, captionsAllowed: true };
   return {
+    preflight,
     projectId: project?.id ?? null,
     projectTitle: project?.title ?? "",
     /** the finished script, which the description and tags are written from */

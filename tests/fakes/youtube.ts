@@ -12,6 +12,12 @@
 //     video resource; an empty PUT with "bytes */total" asks how much is stored.
 //   developers.google.com/youtube/v3/docs/errors: 403 quotaExceeded (domain youtube.quota), 401 authError.
 //   thumbnails.set (POST /upload/youtube/v3/thumbnails/set?videoId=), videoCategories.list, channels.list?mine.
+//   developers.google.com/youtube/v3/docs/captions/insert: POST /upload/youtube/v3/captions?part=snippet with
+//     uploadType=multipart: a multipart/related body, first part the caption resource as JSON ({ snippet: { videoId,
+//     language, name, isDraft } }, all three of videoId, language and name required), second part the caption file
+//     (accepted media types text/xml, application/octet-stream, */*); needs the youtube.force-ssl scope (else 403
+//     insufficientPermissions); answers 200 with the caption resource (kind youtube#caption, id, snippet with
+//     trackKind "standard", status "serving"); 404 videoNotFound for an unknown video.
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -42,7 +48,7 @@ export const FAKE_CATEGORIES: Record<string, string> = {
 };
 
 type Code = { clientId: string; redirectUri: string; challenge: string | null; method: string | null; scope: string; used: boolean };
-type Token = { expiresAt: number; refreshToken: string };
+type Token = { expiresAt: number; refreshToken: string; scope: string };
 export type UploadSession = {
   id: string;
   total: number;
@@ -57,7 +63,8 @@ export type VideoResource = {
   snippet?: { title?: string; description?: string; tags?: string[]; categoryId?: string };
   status?: { privacyStatus?: string; publishAt?: string; selfDeclaredMadeForKids?: boolean; madeForKids?: boolean };
 };
-export type FakeVideo = { id: string; resource: VideoResource; bytes: number; thumbnail: { bytes: number; contentType: string } | null };
+export type FakeCaption = { id: string; videoId: string; language: string; name: string; isDraft: boolean; contentType: string; text: string };
+export type FakeVideo = { id: string; resource: VideoResource; bytes: number; thumbnail: { bytes: number; contentType: string } | null; captions: FakeCaption[] };
 export type LoggedRequest = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; bodyBytes: number };
 
 const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -94,6 +101,8 @@ export class FakeYoutube {
   private readonly codes = new Map<string, Code>();
   private readonly tokens = new Map<string, Token>();
   private readonly refreshTokens = new Set<string>();
+  /** The scopes each refresh token was granted (access tokens from it carry the same). */
+  private readonly grantedScopes = new Map<string, string>();
   private readonly revoked = new Set<string>();
 
   constructor(
@@ -241,6 +250,8 @@ export class FakeYoutube {
       });
     }
 
+    if (route === "POST /upload/youtube/v3/captions") return this.insertCaption(req, url, body, token, res);
+
     if (route === "GET /youtube/v3/videoCategories") {
       return json(res, 200, {
         kind: "youtube#videoCategoryListResponse",
@@ -259,6 +270,68 @@ export class FakeYoutube {
     }
 
     json(res, 404, youtubeError(404, "notFound", `No route ${route}`, "global"));
+  }
+
+  /** captions.insert, multipart upload: the caption resource (JSON) and the caption file. */
+  private insertCaption(req: http.IncomingMessage, url: URL, body: Buffer, token: string, res: http.ServerResponse) {
+    if (!/(^|,)snippet(,|$)/.test(url.searchParams.get("part") ?? "")) return json(res, 400, youtubeError(400, "required", "Required parameter: part", "global"));
+    if (url.searchParams.get("uploadType") !== "multipart") return json(res, 400, youtubeError(400, "badContent", "This fake takes uploadType=multipart only", "global"));
+    if (!this.tokens.get(token)?.scope.split(/\s+/).includes("https://www.googleapis.com/auth/youtube.force-ssl")) {
+      return json(res, 403, youtubeError(403, "insufficientPermissions", "Request had insufficient authentication scopes.", "global", "PERMISSION_DENIED"));
+    }
+    const boundary = /boundary="?([^";]+)"?/i.exec(String(req.headers["content-type"] ?? ""))?.[1];
+    if (!/^multipart\/related/i.test(String(req.headers["content-type"] ?? "")) || !boundary) {
+      return json(res, 400, youtubeError(400, "badContent", "A multipart/related body is expected", "global"));
+    }
+    const parts = parseMultipart(body, boundary);
+    if (parts.length !== 2) return json(res, 400, youtubeError(400, "badContent", `Expected 2 parts (metadata, media), got ${parts.length}`, "global"));
+    const [meta, media] = parts as [MultipartPart, MultipartPart];
+    let resource: { snippet?: { videoId?: string; language?: string; name?: string; isDraft?: boolean } };
+    try {
+      resource = JSON.parse(meta.body.toString("utf8")) as typeof resource;
+    } catch {
+      return json(res, 400, youtubeError(400, "parseError", "The caption resource is not JSON", "global"));
+    }
+    const snippet = resource.snippet ?? {};
+    if (!snippet.videoId || !snippet.language || snippet.name === undefined) {
+      return json(res, 400, youtubeError(400, "invalidMetadata", "The request contains invalid metadata values: snippet.videoId, snippet.language and snippet.name are required.", "youtube.caption"));
+    }
+    const video = this.videos.get(snippet.videoId);
+    if (!video) return json(res, 404, youtubeError(404, "videoNotFound", "The video identified by the videoId parameter could not be found.", "youtube.caption"));
+    const contentType = (media.headers["content-type"] ?? "").toLowerCase();
+    if (!["text/xml", "application/octet-stream", "*/*"].some((t) => contentType.startsWith(t))) {
+      return json(res, 400, youtubeError(400, "badContent", `Media type ${contentType} is not accepted`, "global"));
+    }
+    if (media.body.length === 0) return json(res, 400, youtubeError(400, "contentRequired", "The request does not contain the caption track contents.", "youtube.caption"));
+    const caption: FakeCaption = {
+      id: `AUieDa${randomBytes(16).toString("base64url")}`,
+      videoId: video.id,
+      language: snippet.language,
+      name: snippet.name,
+      isDraft: snippet.isDraft ?? false,
+      contentType,
+      text: media.body.toString("utf8"),
+    };
+    video.captions.push(caption);
+    return json(res, 200, {
+      kind: "youtube#caption",
+      etag: randomBytes(8).toString("hex"),
+      id: caption.id,
+      snippet: {
+        videoId: caption.videoId,
+        lastUpdated: new Date().toISOString(),
+        trackKind: "standard",
+        language: caption.language,
+        name: caption.name,
+        audioTrackType: "unknown",
+        isCC: false,
+        isLarge: false,
+        isEasyReader: false,
+        isDraft: caption.isDraft,
+        isAutoSynced: false,
+        status: "serving",
+      },
+    });
   }
 
   private bearer(req: http.IncomingMessage): string | null {
@@ -303,7 +376,7 @@ export class FakeYoutube {
 
   private issue(refreshToken: string) {
     const accessToken = `ya29.${randomBytes(18).toString("base64url")}`;
-    this.tokens.set(accessToken, { expiresAt: Date.now() + this.accessTokenSeconds * 1000, refreshToken });
+    this.tokens.set(accessToken, { expiresAt: Date.now() + this.accessTokenSeconds * 1000, refreshToken, scope: this.grantedScopes.get(refreshToken) ?? "" });
     return accessToken;
   }
 
@@ -332,6 +405,7 @@ export class FakeYoutube {
       code.used = true;
       const refreshToken = `1//${randomBytes(24).toString("base64url")}`;
       this.refreshTokens.add(refreshToken);
+      this.grantedScopes.set(refreshToken, code.scope);
       return json(res, 200, {
         access_token: this.issue(refreshToken),
         expires_in: this.accessTokenSeconds,
@@ -348,7 +422,7 @@ export class FakeYoutube {
       return json(res, 200, {
         access_token: this.issue(refreshToken),
         expires_in: this.accessTokenSeconds,
-        scope: "https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly",
+        scope: this.grantedScopes.get(refreshToken) ?? "",
         token_type: "Bearer",
       });
     }
@@ -403,7 +477,7 @@ export class FakeYoutube {
         if (session.storedBytes < session.total) return incomplete();
         const videoId = randomBytes(8).toString("base64url").slice(0, 11);
         session.videoId = videoId;
-        const video: FakeVideo = { id: videoId, resource: session.resource, bytes: session.storedBytes, thumbnail: null };
+        const video: FakeVideo = { id: videoId, resource: session.resource, bytes: session.storedBytes, thumbnail: null, captions: [] };
         this.videos.set(videoId, video);
         json(res, 201, this.videoResponse(video));
       })();
@@ -434,4 +508,34 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
     req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
+}
+
+type MultipartPart = { headers: Record<string, string>; body: Buffer };
+
+/** The parts of a multipart body (RFC 2046): each part's headers (lower-cased names) and its bytes. */
+function parseMultipart(body: Buffer, boundary: string): MultipartPart[] {
+  const delimiter = Buffer.from(`--${boundary}`);
+  const parts: MultipartPart[] = [];
+  let at = body.indexOf(delimiter);
+  while (at !== -1) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === "--") break; // the closing delimiter
+    const next = body.indexOf(delimiter, start);
+    if (next === -1) break;
+    // the part runs from after the delimiter's line break to before the CRLF that precedes the next delimiter
+    let part = body.subarray(start, next);
+    part = part.subarray(part.indexOf("\n") + 1);
+    if (part.subarray(-2).toString() === "\r\n") part = part.subarray(0, -2);
+    else if (part.subarray(-1).toString() === "\n") part = part.subarray(0, -1);
+    const split = part.indexOf("\r\n\r\n") !== -1 ? part.indexOf("\r\n\r\n") : part.indexOf("\n\n");
+    const gap = part.indexOf("\r\n\r\n") !== -1 ? 4 : 2;
+    const headers: Record<string, string> = {};
+    for (const line of part.subarray(0, Math.max(0, split)).toString("utf8").split(/\r?\n/)) {
+      const colon = line.indexOf(":");
+      if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    parts.push({ headers, body: split === -1 ? Buffer.alloc(0) : part.subarray(split + gap) });
+    at = next;
+  }
+  return parts;
 }

@@ -10,6 +10,8 @@ import { sceneDurationInFrames, VIDEO_FPS } from "../../remotion/timing";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { renderProgressQuery, renderWorkflowId, type RenderWorkflowInput } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
+import { storedCaptionCues } from "~/lib/caption-track";
+import { measureLoudness } from "../../workflows/activities/loudness";
 import { frameBrightness, meanVolumeDb, probeVideo } from "../fixtures/video-probe";
 import type { Client } from "@temporalio/client";
 import { startTestWorker } from "../support/temporal";
@@ -72,6 +74,18 @@ describe("render workflow", () => {
     expect(await meanVolumeDb(mp4)).toBeGreaterThan(-35);
     const firstPad = 1.5 + 0.1;
     expect(await meanVolumeDb(mp4, firstPad, 0.3)).toBeGreaterThan(-45);
+
+    // the save step brought the mix to the platform's loudness (decision 190) and stored what the file measures
+    const measured = await measureLoudness(mp4);
+    expect(Math.abs(measured.integratedLufs - -14)).toBeLessThanOrEqual(1);
+    expect(measured.truePeakDbtp).toBeLessThanOrEqual(-1);
+    expect(row.loudnessLufs).toBeCloseTo(measured.integratedLufs, 0);
+    expect(row.truePeakDbtp).toBeCloseTo(measured.truePeakDbtp, 0);
+    // and the caption track of the three voiceovers, in order
+    const cues = storedCaptionCues(row.captionCues);
+    const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId } }, orderBy: { cellIndex: "asc" } });
+    expect(cues.map((c) => c.text.replace(/\n/g, " ")).join(" ")).toBe(cells.map((c) => c.voiceoverText).join(" "));
+    expect(cues.at(-1)!.endMs).toBeLessThanOrEqual(Math.round((expectedFrames / VIDEO_FPS) * 1000));
 
     const progress = await handle.query(renderProgressQuery);
     expect(progress).toMatchObject({ status: "completed", progress: 100, totalScenes: 3, completedScenes: 3 });

@@ -15,6 +15,8 @@ import { loader as projectPageLoader } from "~/routes/publish/projects.$id";
 import { prisma } from "~/server/db.server";
 import { mediaFilePath } from "~/server/storage.server";
 import { tagsLength } from "~/lib/upload-metadata";
+import { chapterTimestamp, chaptersInDescription, validateChapters } from "~/lib/chapters";
+import { sceneBoundaries, VIDEO_FPS } from "../../remotion/timing";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
@@ -178,6 +180,33 @@ describe("POST /api/generate-metadata", () => {
     expect(body.description.length).toBeLessThanOrEqual(4900);
     expect(body.tags.length).toBeGreaterThan(2);
     expect(tagsLength(body.tags)).toBeLessThanOrEqual(400);
+  });
+
+  it("ends a 5-minute 16:9 video's description with valid chapters from its scenes", async () => {
+    const { user, cookie } = await signedIn();
+    const project = await prisma.project.create({ data: { userId: user.id, title: "Secrets of the Deep Ocean", topic: "Life in the deep", resolution: "landscape", durationSeconds: 300 } });
+    await prisma.user.update({ where: { id: user.id }, data: { currentProjectId: project.id } });
+    const storyboard = await prisma.storyboard.create({ data: { projectId: project.id, title: project.title, status: "completed" } });
+    const topics = ["The sunlit zone", "Into the twilight", "Creatures that glow", "The midnight zone", "Giants of the abyss", "Life on the sea floor"];
+    const texts: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const text = `${topics[Math.floor(i / 7)]}, scene ${i + 1}. The ocean keeps its secrets well.`;
+      texts.push(text);
+      await prisma.storyboardCell.create({ data: { storyboardId: storyboard.id, cellIndex: i, imagePrompt: "ocean", voiceoverText: text, estimatedDuration: 7.2, audioDuration: 7.2 } });
+    }
+    const response = await callRoute(generateMetadataAction, request("/api/generate-metadata", cookie, { script: texts.join(" "), title: project.title }));
+    expect(response.status).toBe(200);
+    const { description } = (await response.json()) as { description: string };
+    const duration = sceneBoundaries(texts.map(() => 7.2), VIDEO_FPS).at(-1)! / VIDEO_FPS;
+    expect(duration).toBeCloseTo(300, -1);
+    const chapters = chaptersInDescription(description);
+    expect(chapters.length).toBeGreaterThanOrEqual(3);
+    expect(chapters[0]).toEqual({ startSeconds: 0, title: "The sunlit zone" });
+    expect(validateChapters(chapters, duration)).toEqual({ present: true, valid: true, reason: null });
+    // the chapter lines are the description's last lines, after the written text
+    expect(description.split("\n").slice(-chapters.length)).toEqual(chapters.map((c) => `${chapterTimestamp(c.startSeconds)} ${c.title}`));
+    expect(description.indexOf("Chapters:")).toBeGreaterThan(50);
+    expect(description.length).toBeLessThanOrEqual(4900);
   });
 
   it("needs the script and the title", async () => {

@@ -1,7 +1,8 @@
 // The YouTube stage end to end against a local fake of Google (tests/fakes/youtube.ts) with the real googleapis /
 // google-auth-library code, real PostgreSQL and a real Temporal worker: connecting, uploading with progress, the
 // thumbnail, scheduling, token refresh, a cut connection resumed from the last acknowledged byte, the quota
-// error, a revoked grant, and one creator kept out of another's video and tokens.
+// error, a revoked grant, the caption track (captions.insert) and the pre-flight check, and one creator kept out of
+// another's video and tokens.
 import { fake, YOUTUBE_TEST_CHUNK } from "../support/youtube-fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
@@ -12,9 +13,12 @@ import { loader as categoriesRoute } from "~/routes/publish/api.youtube.categori
 import { action as preferredCategory } from "~/routes/publish/api.youtube.preferred-category";
 import { action as uploadRoute } from "~/routes/publish/api.youtube.upload";
 import { loader as uploadStatus } from "~/routes/publish/api.youtube.upload-status";
+import { loader as preflightRoute } from "~/routes/publish/api.youtube.preflight";
 import { action as disconnectRoute } from "~/routes/publish/api.youtube.disconnect";
 import { loader as mediaRoute } from "~/routes/projects/api.media.$id";
 import { FAKE_CHANNEL } from "../fakes/youtube";
+import { toSrt } from "~/lib/caption-track";
+import { CAPTIONS_NEED_RECONNECT } from "~/lib/youtube";
 import { APP, connectYoutube, saveOAuthClient, seedRenderedProject } from "../fixtures/youtube-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
@@ -70,6 +74,8 @@ describe("connecting YouTube", () => {
     expect(url.searchParams.get("scope")?.split(" ")).toEqual([
       "https://www.googleapis.com/auth/youtube.upload",
       "https://www.googleapis.com/auth/youtube.readonly",
+      // captions.insert (the caption track sent with the video) asks for this one
+      "https://www.googleapis.com/auth/youtube.force-ssl",
     ]);
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
     expect(url.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/);
@@ -242,6 +248,70 @@ describe("uploading", () => {
     const response = await send(uploadRoute, "POST", "/api/youtube/upload", cookie, uploadBody(video.videoUrl!, { title: "   " }));
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ field: "title", message: "title: Please enter a title for your video" });
+  });
+});
+
+describe("the caption track and the pre-flight check", () => {
+  const cues = [
+    { startMs: 50, endMs: 1900, text: "Les abeilles dansent." },
+    { startMs: 2000, endMs: 4100, text: "La danse montre\nle chemin des fleurs." },
+  ];
+
+  it("sends the caption track with captions.insert in the project's language, after the video", async () => {
+    const { cookie, video, user, project } = await connectedCreator({ videoBytes: 40_000 });
+    await prisma.project.update({ where: { id: project.id }, data: { language: "fr" } });
+    await prisma.renderedVideo.update({ where: { id: video.id }, data: { captionCues: cues } });
+    const response = await send(uploadRoute, "POST", "/api/youtube/upload", cookie, uploadBody(video.videoUrl!));
+    expect(response.status).toBe(200);
+    const result = (await response.json()) as { videoId: string; captionsSet: boolean };
+    expect(result.captionsSet).toBe(true);
+    const [caption, ...more] = fake.videos.get(result.videoId)!.captions;
+    expect(more).toEqual([]);
+    expect(caption).toMatchObject({ videoId: result.videoId, language: "fr", name: "Français", isDraft: false, contentType: "application/octet-stream" });
+    expect(caption!.text).toBe(toSrt(cues));
+    // the documented request shape: a multipart upload to /upload/youtube/v3/captions?part=snippet
+    const [insert] = fake.requestsTo(/^\/upload\/youtube\/v3\/captions$/, "POST");
+    expect(insert!.query.get("part")).toBe("snippet");
+    expect(insert!.query.get("uploadType")).toBe("multipart");
+    expect(String(insert!.headers["content-type"])).toMatch(/^multipart\/related; boundary=/);
+    const row = await prisma.youtubeUpload.findFirstOrThrow({ where: { project: { userId: user.id } } });
+    expect(row).toMatchObject({ captionTrackId: caption!.id, captionError: null });
+    expect(await (await get(uploadStatus, "/api/youtube/upload-status", cookie)).json()).toMatchObject({ captionsSet: true, captionError: null });
+  });
+
+  it("a connection made before the captions scope: the video goes up, and the page says to reconnect for captions", async () => {
+    const { cookie, video, user } = await connectedCreator({ videoBytes: 40_000 });
+    await prisma.renderedVideo.update({ where: { id: video.id }, data: { captionCues: cues } });
+    await prisma.youtubeConnection.update({
+      where: { userId: user.id },
+      data: { scope: "https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly" },
+    });
+    // the Upload page's pre-flight check says so before the upload
+    const facts = (await (await get(preflightRoute, "/api/youtube/preflight", cookie)).json()) as { captionsAllowed: boolean; video: { captionCueCount: number } };
+    expect(facts).toMatchObject({ captionsAllowed: false, video: { captionCueCount: 2 } });
+    const inserts = fake.requestsTo(/^\/upload\/youtube\/v3\/captions$/).length;
+    const response = await send(uploadRoute, "POST", "/api/youtube/upload", cookie, uploadBody(video.videoUrl!));
+    expect(response.status).toBe(200);
+    const { videoId, captionsSet } = (await response.json()) as { videoId: string; captionsSet: boolean };
+    expect(captionsSet).toBe(false);
+    expect(fake.videos.get(videoId)!.captions).toEqual([]);
+    // no call that YouTube would refuse (and charge 400 units of quota for)
+    expect(fake.requestsTo(/^\/upload\/youtube\/v3\/captions$/).length).toBe(inserts);
+    expect(await (await get(uploadStatus, "/api/youtube/upload-status", cookie)).json()).toMatchObject({ status: "completed", captionsSet: false, captionError: CAPTIONS_NEED_RECONNECT });
+  });
+
+  it("refuses what YouTube would refuse, with the reason: a description over 5,000 bytes, tags over 500 characters as YouTube counts them", async () => {
+    const { cookie, video } = await connectedCreator({ videoBytes: 40_000 });
+    const sessions = fake.sessions.size;
+    const bees = await send(uploadRoute, "POST", "/api/youtube/upload", cookie, uploadBody(video.videoUrl!, { description: "🐝".repeat(1300) }));
+    expect(bees.status).toBe(400);
+    expect(((await bees.json()) as { message: string; field: string }).message).toContain("Description size: The description is 5,200 bytes; YouTube takes at most 5,000.");
+    // 493 characters joined with commas, 569 as YouTube counts them (quotes around each tag with a space)
+    const tags = Array.from({ length: 38 }, (_, i) => `honey bee ${i + 10}`);
+    const tagged = await send(uploadRoute, "POST", "/api/youtube/upload", cookie, uploadBody(video.videoUrl!, { tags }));
+    expect(tagged.status).toBe(400);
+    expect(((await tagged.json()) as { message: string }).message).toMatch(/Tags length: The tags take \d+ characters as YouTube counts them/);
+    expect(fake.sessions.size).toBe(sessions);
   });
 });
 

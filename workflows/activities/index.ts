@@ -19,7 +19,7 @@ import { createThumbnailActivities } from "./thumbnail";
 export const { renderProjectThumbnail, writeUploadMetadataFor } = createThumbnailActivities();
 import { createYoutubeUploadActivities } from "./youtube-upload";
 
-export const { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, finishYoutubeUpload, recordYoutubeUploadFailure } =
+export const { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, addYoutubeCaptions, finishYoutubeUpload, recordYoutubeUploadFailure } =
   createYoutubeUploadActivities();
 import { createMusicActivities } from "./music";
 

@@ -4,6 +4,7 @@
 // see docs/decisions/010-music-mix-ducking.md). Used by the background-music activity and `npm run bench:music`.
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
+import { deliveryAudioArgs } from "./delivery-encoding";
 import { FFPROBE } from "./render-probe";
 
 const run = promisify(execFile);
@@ -112,10 +113,8 @@ export function mixArguments(request: MixRequest, info: VideoInfo, channels: Cha
     "[mixed]",
     "-c:v",
     "copy",
-    "-c:a",
-    "aac",
-    "-b:a",
-    "192k",
+    // the delivery's sound settings (AAC-LC, 48 kHz, stereo, 384 kbit/s); the loudness step re-encodes it once more
+    ...deliveryAudioArgs(),
     "-t",
     d.toFixed(3),
     "-movflags",

@@ -22,6 +22,7 @@ import {
 } from "../shared/music";
 import { withHeartbeat } from "../shared/heartbeat";
 import { mixMusicIntoVideo, type VoiceSource } from "./music-mix";
+import { normaliseLoudness, storedLoudness } from "./loudness";
 import { requireProjectOwner } from "./ownership";
 import { asActivityFailure, providersForUser } from "./providers";
 import { probeDurationSeconds } from "./render-probe";
@@ -187,12 +188,16 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
             report({ status: "mixing", percent: Math.round(5 + fraction * 85), stage: "Mixing background music" });
           },
         });
+        // after the ducking, the whole mix to the platform's loudness (decision 190), picture copied
+        report({ status: "mixing", percent: 92, stage: "Bringing the sound to -14 LUFS" });
+        const delivered = path.join(workDir, "delivered.mp4");
+        const loudness = storedLoudness(await normaliseLoudness(output, delivered, abort.signal));
         report({ status: "saving", percent: 95, stage: "Saving the video" });
         const file = await saveMediaFromPath({
           userId: input.userId,
           projectId: input.projectId,
           kind: "video",
-          sourcePath: output,
+          sourcePath: delivered,
           mimeType: "video/mp4",
           extension: "mp4",
           durationSeconds: info.durationSeconds,
@@ -215,6 +220,9 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
             volumeLevel: input.volumeLevel,
             baseVideoId: base.id,
             musicTrackId: track.id,
+            ...loudness,
+            // the same words at the same times as the render it was made from
+            captionCues: base.captionCues ?? undefined,
             completedAt: new Date(),
           },
         });

@@ -247,7 +247,7 @@ export async function joinRenderChunks(input: { plan: RenderPlan; chunks: string
       plan.scenes.map((s) => s.audioDurationInSeconds),
       plan.fps,
     ).at(-1)!;
-    const result = await storeRenderedVideo({ plan, output, engine: "fast", durationInFrames, music: sound.music });
+    const result = await storeRenderedVideo({ plan, output, engine: "fast", durationInFrames, music: sound.music, signal: ctx.cancellationSignal });
     await discardRenderChunks({ userId: plan.userId, fileIds: parts });
     return result;
   } finally {

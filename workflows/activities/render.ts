@@ -34,6 +34,8 @@ import { remotionDeliveryOptions } from "./delivery-encoding";
 import { withRenderSlot } from "./render-slots";
 import { fastRendererSupport } from "./render-fast-compile";
 import { probeDurationSeconds } from "./render-probe";
+import { normaliseLoudness, storedLoudness } from "./loudness";
+import { captionTrackCues } from "~/lib/caption-track";
 
 
 /** The composition's props for a plan, with each file's src given by `src` (URLs for Chromium, paths for ffmpeg). */
@@ -315,10 +317,10 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
         }
 
         progress.report(
-          { status: "saving", completedScenes: total, currentScene: total, stage: "Saving video", step: "Step 3 of 3: Saving the video", details: "Storing the MP4", progress: 97 },
+          { status: "saving", completedScenes: total, currentScene: total, stage: "Saving video", step: "Step 3 of 3: Saving the video", details: "Bringing the sound to -14 LUFS", progress: 96 },
           true,
         );
-        return await storeRenderedVideo({ plan, output, engine, durationInFrames, music: available.music });
+        return await storeRenderedVideo({ plan, output, engine, durationInFrames, music: available.music, signal: abort.signal, onLoudnessDone: () => progress.report({ details: "Storing the MP4", progress: 97 }, true) });
       },
       {
         signal: abort.signal,
@@ -350,14 +352,21 @@ export async function storeRenderedVideo(options: {
   engine: RenderEngine;
   durationInFrames: number;
   music: RenderPlan["music"];
+  signal?: AbortSignal;
+  /** Called once the sound is at the platform's loudness, before the MP4 is stored. */
+  onLoudnessDone?: () => void;
 }): Promise<RenderResult> {
   const { plan, output, engine, music } = options;
   const durationSeconds = options.durationInFrames / plan.fps;
+  // the mix to the platform's loudness, picture copied (decision 190); then the MP4 is stored
+  const delivered = path.join(path.dirname(output), "delivered.mp4");
+  const loudness = storedLoudness(await normaliseLoudness(output, delivered, options.signal));
+  options.onLoudnessDone?.();
   const file = await saveMediaFromPath({
     userId: plan.userId,
     projectId: plan.projectId,
     kind: "video",
-    sourcePath: output,
+    sourcePath: delivered,
     mimeType: "video/mp4",
     extension: "mp4",
     durationSeconds,
@@ -377,6 +386,9 @@ export async function storeRenderedVideo(options: {
       withMusic: !!music,
       volumeLevel: music ? Math.round(music.volume * 100) : null,
       renderer: engine,
+      ...loudness,
+      // the caption track (SRT, WebVTT, YouTube's captions.insert) from the same word timings as the video
+      captionCues: captionTrackCues(plan.scenes, plan.fps),
       error: null,
       completedAt: new Date(),
     },

@@ -2,8 +2,11 @@
 // chunked PUTs acknowledged by 308 + Range), set the approved thumbnail, and record the outcome. The session URI
 // and the acknowledged byte count are saved after every chunk, so a retry (a cut connection, a killed worker)
 // asks YouTube how far it got and continues from there instead of sending the video again.
+import { Readable } from "node:stream";
 import { ApplicationFailure, Context } from "@temporalio/activity";
-import { QUOTA_EXCEEDED_MESSAGE } from "~/lib/youtube";
+import { storedCaptionCues, toSrt } from "~/lib/caption-track";
+import { languageOf } from "~/lib/languages";
+import { CAPTIONS_NEED_RECONNECT, CAPTIONS_SCOPE, QUOTA_EXCEEDED_MESSAGE } from "~/lib/youtube";
 import { prisma } from "~/server/db.server";
 import { decryptSecret, encryptSecret } from "~/server/encryption.server";
 import { getEnv } from "~/server/env.server";
@@ -325,6 +328,52 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
     }
   }
 
+  /**
+   * Sends the render's caption track (SubRip, from the voiceovers' word timings) with captions.insert, in the
+   * project's language. Like the thumbnail, a refusal is recorded on the upload and the video stays uploaded.
+   */
+  async function addYoutubeCaptions(input: YoutubeUploadInput): Promise<{ captionTrackId: string | null; error: string | null }> {
+    const upload = await loadUpload(input);
+    if (upload.captionTrackId) return { captionTrackId: upload.captionTrackId, error: null };
+    const cues = storedCaptionCues(upload.video?.captionCues);
+    if (!upload.youtubeVideoId || !cues.length) return { captionTrackId: null, error: null };
+    const record = async (captionTrackId: string | null, error: string | null) => {
+      await prisma.youtubeUpload.update({ where: { id: upload.id }, data: { captionTrackId, captionError: error } });
+      return { captionTrackId, error };
+    };
+    let youtube;
+    let connection;
+    try {
+      ({ youtube, connection } = await authorizedYoutube(input.userId));
+    } catch (e) {
+      if (e instanceof YoutubeNotConnectedError) return record(null, e.message);
+      throw e;
+    }
+    // a connection made before the captions scope was asked for: YouTube would answer 403 (and still charge quota)
+    if (connection.scope && !connection.scope.split(/\s+/).includes(CAPTIONS_SCOPE)) return record(null, CAPTIONS_NEED_RECONNECT);
+    const project = await prisma.project.findUnique({ where: { id: input.projectId }, select: { language: true } });
+    const language = project?.language ?? "en";
+    try {
+      const { data } = await youtube.captions.insert(
+        {
+          part: ["snippet"],
+          requestBody: { snippet: { videoId: upload.youtubeVideoId, language, name: languageOf(language).nativeName, isDraft: false } },
+          media: { mimeType: "application/octet-stream", body: Readable.from([toSrt(cues)]) },
+        },
+        youtubeCallOptions(),
+      );
+      if (!data.id) throw new Error("YouTube took the caption track but sent no caption id");
+      return record(data.id, null);
+    } catch (e) {
+      const { status, reason, message } = googleErrorDetails(e);
+      if (reason === "quotaExceeded") return record(null, `The caption track was not sent: ${QUOTA_EXCEEDED_MESSAGE}`);
+      if (status && status >= 400 && status < 500 && status !== 429) {
+        return record(null, reason === "insufficientPermissions" || status === 403 ? CAPTIONS_NEED_RECONNECT : `YouTube did not take the caption track: ${message}${reason ? ` (${reason})` : ""}`);
+      }
+      throw e;
+    }
+  }
+
   /** Marks the upload done; a scheduled one moves the creator's lastScheduleDate to its publish time. */
   async function finishYoutubeUpload(input: YoutubeUploadInput): Promise<{ publishAt: string | null }> {
     const upload = await loadUpload(input);
@@ -343,7 +392,7 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
     await prisma.youtubeUpload.updateMany({ where: { id: input.uploadId, status: { not: "completed" } }, data: { status: "error", error: input.message } });
   }
 
-  return { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, finishYoutubeUpload, recordYoutubeUploadFailure };
+  return { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, addYoutubeCaptions, finishYoutubeUpload, recordYoutubeUploadFailure };
 }
 
 /** Bytes [start, end) of the stored video: one chunk of the resumable upload, read from the folder or the bucket. */

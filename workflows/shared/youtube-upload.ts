@@ -28,7 +28,7 @@ export type YoutubeUploadProgress = {
 
 export type YoutubeUploadProgressUpdate = Partial<Omit<YoutubeUploadProgress, "startedAt">>;
 
-export type YoutubeUploadResult = { videoId: string; url: string; thumbnailSet: boolean; publishAt: string | null };
+export type YoutubeUploadResult = { videoId: string; url: string; thumbnailSet: boolean; captionsSet?: boolean; publishAt: string | null };
 
 export const youtubeUploadWorkflowId = (projectId: string) => `youtube-upload-${projectId}`;
 export const youtubeUploadProgressQuery = defineQuery<YoutubeUploadProgress>("youtubeUploadProgress");

@@ -1,11 +1,12 @@
 // The Render page's server reads and writes, each with its fallback.
+import type { DeliveredVideoFacts } from "~/lib/caption-track";
 import { apiGet, apiRequest } from "~/lib/api-client";
 import { IDLE_RENDER_PROGRESS, type RenderProgress } from "~/lib/render-progress";
 
 export const RENDER_PROGRESS_KEY = ["render-progress"];
 export const LATEST_VIDEO_KEY = ["latest-video"];
 
-export type LatestVideo = { videoUrl: string | null; width?: number | null; height?: number | null; durationSeconds?: number | null };
+export type LatestVideo = { videoUrl: string | null; width?: number | null; height?: number | null; durationSeconds?: number | null } & Partial<DeliveredVideoFacts>;
 
 /**
  * A failed read is an error, not idle: the spec's "fall back to idle with 0 progress" made a dead server look

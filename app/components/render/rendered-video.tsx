@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { Download, Trash2, Upload } from "lucide-react";
+import { Captions, Download, Trash2, Upload, Volume2 } from "lucide-react";
 import { Button } from "~/components/ui/button";
 
 /** A file name for the download: the title, lowercased, with anything but letters and digits as underscores. */
@@ -8,8 +8,47 @@ export function videoFileName(title: string): string {
   return `${base || "video"}.mp4`;
 }
 
-export function RenderedVideo(props: { videoUrl: string; title: string; deleting: boolean; onDelete: () => void }) {
-  const { videoUrl, title, deleting, onDelete } = props;
+/** The caption track's downloads (SubRip and WebVTT), when the video has one. */
+export function CaptionDownloads({ captions }: { captions: { srt: string; vtt: string } | null }) {
+  if (!captions) return null;
+  return (
+    <div className="flex items-start gap-2 text-sm" data-testid="caption-downloads">
+      <Captions className="mt-0.5 h-4 w-4 shrink-0 text-slate-300" aria-hidden />
+      <span className="flex flex-wrap gap-x-3 gap-y-1">
+        <span className="text-slate-300">Captions:</span>
+        <a href={captions.srt} download className="text-violet-300 underline hover:text-white">
+          Download SRT
+        </a>
+        <a href={captions.vtt} download className="text-violet-300 underline hover:text-white">
+          Download WebVTT
+        </a>
+      </span>
+    </div>
+  );
+}
+
+/** The delivered sound as measured: integrated loudness and true peak against YouTube's -14 LUFS and -1 dBTP. */
+export function LoudnessFact({ loudnessLufs, truePeakDbtp }: { loudnessLufs: number | null | undefined; truePeakDbtp: number | null | undefined }) {
+  if (loudnessLufs === null || loudnessLufs === undefined || truePeakDbtp === null || truePeakDbtp === undefined) return null;
+  return (
+    <p className="flex items-start gap-2 text-sm text-slate-300" data-testid="video-loudness">
+      <Volume2 className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+      <span>
+        Loudness: {loudnessLufs.toFixed(1)} LUFS, true peak {truePeakDbtp.toFixed(1)} dBTP{" "}
+        <span className="text-slate-400">(YouTube plays at -14 LUFS, peaks at most -1 dBTP)</span>
+      </span>
+    </p>
+  );
+}
+
+export function RenderedVideo(props: {
+  videoUrl: string;
+  title: string;
+  deleting: boolean;
+  onDelete: () => void;
+  facts?: { loudnessLufs?: number | null; truePeakDbtp?: number | null; captions?: { srt: string; vtt: string } | null };
+}) {
+  const { videoUrl, title, deleting, onDelete, facts } = props;
   const downloadUrl = `${videoUrl}?download=1&filename=${encodeURIComponent(videoFileName(title))}`;
   return (
     <section aria-label="Rendered video" className="space-y-4 rounded-xl border border-emerald-800 bg-slate-900 p-6">
@@ -43,6 +82,8 @@ export function RenderedVideo(props: { videoUrl: string; title: string; deleting
           </Link>
         </Button>
       </div>
+      <LoudnessFact loudnessLufs={facts?.loudnessLufs} truePeakDbtp={facts?.truePeakDbtp} />
+      <CaptionDownloads captions={facts?.captions ?? null} />
     </section>
   );
 }

@@ -16,6 +16,7 @@ import "@fontsource/montserrat/latin-800.css";
 import "@fontsource/lilita-one/latin-400.css";
 import { Link } from "@remix-run/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { PREFLIGHT_KEY } from "~/components/upload/upload-queries";
 import { CheckCircle2, Download, ImageIcon, Loader2, Sparkles } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
@@ -128,6 +129,8 @@ export function ThumbnailGenerator({ projectId }: { projectId?: string } = {}) {
       setCurrent((c) => (c && c.thumbnailUrl === thumbnailUrl ? { ...c, approved: true } : c));
       toast({ title: "Thumbnail approved", description: "It will be set on your video when you upload it." });
       queryClient.invalidateQueries({ queryKey: key });
+      // the Upload page's pre-flight check reads the approved thumbnail's type and size
+      queryClient.invalidateQueries({ queryKey: PREFLIGHT_KEY });
     },
     onError: (error) => toast({ title: "Approval failed", description: serverMessage(error), variant: "destructive" }),
   });

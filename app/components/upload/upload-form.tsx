@@ -16,7 +16,21 @@ import { PRIVACY_STATUSES, UPLOAD_LIMITS } from "~/lib/constants";
 import { calendarDateIn, nextScheduleDate, parseSchedulingDays, zonedTimeToInstant, type ScheduleSuggestion } from "~/lib/schedule";
 import { cn } from "~/lib/utils";
 import { exceedsDescriptionLimit, exceedsTagsLimit, initialCategory, parseTags, YOUTUBE_CATEGORY_TITLES, type YoutubeCategory } from "~/lib/youtube";
-import { CATEGORIES_KEY, fetchCategories, fetchUploadStatus, savePreferredCategory, UPLOAD_STATUS_KEY, uploadRequest, type UploadResponse } from "./upload-queries";
+import { withChapters } from "~/lib/chapters";
+import { preflightChecks, blockingItems, trimTags, trimToBytes, YOUTUBE_RULES, type PreflightFix } from "~/lib/preflight";
+import { PreflightList } from "./preflight-list";
+import {
+  CATEGORIES_KEY,
+  fetchCategories,
+  fetchPreflightFacts,
+  fetchUploadStatus,
+  PREFLIGHT_KEY,
+  savePreferredCategory,
+  UPLOAD_STATUS_KEY,
+  uploadRequest,
+  type PreflightFacts,
+  type UploadResponse,
+} from "./upload-queries";
 
 export type ScheduleSettings = { schedulingDays: string | null; defaultScheduleTime: string | null; lastScheduleDate: string | null };
 
@@ -65,6 +79,8 @@ export function UploadForm(props: {
   schedule: ScheduleSettings;
   channelTitle: string | null;
   onDisconnect: () => void;
+  /** what the server knows for the pre-flight check (refreshed when a thumbnail is approved) */
+  preflight: PreflightFacts;
 }) {
   const { projectTitle, videoUrl, schedule } = props;
   const queryClient = useQueryClient();
@@ -80,6 +96,7 @@ export function UploadForm(props: {
   const [result, setResult] = useState<UploadResponse | null>(null);
 
   const categories = useQuery({ queryKey: CATEGORIES_KEY, queryFn: fetchCategories });
+  const facts = useQuery({ queryKey: PREFLIGHT_KEY, queryFn: fetchPreflightFacts, initialData: props.preflight }).data ?? props.preflight;
   // the description and tags written from the script by the creator's text provider (or the offline writer)
   const metadata = useMutation({
     mutationFn: () => apiRequest<{ description: string; tags: string[] }>("POST", "/api/generate-metadata", { script: props.script, title: title || projectTitle }),
@@ -111,6 +128,45 @@ export function UploadForm(props: {
     [schedule, timeZone],
   );
   const today = timeZone ? calendarDateIn(new Date(), timeZone) : undefined;
+  // the clock the publish-time check reads: a time that was ahead can fall behind while the page is open
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(new Date()), 15_000);
+    return () => window.clearInterval(timer);
+  }, []);
+  const publishAt = useMemo(
+    () => (scheduleOn && date ? zonedTimeToInstant(date, time || suggestion?.time || "12:00", timeZone ?? "UTC").toISOString() : null),
+    [scheduleOn, date, time, suggestion, timeZone],
+  );
+  const checks = useMemo(
+    () =>
+      preflightChecks({
+        video: facts.video,
+        title,
+        description,
+        tags: parseTags(tags),
+        publishAt,
+        thumbnail: facts.thumbnail,
+        sceneChapters: facts.sceneChapters,
+        captionsAllowed: facts.captionsAllowed,
+        now,
+      }),
+    [facts, title, description, tags, publishAt, now],
+  );
+  const blocked = blockingItems(checks).length > 0;
+  const fix = (action: PreflightFix) => {
+    const noBrackets = (text: string) => text.replace(/[<>]/g, "");
+    if (action === "shorten-title") setTitle((t) => t.trim().slice(0, YOUTUBE_RULES.titleChars).trimEnd());
+    else if (action === "remove-angle-brackets") {
+      setTitle(noBrackets);
+      setDescription(noBrackets);
+    } else if (action === "trim-description") setDescription((d) => trimToBytes(d));
+    else if (action === "trim-tags") setTags((t) => trimTags(parseTags(t)).join(", "));
+    else if (action === "use-scene-chapters") setDescription((d) => withChapters(d, facts.sceneChapters, UPLOAD_LIMITS.descriptionChars));
+    else if (action === "remove-chapters") setDescription((d) => withChapters(d, []));
+    else if (action === "publish-now") setScheduleOn(false);
+    else if (action === "make-thumbnail") document.querySelector('[data-testid="thumbnail-generator"]')?.scrollIntoView({ behavior: "smooth", block: "start" });
+  };
 
   // the bytes sent stream as progress events while uploading; polled every second when they cannot
   const statusLive = useRef(false);
@@ -156,14 +212,10 @@ export function UploadForm(props: {
       toast({ title: "Title required", description: "Please enter a title for your video", variant: "destructive" });
       return;
     }
-    let publishAt: string | undefined;
-    if (scheduleOn && date) {
-      const when = zonedTimeToInstant(date, time || suggestion?.time || "12:00", timeZone ?? "UTC");
-      if (when.getTime() <= Date.now()) {
-        toast({ title: "Upload failed", description: "The scheduled time is in the past. Pick a later date or time.", variant: "destructive" });
-        return;
-      }
-      publishAt = when.toISOString();
+    const stopped = blockingItems(preflightChecks({ video: facts.video, title, description, tags: parseTags(tags), publishAt, thumbnail: facts.thumbnail, sceneChapters: facts.sceneChapters, now: new Date() }));
+    if (stopped.length) {
+      toast({ title: "Upload blocked", description: stopped.map((i) => i.detail).join(" "), variant: "destructive" });
+      return;
     }
     upload.mutate({
       videoPath: videoUrl,
@@ -195,8 +247,11 @@ export function UploadForm(props: {
       </div>
 
       <div className="space-y-2">
-        <Label htmlFor="yt-title">Title</Label>
-        <Input id="yt-title" value={title} maxLength={100} onChange={(e) => setTitle(e.target.value)} disabled={active} />
+        <div className="flex items-center justify-between">
+          <Label htmlFor="yt-title">Title</Label>
+          <Counter length={title.trim().length} limit={YOUTUBE_RULES.titleChars} />
+        </div>
+        <Input id="yt-title" value={title} onChange={(e) => setTitle(e.target.value)} disabled={active} />
       </div>
       <div className="space-y-2">
         <div className="flex items-center justify-between">
@@ -316,7 +371,10 @@ export function UploadForm(props: {
         ) : null}
       </div>
 
-      <Button size="lg" onClick={submit} disabled={active}>
+      <PreflightList items={checks} onFix={fix} disabled={active} />
+
+      {/* not disabled while blocked: a click says why (and 'Title required' stays the spec's answer to no title) */}
+      <Button size="lg" onClick={submit} disabled={active} aria-describedby={blocked ? "preflight-blocked" : undefined}>
         {active ? "Uploading..." : scheduleOn && date ? "Schedule Upload" : "Upload to YouTube"}
       </Button>
 
@@ -353,6 +411,8 @@ export function UploadForm(props: {
           </a>
           {status.data?.publishAt ? <p className="text-sm">Scheduled: private until {new Date(status.data.publishAt).toLocaleString()}.</p> : null}
           {status.data?.thumbnailError ? <p className="text-sm text-amber-200">{status.data.thumbnailError}</p> : null}
+          {status.data?.captionsSet ? <p className="text-sm" data-testid="captions-sent">Captions: sent as a caption track viewers can switch on.</p> : null}
+          {status.data?.captionError ? <p className="text-sm text-amber-200">{status.data.captionError}</p> : null}
         </div>
       ) : null}
       {!active && !done && status.data?.status === "error" && status.data.error ? (

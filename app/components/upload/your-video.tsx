@@ -1,11 +1,11 @@
 // 'Your Video' (player, open in new tab, download, copy link), or 'No Video Found' with a way to /render.
 import { Link } from "@remix-run/react";
 import { Copy, Download, ExternalLink, Film } from "lucide-react";
-import { videoFileName } from "~/components/render/rendered-video";
+import { CaptionDownloads, videoFileName } from "~/components/render/rendered-video";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/hooks/use-toast";
 
-export function YourVideo({ videoUrl, title }: { videoUrl: string | null; title: string }) {
+export function YourVideo({ videoUrl, title, captions }: { videoUrl: string | null; title: string; captions?: { srt: string; vtt: string } | null }) {
   if (!videoUrl) {
     return (
       <section aria-label="Your Video" className="space-y-3 rounded-xl border border-slate-800 bg-slate-900 p-6 text-center">
@@ -47,6 +47,7 @@ export function YourVideo({ videoUrl, title }: { videoUrl: string | null; title:
           <Copy className="h-4 w-4" aria-hidden /> Copy Link
         </Button>
       </div>
+      <CaptionDownloads captions={captions ?? null} />
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { ArrowLeft, Upload } from "lucide-react";
 import { PlatformGuidelines } from "~/components/upload/platform-guidelines";
 import { UploadForm } from "~/components/upload/upload-form";
 import { ThumbnailGenerator } from "~/components/thumbnail/thumbnail-generator";
-import { AUTH_STATUS_KEY, CATEGORIES_KEY, disconnectRequest, fetchAuthStatus } from "~/components/upload/upload-queries";
+import { AUTH_STATUS_KEY, CATEGORIES_KEY, disconnectRequest, fetchAuthStatus, PREFLIGHT_KEY } from "~/components/upload/upload-queries";
 import { ConnectYoutubePrompt, useYoutubeConnect } from "~/components/upload/youtube-connect";
 import { YourVideo } from "~/components/upload/your-video";
 import { toast } from "~/hooks/use-toast";
@@ -31,6 +31,7 @@ export default function UploadPage() {
       toast({ title: "YouTube disconnected", description: "Reelsmith no longer holds tokens for your channel." });
       queryClient.invalidateQueries({ queryKey: AUTH_STATUS_KEY });
       queryClient.invalidateQueries({ queryKey: CATEGORIES_KEY });
+      queryClient.invalidateQueries({ queryKey: PREFLIGHT_KEY });
     },
     onError: (e) => toast({ title: "Error", description: serverMessage(e), variant: "destructive" }),
   });
@@ -44,7 +45,7 @@ export default function UploadPage() {
         <p className="mt-2 text-slate-400">{data.projectTitle ? `Publish “${data.projectTitle}” to YouTube` : "Publish your video to YouTube"}</p>
       </header>
 
-      <YourVideo videoUrl={data.videoUrl} title={data.projectTitle || "video"} />
+      <YourVideo videoUrl={data.videoUrl} title={data.projectTitle || "video"} captions={data.preflight.captions} />
 
       {/* the approved thumbnail is set on the video after the upload */}
       <ThumbnailGenerator />
@@ -67,6 +68,7 @@ export default function UploadPage() {
           schedule={data.schedule}
           channelTitle={auth.data.channelTitle}
           onDisconnect={() => disconnect.mutate()}
+          preflight={data.preflight}
         />
       ) : (
         <ConnectYoutubePrompt status={auth.data} connect={connect} connecting={connecting} />

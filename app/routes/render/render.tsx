@@ -169,7 +169,7 @@ export default function RenderPage() {
       </section>
 
       {view.showVideo && videoUrl ? (
-        <RenderedVideo videoUrl={videoUrl} title={title || "video"} deleting={remove.isPending} onDelete={() => remove.mutate()} />
+        <RenderedVideo videoUrl={videoUrl} title={title || "video"} deleting={remove.isPending} onDelete={() => remove.mutate()} facts={latestVideo.data} />
       ) : null}
 
       <Link to="/dashboard" className="inline-flex items-center gap-2 text-slate-300 hover:text-white">

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "YoutubeUpload" ADD COLUMN     "captionError" TEXT,
+ADD COLUMN     "captionTrackId" TEXT;

@@ -1,0 +1,263 @@
+// Issue 37, on rendered videos: both renderers' output (the fast one's single ffmpeg run, the exact one's Remotion
+// stitch, each with the delivery's encoding settings, as the render activity calls them), brought to the platform's
+// loudness by the save step's function, measures -14 LUFS within 1 LU with its true peak at most -1 dBTP (ffmpeg's
+// ebur128), for a quiet voice, a loud voice and music at 100 %; the picture is copied packet for packet; the
+// delivered MP4 is encoded as YouTube recommends (ffprobe); and the music mix, normalised after its ducking, still
+// holds the music at least 10 dB under the speech.
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { renderMedia, selectComposition } from "@remotion/renderer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
+import { buildTimeline } from "../../remotion/timeline";
+import { gopFrames, recommendedBitrate, remotionDeliveryOptions } from "../../workflows/activities/delivery-encoding";
+import { measureLoudness, normaliseLoudness, type LoudnessMeasure } from "../../workflows/activities/loudness";
+import { mixMusicIntoVideo } from "../../workflows/activities/music-mix";
+import { prescaleImage, serveRenderAssets } from "../../workflows/activities/render-assets";
+import { chromiumOptions, closeBrowser, getCompositionBundle, renderSettings, withBrowser } from "../../workflows/activities/render-engine";
+import { renderTimelineFast } from "../../workflows/activities/render-fast";
+
+const run = promisify(execFile);
+const SIZE = { width: 640, height: 360 };
+const FPS = 30;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-loudness-"));
+
+/**
+ * A voice-like mono WAV at 48 kHz: a 140 Hz fundamental with falling harmonics (a vowel), in syllables of about
+ * 0.2 s with short gaps and a pause between phrases, peaking at `peak` (1 = full scale).
+ */
+function voiceWav(file: string, seconds: number, peak: number) {
+  const rate = 48_000;
+  const n = Math.round(seconds * rate);
+  const samples = new Float64Array(n);
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const t = i / rate;
+    const syllable = Math.max(0, Math.sin(Math.PI * ((t * 5) % 1))) ** 0.6;
+    const phrase = t % 1.6 < 1.3 ? 1 : 0.02;
+    const f = 140 * (1 + 0.05 * Math.sin(2 * Math.PI * 0.7 * t));
+    const vowel = [1, 0.6, 0.45, 0.3, 0.2, 0.12].reduce((sum, a, k) => sum + a * Math.sin(2 * Math.PI * f * (k + 1) * t + k), 0);
+    samples[i] = vowel * syllable * phrase * Math.min(1, i / 400, (n - i) / 400);
+    max = Math.max(max, Math.abs(samples[i]!));
+  }
+  const wav = Buffer.alloc(44 + n * 2);
+  wav.write("RIFF", 0, "ascii");
+  wav.writeUInt32LE(36 + n * 2, 4);
+  wav.write("WAVEfmt ", 8, "ascii");
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36, "ascii");
+  wav.writeUInt32LE(n * 2, 40);
+  for (let i = 0; i < n; i++) wav.writeInt16LE(Math.round((samples[i]! / max) * peak * 32767), 44 + i * 2);
+  fs.writeFileSync(file, wav);
+}
+
+/** Music: a steady chord (196 Hz and its fifth) at full scale, a bed with no pauses for the ducking to show in. */
+async function musicWav(file: string, seconds: number) {
+  await run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", `aevalsrc='0.55*sin(2*PI*196*t)+0.4*sin(2*PI*294*t)':d=${seconds}:s=48000`, file]);
+}
+
+type Case = { name: string; voicePeak: number; music: boolean };
+const CASES: Case[] = [
+  { name: "a quiet voice", voicePeak: 0.02, music: false },
+  { name: "a loud voice", voicePeak: 1, music: false },
+  { name: "music at 100 %", voicePeak: 0.3, music: true },
+];
+
+function props(c: Case, src: (name: string) => string): StoryboardVideoProps {
+  return storyboardVideoSchema.parse({
+    ...SIZE,
+    fps: FPS,
+    captions: false,
+    scenes: [0, 1].map((i) => ({ imageSrc: src(`scene-${i}.png`), audioSrc: src(`voice-${c.voicePeak}-${i}.wav`), audioDurationInSeconds: 2.4, text: "Bees dance to point the way." })),
+    music: c.music ? { src: src("music.wav"), volume: 1 } : null,
+  });
+}
+
+type Delivered = { raw: string; delivered: string; before: LoudnessMeasure; after: LoudnessMeasure };
+const results = new Map<string, Delivered>();
+const key = (engine: string, c: Case) => `${engine}: ${c.name}`;
+
+beforeAll(async () => {
+  const files = new Map<string, string>();
+  const source = path.join(dir, "source.png");
+  await run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", `testsrc2=s=${SIZE.width * 2}x${SIZE.height * 2}:d=1`, "-frames:v", "1", source]);
+  for (const i of [0, 1]) {
+    const image = path.join(dir, `scene-${i}.png`);
+    await prescaleImage(source, image, SIZE.width, SIZE.height);
+    files.set(`scene-${i}.png`, image);
+    for (const c of CASES) {
+      const voice = path.join(dir, `voice-${c.voicePeak}-${i}.wav`);
+      voiceWav(voice, 2.4, c.voicePeak);
+      files.set(`voice-${c.voicePeak}-${i}.wav`, voice);
+    }
+  }
+  await musicWav(path.join(dir, "music.wav"), 6);
+  files.set("music.wav", path.join(dir, "music.wav"));
+
+  const deliver = async (name: string, raw: string) => {
+    const delivered = raw.replace(/\.mp4$/, "-delivered.mp4");
+    const before = await measureLoudness(raw);
+    const after = await normaliseLoudness(raw, delivered);
+    results.set(name, { raw, delivered, before, after });
+    console.log(`${name}: rendered ${before.integratedLufs} LUFS / ${before.truePeakDbtp} dBTP -> delivered ${after.integratedLufs} LUFS / ${after.truePeakDbtp} dBTP`);
+  };
+  for (const c of CASES) {
+    const raw = path.join(dir, `fast-${c.voicePeak}-${c.music}.mp4`);
+    const workDir = fs.mkdtempSync(path.join(dir, "fast-"));
+    await renderTimelineFast({ timeline: buildTimeline(props(c, (name) => files.get(name)!)), workDir, output: raw });
+    await deliver(key("fast", c), raw);
+  }
+  const assets = await serveRenderAssets(files);
+  try {
+    const serveUrl = await getCompositionBundle();
+    const chromium = chromiumOptions();
+    await withBrowser(async (browser) => {
+      for (const c of CASES) {
+        const inputProps = props(c, (name) => assets.urlFor(name));
+        const raw = path.join(dir, `exact-${c.voicePeak}-${c.music}.mp4`);
+        const composition = await selectComposition({ serveUrl, id: COMPOSITION_ID, inputProps, logLevel: "error", puppeteerInstance: browser, ...chromium });
+        await renderMedia({
+          serveUrl,
+          composition,
+          inputProps,
+          outputLocation: raw,
+          ...chromium,
+          ...renderSettings(),
+          ...remotionDeliveryOptions({ ...SIZE, fps: FPS }),
+          puppeteerInstance: browser,
+          logLevel: "error",
+        });
+        await deliver(key("exact", c), raw);
+      }
+    });
+  } finally {
+    await assets.close();
+  }
+}, 900_000);
+
+afterAll(async () => {
+  await closeBrowser();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function videoPackets(file: string) {
+  const { stdout } = await run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_packets", "-show_data_hash", "md5", "-show_entries", "packet=pts,data_hash", "-of", "csv", file], {
+    maxBuffer: 1 << 24,
+  });
+  return stdout.trim().split("\n");
+}
+
+/** The top-level MP4 boxes in file order (ftyp, moov, mdat, ...). */
+function topLevelBoxes(file: string): string[] {
+  const data = fs.readFileSync(file);
+  const boxes: string[] = [];
+  for (let at = 0; at + 8 <= data.length; ) {
+    let size = data.readUInt32BE(at);
+    const type = data.toString("latin1", at + 4, at + 8);
+    if (size === 1) size = Number(data.readBigUInt64BE(at + 8));
+    if (size === 0) size = data.length - at;
+    boxes.push(type);
+    if (size < 8) break;
+    at += size;
+  }
+  return boxes;
+}
+
+describe.each(["fast", "exact"])("the %s renderer's delivered video", (engine) => {
+  it.each(CASES)("brings $name to -14 LUFS (within 1 LU) with the true peak at most -1 dBTP", (c) => {
+    const r = results.get(key(engine, c))!;
+    // the raw mixes were far from the target, both ways
+    if (c.voicePeak === 0.02) expect(r.before.integratedLufs).toBeLessThan(-30);
+    if (c.voicePeak === 1) expect(r.before.integratedLufs).toBeGreaterThan(-14);
+    expect(Math.abs(r.after.integratedLufs - -14), `${r.after.integratedLufs} LUFS`).toBeLessThanOrEqual(1);
+    expect(r.after.truePeakDbtp, `${r.after.truePeakDbtp} dBTP`).toBeLessThanOrEqual(-1);
+  });
+
+  it("measures the same when measured again, and keeps the picture packet for packet", async () => {
+    const r = results.get(key(engine, CASES[1]!))!;
+    const again = await measureLoudness(r.delivered);
+    expect(again.integratedLufs).toBeCloseTo(r.after.integratedLufs, 1);
+    expect(await videoPackets(r.delivered)).toEqual(await videoPackets(r.raw));
+  });
+
+  it("is encoded as YouTube recommends: High profile, yuv420p, a closed GOP of half the frame rate, faststart, AAC-LC 48 kHz stereo, bitrate under the cap", async () => {
+    const r = results.get(key(engine, CASES[2]!))!;
+    const { stdout } = await run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,profile,pix_fmt,sample_rate,channels,bit_rate,field_order", "-show_entries", "format=bit_rate,duration", "-of", "json", r.delivered]);
+    const probe = JSON.parse(stdout) as { streams: Record<string, string | number>[]; format: { duration: string } };
+    const video = probe.streams.find((s) => s.codec_type === "video")!;
+    const audio = probe.streams.find((s) => s.codec_type === "audio")!;
+    expect(video).toMatchObject({ codec_name: "h264", profile: "High", pix_fmt: "yuv420p" });
+    expect(video.field_order ?? "progressive").toBe("progressive");
+    expect(audio).toMatchObject({ codec_name: "aac", profile: "LC", sample_rate: "48000", channels: 2 });
+
+    // keyframes every 15 frames (half of 30 fps); x264 was told closed GOPs (its settings travel in the stream)
+    const frames = await run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame,best_effort_timestamp_time", "-of", "json", r.delivered], { maxBuffer: 1 << 24 });
+    const keys = (JSON.parse(frames.stdout) as { frames: { key_frame: number; best_effort_timestamp_time: string }[] }).frames
+      .filter((f) => f.key_frame === 1)
+      .map((f) => Math.round(Number(f.best_effort_timestamp_time) * FPS));
+    expect(keys.slice(0, 4)).toEqual([0, 1, 2, 3].map((k) => k * gopFrames(FPS)));
+    const settings = /x264 - core[^\0]*?options: ([^\0]+?)\0/.exec(fs.readFileSync(r.delivered).toString("latin1"))?.[1] ?? "";
+    expect(settings).toContain("open_gop=0");
+    expect(settings).toContain(`keyint=${gopFrames(FPS)}`);
+    expect(settings).toContain("bframes=2");
+
+    // the index (moov) is before the media (mdat): playback and YouTube's processing start at once
+    const boxes = topLevelBoxes(r.delivered);
+    expect(boxes.indexOf("moov")).toBeGreaterThan(-1);
+    expect(boxes.indexOf("moov")).toBeLessThan(boxes.indexOf("mdat"));
+
+    // the video's bitrate is within YouTube's recommended figure for 360p at 30 fps (the encoder's cap)
+    const cap = recommendedBitrate({ ...SIZE, fps: FPS });
+    const videoBytes = (await videoPackets(r.delivered)).length > 0 ? await streamBytes(r.delivered) : 0;
+    const kbps = (videoBytes * 8) / 1000 / Number(probe.format.duration);
+    expect(kbps).toBeGreaterThan(50);
+    expect(kbps).toBeLessThanOrEqual(cap.maxKbps * 1.05);
+  });
+});
+
+async function streamBytes(file: string): Promise<number> {
+  const { stdout } = await run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=size", "-of", "csv=p=0", file], { maxBuffer: 1 << 24 });
+  return stdout.trim().split("\n").reduce((n, s) => n + Number(s), 0);
+}
+
+describe("the music mix, normalised after its ducking", () => {
+  /** Mean level of a narrow band around `hz` between `from` and `from + seconds`. */
+  async function bandDb(file: string, hz: number, from: number, seconds: number) {
+    const { stderr } = await run("ffmpeg", ["-hide_banner", "-nostats", "-ss", String(from), "-t", String(seconds), "-i", file, "-vn", "-af", `bandpass=f=${hz}:width_type=q:w=8,bandpass=f=${hz}:width_type=q:w=8,volumedetect`, "-f", "null", "-"]);
+    return Number(/mean_volume: (-?[\d.]+) dB/.exec(stderr)![1]);
+  }
+
+  it("holds the music at least 10 dB under the speech at 100 % volume, at -14 LUFS and at most -1 dBTP", async () => {
+    // a render without music: 3 s of speech (syllables of a 140 Hz voice with its octave, phrases with pauses),
+    // then 2 s of nothing
+    const render = path.join(dir, "mix-render.mp4");
+    const speech = "0.5*(sin(2*PI*140*t)+0.6*sin(2*PI*280*t))*pow(abs(sin(PI*5*t)),0.6)*lt(mod(t,1.6),1.3)*lt(t,3)";
+    await run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=5", "-f", "lavfi", "-i", `aevalsrc='${speech}':d=5:s=48000`, "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-t", "5", render]);
+    const mixed = path.join(dir, "mixed.mp4");
+    await mixMusicIntoVideo({ videoPath: render, musicPath: path.join(dir, "music.wav"), outputPath: mixed, volumeLevel: 100, voice: { kind: "video" } });
+    const delivered = path.join(dir, "mixed-delivered.mp4");
+    const measure = await normaliseLoudness(mixed, delivered);
+    expect(Math.abs(measure.integratedLufs - -14)).toBeLessThanOrEqual(1);
+    expect(measure.truePeakDbtp).toBeLessThanOrEqual(-1);
+
+    // during speech (0.2 to 1.2 s): the voice's fundamental against the music's root; after it, the music alone
+    const levels = async (file: string) => ({ speech: await bandDb(file, 140, 0.2, 1.0), musicUnder: await bandDb(file, 196, 0.2, 1.0), musicAlone: await bandDb(file, 196, 3.6, 0.6) });
+    const after = await levels(delivered);
+    const before = await levels(mixed);
+    console.log(`music mix at 100 %: ${measure.integratedLufs} LUFS / ${measure.truePeakDbtp} dBTP; before normalising ${JSON.stringify(before)}, after ${JSON.stringify(after)}`);
+    expect(after.speech - after.musicUnder, `speech ${after.speech} dB, music under it ${after.musicUnder} dB`).toBeGreaterThanOrEqual(10);
+    // the ducking itself survives the normalisation (one gain over the whole mix): the music comes back up when the
+    // voice stops, by as much as before
+    expect(after.musicAlone - after.musicUnder, `music alone ${after.musicAlone} dB`).toBeGreaterThanOrEqual(10);
+    expect(Math.abs(after.speech - after.musicUnder - (before.speech - before.musicUnder))).toBeLessThan(1);
+  }, 120_000);
+});

@@ -1,0 +1,153 @@
+// The delivered video's loudness, brought to the platform's target (docs/decisions/190): the mix is measured first
+// (ffmpeg's loudnorm, pass one, over the whole sound track), then the gain is applied (loudnorm pass two with the
+// measured figures: a plain linear gain when the peaks allow it, else loudnorm's own true-peak limiter), with the
+// picture copied packet for packet (-c:v copy) and only the sound re-encoded (delivery-encoding.ts). The written
+// file is measured again with ebur128 (true peak on); when AAC's encoding lifted a peak over the ceiling or the
+// level drifted, the sound is written once more from the original with the difference taken off. The figures of
+// the delivered file are the ones the render page and the video's facts show.
+//
+// One step, called where a video is finished: the render's save step (both renderers), the music mix, and a
+// chunked render's join.
+import { spawn } from "node:child_process";
+import fsp from "node:fs/promises";
+import { DELIVERY_CONTAINER_ARGS, deliveryAudioArgs } from "./delivery-encoding";
+
+const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
+
+/**
+ * YouTube and Shorts: about -14 LUFS integrated, true peak at most -1 dBTP (decision 190). The limiter aims under the
+ * ceiling (AAC's encoding can lift true peaks a few tenths of a dB); the tolerance is how far the delivered
+ * file may be from the target before the sound is written once more.
+ */
+export const LOUDNESS_TARGET = { integratedLufs: -14, truePeakDbtp: -1, limiterDbtp: -1.5, lra: 11, toleranceLu: 0.5 } as const;
+
+/** Below this the mix is silence (ebur128's absolute gate is -70 LUFS): nothing to normalise. */
+const SILENCE_LUFS = -70;
+
+export type LoudnessMeasure = { integratedLufs: number; truePeakDbtp: number };
+
+type LoudnormStats = { input_i: string; input_tp: string; input_lra: string; input_thresh: string; target_offset: string };
+
+function ffmpeg(args: string[], signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(FFMPEG, args, { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      stderr += chunk;
+      // the summaries are at the end: keep the tail of a long log
+      if (stderr.length > 1_000_000) stderr = stderr.slice(-200_000);
+    });
+    const abort = () => child.kill("SIGKILL");
+    if (signal?.aborted) abort();
+    signal?.addEventListener("abort", abort);
+    child.on("error", reject);
+    child.on("close", (code, killedBy) => {
+      signal?.removeEventListener("abort", abort);
+      if (code === 0) resolve(stderr);
+      else if (signal?.aborted) reject(new Error("The loudness step was cancelled"));
+      else reject(new Error(`ffmpeg could not normalise the loudness (${killedBy ?? `exit ${code}`}): ${stderr.trim().split("\n").slice(-3).join(" | ")}`));
+    });
+  });
+}
+
+/** A figure as ffmpeg prints it: "-inf" is silence. */
+const figure = (text: string | undefined) => (text === undefined ? NaN : /^-?inf/i.test(text.trim()) ? -Infinity : Number.parseFloat(text));
+
+const loudnormTarget = (limiterDbtp: number, integratedLufs: number) => `loudnorm=I=${integratedLufs}:TP=${limiterDbtp}:LRA=${LOUDNESS_TARGET.lra}`;
+
+/** loudnorm's first pass over the file's sound: the JSON block it prints at the end of stderr. */
+async function loudnormPass1(input: string, signal?: AbortSignal): Promise<LoudnormStats> {
+  const stderr = await ffmpeg(
+    ["-hide_banner", "-nostdin", "-nostats", "-i", input, "-map", "0:a:0", "-af", `${loudnormTarget(LOUDNESS_TARGET.limiterDbtp, LOUDNESS_TARGET.integratedLufs)}:print_format=json`, "-f", "null", "-"],
+    signal,
+  );
+  const json = stderr.slice(stderr.lastIndexOf("{"), stderr.lastIndexOf("}") + 1);
+  return JSON.parse(json) as LoudnormStats;
+}
+
+/** ebur128's summary of a file's sound: integrated loudness (LUFS) and true peak (dBTP). */
+export async function measureLoudness(file: string, signal?: AbortSignal): Promise<LoudnessMeasure> {
+  const stderr = await ffmpeg(["-hide_banner", "-nostdin", "-nostats", "-i", file, "-map", "0:a:0", "-af", "ebur128=peak=true", "-f", "null", "-"], signal);
+  const summary = stderr.slice(stderr.lastIndexOf("Summary:"));
+  const integrated = /I:\s+(-?[\d.]+|-inf)\s+LUFS/.exec(summary)?.[1];
+  const peak = /True peak:\s+Peak:\s+(-?[\d.]+|-inf)\s+dBFS/.exec(summary)?.[1];
+  const measure = { integratedLufs: figure(integrated), truePeakDbtp: figure(peak) };
+  if (Number.isNaN(measure.integratedLufs) || Number.isNaN(measure.truePeakDbtp)) throw new Error(`ebur128 gave no summary for ${file}`);
+  return measure;
+}
+
+/** Whether a measured file is where the platform wants it (silence counts: there is nothing to bring up). */
+export function meetsTarget(measure: LoudnessMeasure): boolean {
+  if (!(measure.integratedLufs > SILENCE_LUFS)) return true;
+  return Math.abs(measure.integratedLufs - LOUDNESS_TARGET.integratedLufs) <= LOUDNESS_TARGET.toleranceLu && measure.truePeakDbtp <= LOUDNESS_TARGET.truePeakDbtp;
+}
+
+/** Writes `input` to `output` with the sound through `filter` (picture copied, sound encoded as delivered). */
+async function rewriteSound(input: string, output: string, filter: string, signal?: AbortSignal): Promise<void> {
+  await ffmpeg(
+    [
+      "-hide_banner",
+      "-nostdin",
+      "-y",
+      "-v",
+      "error",
+      "-i",
+      input,
+      "-map",
+      "0:v:0?",
+      "-map",
+      "0:a:0",
+      "-c:v",
+      "copy",
+      "-af",
+      filter,
+      ...deliveryAudioArgs(),
+      ...DELIVERY_CONTAINER_ARGS,
+      output,
+    ],
+    signal,
+  );
+}
+
+/**
+ * Writes `input` to `output` with its sound at the platform's loudness (the picture copied), and returns the written
+ * file's own measure. A silent mix is copied as it is (its sound re-encoded to the delivery's settings); a file
+ * without sound is copied unchanged and measures as silence.
+ */
+export async function normaliseLoudness(input: string, output: string, signal?: AbortSignal): Promise<LoudnessMeasure> {
+  if (!(await hasAudio(input, signal))) {
+    await fsp.copyFile(input, output);
+    return { integratedLufs: -Infinity, truePeakDbtp: -Infinity };
+  }
+  const stats = await loudnormPass1(input, signal);
+  if (!(figure(stats.input_i) > SILENCE_LUFS)) {
+    await rewriteSound(input, output, "anull", signal);
+    return measureLoudness(output, signal);
+  }
+  const pass2 = (limiterDbtp: number, integratedLufs: number) =>
+    `${loudnormTarget(limiterDbtp, integratedLufs)}:measured_I=${stats.input_i}:measured_TP=${stats.input_tp}:measured_LRA=${stats.input_lra}` +
+    `:measured_thresh=${stats.input_thresh}:offset=${stats.target_offset}:linear=true,aresample=48000`;
+  await rewriteSound(input, output, pass2(LOUDNESS_TARGET.limiterDbtp, LOUDNESS_TARGET.integratedLufs), signal);
+  const first = await measureLoudness(output, signal);
+  if (meetsTarget(first)) return first;
+
+  // once more from the original: the level's drift taken back, and the limiter lowered by any overshoot of the ceiling
+  const overshoot = Math.max(0, first.truePeakDbtp - LOUDNESS_TARGET.truePeakDbtp);
+  const limiter = Math.max(-9, LOUDNESS_TARGET.limiterDbtp - overshoot - 0.3);
+  const level = Math.min(-5, Math.max(-70, LOUDNESS_TARGET.integratedLufs + (LOUDNESS_TARGET.integratedLufs - first.integratedLufs)));
+  await rewriteSound(input, output, pass2(limiter, Number(level.toFixed(2))), signal);
+  return measureLoudness(output, signal);
+}
+
+async function hasAudio(file: string, signal?: AbortSignal): Promise<boolean> {
+  // ffmpeg lists the streams it read; the first audio stream is the mix
+  const stderr = await ffmpeg(["-hide_banner", "-nostdin", "-i", file, "-map", "0:a:0?", "-t", "0", "-f", "null", "-"], signal);
+  return /Stream #0:\d+(?:\[[^\]]*\])?(?:\([^)]*\))?: Audio:/.test(stderr);
+}
+
+/** A measure as the database keeps it: one decimal, silence (-inf) as null. */
+export function storedLoudness(measure: LoudnessMeasure): { loudnessLufs: number | null; truePeakDbtp: number | null } {
+  const round = (v: number) => (Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
+  return { loudnessLufs: round(measure.integratedLufs), truePeakDbtp: round(measure.truePeakDbtp) };
+}
