@@ -6,6 +6,7 @@ import { NativeConnection, Worker } from "@temporalio/worker";
 import { getEnv } from "~/server/env.server";
 import { startLeftoverSweeps } from "~/server/render-cleanup.server";
 import * as activities from "./activities";
+import { activityInterceptors } from "./activities/interruptions";
 import { closeBrowser, getCompositionBundle } from "./activities/render-engine";
 import { lowerProcessPriority, workerNiceness } from "./activities/process-priority";
 
@@ -21,6 +22,8 @@ export async function createWorker(
     taskQueue: options.taskQueue ?? env.TEMPORAL_TASK_QUEUE,
     workflowsPath: fileURLToPath(new URL("./index.ts", import.meta.url)),
     activities: { ...activities, ...options.activities },
+    // a full disk and a restarting database, handled the same way for every activity (decision 182)
+    interceptors: { activity: activityInterceptors },
     // Sized to the machine (workerSlots in app/lib/limits.ts): a render is worth two cores.
     maxConcurrentActivityTaskExecutions: workerSlots(os.availableParallelism()).activities,
   });
