@@ -1,7 +1,8 @@
-// A full disk (issue 31, decision 182): the media folder is a small tmpfs mounted for real, filled to the last
-// byte, and a creator adds background music (a stage that writes a new video into media) on a worker process of
-// its own. The stage fails with words a creator can act on, nothing half-written is left or served, and once
-// space is freed the same request succeeds. Needs root (mount); elsewhere the test is skipped and says why.
+// A full disk (issue 31, decision 182): the media folder (then the worker's work folder) is a small tmpfs mounted
+// for real, filled to the last byte, and a creator adds background music (a stage that writes a new video into
+// media) on a worker process of its own. The stage fails with words a creator can act on, nothing half-written is
+// left or served, and once space is freed the same request succeeds. Needs root (mount); elsewhere the test is
+// skipped and says why.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -72,60 +73,86 @@ afterAll(async () => {
   await prisma.$disconnect();
 });
 
-describe.skipIf(problem)(`a full disk while a stage writes media${problem ? ` (skipped: ${problem})` : ""}`, () => {
-  it("fails the music mix with a clear message, leaves nothing half-written, and succeeds on retry once space is free", { timeout: 240_000 }, async () => {
-    const user = await createTestUser();
-    const cookie = await sessionCookieFor(user.id);
-    const project = await prisma.project.create({ data: { userId: user.id, title: "Full Disk", topic: "bees", resolution: "landscape", durationSeconds: 30 } });
-    await prisma.user.update({ where: { id: user.id }, data: { currentProjectId: project.id } });
-    const render = await seedRenderedVideo({ userId: user.id, projectId: project.id, seconds: 4 });
-    const track = await saveMedia({ userId: user.id, projectId: project.id, kind: "music", data: toneWav(4, 196, 0.8), mimeType: "audio/wav", extension: "wav", durationSeconds: 4 });
-    await prisma.musicTrack.create({ data: { projectId: project.id, title: "Meadow Bed", prompt: "calm", status: "completed", audioUrl: mediaUrl(track), mediaFileId: track.id, duration: 4 } });
+/** A creator with a rendered 4 s video and a finished track, ready to add background music; and that request. */
+async function creatorReadyToMix(title: string) {
+  const user = await createTestUser();
+  const cookie = await sessionCookieFor(user.id);
+  const project = await prisma.project.create({ data: { userId: user.id, title, topic: "bees", resolution: "landscape", durationSeconds: 30 } });
+  await prisma.user.update({ where: { id: user.id }, data: { currentProjectId: project.id } });
+  const render = await seedRenderedVideo({ userId: user.id, projectId: project.id, seconds: 4 });
+  const track = await saveMedia({ userId: user.id, projectId: project.id, kind: "music", data: toneWav(4, 196, 0.8), mimeType: "audio/wav", extension: "wav", durationSeconds: 4 });
+  await prisma.musicTrack.create({ data: { projectId: project.id, title: "Meadow Bed", prompt: "calm", status: "completed", audioUrl: mediaUrl(track), mediaFileId: track.id, duration: 4 } });
+  const mix = () =>
+    callRoute(
+      mixRoute.action,
+      new Request("http://localhost:3000/api/render-background-music", {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/json" },
+        body: JSON.stringify({ volumeLevel: 30 }),
+      }),
+    );
+  return { user, cookie, project, render, mix };
+}
 
+type Creator = Awaited<ReturnType<typeof creatorReadyToMix>>;
+
+/** The mix refused in the creator's words, with nothing new in media, no mixed video, the old one still shown. */
+async function expectRefusedCleanly({ user, cookie, project, render, mix }: Creator, filesBefore: string[], rowsBefore: number) {
+  const refused = await mix();
+  expect(refused.status).toBe(422);
+  expect(((await refused.json()) as { message: string }).message).toBe(DISK_FULL_MESSAGE);
+  // ...also in the error log the owner reads
+  expect(await prisma.errorLog.findFirst({ where: { userId: user.id }, orderBy: { createdAt: "desc" } })).toMatchObject({ message: DISK_FULL_MESSAGE });
+  // nothing half-written: no new file (not even a temporary one), no new row, no mixed video recorded
+  expect(filesIn(media)).toEqual(filesBefore);
+  expect(await prisma.mediaFile.count()).toBe(rowsBefore);
+  expect(await prisma.renderedVideo.count({ where: { projectId: project.id, baseVideoId: { not: null } } })).toBe(0);
+  // the Render page still shows the video that was there, whole
+  const latest = (await (await callRoute(latestVideoRoute.loader, new Request("http://localhost:3000/api/latest-video", { headers: { Cookie: cookie } }))).json()) as { videoUrl: string };
+  expect(latest.videoUrl).toBe(render.videoUrl);
+  // and the mix's work folder went with the failed attempt
+  expect(fs.readdirSync(workerTmp).filter((n) => n.startsWith("reelsmith-music-mix-"))).toEqual([]);
+}
+
+/** Once space is free, the same request makes one whole mixed video, stored and recorded. */
+async function expectMixedOnRetry({ project, mix }: Creator) {
+  const mixed = await mix();
+  expect(mixed.status).toBe(200);
+  const { videoUrl } = (await mixed.json()) as { videoUrl: string };
+  const rows = await prisma.renderedVideo.findMany({ where: { projectId: project.id, baseVideoId: { not: null } } });
+  expect(rows).toHaveLength(1);
+  expect(rows[0]!.videoUrl).toBe(videoUrl);
+  const file = await prisma.mediaFile.findUniqueOrThrow({ where: { id: rows[0]!.mediaFileId! } });
+  const facts = await probeVideo(path.join(media, file.storageKey));
+  expect(facts.audio).not.toBeNull();
+  expect(facts.video.durationSeconds).toBeCloseTo(4, 0);
+  expect(fs.statSync(path.join(media, file.storageKey)).size).toBe(file.bytes);
+  expect(filesIn(media).filter((f) => f.endsWith(".partial"))).toEqual([]);
+}
+
+describe.skipIf(problem)(`a full disk while a stage writes media${problem ? ` (skipped: ${problem})` : ""}`, () => {
+  it("the media folder full: the music mix fails with a clear message, leaves nothing half-written, and succeeds on retry once space is free", { timeout: 240_000 }, async () => {
+    const creator = await creatorReadyToMix("Full Media Disk");
     const filler = path.join(media, "filler");
     fillUp(filler);
     expect(fs.statfsSync(media).bavail).toBe(0);
-    const filesBefore = filesIn(media);
-    const rowsBefore = await prisma.mediaFile.count();
-    const mix = () =>
-      callRoute(
-        mixRoute.action,
-        new Request("http://localhost:3000/api/render-background-music", {
-          method: "POST",
-          headers: { Cookie: cookie, "Content-Type": "application/json" },
-          body: JSON.stringify({ volumeLevel: 30 }),
-        }),
-      );
-
-    // 1. the disk is full: the stage fails at once, in words a creator can act on
-    const refused = await mix();
-    expect(refused.status).toBe(422);
-    expect(((await refused.json()) as { message: string }).message).toBe(DISK_FULL_MESSAGE);
-    // ...also in the error log the owner reads
-    expect(await prisma.errorLog.findFirst({ where: { userId: user.id }, orderBy: { createdAt: "desc" } })).toMatchObject({ message: DISK_FULL_MESSAGE });
-    // nothing half-written: no new file (not even a temporary one), no new row, no mixed video recorded
-    expect(filesIn(media)).toEqual(filesBefore);
-    expect(await prisma.mediaFile.count()).toBe(rowsBefore);
-    expect(await prisma.renderedVideo.count({ where: { projectId: project.id, withMusic: true } })).toBe(0);
-    // the Render page still shows the video that was there, whole
-    const latest = (await (await callRoute(latestVideoRoute.loader, new Request("http://localhost:3000/api/latest-video", { headers: { Cookie: cookie } }))).json()) as { videoUrl: string };
-    expect(latest.videoUrl).toBe(render.videoUrl);
-    // and the mix's work folder went with the failed attempt
-    expect(fs.readdirSync(workerTmp).filter((n) => n.startsWith("reelsmith-music-mix-"))).toEqual([]);
-
-    // 2. space is freed: the same request succeeds
+    await expectRefusedCleanly(creator, filesIn(media), await prisma.mediaFile.count());
     fs.rmSync(filler);
-    const mixed = await mix();
-    expect(mixed.status).toBe(200);
-    const { videoUrl } = (await mixed.json()) as { videoUrl: string };
-    const rows = await prisma.renderedVideo.findMany({ where: { projectId: project.id, withMusic: true } });
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.videoUrl).toBe(videoUrl);
-    const file = await prisma.mediaFile.findUniqueOrThrow({ where: { id: rows[0]!.mediaFileId! } });
-    const facts = await probeVideo(path.join(media, file.storageKey));
-    expect(facts.audio).not.toBeNull();
-    expect(facts.video.durationSeconds).toBeCloseTo(4, 0);
-    expect(fs.statSync(path.join(media, file.storageKey)).size).toBe(file.bytes);
-    expect(filesIn(media).filter((f) => f.endsWith(".partial"))).toEqual([]);
+    await expectMixedOnRetry(creator);
+  });
+
+  it("the worker's work folder full (ffmpeg cannot write the mix): the same message, nothing left, and success once space is free", { timeout: 240_000 }, async () => {
+    const creator = await creatorReadyToMix("Full Work Disk");
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", workerTmp]);
+    try {
+      const filler = path.join(workerTmp, "filler");
+      fillUp(filler);
+      expect(fs.statfsSync(workerTmp).bavail).toBe(0);
+      await expectRefusedCleanly(creator, filesIn(media), await prisma.mediaFile.count());
+      fs.rmSync(filler);
+      await expectMixedOnRetry(creator);
+    } finally {
+      execFileSync("umount", ["-l", workerTmp]);
+    }
   });
 });
