@@ -34,6 +34,8 @@ export type DrillStack = {
   kill(part: Part): number;
   /** The pid serving `part` now (throws while it is down). */
   pidOf(part: Part): number;
+  /** The workers' browsers (their profile is in this stack's TMPDIR), with their parent: 1 once their worker is gone. */
+  browsers(): { pid: number; parent: number }[];
   stop(): Promise<void>;
 };
 
@@ -108,6 +110,21 @@ export async function startDrillStack(options: { log?: (line: string) => void } 
     if (!pid) throw new Error(`the ${part} is not running`);
     return pid;
   };
+  const browsers = () => {
+    const found: { pid: number; parent: number }[] = [];
+    for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+      try {
+        const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+        // the browser itself, not its renderer and utility processes (--type=...)
+        if (!args.some((a) => a.startsWith(`--user-data-dir=${tmpDir}`)) || args.some((a) => a.startsWith("--type="))) continue;
+        const parent = Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[1]);
+        found.push({ pid: Number(pid), parent });
+      } catch {
+        // a process that ended meanwhile
+      }
+    }
+    return found;
+  };
   return {
     baseUrl,
     work,
@@ -116,6 +133,7 @@ export async function startDrillStack(options: { log?: (line: string) => void } 
     youtube,
     logFile,
     pidOf,
+    browsers,
     kill(part) {
       const pid = pidOf(part);
       // the worker's group: what it started (ffmpeg, the headless browser) dies with it, as in a container
@@ -125,6 +143,14 @@ export async function startDrillStack(options: { log?: (line: string) => void } 
     },
     async stop() {
       await stopChildren(5000);
+      // a browser a killed worker left behind (a drill reports it) must not outlive the run
+      for (const { pid } of browsers()) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
       await database.stop().catch(() => {});
       await youtube.stop();
       out.end();

@@ -346,6 +346,8 @@ export async function openDrills(stack: DrillStack) {
     problems.push(...(await checkMedia(journey)));
     const left = workFolders();
     if (left.length) problems.push(`work folders left in TMPDIR: ${left.join(", ")}`);
+    const orphans = stack.browsers().filter((b) => b.parent === 1);
+    if (orphans.length) problems.push(`browsers left running by a worker that is gone: pids ${orphans.map((b) => b.pid).join(", ")}`);
     return problems;
   }
 
