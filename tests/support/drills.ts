@@ -214,7 +214,10 @@ export async function openDrills(stack: DrillStack) {
       },
       60_000,
       100,
-    );
+    ).catch(async (e: Error) => {
+      // a refused request starts no workflow: say what it answered
+      throw new Error(`${e.message}; POST answered: ${await Promise.race([answer, sleep(1000).then(() => "nothing yet")])}`);
+    });
     return { handle, answer };
   }
 
