@@ -9,6 +9,7 @@ import { workerSlots } from "~/lib/limits";
 import { getEnv } from "~/server/env.server";
 import { startLeftoverSweeps } from "~/server/render-cleanup.server";
 import * as activities from "./activities";
+import { activityInterceptors } from "./activities/interruptions";
 import { closeBrowser, getCompositionBundle } from "./activities/render-engine";
 import { lowerProcessPriority, workerNiceness } from "./activities/process-priority";
 import { taskQueueFor, type WorkClass } from "./shared/queue-names";
@@ -54,6 +55,8 @@ export async function createQueueWorkers(options: {
         taskQueue,
         ...(work === "light" ? { workflowsPath: options.workflowsPath } : {}),
         activities: options.activities,
+        // a full disk and a restarting database, handled the same way for every activity (decision 182)
+        interceptors: { activity: activityInterceptors },
         maxConcurrentActivityTaskExecutions: queueSlots(work),
       }),
     );

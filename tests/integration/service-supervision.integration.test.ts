@@ -2,7 +2,6 @@
 // SIGKILL and come back by themselves, with what they held: the same supervision code start.mjs uses
 // (scripts/lib/database.mjs, temporal-server.mjs, processes.mjs), on spare ports and a throwaway data folder.
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Client, Connection } from "@temporalio/client";
@@ -11,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../scripts/lib/database.mjs";
 import { stopChildren } from "../../scripts/lib/processes.mjs";
 import { startTemporalDevServer } from "../../scripts/lib/temporal-server.mjs";
+import { freePort, pidListeningOn } from "../support/ports";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-drill-"));
 fs.chmodSync(work, 0o755);
@@ -18,14 +18,6 @@ const logged: string[] = [];
 const original = { log: console.log, error: console.error };
 console.log = (...args: unknown[]) => void logged.push(args.join(" "));
 console.error = (...args: unknown[]) => void logged.push(args.join(" "));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
 const testDatabaseUrl = process.env.DATABASE_URL;
@@ -36,27 +28,6 @@ afterAll(async () => {
   Object.assign(console, original);
   fs.rmSync(work, { recursive: true, force: true });
 });
-
-/** The pid that owns a listening TCP port on loopback (from /proc). */
-function pidListeningOn(port: number): number {
-  const hex = port.toString(16).toUpperCase().padStart(4, "0");
-  const inode = fs
-    .readFileSync("/proc/net/tcp", "utf8")
-    .split("\n")
-    .map((l) => l.trim().split(/\s+/))
-    .find((f) => f[1]?.endsWith(`:${hex}`) && f[3] === "0A")?.[9];
-  if (!inode) throw new Error(`nothing listens on ${port}`);
-  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
-        if (fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`) return Number(pid);
-      }
-    } catch {
-      // a process that ended, or one we may not read
-    }
-  }
-  throw new Error(`no process owns port ${port}`);
-}
 
 async function eventually<T>(what: string, attempt: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

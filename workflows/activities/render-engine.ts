@@ -22,16 +22,35 @@ const CHROMIUM_CANDIDATES = [
   "/usr/bin/google-chrome-stable",
 ];
 
+/**
+ * The browser binary a launcher script runs as its child. Debian's /usr/bin/chromium-headless-shell is such a
+ * script (`/usr/lib/chromium/chromium-headless-shell "$@"`, no exec). Remotion starts the browser under `setpriv
+ * --pdeathsig SIGKILL` so that it dies with a killed worker; with the script in between only the shell dies and
+ * the browser lives on, orphaned, with its memory and profile folder (found by the drills, decision 182). A
+ * script that execs its browser (Debian's /usr/bin/chromium) or a binary is returned as it is.
+ */
+export function browserBinaryBehind(executable: string): string {
+  try {
+    if (fs.statSync(executable).size > 4096) return executable;
+    const script = fs.readFileSync(executable, "utf8");
+    if (!script.startsWith("#!")) return executable;
+    const child = /^\s*"?(\/[^\s"]+)"?\s+"\$@"\s*$/m.exec(script)?.[1];
+    return child && fs.existsSync(child) ? child : executable;
+  } catch {
+    return executable;
+  }
+}
+
 /** CHROMIUM_PATH when set, else the first browser installed at a usual place. Never lets Remotion download one. */
 export function chromiumExecutable(): string {
   const configured = getEnv().CHROMIUM_PATH;
   if (configured) {
     if (!fs.existsSync(configured)) throw new Error(`CHROMIUM_PATH=${configured} does not exist. Point it at a Chromium or Chrome binary.`);
-    return configured;
+    return browserBinaryBehind(configured);
   }
   const found = CHROMIUM_CANDIDATES.find((candidate) => fs.existsSync(candidate));
   if (!found) throw new Error("No Chromium found for rendering. Install it (apt-get install chromium) or set CHROMIUM_PATH.");
-  return found;
+  return browserBinaryBehind(found);
 }
 
 let bundled: Promise<string> | undefined;
