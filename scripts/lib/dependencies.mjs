@@ -17,13 +17,16 @@ function run(cmd, args, env = {}) {
 
 const INSTALLED_MARKER = path.join(ROOT, "node_modules/.reelsmith-installed");
 
-/** What the installed packages were installed from: package.json and package-lock.json. */
+/** package.json's fields that decide what npm installs (a new "scripts" line or "bin" installs nothing). */
+const INSTALL_FIELDS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies", "overrides", "allowScripts", "engines"];
+
+/** What the installed packages were installed from: package.json's install fields and package-lock.json. */
 function manifestHash() {
   const hash = crypto.createHash("sha256");
-  for (const file of ["package.json", "package-lock.json"]) {
-    const f = path.join(ROOT, file);
-    if (fs.existsSync(f)) hash.update(fs.readFileSync(f));
-  }
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
+  hash.update(JSON.stringify(INSTALL_FIELDS.map((field) => [field, manifest[field] ?? null])));
+  const lock = path.join(ROOT, "package-lock.json");
+  if (fs.existsSync(lock)) hash.update(fs.readFileSync(lock));
   return hash.digest("hex");
 }
 
