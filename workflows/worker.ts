@@ -2,6 +2,7 @@
 // heavy, render: decision 155), a Temporal Worker per queue it serves, run and stopped together as one. The light
 // queue's worker also runs the workflows; the heavy and render queues' workers run activities only, each with its
 // own slot count, so renders never take the slots a script needs.
+import fs from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { NativeConnection, Worker } from "@temporalio/worker";
@@ -109,6 +110,21 @@ export async function createWorker(
   });
 }
 
+/**
+ * For a container's health check (docker-compose.yml): the file's time is set every 10 s while every queue's
+ * worker runs, so a worker whose polling stopped is seen as unhealthy within a minute.
+ */
+function keepAliveFile(file: string | undefined, worker: QueueWorkers): () => void {
+  if (!file) return () => {};
+  const touch = () => {
+    if (!worker.workers.every((w) => w.getState() === "RUNNING")) return;
+    fs.promises.writeFile(file, `${new Date().toISOString()}\n`).catch((e: unknown) => console.error(`could not write WORKER_ALIVE_FILE ${file}:`, e));
+  };
+  touch();
+  const timer = setInterval(touch, 10_000);
+  return () => clearInterval(timer);
+}
+
 async function main() {
   // renders, speech and images yield the cores to the web server, PostgreSQL and Temporal (decision 130)
   const nice = workerNiceness();
@@ -126,8 +142,10 @@ async function main() {
   const env = getEnv();
   const queues = Object.entries(worker.taskQueues).map(([work, queue]) => `"${queue}" (${work}, ${queueSlots(work as WorkClass)} at once)`);
   console.log(`worker polling task queues ${queues.join(", ")} on ${env.TEMPORAL_ADDRESS} at niceness ${nice}`);
+  const stopAliveFile = keepAliveFile(env.WORKER_ALIVE_FILE, worker);
   // run() ends on SIGINT/SIGTERM after in-flight activities get a chance to finish.
   await worker.run();
+  stopAliveFile();
   stopSweeps();
   await closeBrowser();
 }

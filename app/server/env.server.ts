@@ -116,6 +116,8 @@ const EnvSchema = z.object({
     .transform((v) => [...new Set(v.split(",").map((q) => q.trim().toLowerCase()).filter(Boolean))])
     .pipe(z.array(z.enum(WORK_CLASSES, { message: `must name queues out of ${WORK_CLASSES.join(", ")}` })).min(1, "must name at least one queue"))
     .default([...WORK_CLASSES]),
+  /** A file the worker touches every 10 s while it polls (a container health check reads its age); unset: none. */
+  WORKER_ALIVE_FILE: z.string().min(1).optional(),
   /** Renders (or render chunks) this worker process runs at once; each is worth about two cores. */
   WORKER_RENDERS: z.coerce.number().int().min(1).max(16).default(1),
   /** Heavy activities (images, voices, clips, music, thumbnails, uploads) it runs at once; default: the core count, at least 2. */
