@@ -2,6 +2,8 @@
 // from the test template, on their own port and task queue. Their output goes to .data/logs/e2e-app.log.
 // E2E_STORAGE=s3: media in the test object store's bucket, and the web and the worker share no folder (each its
 // own DATA_DIR and scratch folder; the secrets given to both, as a fleet's operator gives them; decision 150).
+// E2E_WORKERS=N: N worker processes (default 1), each its own folders with a bucket, all serving every queue, as N
+// machines of a fleet would (docs/fleet.md); their output is tagged worker-1, worker-2, ... in the log.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -96,10 +98,11 @@ export async function startAppForTests(serverEnv) {
         ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"),
       }
     : {};
-  const children = [
-    startChild("web", process.execPath, ["--import", "tsx", "server.ts"], { env: own("web"), quiet: true }),
-    startChild("worker", process.execPath, ["--import", "tsx", "workflows/worker.ts"], { env: own("worker"), quiet: true }),
-  ];
+  const workerCount = Number(process.env.E2E_WORKERS ?? 1);
+  if (!Number.isInteger(workerCount) || workerCount < 1) throw new Error(`E2E_WORKERS must be a whole number of at least 1, not "${process.env.E2E_WORKERS}"`);
+  const workerNames = workerCount === 1 ? ["worker"] : Array.from({ length: workerCount }, (_, i) => `worker-${i + 1}`);
+  const workers = workerNames.map((name) => startChild(name, process.execPath, ["--import", "tsx", "workflows/worker.ts"], { env: own(name), quiet: true }));
+  const children = [startChild("web", process.execPath, ["--import", "tsx", "server.ts"], { env: own("web"), quiet: true }), ...workers];
   for (const child of children) {
     child.stdout.on("data", (d) => out.write(`[${child.name}] ${d}`));
     child.stderr.on("data", (d) => out.write(`[${child.name}] ${d}`));
@@ -113,5 +116,7 @@ export async function startAppForTests(serverEnv) {
   process.env.E2E_OWNER_EMAIL = env.OWNER_EMAIL;
   process.env.E2E_YOUTUBE_FAKE_URL = youtubeFake;
   process.env.E2E_DATA_DIR = inBucket ? path.join(dataDir, "web") : dataDir;
+  // each worker process's DATA_DIR and process id (its Temporal identity is "<pid>@<host>"), as name=pid:dir
+  process.env.E2E_WORKERS_STARTED = workers.map((w) => `${w.name}=${w.pid}:${inBucket ? path.join(dataDir, w.name) : dataDir}`).join(",");
   return { baseUrl, databaseUrl, logFile, stop: () => stopChildren(5000) };
 }

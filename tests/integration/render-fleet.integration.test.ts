@@ -2,12 +2,18 @@
 // fast render of a long enough video is cut into chunks, each worker renders one, and the parts are joined into
 // one video. Then one of the two workers is killed (SIGKILL) mid-render: its chunk is retried alone on the other
 // worker and the video is still right. Small frames (640x360) to stay cheap; long enough to be chunked.
+// With TEST_STORAGE=s3 the media live in the file's bucket and each worker process has a DATA_DIR and a scratch
+// folder of its own (they share no folder with each other or with this process, as on separate machines), and the
+// bucket must hold exactly the files the database names once the render is joined.
 import { afterAll, describe, expect, it } from "vitest";
 import type { Client, WorkflowHandle } from "@temporalio/client";
 import protos from "@temporalio/proto";
 import type { ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { prisma } from "~/server/db.server";
-import { findMediaForUser, mediaFilePath } from "~/server/storage.server";
+import { findMediaForUser, mediaBackend, withLocalMediaCopy } from "~/server/storage.server";
 import { sceneDurationInFrames } from "../../remotion/timing";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { taskQueueFor } from "../../workflows/shared/queue-names";
@@ -19,8 +25,10 @@ import { killWorkerProcess, startWorkerProcess, workerProcessClient } from "../s
 const { TaskQueueType } = protos.temporal.api.enums.v1;
 const temporal = workerProcessClient();
 
+const workerDirs: string[] = [];
 afterAll(async () => {
   await prisma.$disconnect();
+  for (const dir of workerDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 // six scenes of 5 s (4.7 s of voiceover and the pause): 30 s, over the one-piece threshold
@@ -72,21 +80,41 @@ async function chunkStarts(handle: WorkflowHandle) {
 /** The stored video is the whole timeline: every frame, its sound as long, and only that file is left. */
 async function expectRightVideo(userId: string, projectId: string, mediaFileId: string) {
   const file = await findMediaForUser(userId, mediaFileId);
-  const facts = await probeVideo(mediaFilePath(file!));
+  // the test process reads it as any process does: the stored file itself, or a copy out of the bucket
+  const facts = await withLocalMediaCopy(file!, (localPath) => probeVideo(localPath));
   expect(facts.video).toMatchObject({ codec: "h264", width: 640, height: 360, frames: FRAMES });
   expect(facts.audio?.codec).toBe("aac");
   expect(Math.abs(facts.audio!.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
   expect(Math.abs(facts.video.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
   // the chunks and the sound were deleted after the join: the finished video is the project's only one
   expect(await prisma.mediaFile.count({ where: { projectId, kind: "video" } })).toBe(1);
+  await expectBucketMatchesDatabase(userId);
 }
 
 const identityOf = (child: ChildProcess) => `${child.pid}@`;
+const inBucket = process.env.STORAGE === "s3";
+
+/** A render worker process; with a bucket, with a DATA_DIR and a scratch folder no other process uses. */
+function startRenderWorker(taskQueue: string): Promise<ChildProcess> {
+  if (!inBucket) return startWorkerProcess("render", { taskQueue });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-fleet-worker-"));
+  workerDirs.push(dataDir);
+  return startWorkerProcess("render", { taskQueue, env: { DATA_DIR: dataDir, SCRATCH_DIR: path.join(dataDir, "scratch") } });
+}
+
+/** With a bucket: the user's objects are exactly the media files the database names (no part, no sound left). */
+async function expectBucketMatchesDatabase(userId: string) {
+  if (!inBucket) return;
+  const keys: string[] = [];
+  for await (const object of mediaBackend().list(`${userId}/`)) keys.push(object.key);
+  const named = (await prisma.mediaFile.findMany({ where: { userId }, select: { storageKey: true } })).map((f) => f.storageKey);
+  expect(keys.sort()).toEqual(named.sort());
+}
 
 describe("one render over two worker processes", () => {
   it("cuts the render into chunks that both workers render, and joins them into the whole video", { timeout: 300_000 }, async () => {
     const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE!}-both`;
-    const workers = await Promise.all([startWorkerProcess("render", { taskQueue }), startWorkerProcess("render", { taskQueue })]);
+    const workers = await Promise.all([startRenderWorker(taskQueue), startRenderWorker(taskQueue)]);
     await renderPollers(temporal.client, taskQueue, 2);
     const { user, projectId, render, handle } = await startRender(taskQueue, "fleet-both");
     const result = await handle.result();
@@ -102,7 +130,7 @@ describe("one render over two worker processes", () => {
 
   it("retries the chunk of a worker killed mid-render on the other worker", { timeout: 420_000 }, async () => {
     const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE!}-kill`;
-    const workers = await Promise.all([startWorkerProcess("render", { taskQueue }), startWorkerProcess("render", { taskQueue })]);
+    const workers = await Promise.all([startRenderWorker(taskQueue), startRenderWorker(taskQueue)]);
     await renderPollers(temporal.client, taskQueue, 2);
     const { user, projectId, handle } = await startRender(taskQueue, "fleet-kill");
 
