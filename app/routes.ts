@@ -112,6 +112,8 @@ const settings: Group = (route) => {
   route("/api/global-branding", "routes/settings/api.global-branding.ts");
   route("/api/branding/:id", "routes/settings/api.branding.$id.ts");
   route("/api/projects/:id/cleanup-media", "routes/settings/api.projects.$id.cleanup-media.ts");
+  route("/api/api-tokens", "routes/settings/api.api-tokens.ts");
+  route("/api/api-tokens/:id", "routes/settings/api.api-tokens.$id.ts");
 };
 
 /** Any other path: the 'Page Not Found' screen. Listed last so every real route wins. */
