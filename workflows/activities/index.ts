@@ -23,3 +23,20 @@ export const { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, 
 import { createMusicActivities } from "./music";
 
 export const { startMusicGeneration, pollMusicGeneration, markMusicTracksFailed, mixBackgroundMusic } = createMusicActivities();
+import { createMakeVideoActivities } from "./make-video";
+
+export const {
+  planMakeVideo,
+  recordMakeVideoStage,
+  prepareScriptStage,
+  prepareStoryboardStage,
+  checkSceneMedia,
+  prepareMusicStage,
+  prepareRenderStage,
+  prepareMixStage,
+  prepareThumbnailStage,
+  approveRunThumbnail,
+  scriptTextOf,
+  prepareUploadStage,
+  finishMakeVideo,
+} = createMakeVideoActivities();
