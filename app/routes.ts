@@ -116,12 +116,23 @@ const settings: Group = (route) => {
   route("/api/api-tokens/:id", "routes/settings/api.api-tokens.$id.ts");
 };
 
+// the versioned API for programs (issue 32, decisions 160 and 161): token or session, problems as errors
+const apiV1: Group = (route) => {
+  route("/api/v1/openapi.json", "routes/api-v1/api.v1.openapi-json.ts");
+  route("/api/v1/docs", "routes/api-v1/api.v1.docs.ts");
+  route("/api/v1/videos", "routes/api-v1/api.v1.videos.ts");
+  route("/api/v1/videos/:id", "routes/api-v1/api.v1.videos.$id.ts");
+  route("/api/v1/videos/:id/cancel", "routes/api-v1/api.v1.videos.$id.cancel.ts");
+  route("/api/v1/videos/:id/:file", "routes/api-v1/api.v1.videos.$id.$file.ts");
+  route("/api/v1/voices", "routes/api-v1/api.v1.voices.ts");
+};
+
 /** Any other path: the 'Page Not Found' screen. Listed last so every real route wins. */
 const notFound: Group = (route) => {
   route("*", "routes/projects/$.tsx");
 };
 
-export const ROUTE_GROUPS = { auth, projects, script, storyboard, music, render, publish, billing, settings, notFound } as const;
+export const ROUTE_GROUPS = { auth, projects, script, storyboard, music, render, publish, billing, settings, apiV1, notFound } as const;
 
 export default function routes(defineRoutes: DefineRoutesFunction) {
   return defineRoutes((route) => {

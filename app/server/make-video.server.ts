@@ -10,11 +10,9 @@ import { scriptProgressQuery, scriptWorkflowId } from "../../workflows/shared/sc
 import {
   MAKE_VIDEO_STAGE_LABELS,
   MAKE_VIDEO_STAGES,
-  MakeVideoOptionsSchema,
   makeVideoWorkflowId,
   overallPercent,
   type MakeVideoOptions,
-  type MakeVideoOptionsInput,
   type MakeVideoPosition,
   type MakeVideoRunStatus,
   type MakeVideoTuning,
@@ -31,7 +29,9 @@ import { forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
 import { getProviderKeys } from "./settings.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
-export { MakeVideoOptionsSchema, type MakeVideoOptions, type MakeVideoOptionsInput } from "../../workflows/shared/make-video";
+import { MakeVideoOptionsSchema } from "~/lib/make-video-options";
+
+export { MakeVideoOptionsSchema, type MakeVideoOptions, type MakeVideoOptionsInput } from "~/lib/make-video-options";
 
 /** A run as every door shows it: where it stands, what went wrong in words, and links to what it made. */
 export type MakeVideoView = {
