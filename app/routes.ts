@@ -123,8 +123,10 @@ const apiV1: Group = (route) => {
   route("/api/v1/videos", "routes/api-v1/api.v1.videos.ts");
   route("/api/v1/videos/:id", "routes/api-v1/api.v1.videos.$id.ts");
   route("/api/v1/videos/:id/cancel", "routes/api-v1/api.v1.videos.$id.cancel.ts");
+  route("/api/v1/videos/:id/publish", "routes/api-v1/api.v1.videos.$id.publish.ts");
   route("/api/v1/videos/:id/:file", "routes/api-v1/api.v1.videos.$id.$file.ts");
   route("/api/v1/voices", "routes/api-v1/api.v1.voices.ts");
+  route("/mcp", "routes/api-v1/mcp.ts");
 };
 
 /** Any other path: the 'Page Not Found' screen. Listed last so every real route wins. */

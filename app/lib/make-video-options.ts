@@ -31,7 +31,7 @@ const trimmedOptional = (max: number, field: string) =>
  * field has the default the pages use (the spec's: 16:9 at 300 s, English with its default voice, captions as the
  * format has them, the account's image source, no music, the title on the thumbnail, no upload).
  */
-export const MakeVideoOptionsSchema = z
+export const MakeVideoOptionsFields = z
   .object({
     title: z.string({ message: "title is required." }).trim().min(1, "title is required.").max(200, "title must be at most 200 characters."),
     /** What the video is about: Reelsmith writes the script from it. */
@@ -83,15 +83,26 @@ export const MakeVideoOptionsSchema = z
       if (o.duration < min || o.duration > max) ctx.addIssue({ code: "custom", path: ["duration"], message: `duration must be between ${min} and ${max} for this format.` });
     }
     if (o.publishAt && o.upload === false) ctx.addIssue({ code: "custom", path: ["upload"], message: "publishAt schedules an upload: leave upload out or set it to true." });
-  })
-  .transform((o) => ({
+  });
+
+/**
+ * The options with every default filled in (the topic defaults to the title, the duration to the format's or the
+ * script's spoken length, captions to the format's habit, the thumbnail text to the title). MakeVideoOptionsFields
+ * is the same check without this step: the shape the MCP tools list.
+ */
+export const MakeVideoOptionsSchema = MakeVideoOptionsFields.transform(completeMakeVideoOptions);
+
+/** The defaults that depend on other fields, filled into options MakeVideoOptionsFields has checked. */
+export function completeMakeVideoOptions(o: z.output<typeof MakeVideoOptionsFields>) {
+  return {
     ...o,
     topic: o.topic ?? o.title,
     duration: o.duration ?? defaultDuration(o.format, o.script),
     captions: o.captions ?? captionsByDefault(o.format),
     thumbnailText: o.thumbnailText ?? o.title.slice(0, 100),
     upload: o.upload ?? Boolean(o.publishAt),
-  }));
+  };
+}
 
 /** What a client sends (most fields optional). */
 export type MakeVideoOptionsInput = z.input<typeof MakeVideoOptionsSchema>;
@@ -107,3 +118,17 @@ export function defaultDuration(format: ResolutionValue, script: string | undefi
   return Math.min(rules.max, Math.max(rules.min, seconds));
 }
 
+
+/** Publishing a finished video to YouTube (POST /api/v1/videos/{id}/publish, the MCP publish tool). */
+export const PublishVideoSchema = z
+  .object({
+    /** When YouTube should make it public (ISO 8601 with an offset, in the future); absent: at once. */
+    publishAt: z.iso
+      .datetime({ offset: true, message: "publishAt must be an ISO date and time with an offset, e.g. 2026-05-01T12:00:00Z." })
+      .optional()
+      .refine((v) => !v || new Date(v).getTime() > Date.now(), "publishAt must be in the future."),
+    privacyStatus: z.enum(PRIVACY_STATUSES, { message: `privacyStatus must be one of ${PRIVACY_STATUSES.join(", ")}.` }).optional(),
+    youtubeCategoryId: z.enum(YOUTUBE_CATEGORY_IDS, { message: `youtubeCategoryId must be one of ${YOUTUBE_CATEGORY_IDS.join(", ")}.` }).optional(),
+  })
+  .strict();
+export type PublishVideo = z.output<typeof PublishVideoSchema>;

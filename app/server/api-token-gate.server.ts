@@ -26,7 +26,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** POSTs that start work: they count against the same generation limit as the pages' generate buttons. */
 export function isTokenGenerationRequest(method: string, pathname: string): boolean {
-  return method === "POST" && (/^\/api\/v1\/(videos|batches)$/.test(pathname) || /^\/api\/v1\/batches\/[^/]+\/retry$/.test(pathname));
+  return method === "POST" && (pathname === "/api/v1/videos" || /^\/api\/v1\/videos\/[^/]+\/publish$/.test(pathname));
 }
 
 export type TokenGateAnswer =

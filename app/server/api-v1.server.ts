@@ -5,7 +5,7 @@
 import "zod-openapi";
 import { z } from "zod";
 import { createDocument } from "zod-openapi";
-import { MakeVideoOptionsSchema } from "~/lib/make-video-options";
+import { MakeVideoOptionsSchema, PublishVideoSchema } from "~/lib/make-video-options";
 import { MAKE_VIDEO_STAGE_LABELS, MAKE_VIDEO_STAGES } from "../../workflows/shared/make-video";
 import { MAX_JSON_BYTES, readBodyCapped } from "./api.server";
 import { problem, ProblemSchema, toProblem } from "./problem.server";
@@ -21,6 +21,12 @@ export const CreateVideoSchema = MakeVideoOptionsSchema.meta({
   description:
     "One whole video. `title` and one of `topic` (Reelsmith writes the script) or `script` (your own words, used as written) are required; every other field has the default the pages use.",
   example: { title: "Why octopuses have three hearts", topic: "Octopus biology for curious kids", format: "9:16", duration: 15, captions: true },
+});
+
+export const PublishSchema = PublishVideoSchema.meta({
+  id: "Publish",
+  description: "Upload the finished video to YouTube (Premium; YouTube connected on the Upload page). With publishAt it is uploaded private and YouTube publishes it then.",
+  example: { publishAt: "2026-12-01T09:00:00Z" },
 });
 
 export const VIDEO_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
@@ -194,6 +200,15 @@ export function openApiDocument(serverUrl: string) {
           summary: "Stop a running video",
           requestParams: idParams,
           responses: { "200": { description: "Cancelled.", content: { "application/json": { schema: VideoSchema } } }, ...writeErrors },
+        },
+      },
+      "/api/v1/videos/{id}/publish": {
+        post: {
+          operationId: "publishVideo",
+          summary: "Upload a finished video to YouTube, now or at publishAt",
+          requestParams: idParams,
+          requestBody: { required: false, content: { "application/json": { schema: PublishSchema } } },
+          responses: { "202": { description: "The upload started; the video's stage is upload until it is on YouTube (links.youtube).", content: { "application/json": { schema: VideoSchema } } }, ...writeErrors },
         },
       },
       "/api/v1/videos/{id}/video": {

@@ -29,7 +29,7 @@ import { forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
 import { getProviderKeys } from "./settings.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
-import { MakeVideoOptionsSchema } from "~/lib/make-video-options";
+import { MakeVideoOptionsSchema, type PublishVideo } from "~/lib/make-video-options";
 
 export { MakeVideoOptionsSchema, type MakeVideoOptions, type MakeVideoOptionsInput } from "~/lib/make-video-options";
 
@@ -267,6 +267,43 @@ export async function retryMakeVideo(userId: string, id: string, tuning?: MakeVi
     await startMakeVideoWorkflow({ runId: run.id, userId, projectId: project.id, tuning }, project.title);
   } catch (e) {
     await prisma.videoRun.update({ where: { id: run.id }, data: { status: run.status, error: run.error } });
+    if (e instanceof WorkflowAlreadyRunningError) throw jsonError(409, "This video is already being made.", { field: "id" });
+    throw e;
+  }
+  return toMakeVideoView(updated);
+}
+
+/**
+ * Publishes a finished video to YouTube: its options gain the upload (scheduled when `publishAt` is given) and
+ * its make-video workflow runs again, every stage done already skipped, so only the metadata and the upload run
+ * (the same child workflows the Upload page starts). Premium and a YouTube connection are checked first (402,
+ * 409); 409 while it is being made, before it has an MP4, or once it is on YouTube.
+ */
+export async function publishMakeVideo(userId: string, id: string, publish: PublishVideo): Promise<MakeVideoView> {
+  const run = await requireOwnRun(userId, id);
+  if (run.status === "running" || run.status === "queued") throw jsonError(409, "This video is still being made: publish it once its status is completed, or make it with upload: true.", { field: "id" });
+  if (!run.videoUrl) throw jsonError(409, "This video has no finished MP4 to publish yet.", { field: "id" });
+  if (run.youtubeUrl) throw jsonError(409, `This video is on YouTube already: ${run.youtubeUrl}`, { field: "id" });
+  if (!run.projectId) throw jsonError(404, "This video's project was deleted.", { field: "id" });
+  const project = await prisma.project.findFirst({ where: { id: run.projectId, userId }, select: { id: true, title: true } });
+  if (!project) throw jsonError(404, "This video's project was deleted.", { field: "id" });
+  const previous = run.options as unknown as MakeVideoOptions;
+  const options: MakeVideoOptions = {
+    ...previous,
+    upload: true,
+    publishAt: publish.publishAt,
+    privacyStatus: publish.privacyStatus ?? previous.privacyStatus,
+    youtubeCategoryId: publish.youtubeCategoryId ?? previous.youtubeCategoryId,
+  };
+  await assertMakeVideoAllowed(userId, options);
+  const updated = await prisma.videoRun.update({
+    where: { id: run.id },
+    data: { options: options as unknown as Prisma.InputJsonValue, status: "running", stage: "upload", error: null, completedAt: null },
+  });
+  try {
+    await startMakeVideoWorkflow({ runId: run.id, userId, projectId: project.id }, project.title);
+  } catch (e) {
+    await prisma.videoRun.update({ where: { id: run.id }, data: { options: run.options as Prisma.InputJsonValue, status: run.status, stage: run.stage, error: run.error, completedAt: run.completedAt } });
     if (e instanceof WorkflowAlreadyRunningError) throw jsonError(409, "This video is already being made.", { field: "id" });
     throw e;
   }

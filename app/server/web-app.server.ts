@@ -85,7 +85,7 @@ export function rateLimitKindFor(method: string, pathname: string): RateLimitKin
   if (method !== "POST") return null;
   if (pathname === "/api/error-logs") return "errorLog";
   if (/^\/api\/(generate-[\w-]+|ai\/[\w/-]+|[\w-]+\/generate|render-video)$/.test(pathname)) return "generation";
-  if (pathname === "/api/v1/videos") return "generation";
+  if (pathname === "/api/v1/videos" || /^\/api\/v1\/videos\/[^/]+\/publish$/.test(pathname)) return "generation";
   return null;
 }
 
@@ -293,6 +293,37 @@ export function mountGates(app: Express, options: GateOptions): void {
       next();
     } catch (e) {
       // the session lookup or the rate limit's store: a database that is down or busy is a 503 in words
+      const unavailable = unavailableResponseFor(e);
+      if (unavailable) void sendResponse(res, unavailable);
+      else next(e);
+    }
+  });
+
+  // /mcp, the MCP server (issue 32, decision 162): the same rules as /api/v1 (a token without a cookie skips the
+  // cross-site check; counted per owner); with a cookie, checked as any /api request
+  app.use("/mcp", async (req, res, next) => {
+    try {
+      const declared = Number(req.get("content-length") ?? "");
+      if (Number.isFinite(declared) && declared > MAX_DECLARED_BODY_BYTES) {
+        res.status(413).set({ Connection: "close" }).json({ message: `The request body is too large: at most ${MAX_DECLARED_BODY_BYTES / (1024 * 1024)} MB is accepted.` });
+        return;
+      }
+      const allowedOrigins = [`${req.protocol}://${req.get("host")}`, new URL(options.env.PUBLIC_URL).origin];
+      const bearerOnly = isBearerOnlyRequest({ authorization: req.get("authorization"), cookie: req.get("cookie") });
+      if (!bearerOnly && isCrossSiteWrite({ method: req.method, origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null, allowedOrigins })) {
+        res.status(403).json({ message: CROSS_SITE_MESSAGE });
+        return;
+      }
+      if (req.get("authorization") || !req.get("cookie")) return void (await tokenGate(req, res, next, "/mcp"));
+      const userId = await getSessionUserId(req.get("cookie") ?? null);
+      if (!userId) {
+        res.status(401).json({ message: NOT_SIGNED_IN_MESSAGE });
+        return;
+      }
+      const wait = await consume("api", userId);
+      if (wait !== null) return void tooMany(res, "api", wait);
+      next();
+    } catch (e) {
       const unavailable = unavailableResponseFor(e);
       if (unavailable) void sendResponse(res, unavailable);
       else next(e);

@@ -67,15 +67,20 @@ function writeCalls(): { route: ListedRoute; call: Call }[] {
   for (const route of v1) {
     if (!route.module.action) continue;
     const params: Record<string, string> = route.path.includes(":id") ? { id: runId } : {};
-    const methods = route.path === "/api/v1/videos" || route.path.endsWith("/cancel") ? ["POST"] : ["DELETE"];
+    const methods = route.path === "/api/v1/videos" || route.path.endsWith("/cancel") || route.path.endsWith("/publish") ? ["POST"] : ["DELETE"];
     for (const method of methods) calls.push({ route, call: { method, path: route.path, params, body: JSON.stringify({ title: "T", topic: "t", format: "9:16", duration: 10 }) } });
   }
   return calls;
 }
 
 describe("/api/v1 write routes", () => {
-  it("are POST /videos, DELETE /videos/{id} and POST /videos/{id}/cancel", () => {
-    expect(writeCalls().map((w) => `${w.call.method} ${w.route.path}`).sort()).toEqual(["DELETE /api/v1/videos/:id", "POST /api/v1/videos", "POST /api/v1/videos/:id/cancel"]);
+  it("are POST /videos, DELETE /videos/{id}, POST /videos/{id}/cancel and POST /videos/{id}/publish", () => {
+    expect(writeCalls().map((w) => `${w.call.method} ${w.route.path}`).sort()).toEqual([
+      "DELETE /api/v1/videos/:id",
+      "POST /api/v1/videos",
+      "POST /api/v1/videos/:id/cancel",
+      "POST /api/v1/videos/:id/publish",
+    ]);
   });
 
   it("refuse no token, a malformed, a revoked and an expired token with 401, and a read-only token with 403, as problems; nothing is made or changed", async () => {
@@ -100,7 +105,7 @@ describe("/api/v1 write routes", () => {
         checked++;
       }
     }
-    expect(checked).toBe(15);
+    expect(checked).toBe(20);
     expect(await prisma.videoRun.count()).toBe(runsBefore);
     expect(await prisma.project.count({ where: { userId: { in: [a.user.id, b.user.id] } } })).toBe(projectsBefore);
     expect((await prisma.videoRun.findUniqueOrThrow({ where: { id: runId } })).status).toBe("completed");
@@ -116,6 +121,46 @@ describe("/api/v1 write routes", () => {
   });
 });
 
+describe("/mcp's write tools", () => {
+  it("refuse no token, a malformed, a revoked and an expired token with 401 before any tool runs, and a read-only token's make_video and publish_video with 403 in words", async () => {
+    const mcp = (await loadRoutes()).find((r) => r.path === "/mcp")!;
+    const rpc = (name: string, args: Record<string, unknown>, authorization: string | null) => {
+      const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+      if (authorization) headers.Authorization = authorization;
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+      return callRoute(mcp.module.action as never, new Request(`${origin}/mcp`, { method: "POST", headers, body }));
+    };
+    const runsBefore = await prisma.videoRun.count();
+    const writes: [string, Record<string, unknown>][] = [
+      ["make_video", { title: "T", topic: "t", format: "9:16", duration: 10 }],
+      ["publish_video", { id: runId }],
+    ];
+    for (const [name, args] of writes) {
+      for (const [label, authorization, detail] of [
+        ["no token", null, /needs an API token/],
+        ["malformed", "Bearer nope", /does not hold/],
+        ["revoked", `Bearer ${tokens.revoked}`, /revoked/],
+        ["expired", `Bearer ${tokens.expired}`, /expired/],
+      ] as const) {
+        const answer = await rpc(name, args, authorization);
+        expect(answer.status, `${label}: ${name}`).toBe(401);
+        expect((await answer.json()).detail).toMatch(detail);
+      }
+      const readOnly = await rpc(name, args, `Bearer ${tokens.read}`);
+      expect(readOnly.status).toBe(200);
+      const result = (await readOnly.json()) as { result: { isError: boolean; content: { text: string }[] } };
+      expect(result.result.isError).toBe(true);
+      expect(result.result.content[0]!.text).toMatch(/^403: .*read-only/);
+    }
+    // B's full token on A's video: not found
+    const foreign = await rpc("get_video_status", { id: runId }, `Bearer ${tokens.full}`);
+    const text = JSON.stringify(await foreign.json());
+    expect(text).toMatch(/404: Video not found/);
+    for (const secret of a.privateTexts) expect(text).not.toContain(secret);
+    expect(await prisma.videoRun.count()).toBe(runsBefore);
+  });
+});
+
 describe("another user's video through /api/v1", () => {
   it("answers 404 on every route with B's full token, leaks nothing, and leaves A's video and project as they were", async () => {
     const before = JSON.stringify(await prisma.videoRun.findUniqueOrThrow({ where: { id: runId } }));
@@ -124,10 +169,10 @@ describe("another user's video through /api/v1", () => {
       const paramSets = route.path.includes(":file") ? [{ id: runId, file: "video" }, { id: runId, file: "thumbnail" }] : [{ id: runId }];
       for (const params of paramSets) {
         if (route.module.loader) calls.push({ route, call: { method: "GET", path: route.path, params } });
-        if (route.module.action) calls.push({ route, call: { method: route.path.endsWith("/cancel") ? "POST" : "DELETE", path: route.path, params } });
+        if (route.module.action) calls.push({ route, call: { method: route.path.endsWith("/cancel") || route.path.endsWith("/publish") ? "POST" : "DELETE", path: route.path, params } });
       }
     }
-    expect(calls.length).toBe(5);
+    expect(calls.length).toBe(6);
     for (const { route, call: c } of calls) {
       const answer = await call(route, c, `Bearer ${tokens.full}`);
       expect(answer.status, `${c.method} ${fillPath(c.path, c.params)}`).toBe(404);

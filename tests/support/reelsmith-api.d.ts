@@ -56,6 +56,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/videos/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a finished video to YouTube, now or at publishAt */
+        post: operations["publishVideo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/videos/{id}/video": {
         parameters: {
             query?: never;
@@ -171,6 +188,20 @@ export interface components {
              * @default 22
              * @enum {string}
              */
+            youtubeCategoryId?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28";
+        };
+        /**
+         * @description Upload the finished video to YouTube (Premium; YouTube connected on the Upload page). With publishAt it is uploaded private and YouTube publishes it then.
+         * @example {
+         *       "publishAt": "2026-12-01T09:00:00Z"
+         *     }
+         */
+        Publish: {
+            /** Format: date-time */
+            publishAt?: string;
+            /** @enum {string} */
+            privacyStatus?: "public" | "unlisted" | "private";
+            /** @enum {string} */
             youtubeCategoryId?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28";
         };
         Video: {
@@ -608,6 +639,105 @@ export interface operations {
         responses: {
             /** @description Cancelled. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Video"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The owner's plan does not allow it (`limit` names which: projects, music, upload, quality). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The video is not in a state that allows it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    publishVideo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The video's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Publish"];
+            };
+        };
+        responses: {
+            /** @description The upload started; the video's stage is upload until it is on YouTube (links.youtube). */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
