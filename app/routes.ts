@@ -114,6 +114,8 @@ const settings: Group = (route) => {
   route("/api/projects/:id/cleanup-media", "routes/settings/api.projects.$id.cleanup-media.ts");
   route("/api/api-tokens", "routes/settings/api.api-tokens.ts");
   route("/api/api-tokens/:id", "routes/settings/api.api-tokens.$id.ts");
+  route("/api/webhooks", "routes/settings/api.webhooks.ts");
+  route("/api/webhooks/:id", "routes/settings/api.webhooks.$id.ts");
 };
 
 // the versioned API for programs (issue 32, decisions 160 and 161): token or session, problems as errors

@@ -8,3 +8,4 @@ export { thumbnailWorkflow, uploadMetadataWorkflow } from "./thumbnail";
 export { youtubeUploadWorkflow } from "./youtube-upload";
 export { musicTracksWorkflow, backgroundMusicWorkflow } from "./music";
 export { makeVideoWorkflow } from "./make-video";
+export { webhookDeliveryWorkflow } from "./webhooks";

@@ -7,6 +7,8 @@
 import {
   ApplicationFailure,
   CancellationScope,
+  ParentClosePolicy,
+  startChild,
   executeChild,
   isCancellation,
   proxyActivities,
@@ -20,6 +22,7 @@ import { renderVideoWorkflow } from "./render";
 import { scriptWorkflow } from "./script";
 import { storyboardWorkflow } from "./storyboard";
 import { thumbnailWorkflow, uploadMetadataWorkflow } from "./thumbnail";
+import { webhookDeliveryWorkflow } from "./webhooks";
 import { youtubeUploadWorkflow } from "./youtube-upload";
 import { innermostMessage } from "./shared/errors";
 import {
@@ -40,6 +43,7 @@ import { generateAllWorkflowId } from "./shared/scene-media";
 import { scriptWorkflowId } from "./shared/script";
 import { storyboardWorkflowId } from "./shared/storyboard";
 import { thumbnailWorkflowId, uploadMetadataWorkflowId } from "./shared/thumbnail";
+import { webhookDeliveryWorkflowId, type WebhookEvent } from "./shared/webhooks";
 import { youtubeUploadWorkflowId } from "./shared/youtube-upload";
 
 const acts = proxyActivities<MakeVideoActivities>({
@@ -86,6 +90,9 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
     progress.percent = 100;
     progress.status = "completed";
     const result = await acts.finishMakeVideo({ ...ref, outcome: "completed", stage: "done", percent: 100 });
+    // listeners hear of what this run made: a new video (not a publish-only run), and an upload
+    if (!plan.skip.render || !plan.skip.thumbnail) await announce("video.ready");
+    if (stageState("upload").state === "done" && !plan.skip.upload) await announce("video.published");
     return result;
   } catch (error) {
     const cancelled = isCancellation(error);
@@ -93,9 +100,10 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
     progress.status = cancelled ? "cancelled" : "failed";
     progress.error = message;
     stageState(current).state = "failed";
-    await CancellationScope.nonCancellable(() =>
-      acts.finishMakeVideo({ ...ref, outcome: cancelled ? "cancelled" : "failed", stage: current, error: message, percent: progress.percent }),
-    );
+    await CancellationScope.nonCancellable(async () => {
+      await acts.finishMakeVideo({ ...ref, outcome: cancelled ? "cancelled" : "failed", stage: current, error: message, percent: progress.percent });
+      if (!cancelled) await announce("video.failed");
+    });
     if (cancelled) throw error;
     throw ApplicationFailure.nonRetryable(message, MAKE_VIDEO_FAILED);
   }
@@ -163,6 +171,19 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
         await executeChild(youtubeUploadWorkflow, { ...child(state.workflowId), args: [uploadInput] });
         return true;
       }
+    }
+  }
+
+  /** Records the event for the creator's webhook endpoints; each delivery is its own workflow that outlives this one. */
+  async function announce(event: WebhookEvent) {
+    const deliveries = await acts.queueVideoEvent({ ...ref, event });
+    for (const deliveryId of deliveries) {
+      await startChild(webhookDeliveryWorkflow, {
+        workflowId: webhookDeliveryWorkflowId(deliveryId),
+        args: [{ deliveryId }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        memo: { webhook: event, owner: input.userId },
+      });
     }
   }
 }

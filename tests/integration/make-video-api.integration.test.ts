@@ -1,14 +1,18 @@
 // Issue 32's "done when", through a client a program would generate: openapi-fetch typed by openapi-typescript
 // from /api/v1/openapi.json, every answer validated with ajv against that document. With an API token it makes a
 // 10 s Short end to end on the real worker (the make-video workflow and its stage children, offline providers),
-// downloads the MP4 through the API and probes it with ffprobe.
+// downloads the MP4 through the API and probes it with ffprobe; the owner's webhook hears "video.ready", signed.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Client } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "~/server/api-tokens.server";
 import { prisma } from "~/server/db.server";
+import { createWebhookEndpoint } from "~/server/webhooks.server";
+import { verifyReelsmithWebhook } from "../../examples/verify-webhook.mjs";
 import { makeVideoWorkflowId } from "../../workflows/shared/make-video";
 import { probeVideo } from "../fixtures/video-probe";
 import { apiV1Client, openApiValidator } from "../support/api-v1-client";
@@ -40,6 +44,19 @@ describe("/api/v1 with a generated client and an API token", () => {
   it("makes a 10 s Short end to end: stages in order as one Temporal tree, an MP4 of 10 s with sound, a thumbnail, listed; another user's token gets 404", async () => {
     const owner = await createTestUser();
     const { token } = await createApiToken(owner.id, { name: "integration", scope: "full", expiresInDays: 7 });
+    // the owner's webhook receiver, on this machine (so allowed explicitly)
+    const events: { body: string; signature: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => {
+        events.push({ body, signature: String(req.headers["reelsmith-signature"]) });
+        res.end("ok");
+      });
+    });
+    receiver.listen(0, "127.0.0.1");
+    await new Promise((r) => receiver.once("listening", r));
+    const hook = await createWebhookEndpoint(owner.id, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, events: ["video.ready", "video.failed"], allowPrivate: true });
     const api = await apiV1Client(token);
     const { check } = await openApiValidator();
 
@@ -100,7 +117,14 @@ describe("/api/v1 with a generated client and an API token", () => {
     // one tree in Temporal: the stage workflows are children of make-video-<projectId>
     const history = await temporal.workflow.getHandle(makeVideoWorkflowId(video.projectId!)).fetchHistory();
     const children = (history.events ?? []).flatMap((e) => (e.startChildWorkflowExecutionInitiatedEventAttributes ? [e.startChildWorkflowExecutionInitiatedEventAttributes.workflowType?.name] : []));
-    expect(children).toEqual(["scriptWorkflow", "storyboardWorkflow", "generateAllContentWorkflow", "renderVideoWorkflow", "thumbnailWorkflow"]);
+    expect(children).toEqual(["scriptWorkflow", "storyboardWorkflow", "generateAllContentWorkflow", "renderVideoWorkflow", "thumbnailWorkflow", "webhookDeliveryWorkflow"]);
+
+    // the webhook heard that the video is ready, signed with the endpoint's secret
+    for (let i = 0; i < 60 && events.length === 0; i++) await new Promise((r) => setTimeout(r, 500));
+    receiver.close();
+    expect(events).toHaveLength(1);
+    expect(verifyReelsmithWebhook(hook.secret, events[0]!.signature, events[0]!.body)).toBe(true);
+    expect(JSON.parse(events[0]!.body)).toMatchObject({ type: "video.ready", data: { id, status: "completed", links: { video: `/api/v1/videos/${id}/video` } } });
 
     const list = await api.GET("/api/v1/videos", { params: { query: { limit: 10 } } });
     check("GET", "/api/v1/videos", 200, list.data);

@@ -39,4 +39,8 @@ export const {
   scriptTextOf,
   prepareUploadStage,
   finishMakeVideo,
+  queueVideoEvent,
 } = createMakeVideoActivities();
+import { createWebhookActivities } from "./webhooks";
+
+export const { sendWebhookDelivery, markWebhookDeliveryFailed } = createWebhookActivities();

@@ -11,6 +11,8 @@ import { prisma } from "~/server/db.server";
 import { saveOwnScript } from "~/server/own-script.server";
 import { canUseMusic, maxRenderHeight } from "~/server/permissions.server";
 import { getUserSettings } from "~/server/settings.server";
+import { emitWebhookEvent } from "~/server/webhooks.server";
+import type { WebhookEvent } from "../shared/webhooks";
 import type { GenerateAllProgress } from "../shared/scene-media";
 import { MAKE_VIDEO_INPUT_ERROR, MAKE_VIDEO_STAGES, type MakeVideoOptions, type MakeVideoResult, type MakeVideoStage, type MakeVideoTuning } from "../shared/make-video";
 import { DEFAULT_MUSIC_POLL_INTERVAL_MS, musicTracksWorkflowId, type BackgroundMusicInput, type MusicTracksInput } from "../shared/music";
@@ -245,6 +247,23 @@ export function createMakeVideoActivities() {
         },
       });
       return { videoUrl: links.videoUrl ?? "", thumbnailUrl: links.thumbnailUrl, youtubeUrl: links.youtubeUrl };
+    },
+
+    /** Records the event for each of the user's webhook endpoints; the workflow then delivers each (their ids). */
+    async queueVideoEvent(input: RunRef & { event: WebhookEvent }): Promise<string[]> {
+      const run = await prisma.videoRun.findFirst({ where: { id: input.runId, userId: input.userId } });
+      if (!run) return [];
+      const options = run.options as unknown as MakeVideoOptions;
+      const base = `/api/v1/videos/${run.id}`;
+      return emitWebhookEvent(input.userId, input.event, {
+        id: run.id,
+        projectId: run.projectId,
+        title: options.title,
+        status: run.status,
+        stage: run.stage,
+        error: run.error,
+        links: { video: run.videoUrl ? `${base}/video` : null, thumbnail: run.thumbnailUrl ? `${base}/thumbnail` : null, youtube: run.youtubeUrl },
+      });
     },
   };
 }
