@@ -127,6 +127,10 @@ const apiV1: Group = (route) => {
   route("/api/v1/videos/:id/cancel", "routes/api-v1/api.v1.videos.$id.cancel.ts");
   route("/api/v1/videos/:id/publish", "routes/api-v1/api.v1.videos.$id.publish.ts");
   route("/api/v1/videos/:id/:file", "routes/api-v1/api.v1.videos.$id.$file.ts");
+  route("/api/v1/batches", "routes/api-v1/api.v1.batches.ts");
+  route("/api/v1/batches/:id", "routes/api-v1/api.v1.batches.$id.ts");
+  route("/api/v1/batches/:id/retry", "routes/api-v1/api.v1.batches.$id.retry.ts");
+  route("/batches", "routes/api-v1/batches.tsx");
   route("/api/v1/voices", "routes/api-v1/api.v1.voices.ts");
   route("/mcp", "routes/api-v1/mcp.ts");
 };

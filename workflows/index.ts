@@ -9,3 +9,4 @@ export { youtubeUploadWorkflow } from "./youtube-upload";
 export { musicTracksWorkflow, backgroundMusicWorkflow } from "./music";
 export { makeVideoWorkflow } from "./make-video";
 export { webhookDeliveryWorkflow } from "./webhooks";
+export { videoBatchWorkflow } from "./video-batch";

@@ -26,7 +26,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** POSTs that start work: they count against the same generation limit as the pages' generate buttons. */
 export function isTokenGenerationRequest(method: string, pathname: string): boolean {
-  return method === "POST" && (pathname === "/api/v1/videos" || /^\/api\/v1\/videos\/[^/]+\/publish$/.test(pathname));
+  return method === "POST" && (pathname === "/api/v1/videos" || pathname === "/api/v1/batches" || /^\/api\/v1\/(videos\/[^/]+\/publish|batches\/[^/]+\/retry)$/.test(pathname));
 }
 
 export type TokenGateAnswer =

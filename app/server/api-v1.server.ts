@@ -8,6 +8,7 @@ import { createDocument } from "zod-openapi";
 import { MakeVideoOptionsSchema, PublishVideoSchema } from "~/lib/make-video-options";
 import { MAKE_VIDEO_STAGE_LABELS, MAKE_VIDEO_STAGES } from "../../workflows/shared/make-video";
 import { MAX_JSON_BYTES, readBodyCapped } from "./api.server";
+import { CreateBatchSchema } from "./batches.server";
 import { problem, ProblemSchema, toProblem } from "./problem.server";
 
 export const API_V1_VERSION = "1.0.0";
@@ -75,6 +76,20 @@ export const ListVideosQuerySchema = z
 export const VideoIdParamsSchema = z.object({
   id: z.string().min(1).max(64).meta({ description: "The video's id.", example: "cmc1a2b3c0000xyz" }),
 });
+
+export const BatchSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    concurrency: z.int().min(1).describe("Videos of this batch made at once."),
+    createdAt: z.iso.datetime(),
+    running: z.boolean().describe("True while a row is queued or being made."),
+    counts: z.object({ total: z.int(), queued: z.int(), running: z.int(), completed: z.int(), failed: z.int(), cancelled: z.int() }),
+    rows: z.array(VideoSchema.extend({ batchRow: z.int().describe("The row's position in the file (1 = the first).") })),
+  })
+  .meta({ id: "Batch" });
+export const BatchListSchema = z.object({ batches: z.array(BatchSchema) }).meta({ id: "BatchList" });
+export const BatchIdParamsSchema = z.object({ id: z.string().min(1).max(64).meta({ description: "The batch's id." }) });
 
 export const DeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: "Deleted" });
 
@@ -225,6 +240,36 @@ export function openApiDocument(serverUrl: string) {
           summary: "Download the thumbnail",
           requestParams: idParams,
           responses: { "200": { description: "The image.", content: { "image/png": { schema: z.string().meta({ format: "binary" }) }, "image/jpeg": { schema: z.string().meta({ format: "binary" }) } } }, ...errors },
+        },
+      },
+      "/api/v1/batches": {
+        post: {
+          operationId: "createBatch",
+          summary: "Make a list of videos, a few at a time",
+          description: "`rows` (CreateVideo objects) or `csv` (a header row of CreateVideo field names, one video per line). Every row is checked first; one batch runs at a time per account.",
+          requestBody: { required: true, content: { "application/json": { schema: CreateBatchSchema.meta({ id: "CreateBatch" }) } } },
+          responses: { "201": { description: "Started.", content: { "application/json": { schema: BatchSchema } } }, ...writeErrors },
+        },
+        get: {
+          operationId: "listBatches",
+          summary: "Your batches, newest first, with each row's stage",
+          responses: { "200": { description: "Batches.", content: { "application/json": { schema: BatchListSchema } } }, ...errors },
+        },
+      },
+      "/api/v1/batches/{id}": {
+        get: {
+          operationId: "getBatch",
+          summary: "One batch with each row's stage",
+          requestParams: { path: BatchIdParamsSchema },
+          responses: { "200": { description: "The batch.", content: { "application/json": { schema: BatchSchema } } }, ...errors },
+        },
+      },
+      "/api/v1/batches/{id}/retry": {
+        post: {
+          operationId: "retryBatch",
+          summary: "Make the failed and cancelled rows again",
+          requestParams: { path: BatchIdParamsSchema },
+          responses: { "202": { description: "Retrying.", content: { "application/json": { schema: BatchSchema } } }, ...writeErrors },
         },
       },
       "/api/v1/voices": {

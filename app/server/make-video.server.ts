@@ -29,7 +29,7 @@ import { forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
 import { getProviderKeys } from "./settings.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
-import { MakeVideoOptionsSchema, type PublishVideo } from "~/lib/make-video-options";
+import type { PublishVideo } from "~/lib/make-video-options";
 
 export { MakeVideoOptionsSchema, type MakeVideoOptions, type MakeVideoOptionsInput } from "~/lib/make-video-options";
 
@@ -60,17 +60,6 @@ export type MakeVideoView = {
   };
   options: MakeVideoOptions;
 };
-
-/** Parses a client's options (a thrown 400 names the first bad field) into the stored shape, defaults filled in. */
-export function parseMakeVideoOptions(input: unknown): MakeVideoOptions {
-  const parsed = MakeVideoOptionsSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.length ? issue.path.join(".") : undefined;
-    throw jsonError(400, issue.message, { field, errors: parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })) });
-  }
-  return parsed.data;
-}
 
 /**
  * What the account's plan and settings allow, checked before anything is made: music and upload are Premium
@@ -123,7 +112,7 @@ export async function createProjectForRun(userId: string, options: MakeVideoOpti
 }
 
 /**
- * Starts making a whole video from parsed options (parseMakeVideoOptions or the route's schema): checks the plan, creates the project (made the current one unless `makeCurrent`
+ * Starts making a whole video from options MakeVideoOptionsSchema parsed: checks the plan, creates the project (made the current one unless `makeCurrent`
  * is false), records the run and starts the make-video workflow. 400/402/409/429 JSON responses say what to do.
  */
 export async function startMakeVideo(
@@ -215,12 +204,6 @@ export async function getMakeVideo(userId: string, id: string): Promise<MakeVide
   return toMakeVideoView(run, await livePercentOf(run).catch(() => null));
 }
 
-/** The run that makes this project, if the project was made by one (the /create page and the project page show it). */
-export async function getMakeVideoForProject(userId: string, projectId: string): Promise<MakeVideoView | null> {
-  const run = await prisma.videoRun.findFirst({ where: { projectId, userId } });
-  return run ? toMakeVideoView(run, await livePercentOf(run).catch(() => null)) : null;
-}
-
 /** The user's runs, newest first, `limit` (1 to 100) at a time; `before` is the last id of the previous page. */
 export async function listMakeVideos(userId: string, page: { limit?: number; before?: string; status?: MakeVideoRunStatus } = {}): Promise<{ videos: MakeVideoView[]; next: string | null }> {
   const limit = Math.min(100, Math.max(1, page.limit ?? 20));
@@ -249,28 +232,6 @@ export async function cancelMakeVideo(userId: string, id: string): Promise<MakeV
     data: { status: "cancelled", error: run.error ?? "Cancelled", completedAt: new Date() },
   });
   return toMakeVideoView(cancelled);
-}
-
-/**
- * Runs a failed or cancelled video again from where it stopped: stages already done are skipped (the script, the
- * scenes and their media stay), the failed one runs anew. 409 while it runs or once it is done.
- */
-export async function retryMakeVideo(userId: string, id: string, tuning?: MakeVideoTuning): Promise<MakeVideoView> {
-  const run = await requireOwnRun(userId, id);
-  if (run.status !== "failed" && run.status !== "cancelled") throw jsonError(409, `This video is ${run.status}; only a failed or cancelled one can be retried.`, { field: "id" });
-  if (!run.projectId) throw jsonError(404, "This video's project was deleted.", { field: "id" });
-  const project = await prisma.project.findFirst({ where: { id: run.projectId, userId }, select: { id: true, title: true } });
-  if (!project) throw jsonError(404, "This video's project was deleted.", { field: "id" });
-  await assertMakeVideoAllowed(userId, run.options as unknown as MakeVideoOptions);
-  const updated = await prisma.videoRun.update({ where: { id: run.id }, data: { status: "running", error: null, completedAt: null, startedAt: new Date() } });
-  try {
-    await startMakeVideoWorkflow({ runId: run.id, userId, projectId: project.id, tuning }, project.title);
-  } catch (e) {
-    await prisma.videoRun.update({ where: { id: run.id }, data: { status: run.status, error: run.error } });
-    if (e instanceof WorkflowAlreadyRunningError) throw jsonError(409, "This video is already being made.", { field: "id" });
-    throw e;
-  }
-  return toMakeVideoView(updated);
 }
 
 /**
@@ -327,7 +288,7 @@ const LANGUAGE_LIST = LANGUAGES.map((l) => ({ code: l.code, name: l.name, native
 export { MAKE_VIDEO_STAGES, MAKE_VIDEO_STAGE_LABELS };
 
 /** A run as /api/v1 and the MCP tools show it: its files through /api/v1 (usable with a token), not /api/media. */
-export function toApiVideo(view: MakeVideoView) {
+export function toApiVideo<V extends MakeVideoView>(view: V) {
   const base = `/api/v1/videos/${encodeURIComponent(view.id)}`;
   return {
     ...view,

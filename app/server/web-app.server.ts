@@ -85,7 +85,7 @@ export function rateLimitKindFor(method: string, pathname: string): RateLimitKin
   if (method !== "POST") return null;
   if (pathname === "/api/error-logs") return "errorLog";
   if (/^\/api\/(generate-[\w-]+|ai\/[\w/-]+|[\w-]+\/generate|render-video)$/.test(pathname)) return "generation";
-  if (pathname === "/api/v1/videos" || /^\/api\/v1\/videos\/[^/]+\/publish$/.test(pathname)) return "generation";
+  if (pathname === "/api/v1/videos" || pathname === "/api/v1/batches" || /^\/api\/v1\/(videos\/[^/]+\/publish|batches\/[^/]+\/retry)$/.test(pathname)) return "generation";
   return null;
 }
 

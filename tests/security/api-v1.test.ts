@@ -14,6 +14,7 @@ let v1: ListedRoute[];
 let a: Seeded;
 let b: Seeded;
 let runId: string;
+let batchId: string;
 const tokens: Record<"full" | "read" | "revoked" | "expired" | "aFull", string> = { full: "", read: "", revoked: "", expired: "", aFull: "" };
 
 beforeAll(async () => {
@@ -36,6 +37,8 @@ beforeAll(async () => {
     },
   });
   runId = run.id;
+  batchId = (await prisma.videoBatch.create({ data: { userId: a.user.id, name: `Batch ${a.marker}`, concurrency: 2 } })).id;
+  await prisma.videoRun.update({ where: { id: runId }, data: { batchId, batchRow: 1 } });
   const make = async (userId: string, scope: "full" | "read") => (await createApiToken(userId, { name: scope, scope, expiresInDays: 7 }));
   tokens.full = (await make(b.user.id, "full")).token;
   tokens.read = (await make(b.user.id, "read")).token;
@@ -66,17 +69,19 @@ function writeCalls(): { route: ListedRoute; call: Call }[] {
   const calls: { route: ListedRoute; call: Call }[] = [];
   for (const route of v1) {
     if (!route.module.action) continue;
-    const params: Record<string, string> = route.path.includes(":id") ? { id: runId } : {};
-    const methods = route.path === "/api/v1/videos" || route.path.endsWith("/cancel") || route.path.endsWith("/publish") ? ["POST"] : ["DELETE"];
+    const params: Record<string, string> = route.path.includes(":id") ? { id: route.path.startsWith("/api/v1/batches/") ? batchId : runId } : {};
+    const methods = route.path === "/api/v1/videos/:id" ? ["DELETE"] : ["POST"];
     for (const method of methods) calls.push({ route, call: { method, path: route.path, params, body: JSON.stringify({ title: "T", topic: "t", format: "9:16", duration: 10 }) } });
   }
   return calls;
 }
 
 describe("/api/v1 write routes", () => {
-  it("are POST /videos, DELETE /videos/{id}, POST /videos/{id}/cancel and POST /videos/{id}/publish", () => {
+  it("are POST /videos, DELETE /videos/{id}, POST /videos/{id}/cancel and /publish, POST /batches and /batches/{id}/retry", () => {
     expect(writeCalls().map((w) => `${w.call.method} ${w.route.path}`).sort()).toEqual([
       "DELETE /api/v1/videos/:id",
+      "POST /api/v1/batches",
+      "POST /api/v1/batches/:id/retry",
       "POST /api/v1/videos",
       "POST /api/v1/videos/:id/cancel",
       "POST /api/v1/videos/:id/publish",
@@ -105,7 +110,7 @@ describe("/api/v1 write routes", () => {
         checked++;
       }
     }
-    expect(checked).toBe(20);
+    expect(checked).toBe(30);
     expect(await prisma.videoRun.count()).toBe(runsBefore);
     expect(await prisma.project.count({ where: { userId: { in: [a.user.id, b.user.id] } } })).toBe(projectsBefore);
     expect((await prisma.videoRun.findUniqueOrThrow({ where: { id: runId } })).status).toBe("completed");
@@ -166,13 +171,14 @@ describe("another user's video through /api/v1", () => {
     const before = JSON.stringify(await prisma.videoRun.findUniqueOrThrow({ where: { id: runId } }));
     const calls: { route: ListedRoute; call: Call }[] = [];
     for (const route of v1.filter((r) => r.path.includes(":id"))) {
-      const paramSets = route.path.includes(":file") ? [{ id: runId, file: "video" }, { id: runId, file: "thumbnail" }] : [{ id: runId }];
+      const id = route.path.startsWith("/api/v1/batches/") ? batchId : runId;
+      const paramSets = route.path.includes(":file") ? [{ id, file: "video" }, { id, file: "thumbnail" }] : [{ id }];
       for (const params of paramSets) {
         if (route.module.loader) calls.push({ route, call: { method: "GET", path: route.path, params } });
-        if (route.module.action) calls.push({ route, call: { method: route.path.endsWith("/cancel") || route.path.endsWith("/publish") ? "POST" : "DELETE", path: route.path, params } });
+        if (route.module.action) calls.push({ route, call: { method: route.path === "/api/v1/videos/:id" ? "DELETE" : "POST", path: route.path, params } });
       }
     }
-    expect(calls.length).toBe(6);
+    expect(calls.length).toBe(8);
     for (const { route, call: c } of calls) {
       const answer = await call(route, c, `Bearer ${tokens.full}`);
       expect(answer.status, `${c.method} ${fillPath(c.path, c.params)}`).toBe(404);
@@ -182,6 +188,8 @@ describe("another user's video through /api/v1", () => {
     const list = v1.find((r) => r.path === "/api/v1/videos")!;
     expect((await call(list, { method: "GET", path: list.path, params: {} }, `Bearer ${tokens.full}`)).text).not.toContain(runId);
     expect(JSON.stringify(await prisma.videoRun.findUniqueOrThrow({ where: { id: runId } }))).toBe(before);
+    const bList = v1.find((r) => r.path === "/api/v1/batches")!;
+    expect((await call(bList, { method: "GET", path: bList.path, params: {} }, `Bearer ${tokens.full}`)).text).not.toContain(batchId);
     expect(await prisma.project.findUnique({ where: { id: a.projectId } })).not.toBeNull();
 
     // the same calls with A's own token find it

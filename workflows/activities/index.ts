@@ -44,3 +44,6 @@ export const {
 import { createWebhookActivities } from "./webhooks";
 
 export const { sendWebhookDelivery, markWebhookDeliveryFailed } = createWebhookActivities();
+import { createVideoBatchActivities } from "./video-batch";
+
+export const { queuedBatchRows, startBatchRow } = createVideoBatchActivities();
