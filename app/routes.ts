@@ -114,6 +114,27 @@ const settings: Group = (route) => {
   route("/api/global-branding", "routes/settings/api.global-branding.ts");
   route("/api/branding/:id", "routes/settings/api.branding.$id.ts");
   route("/api/projects/:id/cleanup-media", "routes/settings/api.projects.$id.cleanup-media.ts");
+  route("/api/api-tokens", "routes/settings/api.api-tokens.ts");
+  route("/api/api-tokens/:id", "routes/settings/api.api-tokens.$id.ts");
+  route("/api/webhooks", "routes/settings/api.webhooks.ts");
+  route("/api/webhooks/:id", "routes/settings/api.webhooks.$id.ts");
+};
+
+// the versioned API for programs (issue 32, decisions 160 and 161): token or session, problems as errors
+const apiV1: Group = (route) => {
+  route("/api/v1/openapi.json", "routes/api-v1/api.v1.openapi-json.ts");
+  route("/api/v1/docs", "routes/api-v1/api.v1.docs.ts");
+  route("/api/v1/videos", "routes/api-v1/api.v1.videos.ts");
+  route("/api/v1/videos/:id", "routes/api-v1/api.v1.videos.$id.ts");
+  route("/api/v1/videos/:id/cancel", "routes/api-v1/api.v1.videos.$id.cancel.ts");
+  route("/api/v1/videos/:id/publish", "routes/api-v1/api.v1.videos.$id.publish.ts");
+  route("/api/v1/videos/:id/:file", "routes/api-v1/api.v1.videos.$id.$file.ts");
+  route("/api/v1/batches", "routes/api-v1/api.v1.batches.ts");
+  route("/api/v1/batches/:id", "routes/api-v1/api.v1.batches.$id.ts");
+  route("/api/v1/batches/:id/retry", "routes/api-v1/api.v1.batches.$id.retry.ts");
+  route("/batches", "routes/api-v1/batches.tsx");
+  route("/api/v1/voices", "routes/api-v1/api.v1.voices.ts");
+  route("/mcp", "routes/api-v1/mcp.ts");
 };
 
 /** Any other path: the 'Page Not Found' screen. Listed last so every real route wins. */
@@ -121,7 +142,7 @@ const notFound: Group = (route) => {
   route("*", "routes/projects/$.tsx");
 };
 
-export const ROUTE_GROUPS = { auth, projects, script, storyboard, music, render, publish, billing, settings, notFound } as const;
+export const ROUTE_GROUPS = { auth, projects, script, storyboard, music, render, publish, billing, settings, apiV1, notFound } as const;
 
 export default function routes(defineRoutes: DefineRoutesFunction) {
   return defineRoutes((route) => {

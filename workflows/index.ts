@@ -7,3 +7,6 @@ export { sceneImageWorkflow, sceneVoiceoverWorkflow, generateAllContentWorkflow,
 export { thumbnailWorkflow, uploadMetadataWorkflow } from "./thumbnail";
 export { youtubeUploadWorkflow } from "./youtube-upload";
 export { musicTracksWorkflow, backgroundMusicWorkflow } from "./music";
+export { makeVideoWorkflow } from "./make-video";
+export { webhookDeliveryWorkflow } from "./webhooks";
+export { videoBatchWorkflow } from "./video-batch";

@@ -10,8 +10,11 @@ import { FREE_PROJECT_LIMIT, assertCanCreateProject, getAccessLevel, isBillingEn
 /** language, voiceId and voiceSpeed: the narration (issue 24); absent: English, its default voice, 1x. */
 export type NewProject = { title: string; topic: string; resolution: Resolution; durationSeconds: number; language?: string; voiceId?: string | null; voiceSpeed?: number };
 
-/** Creates a project and makes it the user's current one; 402 when a free account already has one. */
-export async function createProject(userId: string, input: NewProject): Promise<Project> {
+/**
+ * Creates a project and makes it the user's current one (unless `makeCurrent` is false: a batch's videos leave the
+ * creator's current project alone); 402 when a free account already has one.
+ */
+export async function createProject(userId: string, input: NewProject, { makeCurrent = true }: { makeCurrent?: boolean } = {}): Promise<Project> {
   return prisma.$transaction(async (tx) => {
     // Lock the user's row so two simultaneous creations cannot both pass the free limit.
     await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${userId} FOR UPDATE`;
@@ -30,7 +33,7 @@ export async function createProject(userId: string, input: NewProject): Promise<
         voiceSpeed: input.voiceSpeed,
       },
     });
-    await tx.user.update({ where: { id: userId }, data: { currentProjectId: project.id } });
+    if (makeCurrent) await tx.user.update({ where: { id: userId }, data: { currentProjectId: project.id } });
     return project;
     // wait for a connection as long as any query does (POOL_WAIT_MS), not Prisma's 2 s: under a burst of
     // creations the pool is a queue, and only a pool still full after that answers "busy" (decision 130)

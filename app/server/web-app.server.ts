@@ -11,6 +11,7 @@ import { getEnv, type Env } from "./env.server";
 import { unavailableResponseFor } from "./busy.server";
 import { BUILTIN_SIGNIN_REMOTE_MESSAGE, isLoopbackAddress, mayUseBuiltinSignIn } from "./exposure.server";
 import { getSessionUserId } from "./session.server";
+import { PUBLIC_API_V1_PATHS, checkApiToken, isApiV1Path, isBearerOnlyRequest, isTokenGenerationRequest } from "./api-token-gate.server";
 
 // ── headers ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -67,13 +68,15 @@ export function securityHeaders(options: { dev: boolean; signInOrigin?: string |
 
 // ── rate limits (rate-limiter-flexible, counted in PostgreSQL: shared by every web process) ──────────
 
-export type RateLimitKind = "signin" | "generation" | "errorLog";
+export type RateLimitKind = "signin" | "generation" | "errorLog" | "api";
 
 /** Points per window: sign-in per address, generation and error-log writes per user. */
 export const RATE_LIMITS: Record<RateLimitKind, { points: number; durationSeconds: number; message: string }> = {
   signin: { points: 60, durationSeconds: 60, message: "Too many sign-in attempts. Wait a minute, then try again." },
   generation: { points: 30, durationSeconds: 60, message: "Too many generation requests. Wait a minute, then try again." },
   errorLog: { points: 30, durationSeconds: 60, message: "Too many error reports. Wait a minute, then try again." },
+  /** every request made with an API token (/api/v1, /mcp), per token owner (issue 32, decision 160) */
+  api: { points: 300, durationSeconds: 60, message: "Too many API requests. Wait a minute, then try again." },
 };
 
 /** Which limit a request counts against, if any. New generation routes are covered by their path's shape. */
@@ -82,6 +85,7 @@ export function rateLimitKindFor(method: string, pathname: string): RateLimitKin
   if (method !== "POST") return null;
   if (pathname === "/api/error-logs") return "errorLog";
   if (/^\/api\/(generate-[\w-]+|ai\/[\w/-]+|[\w-]+\/generate|render-video)$/.test(pathname)) return "generation";
+  if (pathname === "/api/v1/videos" || pathname === "/api/v1/batches" || /^\/api\/v1\/(videos\/[^/]+\/publish|batches\/[^/]+\/retry)$/.test(pathname)) return "generation";
   return null;
 }
 
@@ -215,7 +219,8 @@ export type GateOptions = {
   oidcRouter?: RequestHandler | null;
   oidcPath?: string;
   routes: () => Promise<RouteEntry[]> | RouteEntry[];
-  rateLimits?: typeof RATE_LIMITS;
+  /** Rules to use instead of RATE_LIMITS (tests); a kind left out keeps its RATE_LIMITS rule. */
+  rateLimits?: Partial<typeof RATE_LIMITS>;
   /** Where the counts live; PostgreSQL unless given (see createRateLimiters). */
   rateLimitStore?: RateLimitStore;
 };
@@ -226,9 +231,10 @@ function remoteKey(req: ExpressRequest): string {
 
 /** Mounts the gates on `app`; mount static files before and Remix after. */
 export function mountGates(app: Express, options: GateOptions): void {
-  const consume = createRateLimiters(options.rateLimits, options.rateLimitStore);
+  const rules: typeof RATE_LIMITS = { ...RATE_LIMITS, ...options.rateLimits };
+  const consume = createRateLimiters(rules, options.rateLimitStore);
   const tooMany = (res: ExpressResponse, kind: RateLimitKind, retryAfter: number) =>
-    res.status(429).set({ "Retry-After": String(retryAfter), "Cache-Control": "no-store" }).json({ message: (options.rateLimits ?? RATE_LIMITS)[kind].message });
+    res.status(429).set({ "Retry-After": String(retryAfter), "Cache-Control": "no-store" }).json({ message: rules[kind].message });
 
   app.use(securityHeaders({ dev: options.dev, signInOrigin: options.env.OIDC_ISSUER ? new URL(options.env.OIDC_ISSUER).origin : null }));
 
@@ -262,12 +268,18 @@ export function mountGates(app: Express, options: GateOptions): void {
         return;
       }
       const allowedOrigins = [`${req.protocol}://${req.get("host")}`, new URL(options.env.PUBLIC_URL).origin];
-      if (isCrossSiteWrite({ method: req.method, origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null, allowedOrigins })) {
+      const pathname = req.originalUrl.split("?")[0]!;
+      // /api/v1 with a bearer token and no cookie: nothing another site could forge, so no cross-site check
+      // (decision 160); with a cookie it is judged as any /api request
+      const v1 = isApiV1Path(pathname);
+      const bearerOnly = v1 && isBearerOnlyRequest({ authorization: req.get("authorization"), cookie: req.get("cookie") });
+      if (!bearerOnly && isCrossSiteWrite({ method: req.method, origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null, allowedOrigins })) {
         res.status(403).json({ message: CROSS_SITE_MESSAGE });
         return;
       }
-      const pathname = req.originalUrl.split("?")[0]!;
-      if (isPublicApiPath(pathname)) return next();
+      if (isPublicApiPath(pathname) || PUBLIC_API_V1_PATHS.includes(pathname)) return next();
+      // a token request (a bearer header, or neither header: the 401 then names the token) is judged by its token
+      if (v1 && (req.get("authorization") || !req.get("cookie"))) return void (await tokenGate(req, res, next, pathname));
       const userId = await getSessionUserId(req.get("cookie") ?? null);
       if (!userId) {
         res.status(401).json({ message: NOT_SIGNED_IN_MESSAGE });
@@ -286,6 +298,57 @@ export function mountGates(app: Express, options: GateOptions): void {
       else next(e);
     }
   });
+
+  // /mcp, the MCP server (issue 32, decision 162): the same rules as /api/v1 (a token without a cookie skips the
+  // cross-site check; counted per owner); with a cookie, checked as any /api request
+  app.use("/mcp", async (req, res, next) => {
+    try {
+      const declared = Number(req.get("content-length") ?? "");
+      if (Number.isFinite(declared) && declared > MAX_DECLARED_BODY_BYTES) {
+        res.status(413).set({ Connection: "close" }).json({ message: `The request body is too large: at most ${MAX_DECLARED_BODY_BYTES / (1024 * 1024)} MB is accepted.` });
+        return;
+      }
+      const allowedOrigins = [`${req.protocol}://${req.get("host")}`, new URL(options.env.PUBLIC_URL).origin];
+      const bearerOnly = isBearerOnlyRequest({ authorization: req.get("authorization"), cookie: req.get("cookie") });
+      if (!bearerOnly && isCrossSiteWrite({ method: req.method, origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null, allowedOrigins })) {
+        res.status(403).json({ message: CROSS_SITE_MESSAGE });
+        return;
+      }
+      if (req.get("authorization") || !req.get("cookie")) return void (await tokenGate(req, res, next, "/mcp"));
+      const userId = await getSessionUserId(req.get("cookie") ?? null);
+      if (!userId) {
+        res.status(401).json({ message: NOT_SIGNED_IN_MESSAGE });
+        return;
+      }
+      const wait = await consume("api", userId);
+      if (wait !== null) return void tooMany(res, "api", wait);
+      next();
+    } catch (e) {
+      const unavailable = unavailableResponseFor(e);
+      if (unavailable) void sendResponse(res, unavailable);
+      else next(e);
+    }
+  });
+
+  /** A token request: authenticated by its bearer token (never a cookie), then counted per owner (decision 160). */
+  async function tokenGate(req: ExpressRequest, res: ExpressResponse, next: NextFunction, pathname: string): Promise<void> {
+    const answer = await checkApiToken({ method: req.method, pathname, authorization: req.get("authorization") ?? null });
+    if (!answer.ok) {
+      res.status(answer.status).set(answer.headers).type("application/problem+json").send(JSON.stringify(answer.body));
+      return;
+    }
+    const kinds: RateLimitKind[] = isTokenGenerationRequest(req.method, pathname) ? ["api", "generation"] : ["api"];
+    for (const kind of kinds) {
+      const wait = await consume(kind, answer.caller.userId);
+      if (wait !== null) {
+        const rule = rules[kind];
+        res.status(429).set({ "Retry-After": String(wait), "Cache-Control": "no-store" }).type("application/problem+json")
+          .send(JSON.stringify({ type: "https://reelsmith.dev/problems/rate-limited", title: "Too many requests", status: 429, detail: rule.message, field: null }));
+        return;
+      }
+    }
+    next();
+  }
 
   app.use(methodGuard(options.routes));
 }

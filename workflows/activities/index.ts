@@ -24,3 +24,27 @@ export const { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, 
 import { createMusicActivities } from "./music";
 
 export const { startMusicGeneration, pollMusicGeneration, markMusicTracksFailed, mixBackgroundMusic } = createMusicActivities();
+import { createMakeVideoActivities } from "./make-video";
+
+export const {
+  planMakeVideo,
+  recordMakeVideoStage,
+  prepareScriptStage,
+  prepareStoryboardStage,
+  checkSceneMedia,
+  prepareMusicStage,
+  prepareRenderStage,
+  prepareMixStage,
+  prepareThumbnailStage,
+  approveRunThumbnail,
+  scriptTextOf,
+  prepareUploadStage,
+  finishMakeVideo,
+  queueVideoEvent,
+} = createMakeVideoActivities();
+import { createWebhookActivities } from "./webhooks";
+
+export const { sendWebhookDelivery, markWebhookDeliveryFailed } = createWebhookActivities();
+import { createVideoBatchActivities } from "./video-batch";
+
+export const { queuedBatchRows, startBatchRow } = createVideoBatchActivities();

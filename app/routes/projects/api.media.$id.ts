@@ -44,7 +44,12 @@ export function parseRange(header: string | null, size: number): { start: number
 // streamed from storage (the folder or the bucket, asked for just the range), never held whole in memory.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
-  const file = await findMediaForUser(userId, params.id ?? "");
+  return serveMedia(request, userId, params.id ?? "");
+}
+
+/** The answer for one of `userId`'s media files (also /api/v1's video and thumbnail downloads, issue 32). */
+export async function serveMedia(request: Request, userId: string, mediaId: string): Promise<Response> {
+  const file = await findMediaForUser(userId, mediaId);
   const size = file ? await mediaSize(file) : null;
   if (!file || size === null) throw jsonError(404, NOT_FOUND);
 

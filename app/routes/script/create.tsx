@@ -10,6 +10,7 @@ import { VOICE_SPEED } from "~/lib/voice-speed";
 import { prisma } from "~/server/db.server";
 import { getUserSettings } from "~/server/settings.server";
 import { Button } from "~/components/ui/button";
+import { MakeWholeVideoButton } from "~/components/make-video/make-whole-video-button";
 import { toast } from "~/hooks/use-toast";
 import { clearCurrentScript, loadVideoDetails, saveVideoDetails } from "~/lib/browser-storage";
 import { DURATION_RULES, RESOLUTIONS, resolutionEnum, type ResolutionValue } from "~/lib/video-format";
@@ -192,6 +193,16 @@ export default function CreateVideo() {
         <Button type="submit" size="lg" disabled={busy} className="sm:justify-self-start">
           {busy ? "Creating..." : "Create Video"}
         </Button>
+        <MakeWholeVideoButton
+          details={{ title, topic, format: resolution, duration, language, voice: voiceId, voiceSpeed }}
+          disabled={busy}
+          valid={() => {
+            if (!title.trim() || !topic.trim()) toast({ ...MISSING_INFORMATION, variant: "destructive" });
+            else if (!durationIsValid(resolution, duration)) toast({ title: "Invalid Duration", description: invalidDurationMessage(resolution), variant: "destructive" });
+            else return true;
+            return false;
+          }}
+        />
       </form>
     </main>
   );

@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ApiKeysCard } from "~/components/settings/api-keys-card";
+import { ApiTokensCard } from "~/components/settings/api-tokens-card";
+import { WebhooksCard } from "~/components/settings/webhooks-card";
 import { BrandingCard } from "~/components/settings/branding-card";
 import { ImageModelCard } from "~/components/settings/image-model-card";
 import { MaintenanceCard } from "~/components/settings/maintenance-card";
@@ -44,6 +46,8 @@ function SettingsCards({ isOwner, origin, currentProjectId }: { isOwner: boolean
       <ApiKeysCard config={config.data} />
       <ModelServerCard config={config.data} />
       <YoutubeCard config={config.data} origin={origin} />
+      <ApiTokensCard />
+      <WebhooksCard />
       <VoiceCard config={config.data} />
       <ImageModelCard config={config.data} />
       <WatermarkCard config={config.data} />

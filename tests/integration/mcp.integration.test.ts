@@ -1,0 +1,130 @@
+// The MCP server at /mcp (issue 32, decision 162) through the official SDK's own client over real HTTP, behind the
+// app's real gate (mountGates): it lists the tools, whose input schemas are the API's zod schemas, lists voices,
+// makes a 10 s Short on the real worker and reads its status until it is done. A read-only token cannot make
+// one, another user's video is "404", and no token gets 401 before any tool runs.
+import type { AddressInfo } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { action as mcpAction } from "~/routes/api-v1/mcp";
+import { createApiToken } from "~/server/api-tokens.server";
+import { prisma } from "~/server/db.server";
+import { getEnv } from "~/server/env.server";
+import { MCP_TOOLS } from "~/server/mcp.server";
+import { mountGates } from "~/server/web-app.server";
+import { createTestUser } from "../support/auth";
+import { callRoute } from "../support/routes";
+import { startTestWorker } from "../support/temporal";
+
+let stopWorker: () => Promise<void>;
+let base: string;
+let close: () => void;
+
+beforeAll(async () => {
+  stopWorker = (await startTestWorker()).stop;
+  const app = express();
+  mountGates(app, { env: getEnv(), dev: false, routes: () => [] });
+  // the /mcp route module as the Remix handler would call it
+  app.all("/mcp", async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    const request = new Request(`${base}${req.originalUrl}`, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks) });
+    const answer = await callRoute(mcpAction as never, request);
+    res.status(answer.status);
+    answer.headers.forEach((value, name) => res.setHeader(name, value));
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () => server.close();
+});
+afterAll(async () => {
+  close?.();
+  await stopWorker?.();
+  await prisma.$disconnect();
+});
+
+async function connect(token: string | null) {
+  const client = new Client({ name: "reelsmith-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {});
+  await client.connect(transport);
+  return client;
+}
+
+type Video = { id: string; status: string; stage: string; percent: number; error: string | null; links: { video: string | null } };
+const textOf = (result: unknown) => (((result as { content?: { type: string; text: string }[] }).content ?? []).map((c) => c.text).join("\n"));
+
+describe("/mcp with the MCP SDK's client", () => {
+  it("lists the tools with the API's schemas, lists voices, makes a 10 s Short and reads its status until done", async () => {
+    const owner = await createTestUser();
+    const client = await connect((await createApiToken(owner.id, { name: "agent", scope: "full", expiresInDays: 7 })).token);
+
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
+    const make = tools.find((t) => t.name === "make_video")!;
+    expect(Object.keys(make.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["title", "topic", "script", "format", "duration", "language", "voice", "captions", "imageSource", "music", "thumbnailText", "publishAt"]));
+    expect(make.inputSchema.required).toEqual(["title"]);
+    expect((make.inputSchema.properties as Record<string, { enum?: string[] }>).format!.enum).toEqual(["16:9", "9:16", "9:16-tiktok"]);
+
+    const voices = await client.callTool({ name: "list_voices", arguments: { language: "en" } });
+    expect(voices.isError).toBeFalsy();
+    const listed = voices.structuredContent as { voices: { id: string }[]; languages: { code: string }[] };
+    expect(listed.voices.length).toBeGreaterThan(0);
+    expect(listed.languages.map((l) => l.code)).toContain("fr");
+
+    const refused = await client.callTool({ name: "make_video", arguments: { title: "No topic", format: "square" } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/format/);
+
+    const made = await client.callTool({ name: "make_video", arguments: { title: "How bees dance", topic: "The waggle dance tells other bees where flowers are", format: "9:16", duration: 10, quality: 720 } });
+    expect(made.isError, textOf(made)).toBeFalsy();
+    let video = made.structuredContent as Video;
+    expect(video.status).toBe("running");
+    const deadline = Date.now() + 9 * 60_000;
+    while (video.status === "running" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const status = await client.callTool({ name: "get_video_status", arguments: { id: video.id } });
+      expect(status.isError, textOf(status)).toBeFalsy();
+      video = status.structuredContent as Video;
+    }
+    expect(video.error).toBeNull();
+    expect(video.status).toBe("completed");
+    expect(video.links.video).toBe(`/api/v1/videos/${video.id}/video`);
+
+    const list = await client.callTool({ name: "list_videos", arguments: { limit: 5 } });
+    expect((list.structuredContent as { videos: Video[] }).videos.map((v) => v.id)).toEqual([video.id]);
+
+    // publishing needs Premium and a YouTube connection: refused in words, nothing started
+    const publish = await client.callTool({ name: "publish_video", arguments: { id: video.id } });
+    expect(publish.isError).toBe(true);
+    expect(textOf(publish)).toMatch(/YouTube|Premium/);
+    expect((await prisma.videoRun.findUniqueOrThrow({ where: { id: video.id } })).status).toBe("completed");
+
+    // another user's agent: the id is unknown to it
+    const stranger = await connect((await createApiToken((await createTestUser()).id, { name: "other", scope: "full", expiresInDays: 7 })).token);
+    const foreign = await stranger.callTool({ name: "get_video_status", arguments: { id: video.id } });
+    expect(foreign.isError).toBe(true);
+    expect(textOf(foreign)).toMatch(/^404: Video not found/);
+    expect(((await stranger.callTool({ name: "list_videos", arguments: {} })).structuredContent as { videos: Video[] }).videos).toEqual([]);
+    await stranger.close();
+    await client.close();
+  }, 600_000);
+
+  it("a read-only token reads but cannot make a video; no token is refused with 401 before any tool", async () => {
+    const owner = await createTestUser();
+    const reader = await connect((await createApiToken(owner.id, { name: "reader", scope: "read", expiresInDays: 7 })).token);
+    expect((await reader.callTool({ name: "list_videos", arguments: {} })).isError).toBeFalsy();
+    const make = await reader.callTool({ name: "make_video", arguments: { title: "T", topic: "t", format: "9:16", duration: 10 } });
+    expect(make.isError).toBe(true);
+    expect(textOf(make)).toMatch(/^403: .*read-only/);
+    expect(await prisma.videoRun.count({ where: { userId: owner.id } })).toBe(0);
+    await reader.close();
+
+    await expect(connect(null)).rejects.toThrow(/401/);
+    await expect(connect("rs_pat_" + "x".repeat(43))).rejects.toThrow(/401/);
+  });
+});
