@@ -5,6 +5,7 @@ import { languageLabel, offlineWriterNote } from "~/lib/languages";
 import { defaultVoiceFor } from "~/lib/voices";
 import { speechRateFactor } from "~/lib/voice-speed";
 import type { ProjectVoiceUpdate } from "~/lib/project-voice";
+import { speakingRateOf } from "~/providers/speech/speaking-rate.server";
 import { prisma } from "./db.server";
 import { getProjectForUser } from "./projects.server";
 import { getUserSettings } from "./settings.server";
@@ -58,4 +59,18 @@ export async function updateNarration(userId: string, projectId: string, update:
     },
   });
   return describeNarration(userId, project);
+}
+
+export type SpeakingPace = { wordsPerSecond: number; measured: boolean };
+
+/**
+ * How fast the voice a project with this language and voice would use speaks, in words per second at speed 1:
+ * the figure the narration fit plans with (measured for offline voices, typical for cloud ones). The length
+ * estimate under an own script (/create, /script) multiplies it by the chosen speed.
+ */
+export async function speakingPace(userId: string, narration: { language: string; voiceId: string | null }): Promise<SpeakingPace> {
+  const [{ speech }, settings] = await Promise.all([userProviders(userId), getUserSettings(userId)]);
+  const voiceId = speech.source === "offline" ? defaultVoiceFor(narration.language, await speech.listVoices(), [narration.voiceId, settings.elevenLabsVoiceId]) : narration.voiceId;
+  const rate = await speakingRateOf(speech, voiceId);
+  return { wordsPerSecond: rate.wordsPerSecond, measured: rate.measured };
 }
