@@ -35,6 +35,7 @@ const script: Group = (route) => {
   route("/api/script-status", "routes/script/api.script-status.ts");
   route("/api/projects/:id/script", "routes/script/api.projects.$id.script.ts");
   route("/api/speaking-pace", "routes/script/api.speaking-pace.ts");
+  route("/api/ai/proofread", "routes/script/api.ai.proofread.ts");
 };
 
 const storyboard: Group = (route) => {

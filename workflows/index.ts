@@ -7,3 +7,4 @@ export { sceneImageWorkflow, sceneVoiceoverWorkflow, generateAllContentWorkflow,
 export { thumbnailWorkflow, uploadMetadataWorkflow } from "./thumbnail";
 export { youtubeUploadWorkflow } from "./youtube-upload";
 export { musicTracksWorkflow, backgroundMusicWorkflow } from "./music";
+export { voicePaceWorkflow } from "./voice-pace";

@@ -59,8 +59,9 @@ describe("SceneEditSchema", () => {
 });
 
 describe("applySceneEdit: what the page shows at once", () => {
-  const cells = scenes.map((s, cellIndex) => ({ id: s.id, cellIndex, voiceoverText: s.text, audioUrl: `/a/${s.id}`, audioDuration: 2, wordTimings: [], imageUrl: `/i/${s.id}` }));
-  const blank = (text: string) => ({ id: "new", cellIndex: 0, voiceoverText: text, audioUrl: null, audioDuration: null, wordTimings: null, imageUrl: null });
+  type Cell = { id: string; cellIndex: number; voiceoverText: string; audioUrl: string | null; audioDuration: number | null; wordTimings: unknown; imageUrl: string | null };
+  const cells: Cell[] = scenes.map((s, cellIndex) => ({ id: s.id, cellIndex, voiceoverText: s.text, audioUrl: `/a/${s.id}`, audioDuration: 2, wordTimings: [], imageUrl: `/i/${s.id}` }));
+  const blank = (text: string): Cell => ({ id: "new", cellIndex: 0, voiceoverText: text, audioUrl: null, audioDuration: null, wordTimings: null, imageUrl: null });
 
   it("renumbers, keeps media on moved scenes, drops the voiceover of a merged one", () => {
     const moved = applySceneEdit(cells, { action: "move", sceneId: "c", to: 0 }, blank);

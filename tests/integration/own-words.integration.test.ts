@@ -6,6 +6,7 @@ import { prisma } from "~/server/db.server";
 import { action as putScript } from "~/routes/script/api.projects.$id.script";
 import { action as editScenes } from "~/routes/storyboard/api.projects.$id.scenes";
 import { action as createVideo } from "~/routes/script/create";
+import { action as proofread } from "~/routes/script/api.ai.proofread";
 import { OWN_SCRIPT_MAX_CHARS } from "~/lib/own-script";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute as call } from "../support/routes";
@@ -214,5 +215,29 @@ describe("/create with the creator's own script", () => {
     const binary = await call(createVideo, form(cookie, { ...details, scriptSource: "own", script: "\u0000\u0001" }));
     expect(binary.status).toBe(400);
     expect(await prisma.project.count({ where: { userId: user.id } })).toBe(0);
+  });
+});
+
+describe("POST /api/ai/proofread: proofreading offered, never forced", () => {
+  const ask = (cookie: string | null, body: unknown) => call(proofread, request("/api/ai/proofread", "POST", cookie, JSON.stringify(body)));
+
+  it("answers a proofread copy and saves nothing", async () => {
+    const { project, cookie } = await projectWithScenes(TEXTS);
+    const answer = await ask(cookie, { text: "Salt  is old .\n---\nSalt  is old .\n\nRome paid soldiers in salt.", title: "Salt", language: "en" });
+    expect(answer.status).toBe(200);
+    const body = await answer.json();
+    expect(body).toMatchObject({ changed: true, by: "Offline writer" });
+    expect(body.text).toContain("Rome paid soldiers in salt.");
+    expect((await prisma.script.findUniqueOrThrow({ where: { projectId: project.id } })).text).toBe(TEXTS.join("\n\n"));
+  });
+
+  it("refuses what saving refuses, and long scripts", async () => {
+    const { cookie } = await projectWithScenes(TEXTS);
+    expect((await ask(cookie, { text: "" })).status).toBe(400);
+    expect((await ask(cookie, { text: "\u0000" })).status).toBe(400);
+    const long = await ask(cookie, { text: "word ".repeat(3001) });
+    expect(long.status).toBe(413);
+    expect((await long.json()).message).toMatch(/up to 3,000 words/);
+    expect((await ask(null, { text: "Hello." })).status).toBe(401);
   });
 });

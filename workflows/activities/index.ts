@@ -23,3 +23,4 @@ export const { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, 
 import { createMusicActivities } from "./music";
 
 export const { startMusicGeneration, pollMusicGeneration, markMusicTracksFailed, mixBackgroundMusic } = createMusicActivities();
+export { measureVoicePace } from "./voice-pace";

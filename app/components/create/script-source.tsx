@@ -4,7 +4,7 @@ import { PenLine, Sparkles } from "lucide-react";
 export type ScriptSource = "write" | "own";
 
 const OPTIONS: { value: ScriptSource; name: string; hint: string; Icon: typeof PenLine }[] = [
-  { value: "write", name: "Write it for me", hint: "A script from the title and topic, fitted to the duration.", Icon: Sparkles },
+  { value: "write", name: "Write it for me", hint: "Reelsmith writes it for you, fitted to the duration.", Icon: Sparkles },
   { value: "own", name: "Use my own script", hint: "Type, paste or load your words. They are read exactly as written.", Icon: PenLine },
 ];
 

@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Textarea } from "~/components/ui/textarea";
 import { OWN_SCRIPT_MAX_CHARS, OWN_SCRIPT_MESSAGES, looksBinary, scriptSections } from "~/lib/own-script";
 import type { ResolutionValue } from "~/lib/video-format";
+import { ProofreadOffer } from "./proofread-offer";
 import { ScriptLength } from "./script-length";
 
 /** Reads a chosen file as UTF-8 text; refuses a binary file or one over the script's limit, in words to act on. */
@@ -26,6 +27,8 @@ export function OwnScriptEditor(props: {
   language: string;
   voiceId: string | null;
   voiceSpeed: number;
+  /** the video's title, for the proofreader */
+  title: string;
   /** the textarea's label */
   label?: string;
   rows?: number;
@@ -88,6 +91,7 @@ export function OwnScriptEditor(props: {
           {problem}
         </p>
       ) : null}
+      <ProofreadOffer text={props.value} title={props.title} language={props.language} onUse={props.onChange} />
       <ScriptLength
         text={props.value}
         durationSeconds={props.durationSeconds}

@@ -17,6 +17,7 @@ type Saved = { wordCount: number; scenes: { kept: number[]; changed: number[]; a
 
 export function ScriptEditor(props: {
   projectId: string;
+  title: string;
   script: string;
   durationSeconds: number;
   resolution: ResolutionValue;
@@ -53,6 +54,7 @@ export function ScriptEditor(props: {
       </h2>
       <OwnScriptEditor
         label="Script"
+        title={props.title}
         value={text}
         onChange={setText}
         durationSeconds={props.durationSeconds}

@@ -14,7 +14,7 @@ export function UndoDeleteBar({ pending, onUndo }: { pending: PendingDelete | nu
   if (!pending) return null;
   const left = Math.max(0, Math.ceil((pending.until - now) / 1000));
   return (
-    <div className="fixed inset-x-4 bottom-4 z-40 mx-auto flex max-w-md items-center justify-between gap-3 rounded-xl border border-slate-700 bg-slate-900 p-3 shadow-lg sm:left-4 sm:right-auto">
+    <div data-testid="undo-delete" className="fixed inset-x-4 bottom-4 z-40 mx-auto flex max-w-md items-center justify-between gap-3 rounded-xl border border-slate-700 bg-slate-900 p-3 shadow-lg sm:left-4 sm:right-auto">
       <p className="text-sm">
         Scene {pending.number} deleted. <span className="text-slate-400">Undo within {left} s.</span>
       </p>

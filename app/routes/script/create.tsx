@@ -191,6 +191,7 @@ export default function CreateVideo() {
           <OwnScriptEditor
             value={ownScript}
             onChange={setOwnScript}
+            title={title}
             durationSeconds={duration}
             resolution={resolution}
             language={language}

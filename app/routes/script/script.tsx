@@ -76,6 +76,7 @@ function ScriptStates({ serverDetails }: { serverDetails: VideoDetails | null })
           {notice}
           <ScriptEditor
             projectId={narration.projectId}
+            title={data.title ?? details.title}
             script={data.script}
             durationSeconds={details.duration}
             resolution={details.resolution}
