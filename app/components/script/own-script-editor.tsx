@@ -83,7 +83,7 @@ export function OwnScriptEditor(props: {
         className="font-mono text-sm leading-relaxed"
       />
       <p id={`${id}-hint`} className="text-xs text-slate-400">
-        Read exactly as written: a blank line or a line with <code className="rounded bg-slate-800 px-1">---</code> starts a new scene
+        Read exactly as written: a blank line or a line with <code className="whitespace-nowrap rounded bg-slate-800 px-1">---</code> starts a new scene
         {parts > 1 ? ` (${parts} parts now, each at least one scene)` : ""}.{loaded ? ` Loaded from ${loaded}.` : ""}
       </p>
       {problem ? (
@@ -91,7 +91,6 @@ export function OwnScriptEditor(props: {
           {problem}
         </p>
       ) : null}
-      <ProofreadOffer text={props.value} title={props.title} language={props.language} onUse={props.onChange} />
       <ScriptLength
         text={props.value}
         durationSeconds={props.durationSeconds}
@@ -100,6 +99,7 @@ export function OwnScriptEditor(props: {
         voiceId={props.voiceId}
         voiceSpeed={props.voiceSpeed}
       />
+      <ProofreadOffer text={props.value} title={props.title} language={props.language} onUse={props.onChange} />
     </div>
   );
 }

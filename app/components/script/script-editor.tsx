@@ -89,10 +89,19 @@ function SceneImpact({ scenes, text, unchanged }: { scenes: string[]; text: stri
     <div data-testid="scene-impact" role="status" className="grid gap-1 rounded-lg border border-slate-700 bg-slate-950 p-3 text-sm">
       <p className="font-medium">When you save, the storyboard changes:</p>
       <ul className="list-disc pl-5 text-slate-300">
-        {plan.changed.length ? <li>{capitalise(sceneList(plan.changed))} will change: their words are different, so they get a new picture and voiceover.</li> : null}
+        {plan.changed.length ? (
+          <li>
+            {capitalise(sceneList(plan.changed))} will change:{" "}
+            {plan.changed.length === 1 ? "its words are different, so it gets a new picture and voiceover." : "their words are different, so they get new pictures and voiceovers."}
+          </li>
+        ) : null}
         {added ? <li>{added === 1 ? "1 new scene" : `${added} new scenes`} for the new words.</li> : null}
         <li>
-          {plan.kept.length ? `${capitalise(sceneList(plan.kept.map((k) => k.from)))} keep their pictures and voiceovers` : "No scene keeps its picture and voiceover"}
+          {plan.kept.length === 1
+            ? `${capitalise(sceneList([plan.kept[0]!.from]))} keeps its picture and voiceover`
+            : plan.kept.length
+              ? `${capitalise(sceneList(plan.kept.map((k) => k.from)))} keep their pictures and voiceovers`
+              : "No scene keeps its picture and voiceover"}
           {moved ? ` (${moved} move to a new place)` : ""}.
         </li>
       </ul>

@@ -26,7 +26,7 @@ export function TemplateDraftNotice({ onEdit }: { onEdit: () => void }) {
             line with ---.
           </p>
           <Button onClick={onEdit} className="justify-self-start">
-            Edit Script
+            Edit or Replace the Script
           </Button>
         </div>
         <div className="grid content-between gap-3 rounded-lg border border-amber-800/70 bg-slate-950/60 p-4">

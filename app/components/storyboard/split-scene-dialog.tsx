@@ -37,19 +37,24 @@ export function SplitSceneDialog(props: { cell: StoryboardCellView; disabled: bo
       <DialogContent className="max-w-[calc(100vw-2rem)] sm:max-w-lg">
         <DialogTitle className="text-lg font-semibold">Split scene {n}</DialogTitle>
         <DialogDescription className="text-sm text-slate-400">
-          Put the cursor where the new scene should start. Both scenes get a new voiceover; the first keeps the picture.
+          Put the cursor where the new scene should start (click, or move it with the arrow keys). Both scenes get a new voiceover; the first keeps the picture.
         </DialogDescription>
         <label htmlFor={`${id}-text`} className="text-sm font-medium">
           Voiceover of scene {n}
         </label>
         <Textarea
           id={`${id}-text`}
-          readOnly
+          // not readOnly: a read-only box does not move its caret with the arrow keys; typing changes nothing
+          aria-readonly="true"
           value={text}
+          onChange={() => {}}
           rows={6}
           autoFocus
           onFocus={(e) => e.currentTarget.setSelectionRange(cursor, cursor)}
+          // wherever the caret goes: clicked, moved with the keyboard, or selected
           onSelect={(e) => setCursor(e.currentTarget.selectionStart)}
+          onKeyUp={(e) => setCursor(e.currentTarget.selectionStart)}
+          onMouseUp={(e) => setCursor(e.currentTarget.selectionStart)}
           className="leading-relaxed"
         />
         <div className="grid gap-2 text-sm" aria-live="polite" data-testid="split-preview">
