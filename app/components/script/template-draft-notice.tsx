@@ -14,8 +14,8 @@ export function TemplateDraftNotice({ onEdit }: { onEdit: () => void }) {
             This is a template draft
           </h2>
           <p className="mt-1 text-sm text-amber-100">
-            The offline writer filled templates with your title and topic. No AI read them, so the sentences are generic and some will not fit. Edit it
-            or replace it with your own words before you publish, or let a model write it.
+            It is meant to be edited or replaced before you publish. The offline writer filled templates with your title and topic; no AI read them, so
+            the sentences are generic and some will not fit. Use your own words, or let a model write it.
           </p>
         </div>
       </div>
