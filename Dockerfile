@@ -1,7 +1,7 @@
 # Reelsmith for a real deployment: one image, two roles (web and worker), chosen by the command.
 # docker-compose.yml runs it beside PostgreSQL and a Temporal cluster. (No Docker engine runs on the
 # development machines; this file is kept correct by reading the images' documentation.)
-FROM node:20-bookworm-slim AS base
+FROM node:24-bookworm-slim AS base
 ENV NODE_ENV=production
 WORKDIR /app
 # Chromium renders the videos (Remotion), ffmpeg checks them.

@@ -27,11 +27,11 @@ const restoredUrl = () => {
   return url.toString();
 };
 
-async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+async function withClient<T>(url: string, body: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return await use(client);
+    return await body(client);
   } finally {
     await client.end();
   }

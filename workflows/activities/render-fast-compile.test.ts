@@ -124,7 +124,7 @@ describe("compileTimeline", () => {
     expect(graph).toContain("amovie=filename=/m/b.wav,");
     expect(graph).toContain("afade=t=in:st=0:d=");
     expect(graph).toContain(`apad=whole_len=${(timeline.durationInFrames / 30) * 48000},atrim=end_sample=${(timeline.durationInFrames / 30) * 48000},asetnsamples=n=1024:p=0[aout]`);
-    expect(args.join(" ")).toContain("-c:a aac -aac_coder fast -b:a 320k");
+    expect(args.join(" ")).toContain("-c:a aac -profile:a aac_low -aac_coder fast -b:a 384k -ar 48000 -ac 2");
   });
 });
 
