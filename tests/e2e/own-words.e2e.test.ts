@@ -244,6 +244,17 @@ describe("shaping the storyboard's scenes", () => {
     await expect.poll(() => shownTexts(page)).toEqual((await cellsOf(storyboardId)).map((c) => c.id));
     // the card shows its own picture at its new place
     expect(await sceneCards(page).nth(1).locator("img").getAttribute("src")).toBe(first!.imageUrl);
+
+    // with a mouse: scene 2's handle dragged onto scene 1 puts it first again
+    // (dropped on the scene's picture, where a person aims)
+    await sceneCards(page).nth(1).getByRole("button", { name: /^Move scene 2: drag/ }).dragTo(sceneCards(page).first(), { targetPosition: { x: 60, y: 60 } });
+    await expect.poll(texts, { timeout: 10_000 }).toEqual([...scriptSections(SHORT), "Then the bees fly out together."]);
+    expect((await cellsOf(storyboardId))[0]).toMatchObject({ id: first!.id, imageUrl: first!.imageUrl });
+    // and down again with the keyboard, for the steps below
+    const again = sceneCards(page).first().getByRole("button", { name: /^Move scene 1: drag/ });
+    await again.focus();
+    await again.press("ArrowDown");
+    await expect.poll(texts).toEqual([scriptSections(SHORT)[1], scriptSections(SHORT)[0], scriptSections(SHORT)[2], "Then the bees fly out together."]);
   });
 
   it("splits a scene at the cursor and merges one with the next", async () => {

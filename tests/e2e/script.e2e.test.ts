@@ -67,6 +67,7 @@ describe("create a video and write its script (offline writer)", () => {
     expect(await notice.getByText(/meant to be edited or replaced before you publish/).count()).toBe(1);
     expect(await notice.getByRole("link", { name: "OpenAI-compatible model" }).getAttribute("href")).toBe("/settings#model-server");
     expect(await notice.getByRole("link", { name: "Gemini key" }).getAttribute("href")).toBe("/settings#api-keys");
+    await shootBoth(page, "script-template-draft");
     await notice.getByRole("button", { name: "Edit or Replace the Script" }).click();
     await page.getByRole("heading", { name: "Edit Script" }).waitFor();
     // nothing changed yet: nothing to save

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 
 export function TemplateDraftNotice({ onEdit }: { onEdit: () => void }) {
   return (
-    <section aria-labelledby="template-draft-heading" className="grid gap-4 rounded-xl border border-amber-700 bg-amber-950/60 p-4 sm:p-5">
+    <section aria-labelledby="template-draft-heading" className="mb-6 grid gap-4 rounded-xl border border-amber-700 bg-amber-950/60 p-4 sm:p-5">
       <div className="flex items-start gap-3">
         <FileWarning className="mt-0.5 h-5 w-5 shrink-0 text-amber-400" aria-hidden />
         <div>
