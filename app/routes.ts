@@ -34,6 +34,8 @@ const script: Group = (route) => {
   route("/api/generate-script", "routes/script/api.generate-script.ts");
   route("/api/script-status", "routes/script/api.script-status.ts");
   route("/api/projects/:id/script", "routes/script/api.projects.$id.script.ts");
+  route("/api/speaking-pace", "routes/script/api.speaking-pace.ts");
+  route("/api/ai/proofread", "routes/script/api.ai.proofread.ts");
 };
 
 const storyboard: Group = (route) => {
@@ -48,6 +50,7 @@ const storyboard: Group = (route) => {
   route("/api/scene-media", "routes/storyboard/api.scene-media.ts");
   route("/api/image-source", "routes/storyboard/api.image-source.ts");
   route("/api/caption-style", "routes/storyboard/api.caption-style.ts");
+  route("/api/projects/:id/scenes", "routes/storyboard/api.projects.$id.scenes.ts");
 };
 
 const music: Group = (route) => {

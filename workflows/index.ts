@@ -10,3 +10,4 @@ export { musicTracksWorkflow, backgroundMusicWorkflow } from "./music";
 export { makeVideoWorkflow } from "./make-video";
 export { webhookDeliveryWorkflow } from "./webhooks";
 export { videoBatchWorkflow } from "./video-batch";
+export { voicePaceWorkflow } from "./voice-pace";

@@ -23,6 +23,9 @@ describe("script provenance", () => {
   });
   it("an unrecorded writer gets no badges and says so", () => {
     expect(scriptBadges(null)).toEqual([]);
+    // the creator's own script claims no proofreading: nothing was rewritten (issue 33)
+    expect(scriptBadges("You")).toEqual(["Your own words", "Read exactly as written"]);
+    expect(scriptWriterLine("You")).toBe("Your own script: saved exactly as you wrote it, nothing rewritten.");
     expect(scriptWriterLine(undefined)).toBe("The writer of this script was not recorded.");
   });
 });

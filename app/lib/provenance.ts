@@ -3,7 +3,12 @@
 // app/providers), recorded on the rows when the work was done, so the pages say what happened, not what the
 // settings say now. Badges claim only what the provider did (docs/decisions/081).
 
+import { OWN_SCRIPT_WRITER } from "./own-script";
+
 const OFFLINE_WRITER = "Offline writer";
+
+/** The script is the offline writer's template draft. */
+export const isTemplateDraft = (writtenBy: string | null | undefined) => writtenBy === OFFLINE_WRITER;
 const OFFLINE_ILLUSTRATION = "Offline illustration";
 const OFFLINE_VOICE = "Offline voice (Flite)";
 
@@ -20,6 +25,7 @@ export const isOfflineProvider = (name: string) => [OFFLINE_WRITER, OFFLINE_ILLU
 /** The finished script's badges: what was done to it, by whom. None when the writer was not recorded. */
 export function scriptBadges(writtenBy: string | null | undefined): string[] {
   if (!writtenBy) return [];
+  if (writtenBy === OWN_SCRIPT_WRITER) return ["Your own words", "Read exactly as written"];
   if (writtenBy === OFFLINE_WRITER) return ["Written offline from templates", "Repeated sentences removed", "No AI used"];
   return [`Written by ${writtenBy}`, `Proofread by ${writtenBy}`];
 }
@@ -27,6 +33,7 @@ export function scriptBadges(writtenBy: string | null | undefined): string[] {
 /** The line under the script saying who wrote it. */
 export function scriptWriterLine(writtenBy: string | null | undefined): string {
   if (!writtenBy) return "The writer of this script was not recorded.";
+  if (writtenBy === OWN_SCRIPT_WRITER) return "Your own script: saved exactly as you wrote it, nothing rewritten.";
   if (writtenBy === OFFLINE_WRITER) return "Written by the offline writer (templates, no AI): no Gemini key was saved when it was written.";
   return `Written and proofread by ${writtenBy}.`;
 }

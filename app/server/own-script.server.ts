@@ -2,7 +2,7 @@
 // project's completed script without a word changed. When the project has a storyboard, the scenes whose words
 // did not change keep their pictures and voiceovers; the rest are laid out anew (one transaction).
 // Also called by the make-video workflow (issue 32) for videos made from a script.
-import { OWN_SCRIPT_WRITER, normaliseOwnScript, ownScriptProblem, ownScriptWords, planScriptEdit, type ScriptEditPlan } from "~/lib/own-script";
+import { OWN_SCRIPT_WRITER, normaliseOwnScript, ownScriptProblem, ownScriptWords, planScriptEdit, scriptSections, type ScriptEditPlan } from "~/lib/own-script";
 import { targetWordsFor } from "~/lib/script";
 import { splitVoiceover } from "~/providers/text/scenes";
 import { jsonError } from "./api.server";
@@ -11,6 +11,7 @@ import { forgetWorkflow } from "./progress-cache.server";
 import { getProjectForUser } from "./projects.server";
 import { applySceneLayout, assertScenesEditable, type LayoutItem } from "./scene-layout.server";
 import { getTemporalClient } from "./temporal.server";
+import { userProviders } from "./providers.server";
 
 export { OWN_SCRIPT_MAX_CHARS, OWN_SCRIPT_WRITER } from "~/lib/own-script";
 
@@ -82,4 +83,36 @@ export async function saveOwnScript(input: { userId: string; projectId: string; 
       ? { kept: plan.kept.map((k) => k.from), changed: plan.changed, added: plan.scenes.filter((s) => s.keeps === null).length, total: plan.scenes.length }
       : null,
   };
+}
+
+/** Proofreading is offered for scripts up to this many words: the provider answers within the request. */
+export const PROOFREAD_MAX_WORDS = 3000;
+
+export type ProofreadSuggestion = {
+  /** the proofread text, each scene break as a blank line */
+  text: string;
+  /** false: the proofreader found nothing to change */
+  changed: boolean;
+  /** who proofread it, by name ("Offline writer" tidies spacing and punctuation only) */
+  by: string;
+  /** the proofreader kept every scene break where it was */
+  breaksKept: boolean;
+};
+
+/**
+ * A proofread copy of `text` offered to the creator (issue 33): nothing is saved, and nothing changes unless they
+ * take it. Read by the user's text provider (a model when one is set up; the offline writer tidies spacing and
+ * punctuation and drops repeated sentences). Same checks as saving; over PROOFREAD_MAX_WORDS: 413.
+ */
+export async function proofreadSuggestion(userId: string, input: { text: unknown; title: string; language: string }): Promise<ProofreadSuggestion> {
+  const text = checkedOwnScript(input.text);
+  const words = ownScriptWords(text);
+  if (words > PROOFREAD_MAX_WORDS) {
+    throw jsonError(413, `Proofreading is offered for scripts of up to ${PROOFREAD_MAX_WORDS.toLocaleString("en-US")} words; this one has ${words.toLocaleString("en-US")}.`, { field: "text" });
+  }
+  const sections = scriptSections(text);
+  const { text: writer } = await userProviders(userId);
+  const proofread = normaliseOwnScript(await writer.proofreadScript({ title: input.title, text: sections.join("\n\n"), language: input.language }));
+  const after = scriptSections(proofread);
+  return { text: proofread, changed: after.join("\n") !== sections.join("\n"), by: writer.name, breaksKept: after.length === sections.length };
 }

@@ -24,6 +24,8 @@ import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflow
 export const NO_SCRIPT_MESSAGE = "No script available to generate storyboard from";
 
 export type StoryboardCellView = {
+  /** the scene's row id: what scene editing names a scene by (its index changes as scenes move) */
+  id: string;
   cellIndex: number;
   imagePrompt: string;
   voiceoverText: string;
@@ -47,6 +49,7 @@ export type StoryboardCellView = {
 };
 
 const CELL_VIEW = {
+  id: true,
   cellIndex: true,
   imagePrompt: true,
   voiceoverText: true,

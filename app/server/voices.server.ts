@@ -5,6 +5,11 @@ import { languageLabel, offlineWriterNote } from "~/lib/languages";
 import { defaultVoiceFor } from "~/lib/voices";
 import { speechRateFactor } from "~/lib/voice-speed";
 import type { ProjectVoiceUpdate } from "~/lib/project-voice";
+import { randomUUID } from "node:crypto";
+import { TYPICAL_CLOUD_WORDS_PER_SECOND } from "~/lib/narration";
+import { voicePaceWorkflow } from "../../workflows/voice-pace";
+import { voicePaceWorkflowId, type VoicePace } from "../../workflows/shared/voice-pace";
+import { startWorkflow } from "./temporal.server";
 import { prisma } from "./db.server";
 import { getProjectForUser } from "./projects.server";
 import { getUserSettings } from "./settings.server";
@@ -58,4 +63,34 @@ export async function updateNarration(userId: string, projectId: string, update:
     },
   });
   return describeNarration(userId, project);
+}
+
+export type SpeakingPace = VoicePace;
+
+/** Paces already measured, by voice: a voice's pace does not change while the app runs. */
+const paces = new Map<string, Promise<SpeakingPace>>();
+
+/**
+ * How fast the voice a project with this language and voice would use speaks, in words per second at speed 1:
+ * the figure the narration fit plans with, measured on the worker for offline voices (a short workflow: the web
+ * runs no voice), typical for cloud ones. The length estimate under an own script (/create, /script) multiplies it
+ * by the chosen speed.
+ */
+export async function speakingPace(userId: string, narration: { language: string; voiceId: string | null }): Promise<SpeakingPace> {
+  const [{ speech }, settings] = await Promise.all([userProviders(userId), getUserSettings(userId)]);
+  if (speech.source !== "offline") return { wordsPerSecond: TYPICAL_CLOUD_WORDS_PER_SECOND, measured: false };
+  const voiceId = defaultVoiceFor(narration.language, await speech.listVoices(), [narration.voiceId, settings.elevenLabsVoiceId]) ?? null;
+  const key = `${speech.name}|${voiceId ?? "default"}`;
+  let pace = paces.get(key);
+  if (!pace) {
+    pace = startWorkflow(voicePaceWorkflow, {
+      workflowId: voicePaceWorkflowId(randomUUID()),
+      args: [{ userId, language: narration.language, voiceId }],
+      memo: { startedBy: "the own script's length estimate" },
+      executionTimeout: "3 minutes",
+    }).then((handle) => handle.result());
+    pace.catch(() => paces.delete(key));
+    paces.set(key, pace);
+  }
+  return pace;
 }

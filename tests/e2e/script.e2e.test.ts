@@ -61,6 +61,21 @@ describe("create a video and write its script (offline writer)", () => {
     await page.locator("li[data-state=open]").getByText("Script downloaded", { exact: true }).waitFor();
   });
 
+  it("says plainly that the offline writer's script is a template draft, and offers the editor and the models side by side", async () => {
+    const notice = page.getByRole("region", { name: "This is a template draft" });
+    await notice.waitFor();
+    expect(await notice.getByText(/meant to be edited or replaced before you publish/).count()).toBe(1);
+    expect(await notice.getByRole("link", { name: "OpenAI-compatible model" }).getAttribute("href")).toBe("/settings#model-server");
+    expect(await notice.getByRole("link", { name: "Gemini key" }).getAttribute("href")).toBe("/settings#api-keys");
+    await shootBoth(page, "script-template-draft");
+    await notice.getByRole("button", { name: "Edit or Replace the Script" }).click();
+    await page.getByRole("heading", { name: "Edit Script" }).waitFor();
+    // nothing changed yet: nothing to save
+    expect(await page.getByRole("button", { name: "Save Script" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("button", { name: "Download Script" }).waitFor();
+  });
+
   it("keeps the script after a reload, and 'Generate Storyboard' goes to /storyboard", async () => {
     await page.reload();
     await page.getByRole("button", { name: "Generate Storyboard" }).waitFor();

@@ -48,3 +48,4 @@ export const { sendWebhookDelivery, markWebhookDeliveryFailed } = createWebhookA
 import { createVideoBatchActivities } from "./video-batch";
 
 export const { queuedBatchRows, startBatchRow } = createVideoBatchActivities();
+export { measureVoicePace } from "./voice-pace";

@@ -20,6 +20,8 @@ import type { SpeechProvider } from "~/providers/types";
 import { withHeartbeat } from "../shared/heartbeat";
 import { SCENE_MISSING } from "../shared/scene-media";
 import { NO_SCRIPT } from "../shared/storyboard";
+import { OWN_SCRIPT_WRITER } from "~/lib/own-script";
+import { splitOwnScriptIntoScenes } from "~/providers/text/own-script-scenes";
 import { projectNotOwned, requireProjectOwner } from "./ownership";
 import { asActivityFailure, providersForUser, stockMediaForUser } from "./providers";
 import { fetchStockSceneMedia, usedStockIds } from "./stock-media";
@@ -140,9 +142,10 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       const resolution = resolutionValue(project.resolution);
       const sceneCount = sceneCountFor(resolution, project.durationSeconds);
       const { text } = await deps.providersFor(input.userId);
-      const scenes = await call(() =>
-        text.splitIntoScenes({ title: project.title, script, resolution, durationSeconds: project.durationSeconds, sceneCount, seed: input.seed, language: project.language }),
-      );
+      const request = { title: project.title, script, resolution, durationSeconds: project.durationSeconds, sceneCount, seed: input.seed, language: project.language };
+      // the creator's own script keeps its breaks (a blank line or a `---` line), and every word (decision 170)
+      const own = project.script?.writtenBy === OWN_SCRIPT_WRITER;
+      const scenes = await call(() => (own ? splitOwnScriptIntoScenes(text, request) : text.splitIntoScenes(request)));
       await prisma.$transaction(async (tx) => {
         const storyboard = await tx.storyboard.update({
           where: { projectId: input.projectId },

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { Download, Film } from "lucide-react";
+import { Download, Film, PenLine } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import { scriptBadges, scriptWriterLine } from "~/lib/provenance";
 import { countWords, minutesForWords } from "~/lib/script";
@@ -13,6 +13,8 @@ export function ScriptComplete(props: {
   storyboardBusy: boolean;
   /** The provider that wrote it, by name (null: not recorded). */
   writtenBy: string | null;
+  /** Opens Edit Script (absent: the script cannot be edited here now). */
+  onEdit?: () => void;
   /** The server cannot be reached: no action is offered until it answers. */
   disabled?: boolean;
 }) {
@@ -42,7 +44,12 @@ export function ScriptComplete(props: {
         <p className="text-sm text-slate-400">
           {words} words ({minutesForWords(words)} mins video duration)
         </p>
-        <div className="flex gap-3">
+        <div className="flex flex-wrap gap-3">
+          {props.onEdit ? (
+            <Button variant="outline" onClick={props.onEdit}>
+              <PenLine className="h-4 w-4" aria-hidden /> Edit Script
+            </Button>
+          ) : null}
           <Button variant="outline" onClick={props.onDownload}>
             <Download className="h-4 w-4" aria-hidden /> Download Script
           </Button>

@@ -33,7 +33,7 @@ export function ApiKeysCard({ config }: { config: PublicConfig | null | undefine
   }
 
   return (
-    <Card>
+    <Card id="api-keys" className="scroll-mt-20">
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <KeyRound className="h-5 w-5 text-brand" aria-hidden /> API Keys

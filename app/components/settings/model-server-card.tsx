@@ -58,7 +58,7 @@ export function ModelServerCard({ config }: { config: PublicConfig | null | unde
 
   const models = test.data?.models ?? [];
   return (
-    <Card>
+    <Card id="model-server" className="scroll-mt-20">
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <Bot className="h-5 w-5 text-brand" aria-hidden /> OpenAI-Compatible Model

@@ -4,6 +4,7 @@ import type { StoryboardCellView } from "~/server/storyboard.server";
 import { needsAudio, needsImage } from "~/lib/storyboard";
 import { EditableField } from "./editable-field";
 import { IMAGE_SOURCE_LABEL, SceneMediaControls } from "./scene-media-controls";
+import { SCENE_DRAG_TYPE, SceneEditToolbar, type SceneEditActions } from "./scene-edit-toolbar";
 
 export type SceneBusy = { image: boolean; voiceover: boolean };
 
@@ -16,6 +17,8 @@ export function SceneCard(props: {
   onSave: (field: "imagePrompt" | "voiceoverText", value: string) => Promise<void>;
   onGenerate: (kind: "image" | "voiceover") => void;
   onMediaChanged: () => void;
+  /** scene shaping (issue 33): absent, the card has no order or shape controls */
+  editing?: { count: number; actions: SceneEditActions; onDropScene: (sceneId: string) => void };
 }) {
   const { cell, busy } = props;
   const hasImage = !needsImage(cell);
@@ -24,6 +27,16 @@ export function SceneCard(props: {
   return (
     <article
       aria-label={`Scene ${cell.cellIndex + 1}`}
+      data-scene-id={cell.id}
+      onDragOver={(e) => {
+        if (props.editing && e.dataTransfer.types.includes(SCENE_DRAG_TYPE)) e.preventDefault();
+      }}
+      onDrop={(e) => {
+        const id = e.dataTransfer.getData(SCENE_DRAG_TYPE);
+        if (!props.editing || !id) return;
+        e.preventDefault();
+        props.editing.onDropScene(id);
+      }}
       // Cards off screen skip layout and paint (a 60-minute video has 240): they stay in the page, for the
       // keyboard, find-in-page and selectors; "auto" keeps a card's last drawn height while it is away.
       className={`flex flex-col overflow-hidden rounded-xl border bg-slate-900 [contain-intrinsic-size:auto_640px] [content-visibility:auto] ${props.playing ? "border-brand ring-2 ring-brand" : "border-slate-800"}`}
@@ -60,6 +73,9 @@ export function SceneCard(props: {
         <span className="absolute left-2 top-2 rounded bg-slate-950/80 px-2 py-0.5 text-xs font-semibold">
           Scene {cell.cellIndex + 1} · {(cell.audioDuration ?? cell.estimatedDuration).toFixed(1)} s
         </span>
+        {!hasAudio ? (
+          <span className="absolute bottom-2 right-2 rounded bg-amber-950/90 px-2 py-0.5 text-xs font-semibold text-amber-200">Needs a voiceover</span>
+        ) : null}
         {cell.imageSource !== "generated" || cell.clipUrl || cell.mediaCredit ? (
           <span className="absolute right-2 top-2 rounded bg-brand/90 px-2 py-0.5 text-xs font-semibold">
             {cell.imageSource === "generated" && cell.mediaCredit ? "Pexels" : IMAGE_SOURCE_LABEL[cell.imageSource]}
@@ -92,6 +108,7 @@ export function SceneCard(props: {
           </Button>
         </div>
         <SceneMediaControls cell={cell} onChanged={props.onMediaChanged} />
+        {props.editing ? <SceneEditToolbar cell={cell} count={props.editing.count} actions={props.editing.actions} disabled={cell.id.startsWith("new-")} /> : null}
       </div>
     </article>
   );

@@ -4,6 +4,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { DurationSlider } from "~/components/create/duration-slider";
 import { NarrationFields } from "~/components/create/narration-fields";
+import { ScriptSourcePicker, topicFromScript, type ScriptSource } from "~/components/create/script-source";
+import { OwnScriptEditor } from "~/components/script/own-script-editor";
+import { OWN_SCRIPT_MESSAGES, scriptSections } from "~/lib/own-script";
 import { DEFAULT_LANGUAGE } from "~/lib/languages";
 import { ProjectVoiceSchema } from "~/lib/project-voice";
 import { VOICE_SPEED } from "~/lib/voice-speed";
@@ -17,6 +20,7 @@ import { DURATION_RULES, RESOLUTIONS, resolutionEnum, type ResolutionValue } fro
 import { MISSING_INFORMATION, VideoDetailsSchema, durationIsValid, invalidDurationMessage, type VideoDetails } from "~/lib/video-details";
 import { requireUserId } from "~/server/auth.server";
 import { createProject } from "~/server/projects.server";
+import { checkedOwnScript, saveOwnScript } from "~/server/own-script.server";
 import { MAX_JSON_BYTES, readBodyCapped } from "~/server/api.server";
 import { pageMeta } from "~/lib/meta";
 
@@ -52,14 +56,26 @@ export async function action({ request }: ActionFunctionArgs): Promise<Response>
     const issue = narration.error.issues[0]!;
     return Response.json({ ok: false, message: issue.message, field: String(issue.path[0]) } satisfies ActionResult, { status: 400 });
   }
+  // the creator's own words (issue 33): checked before the project exists, so a refused script creates nothing
+  let ownScript: string | null = null;
+  if (form.scriptSource === "own") {
+    try {
+      ownScript = checkedOwnScript(form.script ?? "");
+    } catch (e) {
+      if (!(e instanceof Response)) throw e;
+      const body = (await e.json().catch(() => ({}))) as { message?: string };
+      return Response.json({ ok: false, message: body.message ?? "The script cannot be saved.", field: "script" } satisfies ActionResult, { status: e.status });
+    }
+  }
   try {
-    await createProject(userId, {
+    const project = await createProject(userId, {
       title: details.title,
       topic: details.topic,
       resolution: resolutionEnum(details.resolution),
       durationSeconds: details.duration,
       ...narration.data,
     });
+    if (ownScript !== null) await saveOwnScript({ userId, projectId: project.id, text: ownScript });
   } catch (e) {
     if (e instanceof Response) {
       const body = (await e.json().catch(() => ({}))) as { message?: string };
@@ -88,6 +104,9 @@ export default function CreateVideo() {
   const [language, setLanguage] = useState(narration.language);
   const [voiceId, setVoiceId] = useState(narration.voiceId);
   const [voiceSpeed, setVoiceSpeed] = useState(narration.voiceSpeed);
+  const [scriptSource, setScriptSource] = useState<ScriptSource>("write");
+  const [ownScript, setOwnScript] = useState("");
+  const own = scriptSource === "own";
   const busy = fetcher.state !== "idle";
 
   // Start from the details saved in this browser, if any.
@@ -122,7 +141,13 @@ export default function CreateVideo() {
 
   function submit(event: React.FormEvent) {
     event.preventDefault();
-    if (!title.trim() || !topic.trim()) {
+    if (own && !scriptSections(ownScript).length) {
+      toast({ title: "Missing Information", description: OWN_SCRIPT_MESSAGES.empty, variant: "destructive" });
+      return;
+    }
+    // with the creator's own words the topic may stay empty: their opening words describe the video
+    const sentTopic = topic.trim() || (own ? topicFromScript(ownScript) : "");
+    if (!title.trim() || !sentTopic) {
       toast({ ...MISSING_INFORMATION, variant: "destructive" });
       return;
     }
@@ -131,7 +156,17 @@ export default function CreateVideo() {
       return;
     }
     fetcher.submit(
-      { title: title.trim(), topic: topic.trim(), resolution, duration: String(duration), language, voiceId, voiceSpeed: String(voiceSpeed) },
+      {
+        title: title.trim(),
+        topic: sentTopic,
+        resolution,
+        duration: String(duration),
+        language,
+        voiceId,
+        voiceSpeed: String(voiceSpeed),
+        scriptSource,
+        ...(own ? { script: ownScript } : {}),
+      },
       { method: "post" },
     );
   }
@@ -139,7 +174,7 @@ export default function CreateVideo() {
   return (
     <main className="mx-auto max-w-2xl px-4 py-10">
       <h1 className="text-3xl font-bold">Create New Video</h1>
-      <p className="mt-2 text-slate-400">Describe your video. Reelsmith writes the script next.</p>
+      <p className="mt-2 text-slate-400">{own ? "Describe your video and give it your words." : "Describe your video. Reelsmith writes the script next."}</p>
       <form onSubmit={submit} noValidate className="mt-8 grid gap-6 rounded-xl border border-slate-800 bg-slate-900 p-6">
         <label className="grid gap-2">
           <span className="text-sm font-medium">Title</span>
@@ -152,13 +187,26 @@ export default function CreateVideo() {
             className="rounded-md border border-slate-700 bg-slate-950 px-3 py-2 outline-none focus:border-brand"
           />
         </label>
+        <ScriptSourcePicker value={scriptSource} onChange={setScriptSource} />
+        {own ? (
+          <OwnScriptEditor
+            value={ownScript}
+            onChange={setOwnScript}
+            title={title}
+            durationSeconds={duration}
+            resolution={resolution}
+            language={language}
+            voiceId={voiceId || null}
+            voiceSpeed={voiceSpeed}
+          />
+        ) : null}
         <label className="grid gap-2">
-          <span className="text-sm font-medium">Topic</span>
+          <span className="text-sm font-medium">{own ? "Topic (optional: your opening words are used when empty)" : "Topic"}</span>
           <textarea
             name="topic"
             value={topic}
             onChange={(e) => setTopic(e.target.value)}
-            rows={4}
+            rows={own ? 2 : 4}
             maxLength={5000}
             placeholder="What should the video be about? Key points, audience, tone..."
             className="rounded-md border border-slate-700 bg-slate-950 px-3 py-2 outline-none focus:border-brand"

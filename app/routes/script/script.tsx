@@ -13,7 +13,10 @@ import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import { resolutionValue } from "~/lib/video-format";
 import { describeNarration, type ProjectNarration } from "~/server/voices.server";
-import { createContext, useContext } from "react";
+import { createContext, useContext, useState } from "react";
+import { ScriptEditor } from "~/components/script/script-editor";
+import { TemplateDraftNotice } from "~/components/script/template-draft-notice";
+import { isTemplateDraft } from "~/lib/provenance";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () => pageMeta("Script · Reelsmith");
@@ -47,6 +50,8 @@ export default function ScriptPage() {
 function ScriptStates({ serverDetails }: { serverDetails: VideoDetails | null }) {
   const { details, data, unreachable, start, resetAndRetry, storyboard, download } = useScriptGeneration(serverDetails);
   const notice = unreachable ? <ServerUnreachableNotice what="the script's status" /> : null;
+  const narration = useContext(NarrationContext);
+  const [editing, setEditing] = useState(false);
 
   if (details === undefined) return <PageShell>Loading...</PageShell>;
 
@@ -65,10 +70,30 @@ function ScriptStates({ serverDetails }: { serverDetails: VideoDetails | null })
   }
 
   if (data?.status === "completed" && data.script) {
+    if (editing && narration) {
+      return (
+        <PageShell>
+          {notice}
+          <ScriptEditor
+            projectId={narration.projectId}
+            title={data.title ?? details.title}
+            script={data.script}
+            durationSeconds={details.duration}
+            resolution={details.resolution}
+            language={narration.language}
+            voiceId={narration.voiceId}
+            voiceSpeed={narration.voiceSpeed}
+            onDone={() => setEditing(false)}
+          />
+        </PageShell>
+      );
+    }
     return (
       <PageShell>
         {notice}
+        {isTemplateDraft(data.writtenBy) && narration ? <TemplateDraftNotice onEdit={() => setEditing(true)} /> : null}
         <ScriptComplete
+          onEdit={narration && !unreachable ? () => setEditing(true) : undefined}
           title={data.title ?? details.title}
           script={data.script}
           onDownload={download}

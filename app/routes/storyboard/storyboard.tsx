@@ -18,6 +18,10 @@ import { getStoryboardStatus, listCells } from "~/server/storyboard.server";
 import { resolutionValue } from "~/lib/video-format";
 import { pageMeta } from "~/lib/meta";
 import { lazy, Suspense } from "react";
+import { useSceneEditing } from "~/components/storyboard/use-scene-editing";
+import { UndoDeleteBar } from "~/components/storyboard/undo-delete-bar";
+import type { SceneEditActions } from "~/components/storyboard/scene-edit-toolbar";
+import { formatLength } from "~/lib/own-script";
 
 // The preview bundles Remotion and its Player (about half a megabyte): loaded only when the scenes show.
 const LivePreview = lazy(() => import("~/components/storyboard/live-preview").then((m) => ({ default: m.LivePreview })));
@@ -31,12 +35,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // JSON round trip gives them exactly the shapes the API routes answer, which the page's queries then poll
   const [status, storyboardCells] = await Promise.all([getStoryboardStatus(project), listCells(project.id)]);
   const initial = JSON.parse(JSON.stringify({ status, cells: { title: project.title, storyboardCells } })) as StoryboardInitialData;
-  return { project: { title: project.title, resolution: resolutionValue(project.resolution) }, initial };
+  return { project: { id: project.id, title: project.title, resolution: resolutionValue(project.resolution) }, initial };
 }
 
 export default function StoryboardPage() {
   const { project, initial } = useLoaderData<typeof loader>();
-  const { status, unreachable, list, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene } = useStoryboard(project, initial);
+  const { status, unreachable, list: saved, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene } = useStoryboard(project, initial);
+  const scenes = useSceneEditing(project?.id ?? null, saved);
+  // what the page shows: the scenes with the creator's latest edit already made (a deleted one gone at once)
+  const list = scenes.shown;
 
   if (!project) {
     return (
@@ -105,6 +112,15 @@ export default function StoryboardPage() {
   }
 
   const vertical = project.resolution !== "16:9";
+  const seconds = list.reduce((sum, c) => sum + (c.audioDuration ?? c.estimatedDuration), 0);
+  const actions: SceneEditActions = {
+    move: scenes.move,
+    add: (at, text) => scenes.edit({ action: "add", at, text }),
+    split: (cell, at) => scenes.edit({ action: "split", sceneId: cell.id, at }),
+    merge: (cell) => void scenes.edit({ action: "merge", sceneId: cell.id }),
+    remove: scenes.remove,
+  };
+  const editable = !unreachable && !progress?.running;
   const everyAudio = list.length > 0 && list.every((c) => !needsAudio(c));
   return (
     <Shell>
@@ -113,7 +129,7 @@ export default function StoryboardPage() {
         <div className="min-w-0 max-w-full">
           <h1 className="text-3xl font-bold">{status.data?.title ?? project.title}</h1>
           <p className="text-slate-400">
-            Storyboard · {list.length} scenes · {project.resolution}
+            Storyboard · {list.length} {list.length === 1 ? "scene" : "scenes"} · about {formatLength(seconds)} · {project.resolution}
           </p>
           <div className="mt-2">
             <ImageSourcePicker />
@@ -139,7 +155,7 @@ export default function StoryboardPage() {
       <div className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
         {list.map((cell) => (
           <SceneCard
-            key={cell.cellIndex}
+            key={cell.id}
             cell={cell}
             vertical={vertical}
             busy={busy[cell.cellIndex] ?? noBusy}
@@ -147,9 +163,25 @@ export default function StoryboardPage() {
             onSave={(field, value) => saveCell(cell.cellIndex, field, value)}
             onGenerate={(kind) => generateScene(cell.cellIndex, kind)}
             onMediaChanged={refreshMedia}
+            editing={
+              editable
+                ? {
+                    count: list.length,
+                    actions,
+                    onDropScene: (id) => {
+                      const dragged = list.find((c) => c.id === id);
+                      if (dragged) scenes.move(dragged, cell.cellIndex);
+                    },
+                  }
+                : undefined
+            }
           />
         ))}
       </div>
+      <p className="sr-only" aria-live="polite">
+        {scenes.announcement}
+      </p>
+      <UndoDeleteBar pending={scenes.pending} onUndo={scenes.undo} />
       <Suspense fallback={null}>
         <LivePreview cells={list} resolution={project.resolution} />
       </Suspense>

@@ -1,0 +1,331 @@
+// Issue 33 in the browser: a video made from the creator's own words (pasted, with `---` breaks) says exactly those
+// words and breaks scenes where asked; Edit Script keeps the media of unchanged scenes; the storyboard's scenes are
+// added, deleted (and undone), reordered by keyboard, split and merged, and the rendered video follows. Screenshots
+// of the three screens at 1280x800 and 390x844, checked with axe.
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+vi.hoisted(() => {
+  // the app under test's database (scripts/lib/test-app.mjs), before any app module reads it
+  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  process.env.DATA_DIR = process.env.E2E_DATA_DIR ?? `${process.env.DATA_DIR ?? ".data"}/e2e-${process.env.E2E_PORT ?? 3100}`;
+});
+
+const { prisma } = await import("~/server/db.server");
+const { scriptSections, spokenWords } = await import("~/lib/own-script");
+const { baseUrl, launchChromium } = await import("../support/browser");
+const { signIn } = await import("../support/browser-auth");
+const { shootBoth, VIEWPORTS } = await import("../support/screenshots");
+
+// 120 words in three parts, the parts cut by `---` lines
+const PARTS = [
+  "Salt is older than any kitchen. Long before people cooked anything, animals walked for miles to lick it from bare rocks, and the narrow paths they wore into the hills became the first roads that traders later followed, carrying blocks of it.",
+  "Rome paid its soldiers partly in salt, or so the old story goes. Whether or not that is true, the word salary still carries the grain in it. Cities rose beside salt springs, and wars were fought to hold them.",
+  "Today a grey mountain of it sits beside every highway, waiting for winter. We stopped noticing salt a long time ago, but we never stopped needing it, and every single one of us carries some in our blood.",
+];
+const SCRIPT = `${PARTS[0]}\n---\n${PARTS[1]}\n---\n${PARTS[2]}`;
+const normalise = (s: string) => s.replace(/\s+/g, " ").trim();
+
+let browser: Browser;
+const violations: string[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await prisma.$disconnect();
+});
+
+async function signedInPage(who: string): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
+  await signIn(page, { email: `${who}-${Date.now()}@example.com`, name: who });
+  return page;
+}
+
+/** Axe at both widths, and nothing wider than the screen; serious and critical findings are collected. */
+async function audit(page: Page, screen: string) {
+  const before = page.viewportSize();
+  for (const [viewport, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(200);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (overflow > 1) violations.push(`${screen} ${viewport}: page ${overflow}px wider than the screen`);
+    const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+    for (const v of result.violations) {
+      if (v.impact === "serious" || v.impact === "critical") violations.push(`${screen} ${viewport}: ${v.id} ${v.help} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    }
+  }
+  if (before) await page.setViewportSize(before);
+}
+
+async function currentProject(email: string) {
+  const user = await prisma.user.findFirstOrThrow({ where: { email: { startsWith: email } }, orderBy: { createdAt: "desc" } });
+  return prisma.project.findUniqueOrThrow({ where: { id: user.currentProjectId! }, include: { storyboard: true } });
+}
+const cellsOf = (storyboardId: string) => prisma.storyboardCell.findMany({ where: { storyboardId }, orderBy: { cellIndex: "asc" } });
+const sceneCards = (page: Page) => page.locator("article[aria-label^='Scene ']");
+
+async function createWithOwnScript(page: Page, input: { title: string; script: string; durationSteps: number }) {
+  await page.goto(`${baseUrl()}/create`);
+  await page.getByLabel("Title").fill(input.title);
+  await page.getByText("Use my own script").click();
+  await page.getByLabel("Your script").fill(input.script);
+  await page.getByText("9:16 Shorts").click();
+  const slider = page.getByRole("slider", { name: "Duration in seconds" });
+  await slider.focus();
+  for (let i = 0; i < Math.abs(input.durationSteps); i++) await slider.press(input.durationSteps > 0 ? "ArrowRight" : "ArrowLeft");
+}
+
+/** Generate All, then the page's reload with every scene's media. Answers with the summary's text. */
+async function generateAll(page: Page): Promise<string> {
+  const reloaded = page.waitForEvent("load", { timeout: 240_000 });
+  await page.getByRole("button", { name: "Generate All Content" }).click();
+  const summary = page.locator("li[data-state=open]").getByText(/images and \d+ voiceovers generated/);
+  await summary.waitFor({ timeout: 240_000 });
+  const text = await summary.textContent();
+  await reloaded;
+  await page.getByText("Every scene has its image and voiceover.").waitFor({ timeout: 30_000 });
+  return text ?? "";
+}
+
+describe("a video from the creator's own words", () => {
+  let page: Page;
+  let storyboardId: string;
+
+  it("/create takes a pasted script and says how long the chosen voice takes to read it", async () => {
+    page = await signedInPage("writer");
+    // 45 s: the 120 words at the offline voice's pace
+    await createWithOwnScript(page, { title: "A Pinch of Salt", script: SCRIPT, durationSteps: 3 });
+    const length = page.getByTestId("script-length");
+    await length.getByText(/^120 words, about \d:\d\d spoken: (about|longer than|shorter than) the 0:45 you chose\./).waitFor({ timeout: 60_000 });
+    expect(await page.getByText("(3 parts now, each at least one scene)").count()).toBe(1);
+    // a slower voice reads longer: the estimate follows the speed slider at once
+    const before = await length.textContent();
+    const speed = page.getByRole("slider", { name: /speed/i });
+    await speed.focus();
+    for (let i = 0; i < 4; i++) await speed.press("ArrowLeft");
+    await expect.poll(() => length.textContent()).not.toBe(before);
+    for (let i = 0; i < 4; i++) await speed.press("ArrowRight");
+    await expect.poll(() => length.textContent()).toBe(before);
+    await shootBoth(page, "own-words-create");
+    await audit(page, "/create with an own script");
+
+    await page.getByRole("button", { name: "Create Video" }).click();
+    await page.waitForURL(`${baseUrl()}/script`);
+    await page.getByText("Your own words").waitFor({ timeout: 30_000 });
+    // the words as pasted, breaks and all
+    expect(normalise((await page.getByTestId("script-text").textContent()) ?? "")).toBe(normalise(SCRIPT));
+  });
+
+  it("splits into scenes that say exactly the creator's words and break where asked", async () => {
+    await page.getByRole("button", { name: "Generate Storyboard" }).click();
+    await page.waitForURL(`${baseUrl()}/storyboard`);
+    await sceneCards(page).first().waitFor({ timeout: 120_000 });
+    const project = await currentProject("writer");
+    storyboardId = project.storyboard!.id;
+    const cells = await cellsOf(storyboardId);
+    const voiceovers = cells.map((c) => c.voiceoverText);
+    expect(normalise(voiceovers.join(" "))).toBe(normalise(spokenWords(SCRIPT)));
+    // every part is a run of whole scenes: no scene crosses a `---`
+    let at = 0;
+    for (const part of scriptSections(SCRIPT)) {
+      let joined = "";
+      while (at < voiceovers.length && normalise(joined).length < normalise(part).length) joined += ` ${voiceovers[at++]}`;
+      expect(normalise(joined)).toBe(normalise(part));
+    }
+    expect(at).toBe(voiceovers.length);
+    expect(await sceneCards(page).count()).toBe(cells.length);
+  });
+
+  it("its voiceovers and captions say exactly those words", { timeout: 300_000 }, async () => {
+    await generateAll(page);
+    const cells = await cellsOf(storyboardId);
+    expect(cells.every((c) => c.audioUrl && c.imageUrl)).toBe(true);
+    const captionWords = cells.flatMap((c) => (c.wordTimings as { words: { text: string }[] }).words.map((w) => w.text));
+    expect(normalise(captionWords.join(" "))).toBe(normalise(spokenWords(SCRIPT)));
+  });
+
+  it("Edit Script says which scenes change, and keeps the media of the others", async () => {
+    const before = await cellsOf(storyboardId);
+    await page.goto(`${baseUrl()}/script`);
+    await page.getByRole("button", { name: "Edit Script" }).click();
+    const editor = page.getByLabel("Script", { exact: true });
+    const edited = SCRIPT.replace("Rome paid its soldiers partly in salt, or so the old story goes.", "Roman soldiers, the story goes, were paid partly in salt.");
+    await editor.fill(edited);
+    const impact = page.getByTestId("scene-impact");
+    await impact.getByText(/will change: (its|their) words are different/).waitFor();
+    await page.getByTestId("script-length").getByText(/^\d+ words, about/).waitFor();
+    await shootBoth(page, "own-words-script-edit");
+    await audit(page, "/script in edit mode");
+    await page.getByRole("button", { name: "Save Script" }).click();
+    await page.locator("li[data-state=open]").getByText("Script Saved").waitFor();
+    await page.getByRole("button", { name: "Edit Script" }).waitFor();
+
+    const after = await cellsOf(storyboardId);
+    expect(normalise(after.map((c) => c.voiceoverText).join(" "))).toBe(normalise(spokenWords(edited)));
+    const changedScene = before.find((c) => c.voiceoverText.includes("Rome paid its soldiers"))!;
+    for (const old of before) {
+      const now = after.find((c) => c.id === old.id);
+      if (old.id === changedScene.id) expect(now).toBeUndefined();
+      // every other scene: the same row, picture and voiceover
+      else expect(now).toMatchObject({ voiceoverText: old.voiceoverText, imageUrl: old.imageUrl, audioUrl: old.audioUrl });
+    }
+    const fresh = after.filter((c) => !before.some((b) => b.id === c.id));
+    expect(fresh.length).toBeGreaterThan(0);
+    expect(fresh.every((c) => c.audioUrl === null && c.imageUrl === null)).toBe(true);
+  });
+});
+
+describe("shaping the storyboard's scenes", () => {
+  let page: Page;
+  let storyboardId: string;
+  const SHORT = "Bees dance to share where the flowers are.\n---\nEach turn points the way home.\n---\nThe hive reads the dance in the dark.";
+  const texts = async () => (await cellsOf(storyboardId)).map((c) => c.voiceoverText);
+  const shownTexts = (p: Page) => sceneCards(p).evaluateAll((cards) => cards.map((c) => c.getAttribute("data-scene-id")));
+
+  it("starts from a short own script, every scene with its media", { timeout: 300_000 }, async () => {
+    page = await signedInPage("shaper");
+    await createWithOwnScript(page, { title: "The Bee Dance", script: SHORT, durationSteps: -3 });
+    await page.getByRole("button", { name: "Create Video" }).click();
+    await page.waitForURL(`${baseUrl()}/script`);
+    await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 30_000 });
+    await page.waitForURL(`${baseUrl()}/storyboard`);
+    await sceneCards(page).first().waitFor({ timeout: 120_000 });
+    storyboardId = (await currentProject("shaper")).storyboard!.id;
+    expect(await texts()).toEqual(scriptSections(SHORT));
+    await generateAll(page);
+  });
+
+  it("adds a scene after the last, and a deleted scene comes back with Undo", async () => {
+    const last = sceneCards(page).nth(2);
+    await last.getByRole("button", { name: "Add a scene next to scene 3" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add a scene" });
+    await dialog.getByLabel("After scene 3").check();
+    await dialog.getByLabel("What the scene says").fill("Then the bees fly out together.");
+    await dialog.getByRole("button", { name: "Add Scene" }).click();
+    await expect.poll(() => sceneCards(page).count()).toBe(4);
+    await expect.poll(texts).toEqual([...scriptSections(SHORT), "Then the bees fly out together."]);
+    await expect.poll(() => page.getByText("Storyboard · 4 scenes").count()).toBe(1);
+
+    const second = await sceneCards(page).nth(1).getAttribute("data-scene-id");
+    await sceneCards(page).nth(1).getByRole("button", { name: "Delete scene 2" }).click();
+    await expect.poll(() => sceneCards(page).count()).toBe(3);
+    await page.getByTestId("undo-delete").getByText("Scene 2 deleted.").waitFor();
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => sceneCards(page).count()).toBe(4);
+    expect(await sceneCards(page).nth(1).getAttribute("data-scene-id")).toBe(second);
+    // past the undo time, nothing was deleted
+    await page.waitForTimeout(7000);
+    expect(await texts()).toHaveLength(4);
+  });
+
+  it("a deletion not undone is saved once its undo time is up", async () => {
+    await sceneCards(page).nth(3).getByRole("button", { name: "Delete scene 4" }).click();
+    await page.getByTestId("undo-delete").getByText("Scene 4 deleted.").waitFor();
+    await expect.poll(texts, { timeout: 15_000 }).toEqual(scriptSections(SHORT));
+    // and back, for the rest of the test
+    await sceneCards(page).nth(2).getByRole("button", { name: "Add a scene next to scene 3" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add a scene" });
+    await dialog.getByLabel("What the scene says").fill("Then the bees fly out together.");
+    await dialog.getByRole("button", { name: "Add Scene" }).click();
+    await expect.poll(texts).toHaveLength(4);
+  });
+
+  it("moves a scene down with the keyboard, its picture and voiceover with it", async () => {
+    const [first] = await cellsOf(storyboardId);
+    const handle = sceneCards(page).first().getByRole("button", { name: /^Move scene 1: drag/ });
+    await handle.focus();
+    await handle.press("ArrowDown");
+    await expect.poll(texts).toEqual([scriptSections(SHORT)[1], scriptSections(SHORT)[0], scriptSections(SHORT)[2], "Then the bees fly out together."]);
+    const moved = (await cellsOf(storyboardId))[1]!;
+    expect(moved).toMatchObject({ id: first!.id, imageUrl: first!.imageUrl, audioUrl: first!.audioUrl });
+    await expect.poll(() => shownTexts(page)).toEqual((await cellsOf(storyboardId)).map((c) => c.id));
+    // the card shows its own picture at its new place
+    expect(await sceneCards(page).nth(1).locator("img").getAttribute("src")).toBe(first!.imageUrl);
+
+    // with a mouse: scene 2's handle dragged onto scene 1 puts it first again
+    // (dropped on the scene's picture, where a person aims)
+    await sceneCards(page).nth(1).getByRole("button", { name: /^Move scene 2: drag/ }).dragTo(sceneCards(page).first(), { targetPosition: { x: 60, y: 60 } });
+    await expect.poll(texts, { timeout: 10_000 }).toEqual([...scriptSections(SHORT), "Then the bees fly out together."]);
+    expect((await cellsOf(storyboardId))[0]).toMatchObject({ id: first!.id, imageUrl: first!.imageUrl });
+    // and down again with the keyboard, for the steps below
+    const again = sceneCards(page).first().getByRole("button", { name: /^Move scene 1: drag/ });
+    await again.focus();
+    await again.press("ArrowDown");
+    await expect.poll(texts).toEqual([scriptSections(SHORT)[1], scriptSections(SHORT)[0], scriptSections(SHORT)[2], "Then the bees fly out together."]);
+  });
+
+  it("splits a scene at the cursor and merges one with the next", async () => {
+    const card = sceneCards(page).nth(1);
+    await card.getByRole("button", { name: "Split scene 2 at the cursor" }).click();
+    const dialog = page.getByRole("dialog", { name: "Split scene 2" });
+    const box = dialog.getByLabel("Voiceover of scene 2");
+    // the cursor after "Bees dance" (the text box answers the keyboard like any other)
+    await box.focus();
+    await box.press("Home");
+    for (let i = 0; i < "Bees dance".length; i++) await box.press("ArrowRight");
+    await dialog.getByTestId("split-preview").getByText("to share where the flowers are.").waitFor();
+    await shootBoth(page, "own-words-storyboard-split");
+    await audit(page, "/storyboard split dialog");
+    await dialog.getByRole("button", { name: "Split Here" }).click();
+    await expect.poll(texts).toEqual([
+      scriptSections(SHORT)[1],
+      "Bees dance",
+      "to share where the flowers are.",
+      scriptSections(SHORT)[2],
+      "Then the bees fly out together.",
+    ]);
+    let cells = await cellsOf(storyboardId);
+    // the first half keeps the picture and must be spoken again; the second has neither yet
+    expect(cells[1]).toMatchObject({ audioUrl: null });
+    expect(cells[1]!.imageUrl).not.toBeNull();
+    expect(cells[2]).toMatchObject({ audioUrl: null, imageUrl: null });
+    await expect.poll(() => sceneCards(page).nth(1).getByText("Needs a voiceover").count()).toBe(1);
+
+    await sceneCards(page).nth(3).getByRole("button", { name: "Merge scene 4 with scene 5" }).click();
+    await expect.poll(texts).toEqual([
+      scriptSections(SHORT)[1],
+      "Bees dance",
+      "to share where the flowers are.",
+      `${scriptSections(SHORT)[2]} Then the bees fly out together.`,
+    ]);
+    cells = await cellsOf(storyboardId);
+    expect(cells[3]!.audioUrl).toBeNull();
+    expect(cells[3]!.imageUrl).not.toBeNull();
+    await expect.poll(() => sceneCards(page).count()).toBe(4);
+    await shootBoth(page, "own-words-storyboard-controls");
+    await audit(page, "/storyboard with scene controls");
+  });
+
+  it("Generate All makes only what is missing, and the render follows the new scenes", { timeout: 600_000 }, async () => {
+    const before = await cellsOf(storyboardId);
+    const summary = await generateAll(page);
+    // missing: the second half's picture; the voiceovers of both halves and of the merged scene
+    expect(summary).toBe("1 images and 3 voiceovers generated.");
+    const after = await cellsOf(storyboardId);
+    expect(after[0]).toMatchObject({ id: before[0]!.id, audioUrl: before[0]!.audioUrl, imageUrl: before[0]!.imageUrl });
+
+    await page.goto(`${baseUrl()}/render`);
+    await page.getByRole("heading", { name: "Ready to Render" }).waitFor({ timeout: 30_000 });
+    await page.getByRole("button", { name: "Render Video" }).click();
+    await page.getByRole("heading", { name: "Video Rendered Successfully" }).waitFor({ timeout: 480_000 });
+    const project = await currentProject("shaper");
+    const video = await prisma.renderedVideo.findFirstOrThrow({ where: { projectId: project.id, status: "completed" }, orderBy: { createdAt: "desc" } });
+    // the render's timeline, read as the render reads it (its plan: scenes in order, each voiceover measured from
+    // its file): the four scenes in their new order, and the rendered file as long as that timeline
+    const { prepareRenderPlan } = await import("../../workflows/activities/render");
+    const { totalDurationInFrames, VIDEO_FPS } = await import("../../remotion/timing");
+    const plan = await prepareRenderPlan({ renderId: video.id, userId: project.userId, projectId: project.id, width: video.width!, height: video.height!, captions: true });
+    expect(plan.scenes.map((s) => s.text)).toEqual(after.map((c) => c.voiceoverText));
+    const { mediaIdFromUrl } = await import("~/server/storage.server");
+    expect(plan.scenes.map((s) => s.audioFileId)).toEqual(after.map((c) => c.audioFileId ?? mediaIdFromUrl(c.audioUrl)));
+    const timelineSeconds = totalDurationInFrames(plan.scenes.map((s) => s.audioDurationInSeconds)) / VIDEO_FPS;
+    expect(Math.abs(video.durationSeconds! - timelineSeconds)).toBeLessThan(0.25);
+  });
+
+  it("has no serious or critical axe finding on the screens it photographed", () => {
+    expect(violations).toEqual([]);
+  });
+});
