@@ -2,7 +2,6 @@
 // heavy, render: decision 155), a Temporal Worker per queue it serves, run and stopped together as one. The light
 // queue's worker also runs the workflows; the heavy and render queues' workers run activities only, each with its
 // own slot count, so renders never take the slots a script needs.
-import fs from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { NativeConnection, Worker } from "@temporalio/worker";
@@ -11,6 +10,7 @@ import { getEnv } from "~/server/env.server";
 import { startLeftoverSweeps } from "~/server/render-cleanup.server";
 import * as activities from "./activities";
 import { activityInterceptors } from "./activities/interruptions";
+import { keepAliveFile } from "./activities/worker-alive";
 import { closeBrowser, getCompositionBundle } from "./activities/render-engine";
 import { lowerProcessPriority, workerNiceness } from "./activities/process-priority";
 import { taskQueueFor, type WorkClass } from "./shared/queue-names";
@@ -108,21 +108,6 @@ export async function createWorker(
     activities: { ...activities, ...options.activities },
     queues: options.queues,
   });
-}
-
-/**
- * For a container's health check (docker-compose.yml): the file's time is set every 10 s while every queue's
- * worker runs, so a worker whose polling stopped is seen as unhealthy within a minute.
- */
-function keepAliveFile(file: string | undefined, worker: QueueWorkers): () => void {
-  if (!file) return () => {};
-  const touch = () => {
-    if (!worker.workers.every((w) => w.getState() === "RUNNING")) return;
-    fs.promises.writeFile(file, `${new Date().toISOString()}\n`).catch((e: unknown) => console.error(`could not write WORKER_ALIVE_FILE ${file}:`, e));
-  };
-  touch();
-  const timer = setInterval(touch, 10_000);
-  return () => clearInterval(timer);
 }
 
 async function main() {
