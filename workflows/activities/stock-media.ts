@@ -8,7 +8,7 @@ import { fileTypeFromBuffer } from "file-type";
 import type { Project } from "~/generated/prisma/client";
 import type { MediaCredit, StockMediaProvider } from "~/providers/image/pexels.server";
 import { ProviderError } from "~/providers/errors";
-import { prepareSceneClip, prepareSceneImage, SCENE_MEDIA_LIMITS, storePreparedClip } from "~/server/scene-media.server";
+import { prepareSceneClip, prepareSceneImage, SCENE_MEDIA_LIMITS, storePreparedClip } from "~/server/scene-media-files.server";
 import { saveMedia } from "~/server/storage.server";
 import { imageAspectFor, resolutionValue, videoSizeFor } from "~/lib/video-format";
 
