@@ -3,7 +3,8 @@
 // E2E_STORAGE=s3: media in the test object store's bucket, and the web and the worker share no folder (each its
 // own DATA_DIR and scratch folder; the secrets given to both, as a fleet's operator gives them; decision 150).
 // E2E_WORKERS=N: N worker processes (default 1), each its own folders with a bucket, all serving every queue, as N
-// machines of a fleet would (docs/fleet.md); their output is tagged worker-1, worker-2, ... in the log.
+// machines of a fleet would (docs/fleet.md), or each the queues E2E_WORKER_QUEUES gives it; their output is
+// tagged worker-1, worker-2, ... in the log.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -101,7 +102,16 @@ export async function startAppForTests(serverEnv) {
   const workerCount = Number(process.env.E2E_WORKERS ?? 1);
   if (!Number.isInteger(workerCount) || workerCount < 1) throw new Error(`E2E_WORKERS must be a whole number of at least 1, not "${process.env.E2E_WORKERS}"`);
   const workerNames = workerCount === 1 ? ["worker"] : Array.from({ length: workerCount }, (_, i) => `worker-${i + 1}`);
-  const workers = workerNames.map((name) => startChild(name, process.execPath, ["--import", "tsx", "workflows/worker.ts"], { env: own(name), quiet: true }));
+  // E2E_WORKER_QUEUES: each worker's WORKER_QUEUES, separated by ";" (e.g. "light,render;heavy,render"), as a fleet
+  // whose machines serve different queues; unset, every worker serves all three
+  const workerQueues = process.env.E2E_WORKER_QUEUES?.split(";") ?? [];
+  if (workerQueues.length && workerQueues.length !== workerCount) {
+    throw new Error(`E2E_WORKER_QUEUES names ${workerQueues.length} workers' queues, E2E_WORKERS starts ${workerCount}`);
+  }
+  const workers = workerNames.map((name, i) => {
+    const queues = workerQueues[i] ? { WORKER_QUEUES: workerQueues[i] } : {};
+    return startChild(name, process.execPath, ["--import", "tsx", "workflows/worker.ts"], { env: { ...own(name), ...queues }, quiet: true });
+  });
   const children = [startChild("web", process.execPath, ["--import", "tsx", "server.ts"], { env: own("web"), quiet: true }), ...workers];
   for (const child of children) {
     child.stdout.on("data", (d) => out.write(`[${child.name}] ${d}`));

@@ -7,6 +7,7 @@
 // history), each worker read media through its own scratch folder and none wrote a media folder, the bucket holds
 // exactly the files the database names, and nothing of the project after it is deleted.
 // Run: E2E_STORAGE=s3 E2E_WORKERS=2 node scripts/test.mjs e2e tests/e2e/fleet-journey.e2e.test.ts
+// (add E2E_WORKER_QUEUES="light,render;heavy,render" for a fleet whose workers serve different queues)
 // (skipped when the e2e app is not started that way: it would prove nothing about a fleet).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -25,6 +26,7 @@ vi.hoisted(() => {
 const { prisma } = await import("~/server/db.server");
 const { createS3Client } = await import("~/server/storage/s3.server");
 const { renderWorkflowId } = await import("../../workflows/shared/render");
+const { taskQueueFor } = await import("../../workflows/shared/queue-names");
 const { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET } = await import("../fakes/youtube");
 const { baseUrl, launchChromium } = await import("../support/browser");
 const { signIn } = await import("../support/browser-auth");
@@ -172,15 +174,25 @@ describe.skipIf(!isFleet)("the whole journey on a bucket with two workers that s
     // the render's history: which worker process took each chunk
     const history = await temporal!.client.workflow.getHandle(renderWorkflowId(projectId)).fetchHistory();
     const scheduled = new Map<string, string>();
+    const queueOf = new Map<string, string>();
     const chunkIdentities: string[] = [];
     for (const e of history.events ?? []) {
       const s = e.activityTaskScheduledEventAttributes;
       if (s) scheduled.set(String(e.eventId), s.activityType?.name ?? "");
+      if (s) queueOf.set(s.activityType?.name ?? "", s.taskQueue?.name ?? "");
       const started = e.activityTaskStartedEventAttributes;
       if (started && scheduled.get(String(started.scheduledEventId)) === "renderVideoChunk") chunkIdentities.push(started.identity ?? "");
     }
     console.log(`render chunks taken by ${chunkIdentities.join(", ")}; workers ${workers.map((w) => `${w.name} pid ${w.pid}`).join(", ")}`);
     expect(chunkIdentities.length, "the render was cut into chunks").toBeGreaterThanOrEqual(2);
+    // each part on the queue of its weight (decision 155): the plan light, the chunks render, the sound and the join heavy
+    const base = process.env.E2E_TASK_QUEUE!;
+    expect(Object.fromEntries(["planRenderChunks", "renderVideoChunk", "mixRenderSound", "joinRenderChunks"].map((a) => [a, queueOf.get(a)]))).toEqual({
+      planRenderChunks: taskQueueFor(base, "light"),
+      renderVideoChunk: taskQueueFor(base, "render"),
+      mixRenderSound: taskQueueFor(base, "heavy"),
+      joinRenderChunks: taskQueueFor(base, "heavy"),
+    });
     for (const worker of workers) {
       expect(
         chunkIdentities.some((identity) => identity.startsWith(`${worker.pid}@`)),

@@ -20,7 +20,7 @@ import { taskQueueFor } from "../../workflows/shared/queue-names";
 import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
-import { killWorkerProcess, startWorkerProcess, workerProcessClient } from "../support/worker-process";
+import { descendantsOf, isAlive, killWorkerProcess, startWorkerProcess, workerProcessClient } from "../support/worker-process";
 
 const { TaskQueueType } = protos.temporal.api.enums.v1;
 const temporal = workerProcessClient();
@@ -148,7 +148,12 @@ describe("one render over two worker processes", () => {
       }
       if (!victim) await new Promise((r) => setTimeout(r, 200));
     }
+    // what the worker started: its Chromium (captions) runs in a process group of its own and must die with it
+    const tree = descendantsOf(victim.pid!);
+    expect(tree.some((p) => p.group !== victim!.pid), "the worker's browser runs in a process group of its own").toBe(true);
     await killWorkerProcess(victim);
+    // (a killed process is gone once init has reaped it: a moment after the kill)
+    await expect.poll(() => tree.filter((p) => isAlive(p.pid)), { message: "processes the killed worker started", timeout: 10_000 }).toEqual([]);
     const survivor = workers.find((w) => w !== victim)!;
     const result = await handle.result();
 

@@ -1,7 +1,9 @@
 // Workers in processes of their own, which a test kills without warning to prove a stage survives it. Each runs
-// tests/support/worker-process-main.ts in its own process group, so killing it also kills what it started
-// (Chromium, for the render worker).
+// tests/support/worker-process-main.ts in its own process group; killing it also kills what it started, including
+// the render worker's Chromium, which the browser launcher puts in a process group of its own (killing only the
+// worker's group left one Chromium per killed worker running on the machine).
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import { Client, Connection } from "@temporalio/client";
 import { afterAll, beforeAll } from "vitest";
 
@@ -29,14 +31,62 @@ export function startWorkerProcess(kind: WorkerProcessKind, options: { taskQueue
   });
 }
 
-/** SIGKILL to the worker's whole process group; resolves once it is gone. */
+/** [pid, parent pid, process group] of every process on this machine (Linux's /proc; none elsewhere). */
+function processTable(): [number, number, number][] {
+  if (!fs.existsSync("/proc/self/stat")) return [];
+  const rows: [number, number, number][] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ")"
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      rows.push([Number(entry), Number(ppid), Number(pgrp)]);
+    } catch {
+      // it ended while we looked
+    }
+  }
+  return rows;
+}
+
+/** Every live process started by `pid`, its children's children included: [pid, process group]. */
+export function descendantsOf(pid: number): { pid: number; group: number }[] {
+  const table = processTable();
+  const found: { pid: number; group: number }[] = [];
+  const parents = [pid];
+  while (parents.length) {
+    const parent = parents.pop()!;
+    for (const [child, ppid, group] of table) {
+      if (ppid !== parent) continue;
+      found.push({ pid: child, group });
+      parents.push(child);
+    }
+  }
+  return found;
+}
+
+export const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** SIGKILL to the worker's whole process group and to the groups of what it started; resolves once it is gone. */
 export async function killWorkerProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
-  try {
-    process.kill(-child.pid!, "SIGKILL");
-  } catch {
-    return; // already gone
+  // read before the kill: once the worker is gone its Chromium's parent is init, and nothing ties it to the worker
+  const groups = new Set(descendantsOf(child.pid!).map((d) => d.group));
+  groups.add(child.pid!);
+  for (const group of groups) {
+    try {
+      process.kill(-group, "SIGKILL");
+    } catch {
+      // already gone
+    }
   }
   await exited;
 }
