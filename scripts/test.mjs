@@ -18,7 +18,7 @@ import { stopChildren } from "./lib/processes.mjs";
 const log = logger("test");
 // on an older Node, runs this script again under Node 24 from the npm registry (issue 31)
 await ensureSupportedNode();
-const ALL_STEPS = ["typecheck", "lint", "dbcheck", "unit", "integration", "security", "e2e"];
+const ALL_STEPS = ["typecheck", "lint", "dbcheck", "unit", "integration", "security", "e2e", "fleet"];
 const asked = process.argv.slice(2).filter((a) => ALL_STEPS.includes(a));
 const steps = asked.length ? asked : ALL_STEPS;
 const fileFilters = process.argv.slice(2).filter((a) => !ALL_STEPS.includes(a));
@@ -73,14 +73,14 @@ const started = performance.now();
 let failed = null;
 try {
   ensureDependencies();
-  if (steps.includes("e2e") || steps.includes("integration") || steps.includes("security")) ensureSystemPackages();
+  if (["e2e", "fleet", "integration", "security"].some((s) => steps.includes(s))) ensureSystemPackages();
   ensureTemporalCli();
 
   if (steps.includes("typecheck")) await run("typecheck", bin("tsc"), ["--noEmit"]);
   if (steps.includes("lint")) await run("lint", bin("eslint"), [".", "--max-warnings", "0"]);
   if (steps.includes("dbcheck")) await run("db:check", process.execPath, ["scripts/db.mjs", "check"]);
 
-  if (steps.some((s) => ["unit", "integration", "security", "e2e"].includes(s))) {
+  if (steps.some((s) => ["unit", "integration", "security", "e2e", "fleet"].includes(s))) {
     const { startTestServers } = await import("./lib/test-servers.mjs");
     servers = await startTestServers();
     log.info(`test servers up: PostgreSQL ${servers.env.TEST_PG_ADMIN_URL.replace(/:[^:@]+@/, ":***@")}, Temporal ${servers.env.TEMPORAL_ADDRESS}`);
@@ -106,6 +106,34 @@ try {
       log.error(`app logs are in ${path.relative(ROOT, app.logFile)}`);
       throw e;
     });
+  }
+  // The whole journey on a fleet (issue 30): media in the test bucket and two worker processes sharing no folder
+  // with each other or the web (tests/e2e/fleet-journey.e2e.test.ts skips itself on the ordinary e2e app). It needs
+  // an app started that way, and stopping an app stops the test servers too, so within a bigger run it is a run of
+  // its own (its own servers and app) once the others are done.
+  if (steps.includes("fleet")) {
+    if (steps.length > 1) {
+      await app?.stop().catch(() => {});
+      await servers?.stop().catch(() => {});
+      app = undefined;
+      servers = undefined;
+      await run("fleet", process.execPath, [path.join(ROOT, "scripts/test.mjs"), "fleet"], { E2E_STORAGE: "s3", E2E_WORKERS: "2" });
+    } else {
+      process.env.E2E_STORAGE ??= "s3";
+      process.env.E2E_WORKERS ??= "2";
+      const { ensureBuild } = await import("./lib/build.mjs");
+      ensureBuild();
+      const { startAppForTests } = await import("./lib/test-app.mjs");
+      app = await startAppForTests(servers.env);
+      await run("fleet journey", bin("vitest"), ["run", "--project", "e2e", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(reportsDir, "fleet.json")}`, "tests/e2e/fleet-journey.e2e.test.ts"], {
+        ...servers.env,
+        NODE_ENV: "test",
+        SCREENSHOTS_DIR: screenshotsDir,
+      }).catch(async (e) => {
+        log.error(`app logs are in ${path.relative(ROOT, app.logFile)}`);
+        throw e;
+      });
+    }
   }
 } catch (e) {
   failed = e;
