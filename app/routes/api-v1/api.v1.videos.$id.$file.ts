@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { serveMedia } from "~/routes/projects/api.media.$id";
+import { serveMedia } from "~/server/media-response.server";
 import { requireApiCaller } from "~/server/api-token-gate.server";
 import { asProblem, parseOr400, VideoIdParamsSchema } from "~/server/api-v1.server";
 import { mediaIdOfRunFile } from "~/server/make-video.server";
