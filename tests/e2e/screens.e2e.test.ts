@@ -209,13 +209,13 @@ describe("the keyboard", () => {
     expect(await page.getByText("Keys and Bees").count()).toBeGreaterThan(0);
   });
 
-  it("on /create, Tab goes Title, Topic, Format, Duration, Language, Voice, Voice speed, Create Video, and every stop shows its focus", async () => {
+  it("on /create, Tab goes Title, Script, Topic, Format, Duration, Language, Voice, Voice speed, Create Video, and every stop shows its focus", async () => {
     await page.goto(`${baseUrl()}/create`);
     await page.getByRole("heading", { name: "Create New Video" }).waitFor();
     // start just before the form: focus the page heading's area, then tab through the form
     await page.getByLabel("Title").focus();
     const stops: string[] = [];
-    for (let i = 0; i < 9; i++) {
+    for (let i = 0; i < 10; i++) {
       const stop = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
         if (!el) return "";
@@ -228,15 +228,18 @@ describe("the keyboard", () => {
       await page.keyboard.press("Tab");
     }
     expect(stops[0]).toBe("input: Title");
-    expect(stops[1]).toBe("textarea: Topic");
-    expect(stops[2]).toMatch(/^input: 16:9/);
-    expect(stops[3]).toBe("span[slider]: Duration in seconds");
-    expect(stops[4]).toBe("select: Language");
-    expect(stops[5]).toBe("select: Voice");
-    expect(stops[6]).toBe("span[slider]: Voice speed");
-    expect(stops[7]).toBe("button: Create Video");
+    // who writes the script (issue 33): one radio group, one tab stop
+    expect(stops[1]).toBe("input: Write it for me");
+    expect(stops[2]).toBe("textarea: Topic");
+    expect(stops[3]).toMatch(/^input: 16:9/);
+    expect(stops[4]).toBe("span[slider]: Duration in seconds");
+    expect(stops[5]).toBe("select: Language");
+    expect(stops[6]).toBe("select: Voice");
+    expect(stops[7]).toBe("span[slider]: Voice speed");
+    expect(stops[8]).toBe("button: Create Video");
     // arrows move between the formats (one radio group, one tab stop)
     await page.getByLabel("Title").focus();
+    await page.keyboard.press("Tab");
     await page.keyboard.press("Tab");
     await page.keyboard.press("Tab");
     await page.keyboard.press("ArrowRight");
