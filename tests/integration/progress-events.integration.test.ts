@@ -1,21 +1,21 @@
 // Progress without work (issue 36, docs/decisions/132), against the real PostgreSQL and Temporal: the render's
 // server-sent event stream carries its progress and ends when the render does; another user's stream is refused;
 // and many concurrent polls of one running render cost at most one Temporal query per interval.
-import { fileURLToPath } from "node:url";
 import { Context } from "@temporalio/activity";
 import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
-import { NativeConnection, Worker } from "@temporalio/worker";
+import { NativeConnection } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RenderProgress } from "~/lib/render-progress";
 import { loader as progressEventsLoader } from "~/routes/projects/api.progress-events";
 import { loader as renderProgressLoader } from "~/routes/render/api.render-progress";
 import { action as renderVideoAction } from "~/routes/render/api.render-video";
 import { prisma } from "~/server/db.server";
-import { logPipelineError } from "~/server/error-log.server";
 import { PROGRESS_INTERVAL_MS } from "~/server/progress-cache.server";
 import { progressEventStream } from "~/server/progress-events.server";
 import { getTemporalClient } from "~/server/temporal.server";
-import { prepareRenderPlan, recordRendererChoice, recordRenderFailure, renderVideoExact, renderVideoFast } from "../../workflows/activities/render";
+import { renderVideoFast } from "../../workflows/activities/render";
+import type { QueueWorkers } from "../../workflows/worker";
+import { createRenderWorker } from "../support/temporal";
 import type { RenderPlan } from "../../workflows/shared/render";
 import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
@@ -37,7 +37,7 @@ async function gatedRenderVideoFast(plan: RenderPlan) {
   return renderVideoFast(plan);
 }
 
-let worker: Worker;
+let worker: QueueWorkers;
 let running: Promise<void>;
 let nativeConnection: NativeConnection;
 let connection: Connection;
@@ -46,13 +46,8 @@ let client: Client;
 beforeAll(async () => {
   const address = process.env.TEMPORAL_ADDRESS!;
   nativeConnection = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: nativeConnection,
-    namespace: "default",
-    taskQueue: process.env.TEMPORAL_TASK_QUEUE!,
-    workflowsPath: fileURLToPath(new URL("../../workflows/render.ts", import.meta.url)),
-    activities: { prepareRenderPlan, renderVideoFast: gatedRenderVideoFast, renderVideoExact, recordRendererChoice, recordRenderFailure, logPipelineError },
-  });
+  // the render stage on its light, heavy and render queues (decision 155), with the gated fast render
+  worker = await createRenderWorker(nativeConnection, process.env.TEMPORAL_TASK_QUEUE!, { renderVideoFast: gatedRenderVideoFast });
   running = worker.run();
   connection = await Connection.connect({ address });
   client = new Client({ connection, namespace: "default" });

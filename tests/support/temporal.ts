@@ -21,7 +21,7 @@ type Activities = NonNullable<Parameters<typeof createWorker>[0]>["activities"];
  * Only the render stage, on a given connection and base queue (its light, heavy and render queues, or those
  * WORKER_QUEUES names); also used by tests/support/worker-process-main.ts.
  */
-export function createRenderWorker(connection: NativeConnection, taskQueue: string): Promise<QueueWorkers> {
+export function createRenderWorker(connection: NativeConnection, taskQueue: string, overrides: Activities = {}): Promise<QueueWorkers> {
   return createQueueWorkers({
     connection,
     taskQueue,
@@ -39,6 +39,7 @@ export function createRenderWorker(connection: NativeConnection, taskQueue: stri
       mixRenderSound,
       joinRenderChunks,
       discardRenderChunks,
+      ...overrides,
     },
   });
 }
