@@ -116,6 +116,7 @@ describe("every screen, photographed and checked with axe", () => {
     await visit(page, "/subscription", "/subscription", "free", mainLoaded);
     await visit(page, "/settings", "/settings", "new", mainLoaded);
     await visit(page, "/settings/legacy", "/settings/legacy", "new", mainLoaded);
+    await visit(page, "/batches", "/batches", "empty", mainLoaded);
     await visit(page, "/projects/:id", "/projects/not-a-project-of-mine", "not-found", heading("Page Not Found"));
     await visit(page, "/projects/:id/upload", "/projects/not-a-project-of-mine/upload", "not-found", mainLoaded);
     await visit(page, "*", "/no-such-page", "signed-in", heading("Page Not Found"));
