@@ -156,12 +156,13 @@ describe("signed out", () => {
     await expect(page.getByRole("heading", { name: "Page Not Found" }).isVisible()).resolves.toBe(true);
   });
 
-  it("every /api route but sign-in, webhooks and branding files answers 401 JSON", async () => {
+  it("every /api route but sign-in, webhooks, branding files and the API's own description answers 401 JSON", async () => {
     const routes = (await listRoutes())
       .map((r) => r.path)
       .filter((p) => p.startsWith("/api/"))
       .map((p) => p.replace(/:[a-zA-Z]+/g, "x1"))
-      .filter((p) => !["/api/login", "/api/logout", "/api/auth/callback", "/api/suno-callback"].includes(p) && !/webhook$/.test(p) && !p.startsWith("/api/branding/"));
+      // the API's OpenAPI document and its docs page are public (PUBLIC_API_V1_PATHS): they describe the API, they hold no one's data
+      .filter((p) => !["/api/login", "/api/logout", "/api/auth/callback", "/api/suno-callback", "/api/v1/openapi.json", "/api/v1/docs"].includes(p) && !/webhook$/.test(p) && !p.startsWith("/api/branding/"));
     expect(routes).toContain("/api/auth/user");
     for (const route of routes) {
       for (const method of ["GET", "POST"]) {
@@ -172,7 +173,13 @@ describe("signed out", () => {
           redirect: "manual",
         });
         expect(response.status, `${method} ${route}`).toBe(401);
-        expect(await response.json(), `${method} ${route}`).toEqual({ message: "Not signed in" });
+        if (route.startsWith("/api/v1/")) {
+          // the versioned API answers programs in RFC 9457 problem details (decision 161)
+          expect(response.headers.get("content-type"), `${method} ${route}`).toMatch(/^application\/problem\+json/);
+          expect(await response.json(), `${method} ${route}`).toMatchObject({ status: 401, title: expect.any(String), detail: expect.any(String) });
+        } else {
+          expect(await response.json(), `${method} ${route}`).toEqual({ message: "Not signed in" });
+        }
       }
     }
     // The owner's logo and favicon files are public (the landing page shows the logo): no 401 there.

@@ -52,7 +52,8 @@ async function visit(path: string): Promise<{ status: number; csp: string; viola
 describe("the Content-Security-Policy with nonces", () => {
   it("every screen hydrates with no CSP violation or console error, signed out and signed in", async () => {
     // /favicon.ico is an icon (a redirect to an image), not a document that hydrates
-    const screens = (await listRoutes()).filter((r) => !r.path.startsWith("/api/") && r.path !== "/healthz" && r.path !== "/favicon.ico").map((r) => r.path);
+    // /mcp is the MCP server's endpoint for programs (issue 32), not a screen
+    const screens = (await listRoutes()).filter((r) => !r.path.startsWith("/api/") && !["/healthz", "/favicon.ico", "/mcp"].includes(r.path)).map((r) => r.path);
     expect(screens.length).toBeGreaterThan(12);
 
     // signed out: the landing page, the sign-in failure page, a page that does not exist

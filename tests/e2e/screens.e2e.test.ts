@@ -30,7 +30,8 @@ const visited = new Set<string>();
 /** The screens (not /api routes, not the JSON health check) of the route list, as URL patterns. */
 async function screenPatterns(): Promise<string[]> {
   // /favicon.ico is an icon (a redirect, checked by the auth e2e), not a screen
-  return (await listRoutes()).map((r) => r.path).filter((p) => !p.startsWith("/api/") && p !== "/healthz" && p !== "/favicon.ico");
+  // /mcp is the MCP server's endpoint for programs (issue 32), not a screen
+  return (await listRoutes()).map((r) => r.path).filter((p) => !p.startsWith("/api/") && !["/healthz", "/favicon.ico", "/mcp"].includes(p));
 }
 
 async function newPage(context?: BrowserContext): Promise<Page> {

@@ -86,7 +86,7 @@ describe("the storyboard page with 240 scenes", () => {
     await page.goto(`${baseUrl()}/storyboard`);
     await expect.poll(() => scenes().count(), { timeout: 60_000, interval: 50 }).toBe(SCENES);
     const firstRenderMs = await page.evaluate(() => performance.now());
-    await page.getByText(`Storyboard · ${SCENES} scenes · 16:9`).waitFor();
+    await page.getByText(new RegExp(`^Storyboard · ${SCENES} scenes · about [0-9:]+ · 16:9$`)).waitFor();
     await page.waitForTimeout(1_000);
     const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
     const longest = Math.max(0, ...longTasks);

@@ -68,7 +68,7 @@ export function MakeWholeVideoButton({ details, disabled, valid }: { details: Wh
           </div>
           {run.error ? <p className="text-red-400">{run.error}</p> : null}
           {run.projectId ? (
-            <Link className="text-brand underline" to={run.status === "completed" ? `/projects/${run.projectId}` : "/script"}>
+            <Link className="text-violet-300 underline" to={run.status === "completed" ? `/projects/${run.projectId}` : "/script"}>
               {run.status === "completed" ? "Open the video" : "Watch it on the screens"}
             </Link>
           ) : null}

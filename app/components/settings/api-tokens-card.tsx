@@ -57,7 +57,7 @@ export function ApiTokensCard() {
           Let a program (a script, n8n, an AI agent through MCP) make videos as you, with your plan&apos;s limits: it sends{" "}
           <code className="text-slate-200">Authorization: Bearer &lt;token&gt;</code> to <code className="text-slate-200">/api/v1</code> or{" "}
           <code className="text-slate-200">/mcp</code>. The API is described at{" "}
-          <a className="text-brand underline" href="/api/v1/docs">
+          <a className="text-violet-300 underline" href="/api/v1/docs">
             /api/v1/docs
           </a>
           .

@@ -127,7 +127,7 @@ export default function Batches() {
                 {batch.rows.map((row) => (
                   <tr key={row.id} className="border-t border-slate-800 align-top">
                     <td className="py-1 pr-2 tabular-nums">{row.batchRow}</td>
-                    <td className="py-1 pr-2">{row.projectId && row.status === "completed" ? <Link className="text-brand underline" to={`/projects/${row.projectId}`}>{row.title}</Link> : row.title}</td>
+                    <td className="py-1 pr-2">{row.projectId && row.status === "completed" ? <Link className="text-violet-300 underline" to={`/projects/${row.projectId}`}>{row.title}</Link> : row.title}</td>
                     <td className={`py-1 pr-2 ${STATUS_CLASS[row.status] ?? ""}`}>
                       {row.status === "running" ? row.stageLabel : row.status}
                       {row.error ? <span className="block text-xs text-red-300">{row.error}</span> : null}
