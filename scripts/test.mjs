@@ -1,8 +1,9 @@
 // npm test: the whole suite, with its own set-up. Installs what is missing (npm packages, Chromium and
 // ffmpeg, the Temporal CLI), then runs typecheck, lint, db:check, vitest (unit + integration against a real
-// PostgreSQL and a real Temporal dev server), builds the app, and runs the browser tests against it.
+// PostgreSQL and a real Temporal dev server), builds the app, then runs two lanes side by side: integration and
+// security, and the browser tests against the built app followed by the fleet journey.
 //   npm test                      everything
-//   npm test -- unit integration  only these steps (typecheck lint dbcheck unit integration e2e)
+//   npm test -- unit integration  only these steps (typecheck lint dbcheck unit integration security e2e fleet)
 //   npm test -- integration script  ...and only the test files whose path contains "script"
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -58,6 +59,36 @@ function run(name, command, args, env = {}) {
   });
 }
 
+/** Ports a run of its own uses beside this run's servers: the same variables, moved by `offset`. */
+function portsMovedBy(offset) {
+  const moved = (name, fallback) => String(Number(process.env[name] ?? fallback) + offset);
+  return { TEST_PG_PORT: moved("TEST_PG_PORT", 54339), TEST_TEMPORAL_PORT: moved("TEST_TEMPORAL_PORT", 7239), TEST_S3_PORT: moved("TEST_S3_PORT", 7339), E2E_PORT: moved("E2E_PORT", 3100) };
+}
+
+/**
+ * The whole journey on a fleet (issue 30): media in the test bucket and two worker processes sharing no folder with
+ * each other or the web (tests/e2e/fleet-journey.e2e.test.ts skips itself on the ordinary e2e app). Within a bigger
+ * run it is a run of its own, with its own servers and app on ports moved by 5, so it can go beside the server lane.
+ */
+async function fleetJourney() {
+  if (steps.length > 1) {
+    await run("fleet", process.execPath, [path.join(ROOT, "scripts/test.mjs"), "fleet"], { E2E_STORAGE: "s3", E2E_WORKERS: "2", ...portsMovedBy(5) });
+    return;
+  }
+  process.env.E2E_STORAGE ??= "s3";
+  process.env.E2E_WORKERS ??= "2";
+  const { startAppForTests } = await import("./lib/test-app.mjs");
+  app = await startAppForTests(servers.env);
+  await run("fleet journey", bin("vitest"), ["run", "--project", "e2e", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(reportsDir, "fleet.json")}`, "tests/e2e/fleet-journey.e2e.test.ts"], {
+    ...servers.env,
+    NODE_ENV: "test",
+    SCREENSHOTS_DIR: screenshotsDir,
+  }).catch(async (e) => {
+    log.error(`app logs are in ${path.relative(ROOT, app.logFile)}`);
+    throw e;
+  });
+}
+
 let servers;
 let app;
 async function cleanup() {
@@ -93,47 +124,40 @@ try {
       SCREENSHOTS_DIR: screenshotsDir,
     });
   if (steps.includes("unit")) await vitest("unit");
-  if (steps.includes("integration")) await vitest("integration");
-  if (steps.includes("security")) await vitest("security");
-  if (steps.includes("e2e")) {
+  // built once before the lanes: the browser tests serve it and the drills start it (tests/support/drill-stack.ts)
+  if (["e2e", "fleet", "integration"].some((s) => steps.includes(s))) {
     const { ensureBuild } = await import("./lib/build.mjs");
     const t0 = performance.now();
     ensureBuild();
     timings.push(["build", (performance.now() - t0) / 1000]);
-    const { startAppForTests } = await import("./lib/test-app.mjs");
-    app = await startAppForTests(servers.env);
-    await vitest("e2e").catch(async (e) => {
-      log.error(`app logs are in ${path.relative(ROOT, app.logFile)}`);
-      throw e;
-    });
   }
-  // The whole journey on a fleet (issue 30): media in the test bucket and two worker processes sharing no folder
-  // with each other or the web (tests/e2e/fleet-journey.e2e.test.ts skips itself on the ordinary e2e app). It needs
-  // an app started that way, and stopping an app stops the test servers too, so within a bigger run it is a run of
-  // its own (its own servers and app) once the others are done.
-  if (steps.includes("fleet")) {
-    if (steps.length > 1) {
-      await app?.stop().catch(() => {});
-      await servers?.stop().catch(() => {});
-      app = undefined;
-      servers = undefined;
-      await run("fleet", process.execPath, [path.join(ROOT, "scripts/test.mjs"), "fleet"], { E2E_STORAGE: "s3", E2E_WORKERS: "2" });
-    } else {
-      process.env.E2E_STORAGE ??= "s3";
-      process.env.E2E_WORKERS ??= "2";
-      const { ensureBuild } = await import("./lib/build.mjs");
-      ensureBuild();
+  // Two lanes at once (issue 34's test time): the server-side files (integration, then security) and the browser
+  // tests (e2e, then the fleet journey). Each integration file has its own database and task queue, the e2e app its
+  // own, and the fleet journey its own servers on other ports, so the lanes never meet; run one after the other,
+  // the two cores sat half idle while files waited on workflows and pages. TEST_LANES=1 runs them in turn (to read
+  // one lane's output without the other's, or on a one-core machine).
+  const serverLane = async () => {
+    if (steps.includes("integration")) await vitest("integration");
+    if (steps.includes("security")) await vitest("security");
+  };
+  const browserLane = async () => {
+    if (steps.includes("e2e")) {
       const { startAppForTests } = await import("./lib/test-app.mjs");
       app = await startAppForTests(servers.env);
-      await run("fleet journey", bin("vitest"), ["run", "--project", "e2e", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(reportsDir, "fleet.json")}`, "tests/e2e/fleet-journey.e2e.test.ts"], {
-        ...servers.env,
-        NODE_ENV: "test",
-        SCREENSHOTS_DIR: screenshotsDir,
-      }).catch(async (e) => {
+      await vitest("e2e").catch(async (e) => {
         log.error(`app logs are in ${path.relative(ROOT, app.logFile)}`);
         throw e;
       });
     }
+    if (steps.includes("fleet")) await fleetJourney();
+  };
+  if (process.env.TEST_LANES === "1") {
+    await serverLane();
+    await browserLane();
+  } else {
+    const results = await Promise.allSettled([serverLane(), browserLane()]);
+    const failures = results.flatMap((r) => (r.status === "rejected" ? [r.reason?.message ?? String(r.reason)] : []));
+    if (failures.length) throw new Error(failures.join("; "));
   }
 } catch (e) {
   failed = e;
