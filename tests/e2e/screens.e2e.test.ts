@@ -1,6 +1,7 @@
 // A tour of every screen in the route list (tests/support/routes.ts listRoutes(), so a new screen cannot be
 // missed), in its main states (signed out, a new creator's empty project, a finished project, errors), each
-// photographed at 1280x800 and 390x844 and checked with axe-core: no serious or critical violation (issue 25).
+// photographed at 1280x800 and 390x844 and checked with axe-core: no serious or critical violation (issue 25), no
+// sideways scrolling and no control covered by a layer on top of it (issue 34).
 // Then the keyboard: the music volume slider with arrows and Page Up/Down, a dialog closed with Escape that
 // gives focus back, and the tab order on /create with the focus visible on every stop.
 import AxeBuilder from "@axe-core/playwright";
@@ -58,6 +59,32 @@ async function audit(page: Page, screen: string) {
     if (overflow.scrollWidth > overflow.width + 1) {
       violations.push({ screen, viewport, id: "horizontal-overflow", impact: "serious", help: `page is ${overflow.scrollWidth}px wide in a ${overflow.width}px screen`, targets: overflow.wide });
     }
+    // nothing laid over a control (issue 34): the middle of every visible control in the screen is the control itself,
+    // not a fixed, sticky or absolute layer on top of it (a header, a bar, a badge); toasts come and go and are left out
+    const covered = await page.evaluate(() => {
+      const layered = (el: Element | null) => {
+        for (let e = el; e && e !== document.body; e = e.parentElement) {
+          if (["fixed", "sticky", "absolute"].includes(getComputedStyle(e).position)) return true;
+        }
+        return false;
+      };
+      const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${(el.getAttribute("aria-label") ?? (el as HTMLElement).innerText ?? "").trim().slice(0, 40)}"`;
+      const found: string[] = [];
+      const controls = document.querySelectorAll('a[href], button, input:not([type="hidden"]), select, textarea, [role="button"], [role="slider"], [role="tab"], [role="checkbox"], [role="switch"]');
+      for (const el of controls) {
+        const r = el.getBoundingClientRect();
+        const style = getComputedStyle(el);
+        if (r.width < 4 || r.height < 4 || style.visibility === "hidden" || style.opacity === "0" || style.pointerEvents === "none") continue;
+        const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+        if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) continue;
+        const top = document.elementFromPoint(x, y);
+        if (!top || el.contains(top) || top.contains(el) || top.closest("label")?.contains(el) || (top as HTMLLabelElement).control === el) continue;
+        if (top.closest("[data-sonner-toaster], [data-radix-popper-content-wrapper]")) continue;
+        if (layered(top)) found.push(`${name(el)} under ${name(top)}`);
+      }
+      return found.slice(0, 5);
+    });
+    if (covered.length) violations.push({ screen, viewport, id: "covered-control", impact: "serious", help: "a control is covered by a layer on top of it", targets: covered });
     const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
     for (const v of result.violations) {
       if (v.impact !== "serious" && v.impact !== "critical") continue;
