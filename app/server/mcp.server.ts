@@ -13,6 +13,7 @@ import type { ApiRequestCaller } from "./api-token-gate.server";
 import { API_V1_VERSION, ListVideosQuerySchema, VIDEO_STATUSES } from "./api-v1.server";
 import { getMakeVideo, listMakeVideos, listVoicesAndLanguages, publishMakeVideo, startMakeVideo, toApiVideo } from "./make-video.server";
 import { problem, toProblem } from "./problem.server";
+import { createRateLimiters, RATE_LIMITS } from "./web-app.server";
 
 export const MCP_TOOLS = ["make_video", "get_video_status", "list_videos", "list_voices", "publish_video"] as const;
 
@@ -39,6 +40,19 @@ async function run(task: () => Promise<CallToolResult>): Promise<CallToolResult>
   }
 }
 
+/**
+ * The generation limit (per user, counted in PostgreSQL with the same key as /api/v1/videos and the pages' generate
+ * routes, so every door shares one count): /mcp's gate sees one JSON-RPC request, not which tool it calls, so the
+ * tools that make something count themselves.
+ */
+let consumeLimit: ReturnType<typeof createRateLimiters> | undefined;
+async function generationRefusal(userId: string): Promise<CallToolResult | null> {
+  consumeLimit ??= createRateLimiters();
+  const wait = await consumeLimit("generation", userId);
+  if (wait === null) return null;
+  return { isError: true, content: [{ type: "text", text: `429: ${RATE_LIMITS.generation.message} (retry after ${wait} s)` }] };
+}
+
 const READ_ONLY_REFUSAL = "This API token is read-only: it may read videos but not make or publish them. Make a token with full access under Settings > API tokens.";
 
 /** The MCP server for one caller: its tools act as `caller.userId`; a read-only token's writes are refused. */
@@ -58,6 +72,8 @@ export function createReelsmithMcpServer(caller: ApiRequestCaller): McpServer {
     (args) =>
       run(async () => {
         if (!mayWrite()) return { isError: true, content: [{ type: "text", text: `403: ${READ_ONLY_REFUSAL}` }] };
+        const tooMany = await generationRefusal(caller.userId);
+        if (tooMany) return tooMany;
         // the SDK has checked the arguments with MakeVideoOptionsFields; the defaults that follow from them remain
         const options = completeMakeVideoOptions(args);
         const started = await startMakeVideo(caller.userId, options, { makeCurrent: false });
@@ -118,6 +134,8 @@ export function createReelsmithMcpServer(caller: ApiRequestCaller): McpServer {
     ({ id, ...publish }) =>
       run(async () => {
         if (!mayWrite()) return { isError: true, content: [{ type: "text", text: `403: ${READ_ONLY_REFUSAL}` }] };
+        const tooMany = await generationRefusal(caller.userId);
+        if (tooMany) return tooMany;
         return answer(toApiVideo(await publishMakeVideo(caller.userId, id, publish)));
       }),
   );

@@ -137,6 +137,9 @@ describe("every screen, photographed and checked with axe", () => {
     await signIn(page, { email: `newcomer-${Date.now()}@example.com`, name: "Nia Newcomer" });
     await visit(page, "", "/", "empty", mainLoaded);
     await visit(page, "/dashboard", "/dashboard", "empty", mainLoaded);
+    // the batches screen is reached from the dashboard, not only by its address
+    await page.getByRole("link", { name: "Batch of Videos" }).click();
+    await page.waitForURL(/\/batches$/);
     await visit(page, "/create", "/create", "empty", heading("Create New Video"));
     for (const stage of ["/script", "/storyboard", "/music", "/render", "/thumbnail", "/upload"]) {
       await visit(page, stage, stage, "empty", mainLoaded);

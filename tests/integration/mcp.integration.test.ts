@@ -127,4 +127,19 @@ describe("/mcp with the MCP SDK's client", () => {
     await expect(connect(null)).rejects.toThrow(/401/);
     await expect(connect("rs_pat_" + "x".repeat(43))).rejects.toThrow(/401/);
   });
+
+  it("make_video counts against the generation limit the pages and /api/v1 share: past it, a 429 in words and nothing made", async () => {
+    const owner = await createTestUser();
+    const { createRateLimiters, RATE_LIMITS } = await import("~/server/web-app.server");
+    // the minute's generations used up through the other doors (same PostgreSQL counter)
+    const consume = createRateLimiters();
+    for (let i = 0; i < RATE_LIMITS.generation.points; i++) expect(await consume("generation", owner.id)).toBeNull();
+    const agent = await connect((await createApiToken(owner.id, { name: "busy", scope: "full", expiresInDays: 7 })).token);
+    const make = await agent.callTool({ name: "make_video", arguments: { title: "One too many", topic: "limits", format: "9:16", duration: 10 } });
+    expect(make.isError).toBe(true);
+    expect(textOf(make)).toMatch(/^429: Too many generation requests\. Wait a minute, then try again\. \(retry after \d+ s\)/);
+    expect(await prisma.videoRun.count({ where: { userId: owner.id } })).toBe(0);
+    expect(await prisma.project.count({ where: { userId: owner.id } })).toBe(0);
+    await agent.close();
+  });
 });
