@@ -45,11 +45,13 @@ function slowestFiles(count) {
   return files.sort((a, b) => b[0] - a[0]).slice(0, count);
 }
 
-function run(name, command, args, env = {}) {
+/** Runs a step; `nice` lowers its CPU priority (and its children's: they inherit it) by that much. */
+function run(name, command, args, env = {}, { nice = 0 } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     log.info(`── ${name}`);
-    const child = spawn(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+    const [cmd, argv] = nice ? ["nice", ["-n", String(nice), command, ...args]] : [command, args];
+    const child = spawn(cmd, argv, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
     child.on("exit", (code, signal) => {
       const seconds = (performance.now() - started) / 1000;
       timings.push([name, seconds]);
@@ -117,12 +119,14 @@ try {
     log.info(`test servers up: PostgreSQL ${servers.env.TEST_PG_ADMIN_URL.replace(/:[^:@]+@/, ":***@")}, Temporal ${servers.env.TEMPORAL_ADDRESS}`);
   }
   // each project also writes a JSON report, from which the slowest test files are printed at the end (issue 34)
-  const vitest = (project) =>
-    run(project, bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(reportsDir, `${project}.json`)}`, ...fileFilters], {
-      ...servers.env,
-      NODE_ENV: "test",
-      SCREENSHOTS_DIR: screenshotsDir,
-    });
+  const vitest = (project, options) =>
+    run(
+      project,
+      bin("vitest"),
+      ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(reportsDir, `${project}.json`)}`, ...fileFilters],
+      { ...servers.env, NODE_ENV: "test", SCREENSHOTS_DIR: screenshotsDir },
+      options,
+    );
   if (steps.includes("unit")) await vitest("unit");
   // built once before the lanes: the browser tests serve it and the drills start it (tests/support/drill-stack.ts)
   if (["e2e", "fleet", "integration"].some((s) => steps.includes(s))) {
@@ -136,9 +140,13 @@ try {
   // own, and the fleet journey its own servers on other ports, so the lanes never meet; run one after the other,
   // the two cores sat half idle while files waited on workflows and pages. TEST_LANES=1 runs them in turn (to read
   // one lane's output without the other's, or on a one-core machine).
+  // Side by side, the server lane runs at the niceness the app's worker has (WORKER_NICE, 10 by default): at the
+  // default 0 its renders took nine tenths of the CPU from the browser lane's worker, and a 20-scene Generate All
+  // ran past its nine minutes. Equal niceness shares the cores evenly; the app's web server stays ahead of both.
+  const laneNice = process.env.TEST_LANES === "1" ? 0 : Number(process.env.WORKER_NICE ?? 10);
   const serverLane = async () => {
-    if (steps.includes("integration")) await vitest("integration");
-    if (steps.includes("security")) await vitest("security");
+    if (steps.includes("integration")) await vitest("integration", { nice: laneNice });
+    if (steps.includes("security")) await vitest("security", { nice: laneNice });
   };
   const browserLane = async () => {
     if (steps.includes("e2e")) {
