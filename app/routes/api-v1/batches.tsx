@@ -70,7 +70,7 @@ export default function Batches() {
             type="file"
             accept=".csv,.json,text/csv,application/json"
             aria-label="Batch file"
-            className="text-sm"
+            className="text-sm text-slate-300 file:mr-3 file:cursor-pointer file:rounded-md file:border file:border-slate-700 file:bg-slate-800 file:px-3 file:py-2 file:text-sm file:font-medium file:text-slate-100 hover:file:bg-slate-700"
             onChange={(e) => void e.target.files?.[0]?.text().then(setText)}
           />
           <textarea
