@@ -1,5 +1,7 @@
 // Where the dashboard opens a project: the page of the step it has reached (its next thing to do).
-import type { ProjectStage } from "~/server/projects.server";
+
+/** How far a project has come (app/server/projects.server.ts works it out). */
+export type ProjectStage = "script" | "storyboard" | "media" | "music" | "rendered" | "uploaded";
 
 export const STAGE_STEPS: { stage: ProjectStage; label: string; page: string }[] = [
   // A project's next step: script written -> storyboard; scenes -> their media; media ready -> music or render...

@@ -1,5 +1,7 @@
 // What the subscription page and the dashboard say about a plan, from GET /api/subscription/status.
-import type { AccessLevel } from "~/server/permissions.server";
+
+/** What an account may do: the owner is admin; without billing everyone is premium (app/server/permissions.server.ts). */
+export type AccessLevel = "admin" | "premium" | "free";
 
 export const SUBSCRIPTION_PRICE_LABEL = "10 USD / month";
 

@@ -5,8 +5,9 @@ import type { User } from "~/generated/prisma/client";
 import { jsonError } from "./api.server";
 import { prisma, type DbClient } from "./db.server";
 import { getEnv } from "./env.server";
+import type { AccessLevel } from "~/lib/subscription";
 
-export type AccessLevel = "admin" | "premium" | "free";
+export type { AccessLevel };
 
 export const FREE_PROJECT_LIMIT = 1;
 export const FREE_MAX_RENDER_HEIGHT = 720;

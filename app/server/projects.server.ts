@@ -1,6 +1,7 @@
 // Projects: one video each. A user works on one "current" project at a time (User.currentProjectId); the
 // pipeline pages and the navigation header read it. Creating one enforces the free plan's limit.
 import type { JobStatus, Project, Resolution } from "~/generated/prisma/client";
+import type { ProjectStage } from "~/lib/project-stage";
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import { resolutionValue, type ResolutionValue } from "~/lib/video-format";
 import { jsonError } from "./api.server";
@@ -92,8 +93,6 @@ export function navigationGates(p: ProgressSnapshot): NavigationGates {
   };
 }
 
-export const PROJECT_STAGES = ["script", "storyboard", "media", "music", "rendered", "uploaded"] as const;
-export type ProjectStage = (typeof PROJECT_STAGES)[number];
 
 /** The furthest step a project has reached. */
 export function projectStage(p: ProgressSnapshot): ProjectStage {

@@ -12,7 +12,7 @@ import { apiRequest, serverMessage } from "~/lib/api-client";
 import { STAGE_STEPS, stageIndex, stagePage } from "~/lib/project-stage";
 import { DURATION_RULES } from "~/lib/video-format";
 import { cn } from "~/lib/utils";
-import type { AccessLevel } from "~/server/permissions.server";
+import type { AccessLevel } from "~/lib/subscription";
 import type { ProjectSummary, StepsDone } from "~/server/projects.server";
 
 export type DashboardData = {

@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { apiGet } from "~/lib/api-client";
 import { POLLING_MS, SCRIPT_STATUS_KEY } from "~/lib/constants";
 import { cn } from "~/lib/utils";
-import type { AccessLevel } from "~/server/permissions.server";
+import type { AccessLevel } from "~/lib/subscription";
 import type { NavigationGates } from "~/server/projects.server";
 import { visibleNavLinks } from "./nav-links";
 import { PlanBadge } from "./plan-badge";

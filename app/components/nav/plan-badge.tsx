@@ -1,5 +1,5 @@
 import { cn } from "~/lib/utils";
-import type { AccessLevel } from "~/server/permissions.server";
+import type { AccessLevel } from "~/lib/subscription";
 
 /** What the account may do: admin, self-hosted mode (billing off: everything), premium, or the free plan. */
 export function planLabel(accessLevel: AccessLevel, selfHosted: boolean): { label: string; hint: string } {
