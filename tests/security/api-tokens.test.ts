@@ -1,14 +1,13 @@
 // Personal API tokens (issue 32, decision 160): made on the settings card's routes (session only), shown once,
 // stored hashed, listed with last use, revoked at once; at the gate a bearer token without a cookie skips the
 // cross-site check, is counted per owner, and a missing, revoked or expired token gets 401 with a JSON problem.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashApiToken } from "~/server/api-tokens.server";
 import { prisma } from "~/server/db.server";
 import { getEnv } from "~/server/env.server";
 import { mountGates } from "~/server/web-app.server";
+import { listen } from "../support/listen";
 import { callRoute } from "../support/routes";
 import { loadRoutes, type ListedRoute } from "./route-table";
 import { seedUser, type Seeded } from "./seed";
@@ -35,24 +34,6 @@ async function makeToken(user: Seeded, body: unknown) {
     new Request(`${origin}/api/api-tokens`, { method: "POST", headers: { Cookie: user.cookie, Origin: origin, "Content-Type": "application/json" }, body: JSON.stringify(body) }),
   );
   return { status: answer.status, body: (await answer.json()) as { token: string; apiToken: { id: string; prefix: string; scope: string; expiresAt: string | null }; message?: string } };
-}
-
-async function listen(app: express.Express) {
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise((r) => server.once("listening", r));
-  const port = (server.address() as AddressInfo).port;
-  const request = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
-    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      const sized = body === undefined ? headers : { ...headers, "Content-Length": String(Buffer.byteLength(body)) };
-      const req = http.request({ host: "127.0.0.1", port, path, method, headers: sized }, (res) => {
-        let text = "";
-        res.on("data", (d) => (text += d));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-      });
-      req.on("error", reject);
-      req.end(body);
-    });
-  return { request, close: () => server.close() };
 }
 
 describe("the API tokens card's routes", () => {

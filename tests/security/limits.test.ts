@@ -2,8 +2,6 @@
 // machine (one deep check at a time), rate limits, 405 with Allow for every route's unserved methods, sign-out
 // by POST only, media served sandboxed with allow-listed types, CSP, only known sign-in error texts, bounded
 // integers.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { ApplicationFailure } from "@temporalio/common";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,6 +21,7 @@ import { createScriptActivities } from "../../workflows/activities/script";
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { scriptWorkflow } from "../../workflows/script";
+import { listen } from "../support/listen";
 import { callRoute } from "../support/routes";
 import { loadRoutes, type ListedRoute } from "./route-table";
 import { seedUser, type Seeded } from "./seed";
@@ -43,24 +42,6 @@ afterAll(async () => {
 });
 
 const moduleOf = (path: string) => routes.find((r) => r.path === path)!.module;
-
-async function listen(app: express.Express) {
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise((r) => server.once("listening", r));
-  const port = (server.address() as AddressInfo).port;
-  const request = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
-    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      const sized = body === undefined ? headers : { ...headers, "Content-Length": String(Buffer.byteLength(body)) };
-      const req = http.request({ host: "127.0.0.1", port, path, method, headers: sized }, (res) => {
-        let text = "";
-        res.on("data", (d) => (text += d));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-      });
-      req.on("error", reject);
-      req.end(body);
-    });
-  return { request, close: () => server.close() };
-}
 
 describe("a render longer than the cap", () => {
   it("is refused before any frame is rendered, naming the lengths", async () => {

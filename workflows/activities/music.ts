@@ -19,6 +19,7 @@ import {
   type BackgroundMusicInput,
   type BackgroundMusicProgress,
   type BackgroundMusicResult,
+  type MusicTracksInput,
 } from "../shared/music";
 import { withHeartbeat } from "../shared/heartbeat";
 import { mixMusicIntoVideo, type VoiceSource } from "./music-mix";
@@ -44,14 +45,9 @@ async function requireMusicAllowed(userId: string) {
 export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
   return {
     /** Submits the generation; the rows stay pending, now with the provider's task id. */
-    async startMusicGeneration(input: {
-      userId: string;
-      projectId: string;
-      trackIds: string[];
-      prompt: string;
-      trackCount: number;
-      durationSeconds: number;
-    }): Promise<{ taskId: string; source: "cloud" | "offline" }> {
+    async startMusicGeneration(
+      input: Pick<MusicTracksInput, "userId" | "projectId" | "trackIds" | "prompt" | "trackCount" | "durationSeconds">,
+    ): Promise<{ taskId: string; source: "cloud" | "offline" }> {
       await requireProjectOwner(input.userId, input.projectId);
       await requireMusicAllowed(input.userId);
       const { music } = await deps.providersFor(input.userId);

@@ -3,6 +3,7 @@ import { apiGet, apiRequest } from "~/lib/api-client";
 import type { Chapter } from "~/lib/chapters";
 import type { PreflightThumbnail, PreflightVideo } from "~/lib/preflight";
 import type { YoutubeCategory } from "~/lib/youtube";
+import type { UploadStatusResponse } from "~/server/youtube-upload.server";
 
 type PreflightFacts = {
   video: PreflightVideo | null;
@@ -20,22 +21,8 @@ export type { PreflightFacts };
 
 export type AuthStatus = { isAuthenticated: boolean; needsReconnect: boolean; channelTitle: string | null; hasOAuthClient: boolean };
 export type CategoriesResponse = { categories: YoutubeCategory[]; preferredCategoryId: string; source: "youtube" | "builtin" };
-export type UploadStatus = {
-  status: "idle" | "uploading" | "completed" | "error";
-  uploadId: string | null;
-  percent: number;
-  bytesUploaded: number;
-  totalBytes: number;
-  phase: "preparing" | "uploading" | "thumbnail" | "completed" | "failed" | null;
-  videoId: string | null;
-  url: string | null;
-  thumbnailSet: boolean;
-  thumbnailError: string | null;
-  captionsSet: boolean;
-  captionError: string | null;
-  publishAt: string | null;
-  error: string | null;
-};
+/** GET /api/youtube/upload-status, as the server builds it. */
+export type UploadStatus = UploadStatusResponse;
 export type UploadRequest = {
   videoPath: string;
   title: string;
