@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   GenerateThumbnailSchema,
+  THUMBNAIL_FONT_FACES,
   THUMBNAIL_FONTS,
   THUMBNAIL_FONT_SIZES,
   layoutTitle,
@@ -20,6 +21,11 @@ describe("thumbnail fonts and sizes", () => {
     expect(thumbnailFontFor(null).family).toBe("Bebas Neue");
     expect(thumbnailFontFor("Luckiest Guy").value).toBe("luckiest-guy");
     expect(thumbnailFontFor("comic sans").family).toBe("Bebas Neue");
+  });
+
+  it("gives every offered font one face, the same for the previews and the renderer", () => {
+    expect(Object.keys(THUMBNAIL_FONT_FACES).sort()).toEqual(THUMBNAIL_FONTS.map((f) => f.value).sort());
+    expect(THUMBNAIL_FONT_FACES["montserrat-extra-bold"]).toEqual({ pkg: "montserrat", cssFamily: "Montserrat", weight: 800 });
   });
 
   it("offers 40 to 160 px in steps of 4, with 72 by default and saved sizes snapped onto the scale", () => {

@@ -13,6 +13,23 @@ export const THUMBNAIL_FONTS: readonly ThumbnailFontOption[] = THUMBNAIL.fonts.m
   value: family.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
 }));
 
+/**
+ * Each font's @fontsource face: the package, the CSS family its stylesheet declares and the weight (Montserrat
+ * Extra Bold is Montserrat at 800). The page's previews and the server's renderer read the same face, so a preview
+ * shows the weight the thumbnail is drawn with.
+ */
+export const THUMBNAIL_FONT_FACES: Readonly<Record<string, { pkg: string; cssFamily: string; weight: number }>> = {
+  "bebas-neue": { pkg: "bebas-neue", cssFamily: "Bebas Neue", weight: 400 },
+  anton: { pkg: "anton", cssFamily: "Anton", weight: 400 },
+  oswald: { pkg: "oswald", cssFamily: "Oswald", weight: 700 },
+  poppins: { pkg: "poppins", cssFamily: "Poppins", weight: 800 },
+  bangers: { pkg: "bangers", cssFamily: "Bangers", weight: 400 },
+  "luckiest-guy": { pkg: "luckiest-guy", cssFamily: "Luckiest Guy", weight: 400 },
+  "russo-one": { pkg: "russo-one", cssFamily: "Russo One", weight: 400 },
+  "montserrat-extra-bold": { pkg: "montserrat", cssFamily: "Montserrat", weight: 800 },
+  "lilita-one": { pkg: "lilita-one", cssFamily: "Lilita One", weight: 400 },
+};
+
 export const DEFAULT_THUMBNAIL_FONT = THUMBNAIL_FONTS.find((f) => f.family === THUMBNAIL.defaultFont)!;
 
 /** The font for a saved preference (family name or value); the default for anything else. */

@@ -10,6 +10,7 @@ import sharp from "sharp";
 import { THUMBNAIL } from "~/lib/constants";
 import {
   PICTURE_BOX,
+  THUMBNAIL_FONT_FACES,
   THUMBNAIL_FONTS,
   WATERMARK,
   layoutTitle,
@@ -21,19 +22,6 @@ import {
 } from "~/lib/thumbnail";
 
 // ── Fonts ───────────────────────────────────────────────────────────────────────────────────────────
-/** The @fontsource package and weight of each spec font (Montserrat Extra Bold is Montserrat at 800). */
-const FONT_FILES: Record<string, { pkg: string; weight: number }> = {
-  "bebas-neue": { pkg: "bebas-neue", weight: 400 },
-  anton: { pkg: "anton", weight: 400 },
-  oswald: { pkg: "oswald", weight: 700 },
-  poppins: { pkg: "poppins", weight: 800 },
-  bangers: { pkg: "bangers", weight: 400 },
-  "luckiest-guy": { pkg: "luckiest-guy", weight: 400 },
-  "russo-one": { pkg: "russo-one", weight: 400 },
-  "montserrat-extra-bold": { pkg: "montserrat", weight: 800 },
-  "lilita-one": { pkg: "lilita-one", weight: 400 },
-};
-
 /** Unicode subsets tried in order for each character (a family ships only some of them). */
 const SUBSETS = ["latin", "latin-ext", "cyrillic", "cyrillic-ext", "greek", "vietnamese"] as const;
 /** Characters none of the chosen font's subsets has are set in this font (a box would show otherwise). */
@@ -53,7 +41,7 @@ export function loadThumbnailFont(font: ThumbnailFontOption): opentype.Font[] {
 }
 
 function facesOf(font: ThumbnailFontOption): opentype.Font[] {
-  const file = FONT_FILES[font.value];
+  const file = THUMBNAIL_FONT_FACES[font.value];
   if (!file) throw new Error(`No font file is known for ${font.family}`);
   const faces: opentype.Font[] = [];
   for (const subset of SUBSETS) {

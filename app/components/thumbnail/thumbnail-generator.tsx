@@ -28,24 +28,12 @@ import { Slider } from "~/components/ui/slider";
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
 import { THUMBNAIL } from "~/lib/constants";
-import { THUMBNAIL_FONTS, THUMBNAIL_TITLE_MAX_CHARS, thumbnailFontFor, type ThumbnailView, type ThumbnailWorkspace } from "~/lib/thumbnail";
+import { THUMBNAIL_FONT_FACES, THUMBNAIL_FONTS, THUMBNAIL_TITLE_MAX_CHARS, thumbnailFontFor, type ThumbnailView, type ThumbnailWorkspace } from "~/lib/thumbnail";
 import { cn } from "~/lib/utils";
 
-/** How each font is named in its @fontsource stylesheet (family and weight), for the previews. */
-const CSS_FONTS: Record<string, { family: string; weight: number }> = {
-  "bebas-neue": { family: "Bebas Neue", weight: 400 },
-  anton: { family: "Anton", weight: 400 },
-  oswald: { family: "Oswald", weight: 700 },
-  poppins: { family: "Poppins", weight: 800 },
-  bangers: { family: "Bangers", weight: 400 },
-  "luckiest-guy": { family: "Luckiest Guy", weight: 400 },
-  "russo-one": { family: "Russo One", weight: 400 },
-  "montserrat-extra-bold": { family: "Montserrat", weight: 800 },
-  "lilita-one": { family: "Lilita One", weight: 400 },
-};
 const fontStyle = (value: string) => {
-  const css = CSS_FONTS[value];
-  return css ? { fontFamily: `'${css.family}', sans-serif`, fontWeight: css.weight } : undefined;
+  const face = THUMBNAIL_FONT_FACES[value];
+  return face ? { fontFamily: `'${face.cssFamily}', sans-serif`, fontWeight: face.weight } : undefined;
 };
 
 export const thumbnailWorkspaceKey = (projectId?: string) => ["thumbnail-workspace", projectId ?? "current"] as const;
