@@ -1,6 +1,5 @@
 // The narration part of /create (issue 24): the language, the voice (grouped by language; "Automatic" picks the
 // language's default) and the voice speed.
-import * as Slider from "@radix-ui/react-slider";
 import { useQuery } from "@tanstack/react-query";
 import { apiGet, serverMessage } from "~/lib/api-client";
 import { LANGUAGES, languageLabel, offlineWriterLanguages, offlineWriterWrites } from "~/lib/languages";
@@ -8,6 +7,7 @@ import { defaultVoiceFor, groupVoicesByLanguage, speaksLanguage } from "~/lib/vo
 import { VOICE_SPEED, formatVoiceSpeed } from "~/lib/voice-speed";
 import type { Voice } from "~/providers/types";
 import { voiceLabel } from "~/components/settings/voice-options";
+import { LabelledSlider } from "./labelled-slider";
 
 export type VoicesResponse = { voices: Voice[]; source: "cloud" | "offline"; provider: string };
 
@@ -101,36 +101,18 @@ export function NarrationFields(props: {
 
 export function VoiceSpeedSlider({ value, onChange }: { value: number; onChange: (v: number) => void }) {
   return (
-    <div className="grid gap-2">
-      <div className="flex items-center justify-between text-sm">
-        <span id="voice-speed-label" className="font-medium">
-          Voice speed
-        </span>
-        <output aria-live="polite" className="text-slate-300">
-          {formatVoiceSpeed(value)}
-        </output>
-      </div>
-      <Slider.Root
-        className="relative flex h-5 w-full touch-none select-none items-center"
-        min={VOICE_SPEED.min}
-        max={VOICE_SPEED.max}
-        step={VOICE_SPEED.step}
-        value={[value]}
-        onValueChange={([v]) => v !== undefined && onChange(Math.round(v * 100) / 100)}
-        aria-labelledby="voice-speed-label"
-      >
-        <Slider.Track className="relative h-2 grow rounded-full bg-slate-700">
-          <Slider.Range className="absolute h-full rounded-full bg-brand" />
-        </Slider.Track>
-        <Slider.Thumb
-          aria-label="Voice speed"
-          className="block h-5 w-5 rounded-full border-2 border-brand bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-brand"
-        />
-      </Slider.Root>
-      <div className="flex justify-between text-xs text-slate-400">
-        <span>{formatVoiceSpeed(VOICE_SPEED.min)} slower</span>
-        <span>{formatVoiceSpeed(VOICE_SPEED.max)} faster</span>
-      </div>
-    </div>
+    <LabelledSlider
+      labelId="voice-speed-label"
+      label="Voice speed"
+      valueText={formatVoiceSpeed(value)}
+      thumbLabel="Voice speed"
+      min={VOICE_SPEED.min}
+      max={VOICE_SPEED.max}
+      step={VOICE_SPEED.step}
+      value={value}
+      onChange={(v) => onChange(Math.round(v * 100) / 100)}
+      minText={`${formatVoiceSpeed(VOICE_SPEED.min)} slower`}
+      maxText={`${formatVoiceSpeed(VOICE_SPEED.max)} faster`}
+    />
   );
 }
