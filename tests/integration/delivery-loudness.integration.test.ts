@@ -11,6 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { renderMedia, selectComposition } from "@remotion/renderer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pcm16ToWav } from "~/providers/wav";
 import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
 import { buildTimeline } from "../../remotion/timeline";
 import { gopFrames, recommendedBitrate, remotionDeliveryOptions } from "../../workflows/activities/delivery-encoding";
@@ -43,21 +44,9 @@ function voiceWav(file: string, seconds: number, peak: number) {
     samples[i] = vowel * syllable * phrase * Math.min(1, i / 400, (n - i) / 400);
     max = Math.max(max, Math.abs(samples[i]!));
   }
-  const wav = Buffer.alloc(44 + n * 2);
-  wav.write("RIFF", 0, "ascii");
-  wav.writeUInt32LE(36 + n * 2, 4);
-  wav.write("WAVEfmt ", 8, "ascii");
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write("data", 36, "ascii");
-  wav.writeUInt32LE(n * 2, 40);
-  for (let i = 0; i < n; i++) wav.writeInt16LE(Math.round((samples[i]! / max) * peak * 32767), 44 + i * 2);
-  fs.writeFileSync(file, wav);
+  const pcm = Buffer.alloc(n * 2);
+  for (let i = 0; i < n; i++) pcm.writeInt16LE(Math.round((samples[i]! / max) * peak * 32767), i * 2);
+  fs.writeFileSync(file, pcm16ToWav(pcm, rate));
 }
 
 /** Music: a steady chord (196 Hz and its fifth) at full scale, a bed with no pauses for the ducking to show in. */

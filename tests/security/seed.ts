@@ -3,6 +3,7 @@
 // unique to this user, so any answer that contains it leaked this user's data.
 import { randomUUID } from "node:crypto";
 import type { User } from "~/generated/prisma/client";
+import { pcm16ToWav } from "~/providers/wav";
 import { prisma } from "~/server/db.server";
 import { logError } from "~/server/error-log.server";
 import { updateConfig } from "~/server/settings.server";
@@ -11,24 +12,7 @@ import { createTestUser, sessionCookieFor } from "../support/auth";
 
 // 1x1 PNG and a tiny WAV header + silence
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000185d5a6a80000000049454e44ae426082", "hex");
-function wav(seconds: number): Buffer {
-  const rate = 8000;
-  const data = Buffer.alloc(Math.round(seconds * rate) * 2);
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVEfmt ", 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
+const wav = (seconds: number): Buffer => pcm16ToWav(Buffer.alloc(Math.round(seconds * 8000) * 2), 8000);
 export { PNG, wav };
 
 export type Seeded = {
