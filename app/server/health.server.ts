@@ -10,6 +10,7 @@ import { healthCheckWorkflowId } from "../../workflows/shared/health";
 import { getTemporalClient, startWorkflow } from "./temporal.server";
 import { mediaBackend } from "./storage.server";
 import protos from "@temporalio/proto";
+import { livePollerIdentities } from "../../workflows/shared/live-pollers";
 
 // @temporalio/proto is CommonJS: named ESM imports of it fail in the server build.
 const { TaskQueueType } = protos.temporal.api.enums.v1;
@@ -74,12 +75,13 @@ async function checkTemporalAndWorker(): Promise<{ temporal: Check; worker: Chec
         return { info, queue };
       })(),
     );
-    const pollers = queue.pollers?.length ?? 0;
+    // pollers the server still lists but has not seen for a while belong to a worker that hung or died
+    const pollers = livePollerIdentities(queue.pollers).length;
     return {
       temporal: { ok: true, address: env.TEMPORAL_ADDRESS, serverVersion: info.serverVersion },
       worker: pollers
         ? { ok: true, taskQueue: env.TEMPORAL_TASK_QUEUE, pollers }
-        : { ok: false, taskQueue: env.TEMPORAL_TASK_QUEUE, pollers, error: "no worker is polling the task queue" },
+        : { ok: false, taskQueue: env.TEMPORAL_TASK_QUEUE, pollers, error: "no worker has polled the task queue in the last 90 s" },
     };
   } catch (e) {
     return {
