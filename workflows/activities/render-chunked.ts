@@ -17,6 +17,7 @@ import { renderChunkProgressSignal, renderWorkflowId, type RenderPlan, type Rend
 import { taskQueueFor } from "../shared/queue-names";
 import { prescaleImage } from "./render-assets";
 import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound, type RenderChunk } from "./render-chunks";
+import { fastRenderDone } from "./render-fast-progress";
 import { withRenderSlot } from "./render-slots";
 import { inputError, planProps, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
 
@@ -149,6 +150,8 @@ export async function renderVideoChunk(input: { plan: RenderPlan; chunk: RenderC
         reporter.frames(0, true);
         const timeline = await chunkTimeline(plan, folder.dir, folder.media, chunk);
         const output = path.join(folder.dir, "chunk.mp4");
+        // the chunk's frames stand for its work: drawing its captions moves them as well (render-fast-progress.ts)
+        const done = fastRenderDone();
         await renderChunkPicture({
           timeline,
           chunk,
@@ -156,7 +159,7 @@ export async function renderVideoChunk(input: { plan: RenderPlan; chunk: RenderC
           output,
           signal: abort.signal,
           onProgress: (p) => {
-            if (p.phase === "encoding") reporter.frames(Math.min(p.frame, chunk.frames));
+            reporter.frames(Math.min(chunk.frames, Math.floor(done(p) * chunk.frames)));
           },
         });
         const file = await saveMediaFromPath({
