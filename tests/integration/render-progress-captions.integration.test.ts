@@ -20,10 +20,13 @@ const reports: RenderProgressUpdate[] = [];
 async function recordedRenderVideoFast(plan: RenderPlan) {
   const ctx = Context.current();
   const beat = ctx.heartbeat;
-  ctx.heartbeat = (details?: unknown) => {
-    reports.push({ ...(details as RenderProgressUpdate) });
-    beat(details);
-  };
+  // (a read-only property of the context to its users: replaced here on this one activity's context)
+  Object.defineProperty(ctx, "heartbeat", {
+    value: (details?: unknown) => {
+      reports.push({ ...(details as RenderProgressUpdate) });
+      beat(details);
+    },
+  });
   return renderVideoFast(plan);
 }
 
