@@ -48,7 +48,7 @@ export async function renderQueuePollers(baseQueue: string, now = Date.now()): P
   return new Set(live.map((p) => p.identity)).size;
 }
 
-/** The chunks a fast render is cut into: one (the one-piece render) for short videos or a single worker. */
+/** The chunks a fast render is cut into: one (the one-piece render) for short videos on a single worker. */
 export async function planRenderChunks(plan: RenderPlan): Promise<RenderChunk[]> {
   const bounds = sceneBoundaries(
     plan.scenes.map((s) => s.audioDurationInSeconds),
@@ -57,7 +57,9 @@ export async function planRenderChunks(plan: RenderPlan): Promise<RenderChunk[]>
   const sceneFrames = bounds.slice(1).map((end, i) => end - bounds[i]!);
   const durationSeconds = bounds.at(-1)! / plan.fps;
   const renderWorkers = await renderQueuePollers(Context.current().info.taskQueue);
-  return cutAtScenes(sceneFrames, chunkCountFor({ durationSeconds, scenes: plan.scenes.length, renderWorkers, minSeconds: getEnv().RENDER_CHUNKED_MIN_SECONDS }));
+  const env = getEnv();
+  const count = chunkCountFor({ durationSeconds, scenes: plan.scenes.length, renderWorkers, minSeconds: env.RENDER_CHUNKED_MIN_SECONDS, maxChunkSeconds: env.RENDER_CHUNK_MAX_SECONDS });
+  return cutAtScenes(sceneFrames, count);
 }
 
 /**
