@@ -8,6 +8,7 @@
 // ffmpeg's argument list. A benchmark, not a test: the figures depend on what else the machine does, so the load
 // average is printed too. --chunk-minutes=N renders as one worker renders a long video (RENDER_CHUNK_MAX_SECONDS,
 // decision 156): chunks of at most N minutes one after another, the sound mixed beside them, then the join.
+// --stop-after=S prints the peak memory of a render's first S seconds and stops there (one length).
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -35,6 +36,7 @@ const asked = process.argv
   .map(Number);
 const MINUTES = asked.length ? asked : [5, 20, 60];
 const CHUNK_MINUTES = Number(option("chunk-minutes") ?? 0);
+const STOP_AFTER = Number(option("stop-after") ?? 0);
 
 /** What the parent prepares once and every child renders from. */
 type Manifest = { dir: string; pictures: string[]; voices: string[]; music: string };
@@ -50,6 +52,22 @@ const SENTENCES = [
 /** Scene i's text: distinct for every scene, so every caption is a new picture, as in a real script. */
 const sceneText = (i: number) =>
   `Scene ${i + 1}. ${SENTENCES[i % SENTENCES.length]}. ${SENTENCES[(i + 2) % SENTENCES.length]}, number ${i + 1}. ${SENTENCES[(i + 4) % SENTENCES.length]}.`;
+
+/** `root` and its descendants, with their resident memory. */
+function processTree(root: number): { pid: number; rssKiB: number }[] {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,rss="]).toString().trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
+  const children = new Map<number, number[]>();
+  for (const [pid, ppid] of rows) children.set(ppid!, [...(children.get(ppid!) ?? []), pid!]);
+  const rss = new Map(rows.map(([pid, , kb]) => [pid!, kb!]));
+  const tree: { pid: number; rssKiB: number }[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    if (rss.has(pid)) tree.push({ pid, rssKiB: rss.get(pid)! });
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
 
 /** Peak resident memory (KiB) of `root` and its descendants, sampled every 250 ms; and the peak size of `dir`. */
 function usage(root: number, dir: string) {
@@ -69,17 +87,7 @@ function usage(root: number, dir: string) {
     return total;
   };
   const sample = () => {
-    const rows = execFileSync("ps", ["-eo", "pid=,ppid=,rss="]).toString().trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
-    const children = new Map<number, number[]>();
-    for (const [pid, ppid] of rows) children.set(ppid!, [...(children.get(ppid!) ?? []), pid!]);
-    const rss = new Map(rows.map(([pid, , kb]) => [pid!, kb!]));
-    let total = 0;
-    const stack = [root];
-    while (stack.length) {
-      const pid = stack.pop()!;
-      total += rss.get(pid) ?? 0;
-      stack.push(...(children.get(pid) ?? []));
-    }
+    const total = processTree(root).reduce((sum, p) => sum + p.rssKiB, 0);
     peakKiB = Math.max(peakKiB, total);
     peakDiskBytes = Math.max(peakDiskBytes, sizeOf(dir));
   };
@@ -228,6 +236,16 @@ function measuredRender(minutes: number, manifestFile: string, workDir: string) 
       } else if (message.ready) {
         measuring = usage(proc.pid!, workDir);
         proc.stdin!.write("go\n");
+        // --stop-after=S: the peak of the first S seconds of a render too long to wait for, then the render ends
+        if (STOP_AFTER > 0) {
+          setTimeout(() => {
+            const tree = processTree(proc.pid!);
+            const { peakMiB } = measuring!.stop();
+            console.log(`  ${minutes} min: stopped after ${STOP_AFTER} s as asked; peak ${peakMiB.toFixed(0)} MiB so far, load average ${os.loadavg()[0]!.toFixed(1)}`);
+            for (const { pid } of tree) process.kill(pid, "SIGKILL");
+            process.exit(0);
+          }, STOP_AFTER * 1000);
+        }
       } else if (message.done) {
         resolve({ ...(message as Done), ...measuring!.stop() });
       }
