@@ -76,7 +76,7 @@ describe("render progress", () => {
     const counted = drawing.map((r) => Number(/caption (\d+)/.exec(r.details!)![1])).filter((n, i, all) => i === 0 || all[i - 1] !== n);
     expect(counted).toEqual(Array.from({ length: total }, (_, i) => i + 1));
     expect(drawing[0]!.progress).toBeGreaterThan(4);
-    expect(new Set(drawing.map((r) => r.progress)).size).toBeGreaterThanOrEqual(4);
+    expect(new Set(drawing.map((r) => r.progress)).size).toBeGreaterThanOrEqual(3);
     // then the frames carry it on from there to 95 %
     const encoding = reports.filter((r) => /frame \d+ of \d+/.test(r.details ?? ""));
     expect(encoding[0]!.progress).toBeGreaterThanOrEqual(drawing.at(-1)!.progress!);

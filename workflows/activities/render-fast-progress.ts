@@ -4,11 +4,11 @@
 import type { FastProgress } from "./render-fast";
 
 /**
- * The share of a fast render's time that drawing its captions takes: 44 s of a 20-minute 1080p render that takes
- * the fast renderer about 14 minutes (issue 38's figures). A render with no captions gives the whole range to its
- * frames.
+ * The share of a fast render's time that drawing its captions takes (npm run bench:long at 1080p, load average about
+ * 3: 7 s of 191 s at 5 minutes in one piece, 28 s of 810 s at 20 minutes in four chunks). A render with no captions
+ * gives the whole range to its frames.
  */
-export const CAPTIONS_SHARE = 0.05;
+export const CAPTIONS_SHARE = 0.04;
 
 /**
  * Follows one fast render's progress events: each call returns how much of it is done, from 0 to 1 (the captions
