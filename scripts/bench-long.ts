@@ -6,7 +6,9 @@
 // seconds of render per second of video, the peak memory of the child's process tree (node, the browser,
 // ffmpeg), the peak disk use of its work folder (caption pictures, graph, the MP4 as it grows), and the size of
 // ffmpeg's argument list. A benchmark, not a test: the figures depend on what else the machine does, so the load
-// average is printed too.
+// average is printed too. --chunk-minutes=N renders as one worker renders a long video (RENDER_CHUNK_MAX_SECONDS,
+// decision 156): chunks of at most N minutes one after another, the sound mixed beside them, then the join.
+// --stop-after=S prints the peak memory of a render's first S seconds and stops there (one length).
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -18,6 +20,7 @@ import { buildTimeline } from "../remotion/timeline";
 import { prescaleImage } from "../workflows/activities/render-assets";
 import { closeBrowser, ENCODING, getBrowser, getCompositionBundle } from "../workflows/activities/render-engine";
 import { renderTimelineFast, type FastProgress } from "../workflows/activities/render-fast";
+import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound } from "../workflows/activities/render-chunks";
 
 const SIZE = { width: 1920, height: 1080 };
 const FPS = 30;
@@ -32,6 +35,8 @@ const asked = process.argv
   .filter((a) => /^\d+$/.test(a))
   .map(Number);
 const MINUTES = asked.length ? asked : [5, 20, 60];
+const CHUNK_MINUTES = Number(option("chunk-minutes") ?? 0);
+const STOP_AFTER = Number(option("stop-after") ?? 0);
 
 /** What the parent prepares once and every child renders from. */
 type Manifest = { dir: string; pictures: string[]; voices: string[]; music: string };
@@ -48,9 +53,26 @@ const SENTENCES = [
 const sceneText = (i: number) =>
   `Scene ${i + 1}. ${SENTENCES[i % SENTENCES.length]}. ${SENTENCES[(i + 2) % SENTENCES.length]}, number ${i + 1}. ${SENTENCES[(i + 4) % SENTENCES.length]}.`;
 
+/** `root` and its descendants, with their resident memory. */
+function processTree(root: number): { pid: number; rssKiB: number }[] {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,rss="]).toString().trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
+  const children = new Map<number, number[]>();
+  for (const [pid, ppid] of rows) children.set(ppid!, [...(children.get(ppid!) ?? []), pid!]);
+  const rss = new Map(rows.map(([pid, , kb]) => [pid!, kb!]));
+  const tree: { pid: number; rssKiB: number }[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    if (rss.has(pid)) tree.push({ pid, rssKiB: rss.get(pid)! });
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
 /** Peak resident memory (KiB) of `root` and its descendants, sampled every 250 ms; and the peak size of `dir`. */
 function usage(root: number, dir: string) {
   let peakKiB = 0;
+  let overallKiB = 0;
   let peakDiskBytes = 0;
   const sizeOf = (folder: string): number => {
     let total = 0;
@@ -65,27 +87,25 @@ function usage(root: number, dir: string) {
     return total;
   };
   const sample = () => {
-    const rows = execFileSync("ps", ["-eo", "pid=,ppid=,rss="]).toString().trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
-    const children = new Map<number, number[]>();
-    for (const [pid, ppid] of rows) children.set(ppid!, [...(children.get(ppid!) ?? []), pid!]);
-    const rss = new Map(rows.map(([pid, , kb]) => [pid!, kb!]));
-    let total = 0;
-    const stack = [root];
-    while (stack.length) {
-      const pid = stack.pop()!;
-      total += rss.get(pid) ?? 0;
-      stack.push(...(children.get(pid) ?? []));
-    }
+    const total = processTree(root).reduce((sum, p) => sum + p.rssKiB, 0);
     peakKiB = Math.max(peakKiB, total);
     peakDiskBytes = Math.max(peakDiskBytes, sizeOf(dir));
   };
   sample();
   const timer = setInterval(sample, 250);
   return {
+    /** The peak (MiB) since the previous lap: a part of the render (a chunk, with the sound mix beside the first). */
+    lap: () => {
+      sample();
+      const lapPeak = peakKiB;
+      overallKiB = Math.max(overallKiB, lapPeak);
+      peakKiB = 0;
+      return lapPeak / 1024;
+    },
     stop: () => {
       clearInterval(timer);
       sample();
-      return { peakMiB: peakKiB / 1024, peakDiskMiB: peakDiskBytes / 2 ** 20 };
+      return { peakMiB: Math.max(overallKiB, peakKiB) / 1024, peakDiskMiB: peakDiskBytes / 2 ** 20 };
     },
   };
 }
@@ -134,21 +154,68 @@ async function child(minutes: number, manifestFile: string, workDir: string) {
     }
   };
   const output = path.join(workDir, "video.mp4");
-  const { args } = await renderTimelineFast({ timeline, workDir, output, onProgress });
+  let argBytes = 0;
+  let chunks = 1;
+  // as the one worker renders it: in chunks of at most CHUNK_MINUTES when the video is longer (one in the render
+  // slot after another while the heavy queue mixes the sound; each chunk's scratch goes once its picture is kept,
+  // as the worker stores it), else in one piece
+  const sceneFrames = timeline.scenes.map((scene) => scene.durationInFrames);
+  const cut = cutAtScenes(
+    sceneFrames,
+    chunkCountFor({ durationSeconds: timeline.durationInFrames / FPS, scenes: sceneFrames.length, renderWorkers: 1, minSeconds: 20, maxChunkSeconds: CHUNK_MINUTES * 60 }),
+  );
+  if (cut.length > 1) {
+    chunks = cut.length;
+    const soundDir = path.join(workDir, "sound");
+    fs.mkdirSync(soundDir);
+    const sound = path.join(workDir, "sound.m4a");
+    const mixing = renderTimelineSound({ timeline, workDir: soundDir, output: sound }).then(() => {
+      console.error(`  ${minutes} min: sound mixed after ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      fs.rmSync(soundDir, { recursive: true, force: true });
+    });
+    const parts: string[] = [];
+    for (const chunk of cut) {
+      const dir = path.join(workDir, `chunk-${chunk.index + 1}`);
+      fs.mkdirSync(dir);
+      const part = path.join(workDir, `part-${chunk.index + 1}.mp4`);
+      let drawn = 0;
+      const from = performance.now();
+      await renderChunkPicture({
+        timeline,
+        chunk,
+        workDir: dir,
+        output: part,
+        onProgress: (p) => {
+          if (p.phase === "encoding" && !drawn) drawn = (performance.now() - from) / 1000;
+        },
+      });
+      captionsSeconds += drawn;
+      fs.rmSync(dir, { recursive: true, force: true });
+      console.log(JSON.stringify({ lap: `chunk ${chunk.index + 1}` }));
+      parts.push(part);
+      console.error(`  ${minutes} min: chunk ${chunk.index + 1} of ${cut.length} (${chunk.toScene - chunk.fromScene} scenes) after ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    }
+    await mixing;
+    await joinChunks({ chunks: parts, sound, workDir, output });
+  } else {
+    const { args } = await renderTimelineFast({ timeline, workDir, output, onProgress });
+    argBytes = args.reduce((sum, a) => sum + Buffer.byteLength(a) + 1, 0);
+  }
   const seconds = (performance.now() - started) / 1000;
-  const argBytes = args.reduce((sum, a) => sum + Buffer.byteLength(a) + 1, 0);
-  console.log(JSON.stringify({ done: true, seconds, captionsSeconds, argBytes, captions: timeline.overlays.length, frames: timeline.durationInFrames }));
+  console.log(JSON.stringify({ done: true, seconds, captionsSeconds, argBytes, chunks, captions: timeline.overlays.length, frames: timeline.durationInFrames }));
   lines.close();
   await closeBrowser();
   process.exit(0);
 }
 
 // ── parent ───────────────────────────────────────────────────────────────────────────────────────────────
-type Done = { seconds: number; captionsSeconds: number; argBytes: number; captions: number; frames: number };
+type Done = { seconds: number; captionsSeconds: number; argBytes: number; chunks: number; captions: number; frames: number };
 
 function measuredRender(minutes: number, manifestFile: string, workDir: string) {
   const self = fileURLToPath(import.meta.url);
-  const proc = spawn(process.execPath, ["--import", "tsx", self, `--child=${minutes}`, `--manifest=${manifestFile}`, `--work=${workDir}`], { stdio: ["pipe", "pipe", "inherit"] });
+  const proc = spawn(process.execPath, ["--import", "tsx", self, `--child=${minutes}`, `--manifest=${manifestFile}`, `--work=${workDir}`, `--chunk-minutes=${CHUNK_MINUTES}`], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   return new Promise<Done & { peakMiB: number; peakDiskMiB: number }>((resolve, reject) => {
     let measuring: ReturnType<typeof usage> | undefined;
     proc.on("error", reject);
@@ -158,15 +225,27 @@ function measuredRender(minutes: number, manifestFile: string, workDir: string) 
     readline.createInterface({ input: proc.stdout! }).on("line", (line) => {
       const message = (() => {
         try {
-          return JSON.parse(line) as { ready?: boolean; done?: boolean } & Partial<Done>;
+          return JSON.parse(line) as { ready?: boolean; done?: boolean; lap?: string } & Partial<Done>;
         } catch {
           return null;
         }
       })();
       if (!message) return console.log(`  ${line}`);
-      if (message.ready) {
+      if (message.lap) {
+        console.log(`  ${minutes} min: ${message.lap} done, peak ${measuring!.lap().toFixed(0)} MiB over it, load average ${os.loadavg()[0]!.toFixed(1)}`);
+      } else if (message.ready) {
         measuring = usage(proc.pid!, workDir);
         proc.stdin!.write("go\n");
+        // --stop-after=S: the peak of the first S seconds of a render too long to wait for, then the render ends
+        if (STOP_AFTER > 0) {
+          setTimeout(() => {
+            const tree = processTree(proc.pid!);
+            const { peakMiB } = measuring!.stop();
+            console.log(`  ${minutes} min: stopped after ${STOP_AFTER} s as asked; peak ${peakMiB.toFixed(0)} MiB so far, load average ${os.loadavg()[0]!.toFixed(1)}`);
+            for (const { pid } of tree) process.kill(pid, "SIGKILL");
+            process.exit(0);
+          }, STOP_AFTER * 1000);
+        }
       } else if (message.done) {
         resolve({ ...(message as Done), ...measuring!.stop() });
       }
@@ -225,16 +304,18 @@ async function parent() {
         run.peakDiskMiB.toFixed(0).padStart(10),
         outputMiB.toFixed(0).padStart(8),
         String(run.argBytes).padStart(9),
+        String(run.chunks).padStart(6),
         os.loadavg()[0]!.toFixed(1).padStart(5),
       ].join(" "),
     );
     console.log(`  ${rows.at(-1)}`);
     fs.rmSync(workDir, { recursive: true, force: true });
   }
-  console.log(`\nbench:long on ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; 1920x1080, ${FPS} fps, crf ${ENCODING.crf}, preset ${ENCODING.x264Preset}; fast renderer`);
+  const how = CHUNK_MINUTES > 0 ? `in chunks of at most ${CHUNK_MINUTES} min, one after another` : "in one piece";
+  console.log(`\nbench:long on ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; 1920x1080, ${FPS} fps, crf ${ENCODING.crf}, preset ${ENCODING.x264Preset}; fast renderer ${how}`);
   console.log("render s: captions drawn + ffmpeg; captions s: until ffmpeg started; s/s: render seconds per second of video;");
-  console.log("peak MiB: the render process's tree (node, browser, ffmpeg); disk MiB: its work folder at its largest; args: ffmpeg's argument list in bytes");
-  console.log("length  scenes captions  video s  audio s render s captions s     s/s  peak MiB  disk MiB  out MiB      args  load");
+  console.log("peak MiB: the render process's tree (node, browser, ffmpeg); disk MiB: its work folder at its largest; args: ffmpeg's argument list in bytes (one piece)");
+  console.log("length  scenes captions  video s  audio s render s captions s     s/s  peak MiB  disk MiB  out MiB      args chunks  load");
   for (const row of rows) console.log(row);
   process.exit(0);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endsASentence, PAUSE_BETWEEN_SCENES_SECONDS, planNarration, TYPICAL_CLOUD_WORDS_PER_SECOND } from "./narration";
+import { endsASentence, PAUSE_BETWEEN_SCENES_SECONDS, planNarration, timingSample, TYPICAL_CLOUD_WORDS_PER_SECOND } from "./narration";
 
 describe("planNarration", () => {
   it("leaves room for every scene's pause and sizes the words to the voice's pace", () => {
@@ -30,5 +30,32 @@ describe("endsASentence", () => {
     expect(endsASentence("Is it the moon?”")).toBe(true);
     expect(endsASentence("The moon pulls,")).toBe(false);
     expect(endsASentence("and the far side lags")).toBe(false);
+  });
+});
+
+describe("timingSample", () => {
+  const options = { wholeUpTo: 2000, sampleWords: 1500 };
+
+  it("times a script up to the limit whole", () => {
+    expect(timingSample([40, 45, 50], options)).toEqual([0, 1, 2]);
+    expect(timingSample(Array.from({ length: 50 }, () => 40), options)).toHaveLength(50);
+    expect(timingSample([], options)).toEqual([]);
+  });
+
+  it("times a longer script on evenly spaced scenes of about the sample's words, whatever its length", () => {
+    for (const scenes of [80, 240]) {
+      const words = Array.from({ length: scenes }, (_, i) => 38 + (i % 7) * 3);
+      const sample = timingSample(words, options);
+      const spoken = sample.reduce((sum, i) => sum + words[i]!, 0);
+      expect(spoken).toBeGreaterThanOrEqual(1500);
+      expect(spoken).toBeLessThan(1500 + 60);
+      // one scene from each equal run of the script, in order: its beginning, middle and end all count
+      const stride = scenes / sample.length;
+      sample.forEach((scene, k) => {
+        expect(scene).toBeGreaterThanOrEqual(Math.floor(k * stride));
+        expect(scene).toBeLessThan(Math.ceil((k + 1) * stride));
+      });
+      expect(new Set(sample).size).toBe(sample.length);
+    }
   });
 });

@@ -52,3 +52,17 @@ export function planNarration(input: { durationSeconds: number; sceneCount: numb
 export function endsASentence(text: string): boolean {
   return /[.!?…]["'”’)\]]?$/.test(text.trim());
 }
+
+/**
+ * Which scenes to speak to time a script whose scenes have `sceneWords` words: all of them up to `wholeUpTo` words;
+ * past it, evenly spaced scenes (one in the middle of each of k equal runs) totalling about `sampleWords`, so
+ * timing a 60-minute script costs what timing a 5-minute one does (decision 111). Indices in order, never empty.
+ */
+export function timingSample(sceneWords: readonly number[], options: { wholeUpTo: number; sampleWords: number }): number[] {
+  const n = sceneWords.length;
+  const total = sceneWords.reduce((sum, w) => sum + w, 0);
+  if (n === 0) return [];
+  if (total <= options.wholeUpTo) return sceneWords.map((_, i) => i);
+  const k = Math.max(1, Math.min(n, Math.ceil((n * options.sampleWords) / total)));
+  return Array.from({ length: k }, (_, i) => Math.floor(((i + 0.5) * n) / k));
+}

@@ -39,6 +39,7 @@ describe("the worker's queues and slots (decision 155)", () => {
     expect(env.WORKER_RENDERS).toBe(1);
     expect(env.WORKER_HEAVY_ACTIVITIES).toBeUndefined();
     expect(env.RENDER_CHUNKED_MIN_SECONDS).toBe(20);
+    expect(env.RENDER_CHUNK_MAX_SECONDS).toBe(300);
   });
 
   it("reads a list of queues and refuses unknown ones", () => {

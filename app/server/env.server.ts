@@ -127,6 +127,12 @@ const EnvSchema = z.object({
    * queue; shorter ones render in one piece (decision 156 measured the default). 0 chunks every video.
    */
   RENDER_CHUNKED_MIN_SECONDS: z.coerce.number().min(0).max(3600).default(20),
+  /**
+   * A fast render longer than this (seconds) is cut into chunks no longer than it even on a single worker, which
+   * renders them one after another: its peak memory is then one chunk's, whatever the video's length (a one-piece
+   * render's grows with its scenes; decision 140 has the measurements). 0 never cuts for length.
+   */
+  RENDER_CHUNK_MAX_SECONDS: z.coerce.number().min(0).max(36000).default(300),
 }).superRefine((env, ctx) => {
   if (env.STORAGE !== "s3") return;
   for (const name of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {

@@ -17,6 +17,7 @@ import { renderChunkProgressSignal, renderWorkflowId, type RenderPlan, type Rend
 import { taskQueueFor } from "../shared/queue-names";
 import { prescaleImage } from "./render-assets";
 import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound, type RenderChunk } from "./render-chunks";
+import { fastRenderDone } from "./render-fast-progress";
 import { withRenderSlot } from "./render-slots";
 import { inputError, planProps, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
 
@@ -47,7 +48,7 @@ export async function renderQueuePollers(baseQueue: string, now = Date.now()): P
   return new Set(live.map((p) => p.identity)).size;
 }
 
-/** The chunks a fast render is cut into: one (the one-piece render) for short videos or a single worker. */
+/** The chunks a fast render is cut into: one (the one-piece render) for short videos on a single worker. */
 export async function planRenderChunks(plan: RenderPlan): Promise<RenderChunk[]> {
   const bounds = sceneBoundaries(
     plan.scenes.map((s) => s.audioDurationInSeconds),
@@ -56,7 +57,9 @@ export async function planRenderChunks(plan: RenderPlan): Promise<RenderChunk[]>
   const sceneFrames = bounds.slice(1).map((end, i) => end - bounds[i]!);
   const durationSeconds = bounds.at(-1)! / plan.fps;
   const renderWorkers = await renderQueuePollers(Context.current().info.taskQueue);
-  return cutAtScenes(sceneFrames, chunkCountFor({ durationSeconds, scenes: plan.scenes.length, renderWorkers, minSeconds: getEnv().RENDER_CHUNKED_MIN_SECONDS }));
+  const env = getEnv();
+  const count = chunkCountFor({ durationSeconds, scenes: plan.scenes.length, renderWorkers, minSeconds: env.RENDER_CHUNKED_MIN_SECONDS, maxChunkSeconds: env.RENDER_CHUNK_MAX_SECONDS });
+  return cutAtScenes(sceneFrames, count);
 }
 
 /**
@@ -149,6 +152,8 @@ export async function renderVideoChunk(input: { plan: RenderPlan; chunk: RenderC
         reporter.frames(0, true);
         const timeline = await chunkTimeline(plan, folder.dir, folder.media, chunk);
         const output = path.join(folder.dir, "chunk.mp4");
+        // the chunk's frames stand for its work: drawing its captions moves them as well (render-fast-progress.ts)
+        const done = fastRenderDone();
         await renderChunkPicture({
           timeline,
           chunk,
@@ -156,7 +161,7 @@ export async function renderVideoChunk(input: { plan: RenderPlan; chunk: RenderC
           output,
           signal: abort.signal,
           onProgress: (p) => {
-            if (p.phase === "encoding") reporter.frames(Math.min(p.frame, chunk.frames));
+            reporter.frames(Math.min(chunk.frames, Math.floor(done(p) * chunk.frames)));
           },
         });
         const file = await saveMediaFromPath({

@@ -19,6 +19,30 @@ describe("chunkCountFor", () => {
   });
 });
 
+describe("chunkCountFor with a longest chunk", () => {
+  const long = { minSeconds: 20, maxChunkSeconds: 300 };
+
+  it("cuts a long video into chunks of at most that length even on one worker", () => {
+    expect(chunkCountFor({ durationSeconds: 3600, scenes: 240, renderWorkers: 1, ...long })).toBe(12);
+    expect(chunkCountFor({ durationSeconds: 1200, scenes: 80, renderWorkers: 1, ...long })).toBe(4);
+    expect(chunkCountFor({ durationSeconds: 301, scenes: 20, renderWorkers: 0, ...long })).toBe(2);
+    expect(chunkCountFor({ durationSeconds: 300, scenes: 20, renderWorkers: 1, ...long })).toBe(1);
+    // never more chunks than scenes: a long single scene stays whole
+    expect(chunkCountFor({ durationSeconds: 900, scenes: 2, renderWorkers: 1, ...long })).toBe(2);
+    expect(chunkCountFor({ durationSeconds: 900, scenes: 1, renderWorkers: 1, ...long })).toBe(1);
+  });
+
+  it("keeps one chunk per worker when that is more, and every chunk of the cut within the bound", () => {
+    expect(chunkCountFor({ durationSeconds: 600, scenes: 40, renderWorkers: 4, ...long })).toBe(4);
+    expect(chunkCountFor({ durationSeconds: 3600, scenes: 240, renderWorkers: 4, ...long })).toBe(12);
+    expect(chunkCountFor({ durationSeconds: 3600, scenes: 240, renderWorkers: 1, minSeconds: 20, maxChunkSeconds: 0 })).toBe(1);
+    const sceneFrames = Array.from({ length: 240 }, () => 450);
+    const chunks = cutAtScenes(sceneFrames, chunkCountFor({ durationSeconds: 3600, scenes: 240, renderWorkers: 1, ...long }));
+    expect(chunks.every((c) => c.frames <= 300 * 30)).toBe(true);
+    expect(chunks.reduce((sum, c) => sum + c.frames, 0)).toBe(240 * 450);
+  });
+});
+
 describe("cutAtScenes", () => {
   it("cuts at the scene edges nearest an even share, every chunk holding a scene", () => {
     const chunks = cutAtScenes([150, 150, 150, 150, 300, 100], 2);

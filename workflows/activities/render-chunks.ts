@@ -16,13 +16,16 @@ export type RenderChunk = { index: number; fromScene: number; toScene: number; f
  * below it the fixed cost of a chunked render, a browser pass and an ffmpeg start per chunk, moving the parts
  * through storage and the join, eats what another worker saves; decision 156), when at most one worker polls the
  * render queue, or when it has one scene. Otherwise one per polling worker, bounded by the scenes and by chunks of
- * at least half `minSeconds`, so a video just over the threshold goes to two workers at most.
+ * at least half `minSeconds`, so a video just over the threshold goes to two workers at most. Whatever the fleet,
+ * a video longer than `maxChunkSeconds` (RENDER_CHUNK_MAX_SECONDS) is cut into chunks no longer than that, which a
+ * single worker renders one after another: a render's memory grows with its scenes, a chunk's stays bounded.
  */
-export function chunkCountFor(options: { durationSeconds: number; scenes: number; renderWorkers: number; minSeconds: number }): number {
-  const { durationSeconds, scenes, renderWorkers, minSeconds } = options;
-  if (durationSeconds < minSeconds || renderWorkers <= 1 || scenes <= 1) return 1;
+export function chunkCountFor(options: { durationSeconds: number; scenes: number; renderWorkers: number; minSeconds: number; maxChunkSeconds?: number }): number {
+  const { durationSeconds, scenes, renderWorkers, minSeconds, maxChunkSeconds = 0 } = options;
+  const bounded = maxChunkSeconds > 0 ? Math.min(scenes, Math.ceil(durationSeconds / maxChunkSeconds)) : 1;
+  if (durationSeconds < minSeconds || renderWorkers <= 1 || scenes <= 1) return Math.max(1, bounded);
   const longEnough = minSeconds > 0 ? Math.floor(durationSeconds / (minSeconds / 2)) : Infinity;
-  return Math.max(1, Math.min(renderWorkers, scenes, longEnough));
+  return Math.max(1, bounded, Math.min(renderWorkers, scenes, longEnough));
 }
 
 /**

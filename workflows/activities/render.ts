@@ -30,6 +30,7 @@ import {
 import { prescaleImage, serveRenderAssets } from "./render-assets";
 import { chromiumOptions, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
 import { renderTimelineFast } from "./render-fast";
+import { fastRenderDone } from "./render-fast-progress";
 import { remotionDeliveryOptions } from "./delivery-encoding";
 import { withRenderSlot } from "./render-slots";
 import { fastRendererSupport } from "./render-fast-compile";
@@ -132,6 +133,9 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
   return { ...plan, renderer };
 }
 
+/** The render page's percent for a render `share` done (0 to 1): 5 % to 95 %, the rest is preparing and saving. */
+const percentOfRender = (share: number) => Math.min(95, Math.round(5 + share * 90));
+
 /** Keeps Temporal told that this attempt is alive (heartbeats) and the workflow told how far it got (signals). */
 export function progressReporter(plan: RenderPlan) {
   const ctx = Context.current();
@@ -219,7 +223,8 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
     plan.fps,
   );
   const durationInFrames = boundaries.at(-1)!;
-  const framesDone = (frame: number, of: number, encoding: boolean) => {
+  // `share`: how much of the render is done (the fast renderer counts its caption drawing too)
+  const framesDone = (frame: number, of: number, encoding: boolean, share = frame / Math.max(1, of)) => {
     const completedScenes = completedScenesAt(boundaries, frame);
     progress.report({
       status: "rendering",
@@ -228,7 +233,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
       stage: encoding ? "Encoding video" : "Rendering scenes",
       step: encoding ? "Step 2 of 3: Encoding the MP4" : "Step 2 of 3: Rendering frames",
       details: `Scene ${Math.min(total, completedScenes + 1)} of ${total}, frame ${Math.min(frame, of)} of ${of} (${engine} renderer)${retryNote}`,
-      progress: Math.min(95, Math.round(5 + (frame / Math.max(1, of)) * 90)),
+      progress: percentOfRender(share),
     });
   };
 
@@ -280,13 +285,16 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
         if (engine === "fast") {
           const timeline = buildTimeline(planProps(available, (kind, i) => files.get(names[kind][i]!)!));
           progress.report({ details: `Drawing ${timeline.overlays.length} caption lines (fast renderer)${retryNote}`, progress: 4 });
+          const done = fastRenderDone();
           await renderTimelineFast({
             timeline,
             workDir,
             output,
             signal: abort.signal,
             onProgress: (p) => {
-              if (p.phase === "encoding") framesDone(p.frame, p.total, false);
+              const share = done(p);
+              if (p.phase === "encoding") framesDone(p.frame, p.total, false, share);
+              else progress.report({ details: `Drawing caption ${p.done} of ${p.total} (fast renderer)${retryNote}`, progress: percentOfRender(share) });
             },
           });
         } else {

@@ -74,9 +74,10 @@ function streamProgressTo(phase: ScriptStreamed["phase"], chunkIndex: number | u
 /** A script whose measured narration is within this share of its planned length is not rewritten. */
 export const FIT_TOLERANCE = 0.02;
 /**
- * Rewrites the offline writer gets to come closer (the closest of all is kept), and the words all of them may
- * total: two scripts of the same word count read up to 15 % apart, so a Short needs several draws to land within
- * a few per cent, while a long script averages out in one or two (decision 111).
+ * Rewrites the offline writer gets to come closer (the closest of all is kept), and the words the voice may speak
+ * to time them all (a long script is timed on a sample of about TIMING_SAMPLE_WORDS, so it gets one): two scripts
+ * of the same word count read up to 15 % apart, so a Short needs several draws to land within a few per cent,
+ * while a long script averages out in one or two (decision 111).
  */
 export const MAX_FIT_REWRITES = 10;
 export const FIT_REWRITE_WORD_BUDGET = 2500;
@@ -150,7 +151,13 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
           const narration = await narrationOf(speech, voiceId, script, sceneCount);
           if (!narration) return undefined;
           const speechSeconds = narration.speechSeconds / speed;
-          return { speechSeconds, words: countWords(script), videoSeconds: speechSeconds + narration.scenes * perScene, pauseSeconds: narration.scenes * perScene };
+          return {
+            speechSeconds,
+            words: countWords(script),
+            spokenWords: narration.spokenWords,
+            videoSeconds: speechSeconds + narration.scenes * perScene,
+            pauseSeconds: narration.scenes * perScene,
+          };
         };
         const first = await measure(input.chunks);
         if (first === undefined) return { chunks: input.chunks, rewrites: 0 };
@@ -161,9 +168,11 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
         let pooledWords = first.words;
         let pooledSpeech = first.speechSeconds;
         let rewrites = 0;
+        // the words spoken to time the rewrites: the fit's cost, bounded whatever the video's length
+        let spoken = 0;
         const tell = () => signalOwnWorkflow(scriptFitDraftSignal, { draft: rewrites, maxRewrites: MAX_FIT_REWRITES, bestSeconds: best.videoSeconds, plannedSeconds: input.durationSeconds });
         tell();
-        while (Math.abs(offBy(best)) > FIT_TOLERANCE && rewrites < MAX_FIT_REWRITES && pooledWords + latest.words <= FIT_REWRITE_WORD_BUDGET + first.words) {
+        while (Math.abs(offBy(best)) > FIT_TOLERANCE && rewrites < MAX_FIT_REWRITES && spoken + latest.spokenWords <= FIT_REWRITE_WORD_BUDGET) {
           // the words this voice needs for the speech the video has room for
           const words = Math.max(1, Math.round((pooledWords / pooledSpeech) * (input.durationSeconds - latest.pauseSeconds)));
           rewrites++;
@@ -172,6 +181,7 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
           const measured = await measure(chunks);
           if (measured === undefined) break;
           latest = { chunks, ...measured };
+          spoken += measured.spokenWords;
           pooledWords += measured.words;
           pooledSpeech += measured.speechSeconds;
           if (Math.abs(offBy(latest)) < Math.abs(offBy(best))) best = latest;

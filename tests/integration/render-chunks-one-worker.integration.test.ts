@@ -1,0 +1,78 @@
+// A long video on a single worker is rendered in chunks one after another (issue 38): a one-piece render's memory
+// grows with its scenes, so a render longer than RENDER_CHUNK_MAX_SECONDS is cut into chunks no longer than that
+// even when one worker polls the render queue, and that worker's one render slot takes them in turn. Here a 30 s
+// video with chunks of at most 10 s, on one worker process: three chunks, never two at once, the progress adding
+// up and never moving back, and the joined video whole (every frame, its sound as long).
+import { afterAll, describe, expect, it } from "vitest";
+import { prisma } from "~/server/db.server";
+import { findMediaForUser, withLocalMediaCopy } from "~/server/storage.server";
+import { sceneDurationInFrames } from "../../remotion/timing";
+import { renderVideoWorkflow } from "../../workflows/render";
+import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
+import { seedRenderableProject } from "../fixtures/render-project";
+import { probeVideo } from "../fixtures/video-probe";
+import { killWorkerProcess, startWorkerProcess, workerProcessClient } from "../support/worker-process";
+
+const temporal = workerProcessClient();
+afterAll(async () => {
+  await prisma.$disconnect();
+});
+
+// six scenes of 5 s (4.7 s of voiceover and the pause): 30 s
+const SCENE_SECONDS = [4.7, 4.7, 4.7, 4.7, 4.7, 4.7];
+const FRAMES = SCENE_SECONDS.reduce((sum, s) => sum + sceneDurationInFrames(s), 0);
+
+type ChunkProgress = { chunk: number; frames: number; attempt: number };
+
+describe("a long render on one worker", () => {
+  it("is cut into chunks no longer than the bound, rendered one after another and joined whole", { timeout: 300_000 }, async () => {
+    const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE!}-one`;
+    const worker = await startWorkerProcess("render", { taskQueue, env: { RENDER_CHUNK_MAX_SECONDS: "10", WORKER_RENDERS: "1" } });
+    try {
+      const user = await prisma.user.create({ data: { email: `one-worker-${Date.now()}@example.com` } });
+      const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: SCENE_SECONDS, musicSeconds: 12 });
+      const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing" } });
+      const handle = await temporal.client.workflow.start(renderVideoWorkflow, {
+        taskQueue,
+        workflowId: renderWorkflowId(projectId),
+        args: [{ renderId: render.id, userId: user.id, projectId, width: 320, height: 180, captions: true }],
+      });
+      const result = await handle.result();
+      expect((await prisma.renderedVideo.findUniqueOrThrow({ where: { id: render.id } })).status).toBe("completed");
+      expect((await handle.query(renderProgressQuery)).progress).toBe(100);
+
+      // the chunks' progress, in the order the workflow heard it
+      const events = (await handle.fetchHistory()).events ?? [];
+      const signals: ChunkProgress[] = events.flatMap((e) => {
+        const s = e.workflowExecutionSignaledEventAttributes;
+        if (s?.signalName !== "renderChunkProgress") return [];
+        return [JSON.parse(Buffer.from(s.input!.payloads![0]!.data!).toString()) as ChunkProgress];
+      });
+      const chunks = [...new Set(signals.map((s) => s.chunk))].sort();
+      expect(chunks).toEqual([0, 1, 2]);
+      // one after another: once a chunk has moved, it finishes before the next one moves
+      const moving = signals.filter((s) => s.frames > 0).map((s) => s.chunk);
+      const runs = moving.filter((chunk, i) => i === 0 || moving[i - 1] !== chunk);
+      expect(runs.sort()).toEqual([0, 1, 2]);
+      // the render's one number adds the chunks up and never moves back
+      const latest = new Map<number, number>();
+      let before = 0;
+      for (const s of signals) {
+        latest.set(s.chunk, s.frames);
+        const done = [...latest.values()].reduce((a, b) => a + b, 0);
+        expect(done).toBeGreaterThanOrEqual(before);
+        before = done;
+      }
+      expect(before).toBe(FRAMES);
+
+      const file = await findMediaForUser(user.id, result.mediaFileId);
+      const facts = await withLocalMediaCopy(file!, (localPath) => probeVideo(localPath));
+      expect(facts.video).toMatchObject({ codec: "h264", width: 320, height: 180, frames: FRAMES });
+      expect(Math.abs(facts.audio!.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
+      // the parts and the sound were deleted after the join
+      expect(await prisma.mediaFile.count({ where: { projectId, kind: "video" } })).toBe(1);
+    } finally {
+      await killWorkerProcess(worker);
+    }
+  });
+});

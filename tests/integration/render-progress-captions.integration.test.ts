@@ -1,0 +1,85 @@
+// The render's progress moves while the fast renderer draws its captions (issue 38: the render page sat at 4 %
+// through 44 s of caption drawing at 20 minutes), then while it encodes, and never moves back. The real render
+// workflow and fast render activity; every progress report the activity makes is read where it goes out (the
+// heartbeat carries the whole report each time, the workflow's signal at most one a second).
+import { Context } from "@temporalio/activity";
+import { Client, Connection } from "@temporalio/client";
+import { NativeConnection } from "@temporalio/worker";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "~/server/db.server";
+import { renderVideoFast } from "../../workflows/activities/render";
+import { renderVideoWorkflow } from "../../workflows/render";
+import { renderProgressQuery, renderWorkflowId, type RenderPlan, type RenderProgressUpdate } from "../../workflows/shared/render";
+import type { QueueWorkers } from "../../workflows/worker";
+import { seedRenderableProject } from "../fixtures/render-project";
+import { createRenderWorker } from "../support/temporal";
+
+const reports: RenderProgressUpdate[] = [];
+
+/** The real fast render, its every heartbeat (the latest report) kept. */
+async function recordedRenderVideoFast(plan: RenderPlan) {
+  const ctx = Context.current();
+  const beat = ctx.heartbeat;
+  // (a read-only property of the context to its users: replaced here on this one activity's context)
+  Object.defineProperty(ctx, "heartbeat", {
+    value: (details?: unknown) => {
+      reports.push({ ...(details as RenderProgressUpdate) });
+      beat(details);
+    },
+  });
+  return renderVideoFast(plan);
+}
+
+let worker: QueueWorkers;
+let running: Promise<void>;
+let nativeConnection: NativeConnection;
+let connection: Connection;
+let client: Client;
+
+beforeAll(async () => {
+  const address = process.env.TEMPORAL_ADDRESS!;
+  nativeConnection = await NativeConnection.connect({ address });
+  worker = await createRenderWorker(nativeConnection, process.env.TEMPORAL_TASK_QUEUE!, { renderVideoFast: recordedRenderVideoFast });
+  running = worker.run();
+  connection = await Connection.connect({ address });
+  client = new Client({ connection, namespace: "default" });
+});
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await nativeConnection?.close();
+  await connection?.close();
+  await prisma.$disconnect();
+});
+
+describe("render progress", () => {
+  it("moves while the captions are drawn and while the frames are encoded, and never moves back", { timeout: 300_000 }, async () => {
+    const user = await prisma.user.create({ data: { email: `progress-captions-${Date.now()}@example.com` } });
+    const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: Array.from({ length: 12 }, () => 1) });
+    const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing", workflowId: renderWorkflowId(projectId) } });
+    const handle = await client.workflow.start(renderVideoWorkflow, {
+      taskQueue: process.env.TEMPORAL_TASK_QUEUE!,
+      workflowId: renderWorkflowId(projectId),
+      args: [{ renderId: render.id, userId: user.id, projectId, width: 320, height: 180, captions: true }],
+    });
+    await handle.result();
+    expect((await handle.query(renderProgressQuery)).progress).toBe(100);
+
+    const percents = reports.map((r) => r.progress ?? 0);
+    for (let i = 1; i < percents.length; i++) expect(percents[i], `report ${i}: ${JSON.stringify(reports[i])}`).toBeGreaterThanOrEqual(percents[i - 1]!);
+
+    // one report per caption drawn, counting up, the percent rising past the 4 % the page showed before
+    const drawing = reports.filter((r) => /^Drawing caption \d+ of \d+/.test(r.details ?? ""));
+    const total = Number(/of (\d+)/.exec(drawing[0]!.details!)![1]);
+    expect(total).toBeGreaterThanOrEqual(12);
+    // (the activity's timer repeats the latest report every 5 s while nothing new happens)
+    const counted = drawing.map((r) => Number(/caption (\d+)/.exec(r.details!)![1])).filter((n, i, all) => i === 0 || all[i - 1] !== n);
+    expect(counted).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(drawing[0]!.progress).toBeGreaterThan(4);
+    expect(new Set(drawing.map((r) => r.progress)).size).toBeGreaterThanOrEqual(3);
+    // then the frames carry it on from there to 95 %
+    const encoding = reports.filter((r) => /frame \d+ of \d+/.test(r.details ?? ""));
+    expect(encoding[0]!.progress).toBeGreaterThanOrEqual(drawing.at(-1)!.progress!);
+    expect(encoding.at(-1)!.progress).toBe(95);
+  });
+});
