@@ -1,16 +1,24 @@
-// npm run bench:render [720p] [1080p] [ffmpeg|fast|exact] [--scenes=N] [--concurrency=N,M]: the same 60 s
-// slideshow (12 scenes: a textured image moving slowly, a voiceover, a caption line per sentence, background music
-// at 5 %) rendered in one run, at 720p and 1080p, by
+// npm run bench:render [720p] [1080p] [ffmpeg|fast|exact] [--scenes=N] [--concurrency=N,M] [--legacy-encoding]: the same
+// 60 s slideshow (12 scenes: a textured image moving slowly, a voiceover, a caption line per sentence, background
+// music at 5 %) rendered in one run, at 720p and 1080p, by
 //   ffmpeg  a plain ffmpeg pipeline: the same motion at the same smoothness (perspective, bilinear, per frame),
 //           the same captions burned in with drawtext, the same audio mix: the machine's floor;
 //   fast    Reelsmith's fast renderer (captions rasterised by Remotion once each, one ffmpeg run);
 //   exact   Reelsmith's exact renderer (Remotion in the headless shell, the worker's settings); with
 //           --concurrency=1,2,4 once per tab count up to the number of cores, as `npx remotion benchmark` does.
-// Same crf and preset for all three. Each render runs in a fresh child process that, as a worker does at start-up,
-// bundles the composition and launches the browser before it is timed; its process tree (node, the browser, ffmpeg)
-// is what the peak memory and CPU seconds measure, so the fixture's providers (about 1 GiB in this parent process)
-// are not counted against a renderer. A benchmark, not a test: the figures depend on what else the machine does,
-// so the load average before and after is printed too.
+// Each makes the file a creator receives, as the render activity does: encoded with the platform's delivery settings
+// (delivery-encoding.ts, decision 175), then the loudness step of the save step (loudness.ts, normaliseLoudness:
+// loudnorm measured, applied, the result measured with ebur128; the picture copied; decision 190). The encode and
+// the loudness step are timed apart, and the plain ffmpeg pipeline gets the same settings and the same loudness step,
+// so "x ffmpeg" compares like with like; "x bare" divides by the plain pipeline's encode alone (no loudness step at
+// all), the floor any way of levelling the sound in a plain pipeline would stand on.
+// --legacy-encoding also renders ffmpeg and fast with the settings before issue 37 (crf 18, veryfast, x264's own GOP,
+// B-frames and profile, no bitrate cap, AAC 320k; no loudness step), to show what the delivery settings cost.
+// Each render runs in a fresh child process that, as a worker does at start-up, bundles the composition and launches
+// the browser before it is timed; its process tree (node, the browser, ffmpeg) is what the peak memory and CPU
+// seconds measure, so the fixture's providers (about 1 GiB in this parent process) are not counted against a
+// renderer. A benchmark, not a test: the figures depend on what else the machine does, so the load average before
+// and after is printed too.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -22,6 +30,8 @@ import { buildTimeline } from "../remotion/timeline";
 import { SCENE_PAD_SECONDS } from "../remotion/timing";
 import { prescaleImage } from "../workflows/activities/render-assets";
 import { chromiumOptions, closeBrowser, ENCODING, getBrowser, getCompositionBundle, renderSettings } from "../workflows/activities/render-engine";
+import { deliveryAudioArgs, deliveryVideoArgs, type Frame } from "../workflows/activities/delivery-encoding";
+import { normaliseLoudness } from "../workflows/activities/loudness";
 import { renderTimelineFast, runFfmpeg } from "../workflows/activities/render-fast";
 import { compileTimeline } from "../workflows/activities/render-fast-compile";
 import { renderExact } from "../tests/fixtures/render-parity";
@@ -39,7 +49,22 @@ const args = process.argv.slice(2);
 const onlySizes = args.filter((a) => a in SIZES);
 const onlyEngines = args.filter((a) => (ENGINES as readonly string[]).includes(a));
 const concurrencies = option("concurrency")?.split(",").map(Number) ?? [null];
+const legacyEncoding = args.includes("--legacy-encoding");
 const FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
+
+/** The output settings before issue 37 (render-fast-compile.ts before decision 175), for --legacy-encoding. */
+const LEGACY_VIDEO = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"];
+const LEGACY_AUDIO = ["-c:a", "aac", "-aac_coder", "fast", "-b:a", "320k", "-ar", "48000"];
+
+/** ffmpeg's arguments with the delivery settings swapped for the earlier ones (both must be there, in one piece). */
+function withLegacyEncoding(args: string[], frame: Frame): string[] {
+  const swap = (list: string[], from: string[], to: string[]) => {
+    const at = list.findIndex((_, i) => from.every((a, k) => list[i + k] === a));
+    if (at < 0) throw new Error(`--legacy-encoding: the delivery settings (${from.slice(0, 4).join(" ")} ...) are not in ffmpeg's arguments`);
+    return [...list.slice(0, at), ...to, ...list.slice(at + from.length)];
+  };
+  return swap(swap(args, deliveryVideoArgs(frame), LEGACY_VIDEO), deliveryAudioArgs(), LEGACY_AUDIO);
+}
 
 /** What the parent prepares once and every child renders from. */
 type Manifest = { workDir: string; sources: { image: string; audio: string; text: string }[]; musicPath: string };
@@ -47,28 +72,33 @@ type Manifest = { workDir: string; sources: { image: string; audio: string; text
 /**
  * Peak resident memory of `root` and all its descendants, sampled every 250 ms, with what the tree held when
  * sampling began as `baselineMiB`; and the CPU seconds (user + system) the tree spent meanwhile, from /proc,
- * which a busy machine distorts far less than wall time.
+ * which a busy machine distorts far less than wall time. A process's CPU counts its own time and that of the
+ * children it has reaped (cutime, cstime), so a short ffmpeg run that ends between two samples (the loudness
+ * step's passes) is counted in full through its parent; `mark()` gives the CPU seconds so far.
  */
 function treeUsage(root: number) {
   const ticksPerSecond = 100;
   let peak = 0;
   let baseline = -1;
   const firstTicks = new Map<number, number>();
-  const lastTicks = new Map<number, number>();
   const cpuTicks = (pid: number) => {
     try {
       const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      return Number(fields[11]) + Number(fields[12]);
+      // utime, stime, cutime, cstime (fields 14-17 of proc(5); the list here starts at field 3)
+      return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       return null;
     }
   };
+  /** The tree's CPU ticks since sampling began: processes alive now; the ones gone are in their parents' cutime. */
+  let spent = 0;
   const sample = () => {
     const rows = execFileSync("ps", ["-eo", "pid=,ppid=,rss="]).toString().trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
     const children = new Map<number, number[]>();
     for (const [pid, ppid] of rows) children.set(ppid!, [...(children.get(ppid!) ?? []), pid!]);
     const rss = new Map(rows.map(([pid, , kb]) => [pid!, kb!]));
     let total = 0;
+    let ticksNow = 0;
     const stack = [root];
     while (stack.length) {
       const pid = stack.pop()!;
@@ -77,32 +107,35 @@ function treeUsage(root: number) {
       if (ticks !== null) {
         // a process born during the render counts from zero; one alive before counts from the first sample
         if (!firstTicks.has(pid)) firstTicks.set(pid, baseline < 0 ? ticks : 0);
-        lastTicks.set(pid, ticks);
+        ticksNow += ticks - firstTicks.get(pid)!;
       }
       stack.push(...(children.get(pid) ?? []));
     }
     if (baseline < 0) baseline = total;
     peak = Math.max(peak, total);
+    spent = ticksNow;
   };
   sample();
   const timer = setInterval(sample, 250);
   return {
+    mark: () => {
+      sample();
+      return spent / ticksPerSecond;
+    },
     stop: () => {
       clearInterval(timer);
       sample();
-      let ticks = 0;
-      for (const [pid, last] of lastTicks) ticks += last - (firstTicks.get(pid) ?? 0);
-      return { peakMiB: peak / 1024, baselineMiB: baseline / 1024, cpuSeconds: ticks / ticksPerSecond };
+      return { peakMiB: peak / 1024, baselineMiB: baseline / 1024, cpuSeconds: spent / ticksPerSecond };
     },
   };
 }
 
 function probe(file: string) {
-  const out = execFileSync("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_type,nb_read_frames,duration", "-of", "json", file]).toString();
-  const streams = (JSON.parse(out) as { streams: { codec_type: string; nb_read_frames?: string; duration?: string }[] }).streams;
+  const out = execFileSync("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_type,nb_read_frames,duration,bit_rate", "-of", "json", file]).toString();
+  const streams = (JSON.parse(out) as { streams: { codec_type: string; nb_read_frames?: string; duration?: string; bit_rate?: string }[] }).streams;
   const video = streams.find((s) => s.codec_type === "video");
   const audio = streams.find((s) => s.codec_type === "audio");
-  return { frames: Number(video?.nb_read_frames ?? 0), seconds: Number(video?.duration ?? 0), audioSeconds: Number(audio?.duration ?? 0) };
+  return { frames: Number(video?.nb_read_frames ?? 0), seconds: Number(video?.duration ?? 0), audioSeconds: Number(audio?.duration ?? 0), videoKbps: Number(video?.bit_rate ?? 0) / 1000 };
 }
 
 /** The files of one size (images pre-scaled as the worker does) and the props naming them through `src`. */
@@ -126,26 +159,38 @@ async function fixtureFor(manifest: Manifest, size: { width: number; height: num
   return { files, props };
 }
 
-async function render(engine: Engine, fixture: Awaited<ReturnType<typeof fixtureFor>>, workDir: string, output: string) {
+/** Which settings a render encodes with: the delivered path (delivery settings, then the loudness step) or the earlier one. */
+type Variant = "delivered" | "legacy";
+
+async function render(engine: Engine, variant: Variant, fixture: Awaited<ReturnType<typeof fixtureFor>>, workDir: string, output: string) {
   const local = buildTimeline(fixture.props((name) => fixture.files.get(name)!));
+  const frame = { width: local.width, height: local.height, fps: local.fps };
+  const adjustArgs = variant === "legacy" ? (args: string[]) => withLegacyEncoding(args, frame) : undefined;
   if (engine === "ffmpeg") {
     const textFile = (k: number) => path.join(workDir, `caption-${k}.txt`);
     local.overlays.forEach((o, k) => fs.writeFileSync(textFile(k), o.text));
     const filterScript = path.join(workDir, "ffmpeg-graph.txt");
     const { args, filterGraph } = compileTimeline(local, { fileFor: (src) => src, filterScript, output, encoding: ENCODING, drawtextCaptions: { fontFile: FONT, textFile } });
     fs.writeFileSync(filterScript, filterGraph);
-    await runFfmpeg(args);
+    await runFfmpeg(adjustArgs ? adjustArgs(args) : args);
   } else if (engine === "fast") {
     const dir = fs.mkdtempSync(path.join(workDir, "fast-"));
-    await renderTimelineFast({ timeline: local, workDir: dir, output });
+    await renderTimelineFast({ timeline: local, workDir: dir, output, adjustArgs });
   } else {
+    if (variant === "legacy") throw new Error("--legacy-encoding renders ffmpeg and fast only");
     await renderExact(fixture, output);
   }
 }
 
 // ── child: one render, started when the parent says "go" ─────────────────────────────────────────────────
-/** Prepares as a worker does at start-up (pre-scaled images, the bundle, the browser), says "ready", waits. */
-async function child(engine: Engine, size: SizeLabel, manifestFile: string, output: string) {
+type ChildMessage = { ready?: boolean; encoded?: boolean; done?: boolean; warmUpSeconds?: number; encodeSeconds?: number; loudnessSeconds?: number; lufs?: number; dbtp?: number };
+
+/**
+ * Prepares as a worker does at start-up (pre-scaled images, the bundle, the browser), says "ready", waits for "go";
+ * encodes, says "encoded", waits for "go" again (the parent reads the CPU spent so far); then, for the delivered path,
+ * the loudness step as storeRenderedVideo runs it (render.ts: normaliseLoudness(output, delivered)), and says "done".
+ */
+async function child(engine: Engine, variant: Variant, size: SizeLabel, manifestFile: string, output: string) {
   const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as Manifest;
   const fixture = await fixtureFor(manifest, SIZES[size]);
   const t0 = performance.now();
@@ -154,29 +199,55 @@ async function child(engine: Engine, size: SizeLabel, manifestFile: string, outp
     await getBrowser();
   }
   const warmUpSeconds = (performance.now() - t0) / 1000;
-  const lines = readline.createInterface({ input: process.stdin });
-  console.log(JSON.stringify({ ready: true, warmUpSeconds }));
-  for await (const line of lines) if (line.trim() === "go") break;
-  const started = performance.now();
-  await render(engine, fixture, manifest.workDir, output);
-  const seconds = (performance.now() - started) / 1000;
-  console.log(JSON.stringify({ done: true, seconds }));
-  lines.close();
+  const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+  const go = async () => {
+    for (let line = await lines.next(); !line.done; line = await lines.next()) if (line.value.trim() === "go") return;
+  };
+  const say = (message: ChildMessage) => console.log(JSON.stringify(message));
+  say({ ready: true, warmUpSeconds });
+  await go();
+  const encoded = path.join(path.dirname(output), `encoded-${path.basename(output)}`);
+  let started = performance.now();
+  await render(engine, variant, fixture, manifest.workDir, variant === "legacy" ? output : encoded);
+  const encodeSeconds = (performance.now() - started) / 1000;
+  say({ encoded: true, encodeSeconds });
+  await go();
+  if (variant === "legacy") {
+    say({ done: true, loudnessSeconds: 0 });
+  } else {
+    started = performance.now();
+    const measure = await normaliseLoudness(encoded, output);
+    const loudnessSeconds = (performance.now() - started) / 1000;
+    say({ done: true, loudnessSeconds, lufs: measure.integratedLufs, dbtp: measure.truePeakDbtp });
+  }
   await closeBrowser();
   process.exit(0);
 }
 
 // ── parent: the fixture once, then each render in its own measured child ─────────────────────────────────
-type Result = { engine: string; size: string; seconds: number; cpuSeconds: number; peakMiB: number; baselineMiB: number; warmUpSeconds: number; frames: number; videoSeconds: number; audioSeconds: number };
+type Run = {
+  encodeSeconds: number;
+  loudnessSeconds: number;
+  encodeCpuSeconds: number;
+  cpuSeconds: number;
+  peakMiB: number;
+  baselineMiB: number;
+  warmUpSeconds: number;
+  lufs?: number;
+  dbtp?: number;
+};
+type Result = Run & { engine: string; variant: Variant; size: string; frames: number; videoSeconds: number; audioSeconds: number; videoKbps: number };
 
-/** Runs one render in a child process and measures the child's whole tree from "go" to "done". */
-function measuredRender(engine: Engine, size: SizeLabel, manifestFile: string, output: string, concurrency: number | null) {
+/** Runs one render in a child process and measures the child's whole tree from "go" to "done", marking the encode's end. */
+function measuredRender(engine: Engine, variant: Variant, size: SizeLabel, manifestFile: string, output: string, concurrency: number | null) {
   const self = fileURLToPath(import.meta.url);
   const env = { ...process.env, ...(concurrency ? { RENDER_CONCURRENCY: String(concurrency) } : {}) };
-  const proc = spawn(process.execPath, ["--import", "tsx", self, `--child=${engine},${size}`, `--manifest=${manifestFile}`, `--output=${output}`], { env, stdio: ["pipe", "pipe", "inherit"] });
-  return new Promise<{ seconds: number; cpuSeconds: number; peakMiB: number; baselineMiB: number; warmUpSeconds: number }>((resolve, reject) => {
+  const proc = spawn(process.execPath, ["--import", "tsx", self, `--child=${engine},${variant},${size}`, `--manifest=${manifestFile}`, `--output=${output}`], { env, stdio: ["pipe", "pipe", "inherit"] });
+  return new Promise<Run>((resolve, reject) => {
     let usage: ReturnType<typeof treeUsage> | undefined;
     let warmUpSeconds = 0;
+    let encodeSeconds = 0;
+    let encodeCpuSeconds = 0;
     proc.on("error", reject);
     proc.on("exit", (code) => {
       if (code !== 0) reject(new Error(`the ${engine} ${size} render exited with ${code}`));
@@ -184,7 +255,7 @@ function measuredRender(engine: Engine, size: SizeLabel, manifestFile: string, o
     readline.createInterface({ input: proc.stdout! }).on("line", (line) => {
       const message = (() => {
         try {
-          return JSON.parse(line) as { ready?: boolean; done?: boolean; seconds?: number; warmUpSeconds?: number };
+          return JSON.parse(line) as ChildMessage;
         } catch {
           return null;
         }
@@ -194,8 +265,12 @@ function measuredRender(engine: Engine, size: SizeLabel, manifestFile: string, o
         warmUpSeconds = message.warmUpSeconds ?? 0;
         usage = treeUsage(proc.pid!);
         proc.stdin!.write("go\n");
+      } else if (message.encoded) {
+        encodeSeconds = message.encodeSeconds!;
+        encodeCpuSeconds = usage!.mark();
+        proc.stdin!.write("go\n");
       } else if (message.done) {
-        resolve({ seconds: message.seconds!, warmUpSeconds, ...usage!.stop() });
+        resolve({ encodeSeconds, loudnessSeconds: message.loudnessSeconds!, encodeCpuSeconds, warmUpSeconds, lufs: message.lufs, dbtp: message.dbtp, ...usage!.stop() });
       }
     });
   });
@@ -227,9 +302,15 @@ async function parent() {
 
   const loadBefore = os.loadavg();
   const results: Result[] = [];
+  const runs: { engine: Engine; variant: Variant }[] = [
+    { engine: "ffmpeg", variant: "delivered" },
+    { engine: "fast", variant: "delivered" },
+    ...(legacyEncoding ? ([{ engine: "ffmpeg", variant: "legacy" }, { engine: "fast", variant: "legacy" }] as const) : []),
+    { engine: "exact", variant: "delivered" },
+  ];
   for (const size of Object.keys(SIZES) as SizeLabel[]) {
     if (onlySizes.length && !onlySizes.includes(size)) continue;
-    for (const engine of ENGINES) {
+    for (const { engine, variant } of runs) {
       if (onlyEngines.length && !onlyEngines.includes(engine)) continue;
       for (const concurrency of engine === "exact" ? concurrencies : [null]) {
         if (concurrency && concurrency > os.cpus().length) {
@@ -237,13 +318,16 @@ async function parent() {
           console.log(`skipping exact with ${concurrency} tabs: this machine has ${os.cpus().length} cores`);
           continue;
         }
-        const label = concurrency ? `${engine} c${concurrency}` : engine;
-        const output = path.join(workDir, `${label.replace(" ", "-")}-${size}.mp4`);
-        console.log(`rendering ${SCENES * 5} s at ${size} with ${label}...`);
-        const run = await measuredRender(engine, size, manifestFile, output, concurrency);
+        const label = `${engine}${concurrency ? ` c${concurrency}` : ""}${variant === "legacy" ? " old" : ""}`;
+        const output = path.join(workDir, `${label.replaceAll(" ", "-")}-${size}.mp4`);
+        console.log(`rendering ${SCENES * 5} s at ${size} with ${label}${variant === "legacy" ? " (the settings before issue 37, no loudness step)" : ""}...`);
+        const run = await measuredRender(engine, variant, size, manifestFile, output, concurrency);
         const facts = probe(output);
-        results.push({ engine: label, size, ...run, frames: facts.frames, videoSeconds: facts.seconds, audioSeconds: facts.audioSeconds });
-        console.log(`  ${run.seconds.toFixed(1)} s, ${run.cpuSeconds.toFixed(1)} CPU s, peak ${run.peakMiB.toFixed(0)} MiB (ready: ${run.baselineMiB.toFixed(0)}), ${facts.frames} frames, load average ${os.loadavg()[0]!.toFixed(1)}`);
+        results.push({ engine: label, variant, size, ...run, ...facts, videoSeconds: facts.seconds });
+        console.log(
+          `  encode ${run.encodeSeconds.toFixed(1)} s${variant === "legacy" ? "" : ` + loudness ${run.loudnessSeconds.toFixed(1)} s`}, ${run.cpuSeconds.toFixed(1)} CPU s, ` +
+            `peak ${run.peakMiB.toFixed(0)} MiB (ready: ${run.baselineMiB.toFixed(0)}), ${facts.frames} frames, load average ${os.loadavg()[0]!.toFixed(1)}`,
+        );
       }
     }
   }
@@ -251,40 +335,82 @@ async function parent() {
 
   const settings = renderSettings();
   const warmUps = results.filter((r) => r.warmUpSeconds > 0).map((r) => r.warmUpSeconds.toFixed(1));
+  const ratio = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(2)}x` : "-");
+  const total = (r: Result) => r.encodeSeconds + r.loudnessSeconds;
   console.log(
-    `\nbench:render on ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; crf ${ENCODING.crf}, preset ${ENCODING.x264Preset}; ` +
+    `\nbench:render on ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; delivery settings (decision 175: crf ${ENCODING.crf}, preset ${ENCODING.x264Preset}, ` +
+      `High, GOP of half the frame rate, bitrate cap) and the loudness step (decision 190: -14 LUFS, -1 dBTP); ` +
       `exact renderer: ${chromiumOptions().chromeMode}, ${settings.concurrency} tab(s) unless named; warm-up (bundle + browser, not timed) ${warmUps.join(", ") || "-"} s`,
   );
   console.log(`load average (1/5/15 min): before ${loadBefore.map((l) => l.toFixed(1)).join(" ")}, after ${loadAfter.map((l) => l.toFixed(1)).join(" ")}`);
+  console.log("encode s: the render to an MP4 with the delivery settings; loud s: normaliseLoudness (loudnorm measured and applied, ebur128 check, picture copied)");
+  console.log("x ffmpeg: total against the plain ffmpeg pipeline's total (same settings, same loudness step); x bare: against its encode alone");
   console.log("peak MiB: the render process's whole tree (node with the bundle, the browser, ffmpeg); ready MiB: the same tree before the render");
-  console.log("renderer  size    frames  video s  audio s  render s  x ffmpeg   CPU s  x ffmpeg  peak MiB  ready MiB");
+  console.log(
+    "renderer     size   frames  video s  audio s  encode s  loud s  total s  x ffmpeg  x bare  CPU enc  CPU loud  CPU s  x ffmpeg  x bare  peak MiB  ready MiB   LUFS   dBTP  video kb/s",
+  );
   for (const r of results) {
-    const base = results.find((b) => b.engine === "ffmpeg" && b.size === r.size);
-    const ratio = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(2)}x` : "-");
+    const base = results.find((b) => b.engine === (r.variant === "legacy" ? "ffmpeg old" : "ffmpeg") && b.size === r.size);
+    const figure = (v: number | undefined) => (v === undefined ? "-" : Number.isFinite(v) ? v.toFixed(1) : "-inf");
     console.log(
       [
-        r.engine.padEnd(9),
-        r.size.padEnd(6),
+        r.engine.padEnd(12),
+        r.size.padEnd(5),
         String(r.frames).padStart(7),
         r.videoSeconds.toFixed(2).padStart(8),
         r.audioSeconds.toFixed(2).padStart(8),
-        r.seconds.toFixed(1).padStart(9),
-        ratio(r.seconds, base?.seconds).padStart(9),
-        r.cpuSeconds.toFixed(1).padStart(7),
+        r.encodeSeconds.toFixed(1).padStart(9),
+        (r.variant === "legacy" ? "-" : r.loudnessSeconds.toFixed(1)).padStart(7),
+        total(r).toFixed(1).padStart(8),
+        ratio(total(r), base && total(base)).padStart(9),
+        ratio(total(r), base?.encodeSeconds).padStart(7),
+        r.encodeCpuSeconds.toFixed(1).padStart(8),
+        // a tenth either way is the sampling's (a browser helper ending between the two readings)
+        (r.variant === "legacy" ? "-" : Math.max(0, r.cpuSeconds - r.encodeCpuSeconds).toFixed(1)).padStart(9),
+        r.cpuSeconds.toFixed(1).padStart(6),
         ratio(r.cpuSeconds, base?.cpuSeconds).padStart(9),
+        ratio(r.cpuSeconds, base?.encodeCpuSeconds).padStart(7),
         r.peakMiB.toFixed(0).padStart(9),
         r.baselineMiB.toFixed(0).padStart(10),
+        figure(r.lufs).padStart(6),
+        figure(r.dbtp).padStart(6),
+        r.videoKbps.toFixed(0).padStart(11),
       ].join(" "),
     );
   }
+  // what the delivery settings cost the encode, against the settings before issue 37 (--legacy-encoding)
+  const legacy = results.filter((r) => r.variant === "legacy");
+  if (legacy.length) {
+    console.log("\ndelivery settings against the earlier ones (encode only; the earlier path had no loudness step):");
+    for (const old of legacy) {
+      const now = results.find((r) => r.variant === "delivered" && r.size === old.size && r.engine === old.engine.replace(" old", ""));
+      if (!now) continue;
+      const change = (a: number, b: number) => `${a >= b ? "+" : ""}${(((a - b) / b) * 100).toFixed(0)} %`;
+      console.log(
+        `  ${now.engine} ${now.size}: encode ${now.encodeSeconds.toFixed(1)} s against ${old.encodeSeconds.toFixed(1)} s (${change(now.encodeSeconds, old.encodeSeconds)}), ` +
+          `CPU ${now.encodeCpuSeconds.toFixed(1)} against ${old.encodeCpuSeconds.toFixed(1)} s (${change(now.encodeCpuSeconds, old.encodeCpuSeconds)}), ` +
+          `video ${now.videoKbps.toFixed(0)} against ${old.videoKbps.toFixed(0)} kb/s; with the loudness step ${total(now).toFixed(1)} s (${change(total(now), old.encodeSeconds)})`,
+      );
+    }
+  }
+  const verdicts = results
+    .filter((r) => r.engine === "fast")
+    .map((r) => {
+      const base = results.find((b) => b.engine === "ffmpeg" && b.size === r.size);
+      if (!base) return null;
+      const met = total(r) / total(base) <= 1.5 && r.cpuSeconds / base.cpuSeconds <= 1.5;
+      return `${r.size} ${ratio(total(r), total(base))} wall, ${ratio(r.cpuSeconds, base.cpuSeconds)} CPU (against the bare encode ${ratio(total(r), base.encodeSeconds)}, ${ratio(r.cpuSeconds, base.encodeCpuSeconds)}): ${met ? "met" : "NOT met"}`;
+    })
+    .filter(Boolean);
+  if (verdicts.length) console.log(`\nfast renderer within 1.5x of plain ffmpeg, delivered path: ${verdicts.join("; ")}`);
   console.log("goals (60 s, quiet machine): fast within 1.5x of ffmpeg at both sizes; exact under 116 s at 720p (1.8x faster than 209 s); peak memory under 1536 MiB");
   process.exit(0);
 }
 
 const childOf = option("child");
 if (childOf) {
-  const [engine, size] = childOf.split(",") as [Engine, SizeLabel];
-  await child(engine, size, option("manifest")!, option("output")!);
+  const [engine, variant, size] = childOf.split(",") as [Engine, Variant, SizeLabel];
+  await child(engine, variant, size, option("manifest")!, option("output")!);
 } else {
   await parent();
 }

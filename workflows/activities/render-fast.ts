@@ -179,6 +179,8 @@ export async function renderTimelineFast(options: {
   onProgress?: (p: FastProgress) => void;
   /** One stream only (a chunked render's picture or its whole sound, render-chunks.ts); both when unset. */
   streams?: "video" | "audio";
+  /** Changes ffmpeg's arguments before the run: only `bench:render --legacy-encoding` (the earlier settings) uses it. */
+  adjustArgs?: (args: string[]) => string[];
 }): Promise<{ args: string[] }> {
   const { timeline, workDir, output, signal, onProgress, streams } = options;
   const captions = await rasteriseCaptions(timeline, workDir, onProgress);
@@ -193,7 +195,9 @@ export async function renderTimelineFast(options: {
     captionStream = { ffconcat, x: first.x, y: first.y };
   }
   const filterScript = path.join(workDir, "filter-graph.txt");
-  const { args, filterGraph } = compileTimeline(timeline, { fileFor: (src) => src, filterScript, captionStream, output, encoding: ENCODING, streams });
+  const compiled = compileTimeline(timeline, { fileFor: (src) => src, filterScript, captionStream, output, encoding: ENCODING, streams });
+  const { filterGraph } = compiled;
+  const args = options.adjustArgs ? options.adjustArgs(compiled.args) : compiled.args;
   await fs.promises.writeFile(filterScript, filterGraph);
   await runFfmpeg(args, { signal, onFrame: (frame) => onProgress?.({ phase: "encoding", frame, total: timeline.durationInFrames }) });
   return { args };

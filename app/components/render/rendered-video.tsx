@@ -16,15 +16,29 @@ export function CaptionDownloads({ captions }: { captions: { srt: string; vtt: s
       <Captions className="mt-0.5 h-4 w-4 shrink-0 text-slate-300" aria-hidden />
       <span className="flex flex-wrap gap-x-3 gap-y-1">
         <span className="text-slate-300">Captions:</span>
-        <a href={captions.srt} download className="text-violet-300 underline hover:text-white">
-          Download SRT
-        </a>
-        <a href={captions.vtt} download className="text-violet-300 underline hover:text-white">
-          Download WebVTT
-        </a>
+        {/* the two links wrap together: on a phone both go under "Captions:", not one of them under the label */}
+        <span className="flex flex-wrap gap-x-3 gap-y-1">
+          <a href={captions.srt} download className="text-violet-300 underline hover:text-white">
+            Download SRT
+          </a>
+          <a href={captions.vtt} download className="text-violet-300 underline hover:text-white">
+            Download WebVTT
+          </a>
+        </span>
       </span>
     </div>
   );
+}
+
+/** A figure and its unit on one line: a phone's narrow column never leaves "-1.5" at a line's end and "dBTP" on the next. */
+export function FigureWithUnit({ text }: { text: string }) {
+  return <span className="whitespace-nowrap">{text}</span>;
+}
+
+/** Text with each "figure unit" pair (-14.0 LUFS, -1 dBTP) kept on one line; the text itself is unchanged. */
+export function KeepFiguresWithUnits({ text }: { text: string }) {
+  const parts = text.split(/(-?\d+(?:\.\d+)? (?:LUFS|dBTP|LU|dB)\b)/);
+  return <>{parts.map((part, i) => (i % 2 === 1 ? <FigureWithUnit key={i} text={part} /> : part))}</>;
 }
 
 /** The delivered sound as measured: integrated loudness and true peak against YouTube's -14 LUFS and -1 dBTP. */
@@ -34,8 +48,10 @@ export function LoudnessFact({ loudnessLufs, truePeakDbtp }: { loudnessLufs: num
     <p className="flex items-start gap-2 text-sm text-slate-300" data-testid="video-loudness">
       <Volume2 className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
       <span>
-        Loudness: {loudnessLufs.toFixed(1)} LUFS, true peak {truePeakDbtp.toFixed(1)} dBTP{" "}
-        <span className="text-slate-400">(YouTube plays at -14 LUFS, peaks at most -1 dBTP)</span>
+        Loudness: <FigureWithUnit text={`${loudnessLufs.toFixed(1)} LUFS`} />, true peak <FigureWithUnit text={`${truePeakDbtp.toFixed(1)} dBTP`} />{" "}
+        <span className="text-slate-400">
+          (YouTube plays at <FigureWithUnit text="-14 LUFS" />, peaks at most <FigureWithUnit text="-1 dBTP" />)
+        </span>
       </span>
     </p>
   );

@@ -4,6 +4,7 @@
 import { Link } from "@remix-run/react";
 import { CheckCircle2, ShieldAlert, TriangleAlert, XCircle } from "lucide-react";
 import { Button } from "~/components/ui/button";
+import { KeepFiguresWithUnits } from "~/components/render/rendered-video";
 import { blockingItems, type PreflightFix, type PreflightItem } from "~/lib/preflight";
 import { cn } from "~/lib/utils";
 
@@ -33,7 +34,9 @@ export function PreflightList({ items, onFix, disabled }: { items: PreflightItem
               )}
               <div className="min-w-0">
                 <p className="text-sm font-medium">{item.label}</p>
-                <p className={cn("text-xs break-words", item.status === "pass" ? "text-slate-400" : item.blocks ? "text-red-300" : "text-amber-200")}>{item.detail}</p>
+                <p className={cn("text-xs break-words", item.status === "pass" ? "text-slate-400" : item.blocks ? "text-red-300" : "text-amber-200")}>
+                  <KeepFiguresWithUnits text={item.detail} />
+                </p>
               </div>
             </div>
             {item.status === "fail" && item.fix ? <FixButton fix={item.fix} onFix={onFix} disabled={disabled} /> : null}
