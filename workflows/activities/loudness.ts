@@ -6,8 +6,8 @@
 // level drifted, the sound is written once more from the original with the difference taken off. The figures of
 // the delivered file are the ones the render page and the video's facts show.
 //
-// One step, called where a video is finished: the render's save step (both renderers), the music mix, and a
-// chunked render's join.
+// One step, called where a video is finished: the render's save step (both renderers) and the music mix; a chunked
+// render calls it on its sound track alone, before the join (decision 156), and the join copies that sound as it is.
 import { spawn } from "node:child_process";
 import fsp from "node:fs/promises";
 import { DELIVERY_CONTAINER_ARGS, deliveryAudioArgs } from "./delivery-encoding";
@@ -146,8 +146,11 @@ async function hasAudio(file: string, signal?: AbortSignal): Promise<boolean> {
   return /Stream #0:\d+(?:\[[^\]]*\])?(?:\([^)]*\))?: Audio:/.test(stderr);
 }
 
+/** A measure as the database keeps it (and as it travels between activities): one decimal, silence (-inf) as null. */
+export type StoredLoudness = { loudnessLufs: number | null; truePeakDbtp: number | null };
+
 /** A measure as the database keeps it: one decimal, silence (-inf) as null. */
-export function storedLoudness(measure: LoudnessMeasure): { loudnessLufs: number | null; truePeakDbtp: number | null } {
+export function storedLoudness(measure: LoudnessMeasure): StoredLoudness {
   const round = (v: number) => (Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
   return { loudnessLufs: round(measure.integratedLufs), truePeakDbtp: round(measure.truePeakDbtp) };
 }
