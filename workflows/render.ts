@@ -172,9 +172,12 @@ async function renderInChunks(plan: RenderPlan, chunks: RenderChunk[], state: Re
   return joinRenderChunks({ plan, chunks: parts, sound: (soundDone as PromiseFulfilledResult<MixedSound>).value });
 }
 
-/** The sound mixed, then brought to the platform's loudness; the mix is deleted when the second step fails for good. */
+/**
+ * The sound mixed (PCM) and measured, then brought to the platform's loudness (AAC); the mix is deleted when the
+ * second step fails for good.
+ */
 async function mixedAtLoudness(plan: RenderPlan): Promise<MixedSound> {
-  const mixed = await mixRenderSound({ plan });
+  const mixed = await mixRenderSound({ plan, forLoudness: true });
   try {
     return await normaliseRenderSound({ plan, sound: mixed });
   } catch (e) {

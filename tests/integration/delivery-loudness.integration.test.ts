@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
 import { buildTimeline } from "../../remotion/timeline";
 import { gopFrames, recommendedBitrate, remotionDeliveryOptions } from "../../workflows/activities/delivery-encoding";
-import { measureLoudness, normaliseLoudness, type LoudnessMeasure } from "../../workflows/activities/loudness";
+import { analyseLoudness, applyLoudness, measureLoudness, normaliseLoudness, type LoudnessMeasure } from "../../workflows/activities/loudness";
 import { mixMusicIntoVideo } from "../../workflows/activities/music-mix";
 import { prescaleImage, serveRenderAssets } from "../../workflows/activities/render-assets";
 import { chromiumOptions, closeBrowser, getCompositionBundle, renderSettings, withBrowser } from "../../workflows/activities/render-engine";
@@ -120,8 +120,8 @@ beforeAll(async () => {
     await deliver(key("fast", c), raw);
   }
   // the chunked render as its activities make it: each scene's picture a chunk (renderVideoChunk), the sound mixed
-  // once (mixRenderSound) and brought to the platform's loudness alone (normaliseRenderSound), then the pictures and
-  // that sound joined by stream copy (joinRenderChunks)
+  // once as PCM and measured (mixRenderSound), then brought to the platform's loudness and encoded alone
+  // (normaliseRenderSound), then the pictures and that sound joined by stream copy (joinRenderChunks)
   for (const c of CASES) {
     const timeline = buildTimeline(props(c, (name) => files.get(name)!));
     const name = `chunked-${c.voicePeak}-${c.music}`;
@@ -131,11 +131,12 @@ beforeAll(async () => {
       await renderChunkPicture({ timeline, chunk, workDir: fs.mkdtempSync(path.join(dir, "chunk-")), output: file });
       pictures.push(file);
     }
-    const mix = path.join(dir, `${name}-sound.m4a`);
-    await renderTimelineSound({ timeline, workDir: fs.mkdtempSync(path.join(dir, "sound-")), output: mix });
+    const mix = path.join(dir, `${name}-sound.wav`);
+    await renderTimelineSound({ timeline, workDir: fs.mkdtempSync(path.join(dir, "sound-")), output: mix, format: "wav" });
+    const analysis = await analyseLoudness(mix);
     const sound = path.join(dir, `${name}-sound-delivered.m4a`);
     const before = await measureLoudness(mix);
-    const after = await normaliseLoudness(mix, sound);
+    const after = await applyLoudness(mix, sound, analysis);
     const delivered = path.join(dir, `${name}-delivered.mp4`);
     await joinChunks({ chunks: pictures, sound, workDir: fs.mkdtempSync(path.join(dir, "join-")), output: delivered });
     results.set(key("chunked", c), { raw: mix, delivered, before, after });

@@ -111,20 +111,36 @@ async function rewriteSound(input: string, output: string, filter: string, signa
 }
 
 /**
- * Writes `input` to `output` with its sound at the platform's loudness (the picture copied), and returns the written
- * file's own measure. A silent mix is copied as it is (its sound re-encoded to the delivery's settings); a file
- * without sound is copied unchanged and measures as silence.
+ * What the first pass found in a file's sound, as plain data (it may travel to another worker, decision 156): no
+ * sound at all, silence (nothing to bring up), or loudnorm's measured figures, which the second pass applies.
  */
-export async function normaliseLoudness(input: string, output: string, signal?: AbortSignal): Promise<LoudnessMeasure> {
-  if (!(await hasAudio(input, signal))) {
+export type LoudnessAnalysis = { kind: "no-audio" } | { kind: "silent" } | { kind: "measured"; stats: LoudnormStats };
+
+/** The first pass over the file's whole sound (loudnorm's measurement). */
+export async function analyseLoudness(input: string, signal?: AbortSignal): Promise<LoudnessAnalysis> {
+  if (!(await hasAudio(input, signal))) return { kind: "no-audio" };
+  const stats = await loudnormPass1(input, signal);
+  if (!(figure(stats.input_i) > SILENCE_LUFS)) return { kind: "silent" };
+  const { input_i, input_tp, input_lra, input_thresh, target_offset } = stats;
+  return { kind: "measured", stats: { input_i, input_tp, input_lra, input_thresh, target_offset } };
+}
+
+/**
+ * The second pass: writes `input` to `output` with its sound at the platform's loudness by the figures `analysis`
+ * measured on that same input (the picture copied), and returns the written file's own measure. A silent mix is
+ * copied as it is (its sound re-encoded to the delivery's settings); a file without sound is copied unchanged and
+ * measures as silence.
+ */
+export async function applyLoudness(input: string, output: string, analysis: LoudnessAnalysis, signal?: AbortSignal): Promise<LoudnessMeasure> {
+  if (analysis.kind === "no-audio") {
     await fsp.copyFile(input, output);
     return { integratedLufs: -Infinity, truePeakDbtp: -Infinity };
   }
-  const stats = await loudnormPass1(input, signal);
-  if (!(figure(stats.input_i) > SILENCE_LUFS)) {
+  if (analysis.kind === "silent") {
     await rewriteSound(input, output, "anull", signal);
     return measureLoudness(output, signal);
   }
+  const { stats } = analysis;
   const pass2 = (limiterDbtp: number, integratedLufs: number) =>
     `${loudnormTarget(limiterDbtp, integratedLufs)}:measured_I=${stats.input_i}:measured_TP=${stats.input_tp}:measured_LRA=${stats.input_lra}` +
     `:measured_thresh=${stats.input_thresh}:offset=${stats.target_offset}:linear=true,aresample=48000`;
@@ -138,6 +154,14 @@ export async function normaliseLoudness(input: string, output: string, signal?: 
   const level = Math.min(-5, Math.max(-70, LOUDNESS_TARGET.integratedLufs + (LOUDNESS_TARGET.integratedLufs - first.integratedLufs)));
   await rewriteSound(input, output, pass2(limiter, Number(level.toFixed(2))), signal);
   return measureLoudness(output, signal);
+}
+
+/**
+ * Writes `input` to `output` with its sound at the platform's loudness (the picture copied), and returns the written
+ * file's own measure: both passes, one after the other.
+ */
+export async function normaliseLoudness(input: string, output: string, signal?: AbortSignal): Promise<LoudnessMeasure> {
+  return applyLoudness(input, output, await analyseLoudness(input, signal), signal);
 }
 
 async function hasAudio(file: string, signal?: AbortSignal): Promise<boolean> {

@@ -21,7 +21,7 @@ import { prescaleImage } from "./render-assets";
 import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound, type RenderChunk } from "./render-chunks";
 import { withRenderSlot } from "./render-slots";
 import { inputError, planProps, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
-import { normaliseLoudness, storedLoudness, type StoredLoudness } from "./loudness";
+import { analyseLoudness, applyLoudness, storedLoudness, type LoudnessAnalysis, type StoredLoudness } from "./loudness";
 
 // @temporalio/proto is CommonJS: its enums come from the default export
 const { TaskQueueType } = protos.temporal.api.enums.v1;
@@ -188,6 +188,8 @@ export async function renderVideoChunk(input: { plan: RenderPlan; chunk: RenderC
 export type MixedSound = {
   mediaFileId: string;
   music: RenderPlan["music"];
+  /** The mix's loudness as measured (the first pass), when it was mixed for normaliseRenderSound. */
+  analysis?: LoudnessAnalysis;
   /**
    * The delivered figures, once the sound is at the platform's loudness (normaliseRenderSound): the join then copies
    * it as it is. Absent: the mix as it came out, which the join normalises with the joined video (runs scheduled
@@ -200,10 +202,12 @@ export type MixedSound = {
 
 /**
  * Mixes the whole timeline's sound once (voiceovers and music, with the one-piece render's own graph) and stores
- * it (AAC in an .m4a). Music deleted meanwhile is left out, as the one-piece render leaves it out.
+ * it: AAC in an .m4a, or, `forLoudness`, PCM in a .wav with its loudness measured (the first pass), for
+ * normaliseRenderSound to apply and encode once. Music deleted meanwhile is left out, as the one-piece render
+ * leaves it out.
  */
-export async function mixRenderSound(input: { plan: RenderPlan }): Promise<MixedSound> {
-  const { plan } = input;
+export async function mixRenderSound(input: { plan: RenderPlan; forLoudness?: boolean }): Promise<MixedSound> {
+  const { plan, forLoudness } = input;
   const ctx = Context.current();
   const heartbeat = setInterval(() => ctx.heartbeat(), 3000);
   const folder = await attemptFolder(`reelsmith-render-${plan.renderId}-sound`);
@@ -214,19 +218,21 @@ export async function mixRenderSound(input: { plan: RenderPlan }): Promise<Mixed
     if (musicFile) src.set("music-0", await folder.media.path(musicFile));
     const music = musicFile ? plan.music : null;
     const timeline = buildTimeline(planProps({ ...plan, music }, (kind, i) => src.get(`${kind}-${i}`) ?? unread(kind, i)));
-    const output = path.join(folder.dir, "sound.m4a");
-    await renderTimelineSound({ timeline, workDir: folder.dir, output, signal: ctx.cancellationSignal });
+    const format = forLoudness ? "wav" : "m4a";
+    const output = path.join(folder.dir, `sound.${format}`);
+    await renderTimelineSound({ timeline, workDir: folder.dir, output, signal: ctx.cancellationSignal, format });
+    const analysis = forLoudness ? await analyseLoudness(output, ctx.cancellationSignal) : undefined;
     // stored as the project's "video" kind (the sound track of one): the leftover sweep removes it if the render dies
     const file = await saveMediaFromPath({
       userId: plan.userId,
       projectId: plan.projectId,
       kind: "video",
       sourcePath: output,
-      mimeType: "audio/mp4",
-      extension: "m4a",
+      mimeType: forLoudness ? "audio/wav" : "audio/mp4",
+      extension: format,
       durationSeconds: timeline.durationInFrames / plan.fps,
     });
-    return { mediaFileId: file.id, music };
+    return { mediaFileId: file.id, music, ...(analysis ? { analysis } : {}) };
   } finally {
     clearInterval(heartbeat);
     await folder.remove();
@@ -234,12 +240,12 @@ export async function mixRenderSound(input: { plan: RenderPlan }): Promise<Mixed
 }
 
 /**
- * Brings the mixed sound to the platform's loudness (decision 190: measured, then a gain and the true-peak limiter,
- * only the sound re-encoded; the loudness module the one-piece render's save step calls) and stores it with the
- * figures measured on it, which the joined video keeps: the join copies this sound packet for packet, so its
- * loudness is the delivered video's. On the render queue, scheduled once the mix is stored (decision 156): every
- * render slot is busy with a chunk by then, so the worker that finishes its chunk first takes it, not the one that
- * mixed the sound beside its chunk. Safe to retry: the mix is left for the join to delete.
+ * Brings the mixed sound to the platform's loudness (decision 190: measured, then a gain and the true-peak limiter;
+ * the loudness module the one-piece render's save step calls, its first pass already run by the mix) and stores it
+ * as AAC in an .m4a, with the figures measured on it, which the joined video keeps: the join copies this sound packet
+ * for packet, so its loudness is the delivered video's. On the render queue, scheduled once the mix is stored
+ * (decision 156): every render slot is busy with a chunk by then, so the worker that finishes its chunk first takes
+ * it, not the one that mixed the sound beside its chunk. Safe to retry: the mix is left for the join to delete.
  */
 export async function normaliseRenderSound(input: { plan: RenderPlan; sound: MixedSound }): Promise<MixedSound> {
   const { plan, sound } = input;
@@ -249,8 +255,10 @@ export async function normaliseRenderSound(input: { plan: RenderPlan; sound: Mix
   try {
     const mix = await findMediaForUser(plan.userId, sound.mediaFileId);
     if (!mix) throw inputError("The video's sound was deleted during the render.");
+    const mixPath = await folder.media.path(mix);
     const output = path.join(folder.dir, "sound.m4a");
-    const measure = await normaliseLoudness(await folder.media.path(mix), output, ctx.cancellationSignal);
+    const analysis = sound.analysis ?? (await analyseLoudness(mixPath, ctx.cancellationSignal));
+    const measure = await applyLoudness(mixPath, output, analysis, ctx.cancellationSignal);
     const file = await saveMediaFromPath({
       userId: plan.userId,
       projectId: plan.projectId,

@@ -179,8 +179,10 @@ export async function renderTimelineFast(options: {
   onProgress?: (p: FastProgress) => void;
   /** One stream only (a chunked render's picture or its whole sound, render-chunks.ts); both when unset. */
   streams?: "video" | "audio";
+  /** The sound as the delivery's AAC (default) or as PCM in a WAV (a chunked render's sound, render-chunks.ts). */
+  audioFormat?: "delivery" | "wav";
 }): Promise<{ args: string[] }> {
-  const { timeline, workDir, output, signal, onProgress, streams } = options;
+  const { timeline, workDir, output, signal, onProgress, streams, audioFormat } = options;
   const captions = await rasteriseCaptions(timeline, workDir, onProgress);
   const first = captions[0];
   let captionStream: { ffconcat: string; x: number; y: number } | undefined;
@@ -193,7 +195,7 @@ export async function renderTimelineFast(options: {
     captionStream = { ffconcat, x: first.x, y: first.y };
   }
   const filterScript = path.join(workDir, "filter-graph.txt");
-  const { args, filterGraph } = compileTimeline(timeline, { fileFor: (src) => src, filterScript, captionStream, output, encoding: ENCODING, streams });
+  const { args, filterGraph } = compileTimeline(timeline, { fileFor: (src) => src, filterScript, captionStream, output, encoding: ENCODING, streams, audioFormat });
   await fs.promises.writeFile(filterScript, filterGraph);
   await runFfmpeg(args, { signal, onFrame: (frame) => onProgress?.({ phase: "encoding", frame, total: timeline.durationInFrames }) });
   return { args };
