@@ -6,8 +6,9 @@
 // level drifted, the sound is written once more from the original with the difference taken off. The figures of
 // the delivered file are the ones the render page and the video's facts show.
 //
-// One step, called where a video is finished: the render's save step (both renderers) and the music mix; a chunked
-// render calls it on its sound track alone, before the join (decision 156), and the join copies that sound as it is.
+// One step, called where a video is finished: the render's save step (both renderers) and the music mix. A chunked
+// render (decision 156) runs its two passes on its sound track alone, before the join: the first where the sound is
+// mixed, the second on the first worker done with its chunk; the join copies that sound as it is.
 import { spawn } from "node:child_process";
 import fsp from "node:fs/promises";
 import { DELIVERY_CONTAINER_ARGS, deliveryAudioArgs } from "./delivery-encoding";
