@@ -3,9 +3,10 @@
 // picture moving slowly, a tone voiceover, a caption line per scene, music at 5 %), 1080p, rendered by the real
 // render workflow with 1 and with 2 worker processes, each pinned to a core of its own (taskset -c 0, -c 1), against
 // the test servers (TEST_PG_PORT, TEST_TEMPORAL_PORT, TEST_S3_PORT) and a fresh database. Every worker bundles the
-// composition and opens its browser before the clock starts. Prints each render's wall time, its parts, the
-// speed-up and the scaling efficiency (and the CPU seconds of the workers' process trees, which a busy machine
-// distorts far less than the wall time). Then the same render (of the first length) with its media in a bucket:
+// composition and opens its browser before the clock starts. Prints each render's wall time, its parts (when the
+// first began, how long each ran, when the last ended, in seconds from the run's start), the speed-up and the
+// scaling efficiency (and the CPU seconds of the workers' process trees, which a busy machine distorts far less
+// than the wall time). Then the same render (of the first length) with its media in a bucket:
 // a bucket of the bench's own on the test servers' object store (versitygw), the project's files copied into it,
 // and the workers (2 by default, --s3=1 for one) run with STORAGE=s3, each with a DATA_DIR and a scratch folder of
 // its own, as on separate machines; printed against the local-folder render with as many workers, as the S3
@@ -157,21 +158,32 @@ async function renderPollers(taskQueue: string): Promise<number> {
   return new Set((queue.pollers ?? []).map((p) => p.identity)).size;
 }
 
-/** Seconds each activity of the run took, by type (scheduled to closed, the longest of each type). */
-async function activitySeconds(handle: WorkflowHandle): Promise<Map<string, number[]>> {
+type ActivityRun = { scheduled: number; started: number; closed: number };
+
+/**
+ * Each activity of the run by type: when it was scheduled, started (its last attempt) and closed, in seconds from
+ * the run's start.
+ */
+async function activityRuns(handle: WorkflowHandle): Promise<Map<string, ActivityRun[]>> {
   const events = (await handle.fetchHistory()).events ?? [];
-  const scheduled = new Map<string, { type: string; at: number }>();
-  const seconds = new Map<string, number[]>();
   const time = (e: (typeof events)[number]) => Number(e.eventTime?.seconds ?? 0) + (e.eventTime?.nanos ?? 0) / 1e9;
+  const origin = events[0] ? time(events[0]) : 0;
+  const scheduled = new Map<string, { type: string; at: number; started?: number }>();
+  const runs = new Map<string, ActivityRun[]>();
   for (const e of events) {
-    if (e.activityTaskScheduledEventAttributes) scheduled.set(String(e.eventId), { type: e.activityTaskScheduledEventAttributes.activityType?.name ?? "?", at: time(e) });
+    if (e.activityTaskScheduledEventAttributes) scheduled.set(String(e.eventId), { type: e.activityTaskScheduledEventAttributes.activityType?.name ?? "?", at: time(e) - origin });
+    const started = e.activityTaskStartedEventAttributes;
+    if (started) {
+      const s = scheduled.get(String(started.scheduledEventId));
+      if (s) s.started = time(e) - origin;
+    }
     const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes;
     if (closed) {
       const s = scheduled.get(String(closed.scheduledEventId));
-      if (s) seconds.set(s.type, [...(seconds.get(s.type) ?? []), time(e) - s.at]);
+      if (s) runs.set(s.type, [...(runs.get(s.type) ?? []), { scheduled: s.at, started: s.started ?? s.at, closed: time(e) - origin }]);
     }
   }
-  return seconds;
+  return runs;
 }
 
 /**
@@ -236,13 +248,17 @@ async function renderWith(videoSeconds: number, workerCount: number, storage: St
     await handle.result();
     const wall = (performance.now() - started) / 1000;
     const cpu = treeCpuSeconds(roots) - cpuBefore;
-    const activities = await activitySeconds(handle);
+    const activities = await activityRuns(handle);
     const chunks = activities.get("renderVideoChunk")?.length ?? 1;
-    const list = (type: string) => (activities.get(type) ?? []).map((s) => s.toFixed(1)).join(" + ");
+    // how long each ran (started to closed), and when the last of its kind closed (from the run's start)
+    const ran = (type: string) => (activities.get(type) ?? []).map((r) => (r.closed - r.started).toFixed(1)).join(" + ");
+    const until = (type: string) => Math.max(...(activities.get(type) ?? []).map((r) => r.closed)).toFixed(1);
+    const firstStart = (type: string) => Math.min(...(activities.get(type) ?? []).map((r) => r.started)).toFixed(1);
     const detail =
       chunks > 1
-        ? `chunks ${list("renderVideoChunk")} s, sound ${list("mixRenderSound")} s, loudness ${list("normaliseRenderSound") || "in the join"} s, join ${list("joinRenderChunks")} s`
-        : `one piece ${list("renderVideoFast")} s`;
+        ? `chunks from ${firstStart("renderVideoChunk")} s: ${ran("renderVideoChunk")} s, sound ${ran("mixRenderSound")} s, ` +
+          `loudness ${activities.has("normaliseRenderSound") ? `${ran("normaliseRenderSound")} s (done at ${until("normaliseRenderSound")})` : "in the join"}, join ${ran("joinRenderChunks")} s (done at ${until("joinRenderChunks")})`
+        : `one piece from ${firstStart("renderVideoFast")} s: ${ran("renderVideoFast")} s`;
     const row = await prisma.renderedVideo.findUniqueOrThrow({ where: { id: render.id } });
     const loudness = `${row.loudnessLufs} LUFS / ${row.truePeakDbtp} dBTP`;
     return { seconds: videoSeconds, workers: workerCount, storage, wall, cpu, chunks, load, detail: `${detail}; ${loudness}; load ${load.toFixed(1)} -> ${os.loadavg()[0]!.toFixed(1)}` };
