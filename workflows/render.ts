@@ -9,7 +9,8 @@
 // Renders run on the render queue, the rest on the light and heavy queues (decision 155). A fast render of a long
 // enough video, with more than one worker polling the render queue, is cut into chunks at scene boundaries
 // (decision 156): each chunk an activity of its own that any worker may take and that is retried alone, the sound
-// mixed once, then the parts joined without re-encoding; the chunks' progress adds up to the one number shown.
+// mixed once and brought to the platform's loudness, then the parts joined without re-encoding; the chunks'
+// progress adds up to the one number shown.
 import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, setHandler, upsertMemo, type ActivityOptions } from "@temporalio/workflow";
 import type { RenderActivities } from "./activities/render";
 import type { ChunkedRenderActivities, MixedSound } from "./activities/render-chunked";
@@ -56,6 +57,8 @@ const { planRenderChunks, discardRenderChunks } = proxyActivities<ChunkedRenderA
   retry: { initialInterval: "1 second", maximumAttempts: 5, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
 });
 const { renderVideoChunk } = proxyActivitiesOn<ChunkedRenderActivities>("render", fastRenderOptions);
+// the sound's loudness on the render queue: the first worker done with its chunk takes it (decision 156)
+const { normaliseRenderSound } = proxyActivitiesOn<ChunkedRenderActivities>("render", { ...fastRenderOptions, startToCloseTimeout: "1 hour" });
 const { mixRenderSound, joinRenderChunks } = proxyActivitiesOn<ChunkedRenderActivities>("heavy", { ...fastRenderOptions, startToCloseTimeout: "1 hour" });
 
 export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<RenderResult> {
@@ -127,9 +130,10 @@ export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<R
 }
 
 /**
- * Every chunk's picture on the render queue and the sound on the heavy queue at once, then the join. The chunks'
- * progress signals (the latest attempt of each counts) make the render's one progress figure. When a part fails
- * for good, the parts already stored are deleted and the failure goes on (the exact renderer may take over).
+ * Every chunk's picture on the render queue and the sound on the heavy queue at once; once the sound is mixed, its
+ * loudness on the render queue (taken by the first worker to finish its chunk); then the join, a stream copy. The
+ * chunks' progress signals (the latest attempt of each counts) make the render's one progress figure. When a part
+ * fails for good, the parts already stored are deleted and the failure goes on (the exact renderer may take over).
  */
 async function renderInChunks(plan: RenderPlan, chunks: RenderChunk[], state: RenderProgressState): Promise<RenderResult> {
   const totalFrames = chunks.reduce((sum, c) => sum + c.frames, 0);
@@ -155,9 +159,10 @@ async function renderInChunks(plan: RenderPlan, chunks: RenderChunk[], state: Re
   });
   Object.assign(state, { status: "rendering", stage: "Rendering scenes", step: "Step 2 of 3: Rendering frames", details: `Rendering the video in ${chunks.length} parts`, progress: 4 });
 
-  const sound = mixRenderSound({ plan });
+  // runs started before the sound was normalised on its own have the join normalise the joined video
+  const sound = patched("chunked-sound-loudness") ? mixedAtLoudness(plan) : mixRenderSound({ plan });
   const [soundDone, ...partsDone] = await Promise.allSettled([sound, ...chunks.map((chunk) => renderVideoChunk({ plan, chunk }))]);
-  const stored = [soundDone, ...partsDone].flatMap((r) => (r.status === "fulfilled" ? [r.value.mediaFileId] : []));
+  const stored = [soundDone, ...partsDone].flatMap((r) => (r.status === "fulfilled" ? [r.value.mediaFileId, ...("mixFileId" in r.value && r.value.mixFileId ? [r.value.mixFileId] : [])] : []));
   const failed = [soundDone, ...partsDone].find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) {
     await discardRenderChunks({ userId: plan.userId, fileIds: stored }).catch(() => {});
@@ -165,6 +170,20 @@ async function renderInChunks(plan: RenderPlan, chunks: RenderChunk[], state: Re
   }
   const parts = partsDone.map((r) => (r as PromiseFulfilledResult<{ mediaFileId: string }>).value.mediaFileId);
   return joinRenderChunks({ plan, chunks: parts, sound: (soundDone as PromiseFulfilledResult<MixedSound>).value });
+}
+
+/**
+ * The sound mixed (PCM) and measured, then brought to the platform's loudness (AAC); the mix is deleted when the
+ * second step fails for good.
+ */
+async function mixedAtLoudness(plan: RenderPlan): Promise<MixedSound> {
+  const mixed = await mixRenderSound({ plan, forLoudness: true });
+  try {
+    return await normaliseRenderSound({ plan, sound: mixed });
+  } catch (e) {
+    await discardRenderChunks({ userId: plan.userId, fileIds: [mixed.mediaFileId] }).catch(() => {});
+    throw e;
+  }
 }
 
 function isInputError(e: ActivityFailure): boolean {

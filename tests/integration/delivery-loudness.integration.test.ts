@@ -3,7 +3,9 @@
 // loudness by the save step's function, measures -14 LUFS within 1 LU with its true peak at most -1 dBTP (ffmpeg's
 // ebur128), for a quiet voice, a loud voice and music at 100 %; the picture is copied packet for packet; the
 // delivered MP4 is encoded as YouTube recommends (ffprobe); and the music mix, normalised after its ducking, still
-// holds the music at least 10 dB under the speech.
+// holds the music at least 10 dB under the speech. A chunked render (decision 156: the pictures in chunks, the sound
+// mixed once and normalised on its own, then both joined by stream copy) delivers the same loudness, measured on the
+// joined MP4, and the figures measured on its sound are the delivered video's.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,11 +17,12 @@ import { pcm16ToWav } from "~/providers/wav";
 import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
 import { buildTimeline } from "../../remotion/timeline";
 import { gopFrames, recommendedBitrate, remotionDeliveryOptions } from "../../workflows/activities/delivery-encoding";
-import { measureLoudness, normaliseLoudness, type LoudnessMeasure } from "../../workflows/activities/loudness";
+import { analyseLoudness, applyLoudness, measureLoudness, normaliseLoudness, type LoudnessMeasure } from "../../workflows/activities/loudness";
 import { mixMusicIntoVideo } from "../../workflows/activities/music-mix";
 import { prescaleImage, serveRenderAssets } from "../../workflows/activities/render-assets";
 import { chromiumOptions, closeBrowser, getCompositionBundle, renderSettings, withBrowser } from "../../workflows/activities/render-engine";
 import { renderTimelineFast } from "../../workflows/activities/render-fast";
+import { cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound } from "../../workflows/activities/render-chunks";
 
 const run = promisify(execFile);
 const SIZE = { width: 640, height: 360 };
@@ -104,6 +107,29 @@ beforeAll(async () => {
     const workDir = fs.mkdtempSync(path.join(dir, "fast-"));
     await renderTimelineFast({ timeline: buildTimeline(props(c, (name) => files.get(name)!)), workDir, output: raw });
     await deliver(key("fast", c), raw);
+  }
+  // the chunked render as its activities make it: each scene's picture a chunk (renderVideoChunk), the sound mixed
+  // once as PCM and measured (mixRenderSound), then brought to the platform's loudness and encoded alone
+  // (normaliseRenderSound), then the pictures and that sound joined by stream copy (joinRenderChunks)
+  for (const c of CASES) {
+    const timeline = buildTimeline(props(c, (name) => files.get(name)!));
+    const name = `chunked-${c.voicePeak}-${c.music}`;
+    const pictures: string[] = [];
+    for (const chunk of cutAtScenes(timeline.scenes.map((s) => s.durationInFrames), 2)) {
+      const file = path.join(dir, `${name}-part-${chunk.index}.mp4`);
+      await renderChunkPicture({ timeline, chunk, workDir: fs.mkdtempSync(path.join(dir, "chunk-")), output: file });
+      pictures.push(file);
+    }
+    const mix = path.join(dir, `${name}-sound.wav`);
+    await renderTimelineSound({ timeline, workDir: fs.mkdtempSync(path.join(dir, "sound-")), output: mix, format: "wav" });
+    const analysis = await analyseLoudness(mix);
+    const sound = path.join(dir, `${name}-sound-delivered.m4a`);
+    const before = await measureLoudness(mix);
+    const after = await applyLoudness(mix, sound, analysis);
+    const delivered = path.join(dir, `${name}-delivered.mp4`);
+    await joinChunks({ chunks: pictures, sound, workDir: fs.mkdtempSync(path.join(dir, "join-")), output: delivered });
+    results.set(key("chunked", c), { raw: mix, delivered, before, after });
+    console.log(`${key("chunked", c)}: mixed ${before.integratedLufs} LUFS / ${before.truePeakDbtp} dBTP -> sound delivered ${after.integratedLufs} LUFS / ${after.truePeakDbtp} dBTP`);
   }
   const assets = await serveRenderAssets(files);
   try {
@@ -210,6 +236,33 @@ describe.each(["fast", "exact"])("the %s renderer's delivered video", (engine) =
     const kbps = (videoBytes * 8) / 1000 / Number(probe.format.duration);
     expect(kbps).toBeGreaterThan(50);
     expect(kbps).toBeLessThanOrEqual(cap.maxKbps * 1.05);
+  });
+});
+
+describe("the chunked render's delivered video", () => {
+  it.each(CASES)("brings $name to -14 LUFS (within 1 LU) with the true peak at most -1 dBTP, measured on the joined MP4", async (c) => {
+    const r = results.get(key("chunked", c))!;
+    const delivered = await measureLoudness(r.delivered);
+    console.log(`${key("chunked", c)}: joined MP4 ${delivered.integratedLufs} LUFS / ${delivered.truePeakDbtp} dBTP`);
+    expect(Math.abs(delivered.integratedLufs - -14), `${delivered.integratedLufs} LUFS`).toBeLessThanOrEqual(1);
+    expect(delivered.truePeakDbtp, `${delivered.truePeakDbtp} dBTP`).toBeLessThanOrEqual(-1);
+    // the join copied the normalised sound: the figures measured on it (what the render's row keeps) are the video's
+    expect(Math.abs(delivered.integratedLufs - r.after.integratedLufs)).toBeLessThanOrEqual(0.1);
+    expect(Math.abs(delivered.truePeakDbtp - r.after.truePeakDbtp)).toBeLessThanOrEqual(0.1);
+    // and it is as loud as the one-piece fast render of the same timeline, delivered
+    expect(Math.abs(delivered.integratedLufs - results.get(key("fast", c))!.after.integratedLufs)).toBeLessThanOrEqual(0.5);
+  });
+
+  it("keeps the sound packet for packet in the join, and the picture as long as the sound", async () => {
+    const r = results.get(key("chunked", CASES[2]!))!;
+    const audioPackets = async (file: string) =>
+      (await run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_packets", "-show_data_hash", "md5", "-show_entries", "packet=data_hash", "-of", "csv", file], { maxBuffer: 1 << 24 })).stdout;
+    const sound = r.delivered.replace(/-delivered\.mp4$/, "-sound-delivered.m4a");
+    expect(await audioPackets(r.delivered)).toBe(await audioPackets(sound));
+    const facts = await run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "json", r.delivered]);
+    const streams = (JSON.parse(facts.stdout) as { streams: { codec_type: string; duration: string }[] }).streams;
+    const seconds = (type: string) => Number(streams.find((st) => st.codec_type === type)!.duration);
+    expect(Math.abs(seconds("audio") - seconds("video"))).toBeLessThanOrEqual(1 / FPS);
   });
 });
 

@@ -2,7 +2,8 @@
 // cut at scene boundaries into three chunks, each chunk's picture its own ffmpeg run, the sound mixed once, the
 // chunks joined by stream copy. Same frame count, sound as long within a frame, PSNR >= 40 dB on every 15th frame
 // and on the frames either side of each join (no seam), each chunk starting on a key frame, captions and music on.
-// Tiny (256x144, 5 fps) to stay cheap.
+// Delivered as the activities deliver them (the one-piece MP4 brought to -14 LUFS whole; the chunked render's sound
+// mixed as PCM, brought to -14 LUFS alone, then joined), both sound the same. Tiny (256x144, 5 fps) to stay cheap.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -13,6 +14,7 @@ import { storyboardVideoSchema } from "../../remotion/props";
 import { buildTimeline, type Timeline } from "../../remotion/timeline";
 import { cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound, type RenderChunk } from "../../workflows/activities/render-chunks";
 import { closeBrowser } from "../../workflows/activities/render-engine";
+import { analyseLoudness, applyLoudness, measureLoudness, normaliseLoudness } from "../../workflows/activities/loudness";
 import { renderTimelineFast } from "../../workflows/activities/render-fast";
 import { sceneImage, toneWav } from "../fixtures/render-project";
 import { compareFrames } from "../fixtures/render-parity";
@@ -124,16 +126,41 @@ describe("a chunked render against the one-piece render", () => {
 
   it("sounds the same: the sound is the one-piece render's mix", async () => {
     // the same samples encoded the same way: the decoded sound of both files is nearly identical
-    const pcm = async (file: string) => (await run("ffmpeg", ["-v", "error", "-i", file, "-vn", "-ac", "1", "-ar", "8000", "-f", "s16le", "-"], { encoding: "buffer", maxBuffer: 1 << 26 })).stdout;
-    const [a, b] = await Promise.all([pcm(onePiece), pcm(joined)]);
-    expect(Math.abs(a.length - b.length)).toBeLessThanOrEqual((8000 * 2) / FPS);
-    let diff = 0;
-    let energy = 0;
-    for (let i = 0; i + 1 < Math.min(a.length, b.length); i += 2) {
-      const x = a.readInt16LE(i);
-      diff += (x - b.readInt16LE(i)) ** 2;
-      energy += x ** 2;
-    }
-    expect(diff / energy).toBeLessThan(0.01);
+    await expectSameSound(onePiece, joined);
+  });
+
+  it("sounds the same delivered: the sound at -14 LUFS on its own, then joined, is the one-piece video's at -14 LUFS", async () => {
+    const onePieceDelivered = path.join(dir, "one-piece-delivered.mp4");
+    const wholeMeasure = await normaliseLoudness(onePiece, onePieceDelivered);
+    // as mixRenderSound and normaliseRenderSound make it: PCM, measured, then the gain applied and encoded once
+    const mix = path.join(dir, "sound.wav");
+    await renderTimelineSound({ timeline, workDir: fs.mkdtempSync(path.join(dir, "sound-wav-")), output: mix, format: "wav" });
+    const sound = path.join(dir, "sound-delivered.m4a");
+    const soundMeasure = await applyLoudness(mix, sound, await analyseLoudness(mix));
+    const chunkedDelivered = path.join(dir, "joined-delivered.mp4");
+    await joinChunks({ chunks: chunkFiles, sound, workDir: fs.mkdtempSync(path.join(dir, "join-")), output: chunkedDelivered });
+    const chunkedMeasure = await measureLoudness(chunkedDelivered);
+    console.log(`delivered: one piece ${wholeMeasure.integratedLufs} LUFS / ${wholeMeasure.truePeakDbtp} dBTP, chunked ${chunkedMeasure.integratedLufs} LUFS / ${chunkedMeasure.truePeakDbtp} dBTP`);
+    expect(Math.abs(chunkedMeasure.integratedLufs - wholeMeasure.integratedLufs)).toBeLessThanOrEqual(0.2);
+    expect(Math.abs(chunkedMeasure.integratedLufs - soundMeasure.integratedLufs)).toBeLessThanOrEqual(0.1);
+    const facts = await probeVideo(chunkedDelivered);
+    expect(facts.video.frames).toBe(whole.video.frames);
+    expect(Math.abs(facts.audio!.durationSeconds - facts.video.durationSeconds)).toBeLessThanOrEqual(1 / FPS);
+    await expectSameSound(onePieceDelivered, chunkedDelivered);
   });
 });
+
+/** The decoded sound of two files (mono, 8 kHz) differs by less than 1 % of its energy, and by at most a frame in length. */
+async function expectSameSound(first: string, second: string) {
+  const pcm = async (file: string) => (await run("ffmpeg", ["-v", "error", "-i", file, "-vn", "-ac", "1", "-ar", "8000", "-f", "s16le", "-"], { encoding: "buffer", maxBuffer: 1 << 26 })).stdout;
+  const [a, b] = await Promise.all([pcm(first), pcm(second)]);
+  expect(Math.abs(a.length - b.length)).toBeLessThanOrEqual((8000 * 2) / FPS);
+  let diff = 0;
+  let energy = 0;
+  for (let i = 0; i + 1 < Math.min(a.length, b.length); i += 2) {
+    const x = a.readInt16LE(i);
+    diff += (x - b.readInt16LE(i)) ** 2;
+    energy += x ** 2;
+  }
+  expect(diff / energy).toBeLessThan(0.01);
+}

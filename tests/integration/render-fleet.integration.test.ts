@@ -1,7 +1,9 @@
 // One render over two worker processes (issue 30, decision 156): with two workers polling the render queue, a
 // fast render of a long enough video is cut into chunks, each worker renders one, and the parts are joined into
 // one video. Then one of the two workers is killed (SIGKILL) mid-render: its chunk is retried alone on the other
-// worker and the video is still right. Small frames (640x360) to stay cheap; long enough to be chunked.
+// worker and the video is still right. Small frames (640x360) to stay cheap; long enough to be chunked. The sound is
+// brought to the platform's loudness before the join (on the render queue), and the join copies it: the delivered
+// file measures -14 LUFS within 1 LU, true peak at most -1 dBTP, as the render's row says.
 // With TEST_STORAGE=s3 the media live in the file's bucket and each worker process has a DATA_DIR and a scratch
 // folder of its own (they share no folder with each other or with this process, as on separate machines), and the
 // bucket must hold exactly the files the database names once the render is joined.
@@ -20,6 +22,7 @@ import { taskQueueFor } from "../../workflows/shared/queue-names";
 import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
+import { measureLoudness } from "../../workflows/activities/loudness";
 import { descendantsOf, isAlive, killWorkerProcess, startWorkerProcess, workerProcessClient } from "../support/worker-process";
 
 const { TaskQueueType } = protos.temporal.api.enums.v1;
@@ -62,6 +65,16 @@ async function startRender(taskQueue: string, label: string) {
   return { user, projectId, render, handle };
 }
 
+/** The task queue each activity type of the run was scheduled on. */
+async function activityQueues(handle: WorkflowHandle) {
+  const queues = new Map<string, string>();
+  for (const e of (await handle.fetchHistory()).events ?? []) {
+    const a = e.activityTaskScheduledEventAttributes;
+    if (a) queues.set(a.activityType?.name ?? "", a.taskQueue?.name ?? "");
+  }
+  return queues;
+}
+
 /** The renderVideoChunk activity starts in the run's history: which worker (identity) took which attempt. */
 async function chunkStarts(handle: WorkflowHandle) {
   const events = (await handle.fetchHistory()).events ?? [];
@@ -86,7 +99,15 @@ async function expectRightVideo(userId: string, projectId: string, mediaFileId: 
   expect(facts.audio?.codec).toBe("aac");
   expect(Math.abs(facts.audio!.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
   expect(Math.abs(facts.video.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
-  // the chunks and the sound were deleted after the join: the finished video is the project's only one
+  // the sound was normalised before the join, which copied it: the delivered file is at the platform's loudness, and
+  // the figures on the render's row (measured on the sound) are the delivered file's
+  const measured = await withLocalMediaCopy(file!, (localPath) => measureLoudness(localPath));
+  const row = await prisma.renderedVideo.findFirstOrThrow({ where: { mediaFileId } });
+  expect(Math.abs(measured.integratedLufs - -14), `${measured.integratedLufs} LUFS`).toBeLessThanOrEqual(1);
+  expect(measured.truePeakDbtp, `${measured.truePeakDbtp} dBTP`).toBeLessThanOrEqual(-1);
+  expect(Math.abs(row.loudnessLufs! - measured.integratedLufs)).toBeLessThanOrEqual(0.1);
+  expect(Math.abs(row.truePeakDbtp! - measured.truePeakDbtp)).toBeLessThanOrEqual(0.1);
+  // the chunks, the mix and the normalised sound were deleted after the join: the finished video is the project's only one
   expect(await prisma.mediaFile.count({ where: { projectId, kind: "video" } })).toBe(1);
   await expectBucketMatchesDatabase(userId);
 }
@@ -124,6 +145,11 @@ describe("one render over two worker processes", () => {
     for (const worker of workers) expect(starts.some((s) => s.identity.startsWith(identityOf(worker))), `worker ${worker.pid} rendered a chunk`).toBe(true);
     expect((await prisma.renderedVideo.findUniqueOrThrow({ where: { id: render.id } })).status).toBe("completed");
     expect((await handle.query(renderProgressQuery)).progress).toBe(100);
+    // the sound mixed on the heavy queue beside the chunks, its loudness on the render queue once a chunk was done
+    const queues = await activityQueues(handle);
+    expect(queues.get("mixRenderSound")).toBe(taskQueueFor(taskQueue, "heavy"));
+    expect(queues.get("normaliseRenderSound")).toBe(taskQueueFor(taskQueue, "render"));
+    expect(queues.get("joinRenderChunks")).toBe(taskQueueFor(taskQueue, "heavy"));
     await expectRightVideo(user.id, projectId, result.mediaFileId);
     await Promise.all(workers.map(killWorkerProcess));
   });

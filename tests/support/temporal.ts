@@ -11,7 +11,7 @@ import {
   renderVideoExact,
   renderVideoFast,
 } from "../../workflows/activities/render";
-import { discardRenderChunks, joinRenderChunks, mixRenderSound, planRenderChunks, renderVideoChunk } from "../../workflows/activities/render-chunked";
+import { discardRenderChunks, joinRenderChunks, mixRenderSound, normaliseRenderSound, planRenderChunks, renderVideoChunk } from "../../workflows/activities/render-chunked";
 import { logPipelineError } from "~/server/error-log.server";
 import { createQueueWorkers, createWorker, type QueueWorkers } from "../../workflows/worker";
 
@@ -37,6 +37,7 @@ export function createRenderWorker(connection: NativeConnection, taskQueue: stri
       planRenderChunks,
       renderVideoChunk,
       mixRenderSound,
+      normaliseRenderSound,
       joinRenderChunks,
       discardRenderChunks,
       ...overrides,

@@ -6,8 +6,9 @@
 // level drifted, the sound is written once more from the original with the difference taken off. The figures of
 // the delivered file are the ones the render page and the video's facts show.
 //
-// One step, called where a video is finished: the render's save step (both renderers), the music mix, and a
-// chunked render's join.
+// One step, called where a video is finished: the render's save step (both renderers) and the music mix. A chunked
+// render (decision 156) runs its two passes on its sound track alone, before the join: the first where the sound is
+// mixed, the second on the first worker done with its chunk; the join copies that sound as it is.
 import { spawn } from "node:child_process";
 import fsp from "node:fs/promises";
 import { DELIVERY_CONTAINER_ARGS, deliveryAudioArgs } from "./delivery-encoding";
@@ -111,20 +112,36 @@ async function rewriteSound(input: string, output: string, filter: string, signa
 }
 
 /**
- * Writes `input` to `output` with its sound at the platform's loudness (the picture copied), and returns the written
- * file's own measure. A silent mix is copied as it is (its sound re-encoded to the delivery's settings); a file
- * without sound is copied unchanged and measures as silence.
+ * What the first pass found in a file's sound, as plain data (it may travel to another worker, decision 156): no
+ * sound at all, silence (nothing to bring up), or loudnorm's measured figures, which the second pass applies.
  */
-export async function normaliseLoudness(input: string, output: string, signal?: AbortSignal): Promise<LoudnessMeasure> {
-  if (!(await hasAudio(input, signal))) {
+export type LoudnessAnalysis = { kind: "no-audio" } | { kind: "silent" } | { kind: "measured"; stats: LoudnormStats };
+
+/** The first pass over the file's whole sound (loudnorm's measurement). */
+export async function analyseLoudness(input: string, signal?: AbortSignal): Promise<LoudnessAnalysis> {
+  if (!(await hasAudio(input, signal))) return { kind: "no-audio" };
+  const stats = await loudnormPass1(input, signal);
+  if (!(figure(stats.input_i) > SILENCE_LUFS)) return { kind: "silent" };
+  const { input_i, input_tp, input_lra, input_thresh, target_offset } = stats;
+  return { kind: "measured", stats: { input_i, input_tp, input_lra, input_thresh, target_offset } };
+}
+
+/**
+ * The second pass: writes `input` to `output` with its sound at the platform's loudness by the figures `analysis`
+ * measured on that same input (the picture copied), and returns the written file's own measure. A silent mix is
+ * copied as it is (its sound re-encoded to the delivery's settings); a file without sound is copied unchanged and
+ * measures as silence.
+ */
+export async function applyLoudness(input: string, output: string, analysis: LoudnessAnalysis, signal?: AbortSignal): Promise<LoudnessMeasure> {
+  if (analysis.kind === "no-audio") {
     await fsp.copyFile(input, output);
     return { integratedLufs: -Infinity, truePeakDbtp: -Infinity };
   }
-  const stats = await loudnormPass1(input, signal);
-  if (!(figure(stats.input_i) > SILENCE_LUFS)) {
+  if (analysis.kind === "silent") {
     await rewriteSound(input, output, "anull", signal);
     return measureLoudness(output, signal);
   }
+  const { stats } = analysis;
   const pass2 = (limiterDbtp: number, integratedLufs: number) =>
     `${loudnormTarget(limiterDbtp, integratedLufs)}:measured_I=${stats.input_i}:measured_TP=${stats.input_tp}:measured_LRA=${stats.input_lra}` +
     `:measured_thresh=${stats.input_thresh}:offset=${stats.target_offset}:linear=true,aresample=48000`;
@@ -140,14 +157,25 @@ export async function normaliseLoudness(input: string, output: string, signal?: 
   return measureLoudness(output, signal);
 }
 
+/**
+ * Writes `input` to `output` with its sound at the platform's loudness (the picture copied), and returns the written
+ * file's own measure: both passes, one after the other.
+ */
+export async function normaliseLoudness(input: string, output: string, signal?: AbortSignal): Promise<LoudnessMeasure> {
+  return applyLoudness(input, output, await analyseLoudness(input, signal), signal);
+}
+
 async function hasAudio(file: string, signal?: AbortSignal): Promise<boolean> {
   // ffmpeg lists the streams it read; the first audio stream is the mix
   const stderr = await ffmpeg(["-hide_banner", "-nostdin", "-i", file, "-map", "0:a:0?", "-t", "0", "-f", "null", "-"], signal);
   return /Stream #0:\d+(?:\[[^\]]*\])?(?:\([^)]*\))?: Audio:/.test(stderr);
 }
 
+/** A measure as the database keeps it (and as it travels between activities): one decimal, silence (-inf) as null. */
+export type StoredLoudness = { loudnessLufs: number | null; truePeakDbtp: number | null };
+
 /** A measure as the database keeps it: one decimal, silence (-inf) as null. */
-export function storedLoudness(measure: LoudnessMeasure): { loudnessLufs: number | null; truePeakDbtp: number | null } {
+export function storedLoudness(measure: LoudnessMeasure): StoredLoudness {
   const round = (v: number) => (Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
   return { loudnessLufs: round(measure.integratedLufs), truePeakDbtp: round(measure.truePeakDbtp) };
 }

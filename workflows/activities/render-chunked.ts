@@ -1,9 +1,11 @@
 // The activities of a chunked fast render (issue 30, decision 156): how many chunks (light queue: the video's
 // length and the workers polling the render queue), one chunk's picture (render queue: any worker may take it, a
-// failed or orphaned one is retried alone), the whole timeline's sound (heavy queue, once), and the join (heavy
-// queue: stream copy, then stored as the render's video). Chunks and the sound travel between workers as stored
-// media files (kind "video", the project's; deleted after the join or when the render fails, and by the leftover
-// sweep if a render dies), so workers on other hosts meet through storage, never through a shared folder.
+// failed or orphaned one is retried alone), the whole timeline's sound (heavy queue, once, beside the chunks), the
+// sound brought to the platform's loudness (render queue, once the mix is stored: the first worker done with its
+// chunk takes it), and the join (heavy queue: stream copy of picture and sound, then stored as the render's video).
+// Chunks and the sound travel between workers as stored media files (kind "video", the project's; deleted after
+// the join or when the render fails, and by the leftover sweep if a render dies), so workers on other hosts meet
+// through storage, never through a shared folder.
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -20,6 +22,7 @@ import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimel
 import { fastRenderDone } from "./render-fast-progress";
 import { withRenderSlot } from "./render-slots";
 import { inputError, planProps, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
+import { analyseLoudness, applyLoudness, storedLoudness, type LoudnessAnalysis, type StoredLoudness } from "./loudness";
 
 // @temporalio/proto is CommonJS: its enums come from the default export
 const { TaskQueueType } = protos.temporal.api.enums.v1;
@@ -187,14 +190,29 @@ export async function renderVideoChunk(input: { plan: RenderPlan; chunk: RenderC
   }
 }
 
-export type MixedSound = { mediaFileId: string; music: RenderPlan["music"] };
+export type MixedSound = {
+  mediaFileId: string;
+  music: RenderPlan["music"];
+  /** The mix's loudness as measured (the first pass), when it was mixed for normaliseRenderSound. */
+  analysis?: LoudnessAnalysis;
+  /**
+   * The delivered figures, once the sound is at the platform's loudness (normaliseRenderSound): the join then copies
+   * it as it is. Absent: the mix as it came out, which the join normalises with the joined video (runs scheduled
+   * before the sound was normalised on its own).
+   */
+  loudness?: StoredLoudness;
+  /** The mix the normalised sound was made from: deleted with the parts. */
+  mixFileId?: string;
+};
 
 /**
  * Mixes the whole timeline's sound once (voiceovers and music, with the one-piece render's own graph) and stores
- * it (AAC in an .m4a). Music deleted meanwhile is left out, as the one-piece render leaves it out.
+ * it: AAC in an .m4a, or, `forLoudness`, PCM in a .wav with its loudness measured (the first pass), for
+ * normaliseRenderSound to apply and encode once. Music deleted meanwhile is left out, as the one-piece render
+ * leaves it out.
  */
-export async function mixRenderSound(input: { plan: RenderPlan }): Promise<MixedSound> {
-  const { plan } = input;
+export async function mixRenderSound(input: { plan: RenderPlan; forLoudness?: boolean }): Promise<MixedSound> {
+  const { plan, forLoudness } = input;
   const ctx = Context.current();
   const heartbeat = setInterval(() => ctx.heartbeat(), 3000);
   const folder = await attemptFolder(`reelsmith-render-${plan.renderId}-sound`);
@@ -205,19 +223,21 @@ export async function mixRenderSound(input: { plan: RenderPlan }): Promise<Mixed
     if (musicFile) src.set("music-0", await folder.media.path(musicFile));
     const music = musicFile ? plan.music : null;
     const timeline = buildTimeline(planProps({ ...plan, music }, (kind, i) => src.get(`${kind}-${i}`) ?? unread(kind, i)));
-    const output = path.join(folder.dir, "sound.m4a");
-    await renderTimelineSound({ timeline, workDir: folder.dir, output, signal: ctx.cancellationSignal });
+    const format = forLoudness ? "wav" : "m4a";
+    const output = path.join(folder.dir, `sound.${format}`);
+    await renderTimelineSound({ timeline, workDir: folder.dir, output, signal: ctx.cancellationSignal, format });
+    const analysis = forLoudness ? await analyseLoudness(output, ctx.cancellationSignal) : undefined;
     // stored as the project's "video" kind (the sound track of one): the leftover sweep removes it if the render dies
     const file = await saveMediaFromPath({
       userId: plan.userId,
       projectId: plan.projectId,
       kind: "video",
       sourcePath: output,
-      mimeType: "audio/mp4",
-      extension: "m4a",
+      mimeType: forLoudness ? "audio/wav" : "audio/mp4",
+      extension: format,
       durationSeconds: timeline.durationInFrames / plan.fps,
     });
-    return { mediaFileId: file.id, music };
+    return { mediaFileId: file.id, music, ...(analysis ? { analysis } : {}) };
   } finally {
     clearInterval(heartbeat);
     await folder.remove();
@@ -225,12 +245,49 @@ export async function mixRenderSound(input: { plan: RenderPlan }): Promise<Mixed
 }
 
 /**
- * Joins the chunks (in order) without re-encoding the picture, muxes the sound, stores the MP4 as the render's
+ * Brings the mixed sound to the platform's loudness (decision 190: measured, then a gain and the true-peak limiter;
+ * the loudness module the one-piece render's save step calls, its first pass already run by the mix) and stores it
+ * as AAC in an .m4a, with the figures measured on it, which the joined video keeps: the join copies this sound packet
+ * for packet, so its loudness is the delivered video's. On the render queue, scheduled once the mix is stored
+ * (decision 156): every render slot is busy with a chunk by then, so the worker that finishes its chunk first takes
+ * it, not the one that mixed the sound beside its chunk. Safe to retry: the mix is left for the join to delete.
+ */
+export async function normaliseRenderSound(input: { plan: RenderPlan; sound: MixedSound }): Promise<MixedSound> {
+  const { plan, sound } = input;
+  const ctx = Context.current();
+  const heartbeat = setInterval(() => ctx.heartbeat(), 3000);
+  const folder = await attemptFolder(`reelsmith-render-${plan.renderId}-loudness`);
+  try {
+    const mix = await findMediaForUser(plan.userId, sound.mediaFileId);
+    if (!mix) throw inputError("The video's sound was deleted during the render.");
+    const mixPath = await folder.media.path(mix);
+    const output = path.join(folder.dir, "sound.m4a");
+    const analysis = sound.analysis ?? (await analyseLoudness(mixPath, ctx.cancellationSignal));
+    const measure = await applyLoudness(mixPath, output, analysis, ctx.cancellationSignal);
+    const file = await saveMediaFromPath({
+      userId: plan.userId,
+      projectId: plan.projectId,
+      kind: "video",
+      sourcePath: output,
+      mimeType: "audio/mp4",
+      extension: "m4a",
+      durationSeconds: mix.durationSeconds,
+    });
+    return { mediaFileId: file.id, music: sound.music, loudness: storedLoudness(measure), mixFileId: mix.id };
+  } finally {
+    clearInterval(heartbeat);
+    await folder.remove();
+  }
+}
+
+/**
+ * Joins the chunks (in order) and muxes the sound beside them, both copied as they are (a sound already at the
+ * platform's loudness, with its figures; an older run's raw mix is normalised here), stores the MP4 as the render's
  * video and deletes the parts. Safe to retry: a video an earlier attempt stored is returned as it is.
  */
 export async function joinRenderChunks(input: { plan: RenderPlan; chunks: string[]; sound: MixedSound }): Promise<RenderResult> {
   const { plan, sound } = input;
-  const parts = [...input.chunks, sound.mediaFileId];
+  const parts = [...input.chunks, sound.mediaFileId, ...(sound.mixFileId ? [sound.mixFileId] : [])];
   const earlier = await storedEarlier(plan);
   if (earlier) {
     await discardRenderChunks({ userId: plan.userId, fileIds: parts });
@@ -252,7 +309,7 @@ export async function joinRenderChunks(input: { plan: RenderPlan; chunks: string
       plan.scenes.map((s) => s.audioDurationInSeconds),
       plan.fps,
     ).at(-1)!;
-    const result = await storeRenderedVideo({ plan, output, engine: "fast", durationInFrames, music: sound.music, signal: ctx.cancellationSignal });
+    const result = await storeRenderedVideo({ plan, output, engine: "fast", durationInFrames, music: sound.music, loudness: sound.loudness, signal: ctx.cancellationSignal });
     await discardRenderChunks({ userId: plan.userId, fileIds: parts });
     return result;
   } finally {
@@ -273,6 +330,7 @@ export type ChunkedRenderActivities = {
   planRenderChunks: typeof planRenderChunks;
   renderVideoChunk: typeof renderVideoChunk;
   mixRenderSound: typeof mixRenderSound;
+  normaliseRenderSound: typeof normaliseRenderSound;
   joinRenderChunks: typeof joinRenderChunks;
   discardRenderChunks: typeof discardRenderChunks;
 };

@@ -93,9 +93,14 @@ export async function renderChunkPicture(options: {
   await renderTimelineFast({ ...options, timeline: sliceTimeline(options.timeline, options.chunk), streams: "video" });
 }
 
-/** Mixes the whole timeline's sound once (voiceovers and music, the one-piece render's own graph) to `output` (.m4a). */
-export async function renderTimelineSound(options: { timeline: Timeline; workDir: string; output: string; signal?: AbortSignal }): Promise<void> {
-  await renderTimelineFast({ ...options, timeline: soundOf(options.timeline), streams: "audio" });
+/**
+ * Mixes the whole timeline's sound once (voiceovers and music, the one-piece render's own graph) to `output`: the
+ * delivery's AAC in an .m4a, or with `format: "wav"` PCM in a .wav (to be brought to the platform's loudness and
+ * encoded once, not twice).
+ */
+export async function renderTimelineSound(options: { timeline: Timeline; workDir: string; output: string; signal?: AbortSignal; format?: "m4a" | "wav" }): Promise<void> {
+  const { format, ...rest } = options;
+  await renderTimelineFast({ ...rest, timeline: soundOf(options.timeline), streams: "audio", audioFormat: format === "wav" ? "wav" : "delivery" });
 }
 
 /** The concat demuxer's list of the chunk files, in order (paths quoted as ffconcat wants). */

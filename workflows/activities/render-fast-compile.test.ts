@@ -126,6 +126,20 @@ describe("compileTimeline", () => {
     expect(graph).toContain(`apad=whole_len=${(timeline.durationInFrames / 30) * 48000},atrim=end_sample=${(timeline.durationInFrames / 30) * 48000},asetnsamples=n=1024:p=0[aout]`);
     expect(args.join(" ")).toContain("-c:a aac -profile:a aac_low -aac_coder fast -b:a 384k -ar 48000 -ac 2");
   });
+
+  it("writes a chunked render's sound alone as 24-bit PCM at the delivery's rate, the same mix, for the loudness step to encode once", () => {
+    const sound = compileTimeline(
+      { ...timeline, overlays: [] },
+      { fileFor: (src) => src, filterScript: "/w/graph.txt", output: "/w/sound.wav", encoding, streams: "audio", audioFormat: "wav" },
+    );
+    const aac = compileTimeline({ ...timeline, overlays: [] }, { fileFor: (src) => src, filterScript: "/w/graph.txt", output: "/w/sound.m4a", encoding, streams: "audio" });
+    expect(sound.filterGraph).toBe(aac.filterGraph);
+    expect(sound.filterGraph).not.toContain("[vout]");
+    const line = sound.args.join(" ");
+    expect(line).toContain("-map [aout] -c:a pcm_s24le -ar 48000 -ac 2 /w/sound.wav");
+    expect(line).not.toContain("aac");
+    expect(line).not.toContain("faststart");
+  });
 });
 
 describe("graphPath", () => {

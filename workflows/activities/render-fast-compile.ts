@@ -15,7 +15,7 @@
 //   to their first frame, all mixed and padded to the video's length.
 // Pure: no I/O, so the exact argument list is testable.
 import { clipLoopFrames, sceneProgress, visibleRect, type Arithmetic, type Timeline } from "../../remotion/timeline";
-import { DELIVERY_CONTAINER_ARGS, deliveryAudioArgs, deliveryVideoArgs } from "./delivery-encoding";
+import { DELIVERY, DELIVERY_CONTAINER_ARGS, deliveryAudioArgs, deliveryVideoArgs } from "./delivery-encoding";
 
 export type FastSupport = { supported: true } | { supported: false; reason: string };
 
@@ -119,6 +119,11 @@ export type CompiledInputs = {
    * timeline's sound (give it a timeline without overlays: no caption stream is opened). Both when unset.
    */
   streams?: "video" | "audio";
+  /**
+   * The sound's encoding: the delivery's AAC (the default), or "wav", 24-bit PCM at the delivery's rate (a chunked
+   * render's sound, measured and encoded once more before it is delivered: decision 156).
+   */
+  audioFormat?: "delivery" | "wav";
   /** Local file for each image / audio / clip src of the timeline. */
   fileFor: (src: string) => string;
   /** Where the caller writes the returned filter graph (passed as -filter_complex_script). */
@@ -144,6 +149,8 @@ const seconds = (frames: number, fps: number) => num(frames / fps);
  * before the encoder tells its frame size, and the encoder refused the larger frames ("more samples than frame size").
  */
 const AAC_FRAMES = "asetnsamples=n=1024:p=0";
+/** A sound that is encoded once more later: 24-bit PCM, the delivery's rate and channels. */
+const WAV_AUDIO_ARGS = ["-c:a", "pcm_s24le", "-ar", String(DELIVERY.audioSampleRate), "-ac", String(DELIVERY.audioChannels)];
 
 /** The ffmpeg run that renders the timeline to an MP4 (H.264 + AAC), progress lines on stdout. */
 export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): CompiledRender {
@@ -285,8 +292,8 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
     ...(withVideo ? ["-r", String(fps)] : []),
     // the platform's recommended upload settings (delivery-encoding.ts, decision 175)
     ...(withVideo ? deliveryVideoArgs({ width, height, fps }) : []),
-    ...(withAudio ? deliveryAudioArgs() : []),
-    ...DELIVERY_CONTAINER_ARGS,
+    ...(withAudio ? (inputs.audioFormat === "wav" ? WAV_AUDIO_ARGS : deliveryAudioArgs()) : []),
+    ...(inputs.audioFormat === "wav" && !withVideo ? [] : DELIVERY_CONTAINER_ARGS),
     inputs.output,
   );
   const graph = withVideo && withAudio ? filters : withVideo ? filters.slice(0, pictureFilters) : filters.slice(pictureFilters);

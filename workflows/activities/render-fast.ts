@@ -181,8 +181,10 @@ export async function renderTimelineFast(options: {
   streams?: "video" | "audio";
   /** Changes ffmpeg's arguments before the run: only `bench:render --legacy-encoding` (the earlier settings) uses it. */
   adjustArgs?: (args: string[]) => string[];
+  /** The sound as the delivery's AAC (default) or as PCM in a WAV (a chunked render's sound, render-chunks.ts). */
+  audioFormat?: "delivery" | "wav";
 }): Promise<{ args: string[] }> {
-  const { timeline, workDir, output, signal, onProgress, streams } = options;
+  const { timeline, workDir, output, signal, onProgress, streams, audioFormat } = options;
   const captions = await rasteriseCaptions(timeline, workDir, onProgress);
   const first = captions[0];
   let captionStream: { ffconcat: string; x: number; y: number } | undefined;
@@ -195,7 +197,7 @@ export async function renderTimelineFast(options: {
     captionStream = { ffconcat, x: first.x, y: first.y };
   }
   const filterScript = path.join(workDir, "filter-graph.txt");
-  const compiled = compileTimeline(timeline, { fileFor: (src) => src, filterScript, captionStream, output, encoding: ENCODING, streams });
+  const compiled = compileTimeline(timeline, { fileFor: (src) => src, filterScript, captionStream, output, encoding: ENCODING, streams, audioFormat });
   const { filterGraph } = compiled;
   const args = options.adjustArgs ? options.adjustArgs(compiled.args) : compiled.args;
   await fs.promises.writeFile(filterScript, filterGraph);

@@ -35,7 +35,7 @@ import { remotionDeliveryOptions } from "./delivery-encoding";
 import { withRenderSlot } from "./render-slots";
 import { fastRendererSupport } from "./render-fast-compile";
 import { probeDurationSeconds } from "./render-probe";
-import { normaliseLoudness, storedLoudness } from "./loudness";
+import { normaliseLoudness, storedLoudness, type StoredLoudness } from "./loudness";
 import { captionTrackCues } from "~/lib/caption-track";
 
 
@@ -351,8 +351,9 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
 }
 
 /**
- * Stores the finished MP4 at `output` as the render's video, marks the render completed and prunes the project's
- * older videos (decision 051). Used by the one-piece renders and by a chunked render's join.
+ * Brings the finished MP4 at `output` to the platform's loudness (unless `loudness` says it is there already), stores
+ * it as the render's video, marks the render completed and prunes the project's older videos (decision 051). Used by
+ * the one-piece renders and by a chunked render's join.
  */
 export async function storeRenderedVideo(options: {
   plan: RenderPlan;
@@ -361,14 +362,23 @@ export async function storeRenderedVideo(options: {
   durationInFrames: number;
   music: RenderPlan["music"];
   signal?: AbortSignal;
+  /**
+   * The sound is at the platform's loudness already, with these figures (a chunked render's sound, normalised
+   * before the join): the MP4 is stored as it is.
+   */
+  loudness?: StoredLoudness;
   /** Called once the sound is at the platform's loudness, before the MP4 is stored. */
   onLoudnessDone?: () => void;
 }): Promise<RenderResult> {
   const { plan, output, engine, music } = options;
   const durationSeconds = options.durationInFrames / plan.fps;
   // the mix to the platform's loudness, picture copied (decision 190); then the MP4 is stored
-  const delivered = path.join(path.dirname(output), "delivered.mp4");
-  const loudness = storedLoudness(await normaliseLoudness(output, delivered, options.signal));
+  let delivered = output;
+  let loudness = options.loudness;
+  if (!loudness) {
+    delivered = path.join(path.dirname(output), "delivered.mp4");
+    loudness = storedLoudness(await normaliseLoudness(output, delivered, options.signal));
+  }
   options.onLoudnessDone?.();
   const file = await saveMediaFromPath({
     userId: plan.userId,
