@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, type FakeVideo } from "../fakes/youtube";
 import { baseUrl, launchChromium } from "../support/browser";
 import { signIn } from "../support/browser-auth";
+import { shootBoth } from "../support/screenshots";
 
 // the test process writes the seeded project into the app's own database and media folder
 process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
@@ -26,7 +27,6 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const email = `publisher-${Date.now()}@example.com`;
-const shots = path.join(process.env.E2E_DATA_DIR ?? os.tmpdir(), "screenshots");
 const fakeState = async () => (await (await fetch(`${process.env.E2E_YOUTUBE_FAKE_URL}/__fake/state`)).json()) as { videos: FakeVideo[] };
 
 const VOICEOVERS = [
@@ -67,22 +67,14 @@ async function seedPublishableProject(userId: string) {
   return { project, bytes: media.bytes, loudness, thumbnailBytes: png.length };
 }
 
+/** Both sizes into the run's screenshot folder (tests/support/screenshots.ts), printed at the end of `npm test`. */
 async function screenshots(name: string) {
-  for (const viewport of [
-    { width: 1280, height: 800 },
-    { width: 390, height: 844 },
-  ]) {
-    await page.setViewportSize(viewport);
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(shots, `${name}-${viewport.width}x${viewport.height}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await shootBoth(page, `publish-ready-${name}`);
 }
 
 let seeded: Awaited<ReturnType<typeof seedPublishableProject>>;
 
 beforeAll(async () => {
-  fs.mkdirSync(shots, { recursive: true });
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: "Europe/Paris" });
   page = await context.newPage();
