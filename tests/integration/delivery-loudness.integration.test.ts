@@ -205,37 +205,7 @@ describe.each(["fast", "exact"])("the %s renderer's delivered video", (engine) =
   });
 
   it("is encoded as YouTube recommends: High profile, yuv420p, a closed GOP of half the frame rate, faststart, AAC-LC 48 kHz stereo, bitrate under the cap", async () => {
-    const r = results.get(key(engine, CASES[2]!))!;
-    const { stdout } = await run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,profile,pix_fmt,sample_rate,channels,bit_rate,field_order", "-show_entries", "format=bit_rate,duration", "-of", "json", r.delivered]);
-    const probe = JSON.parse(stdout) as { streams: Record<string, string | number>[]; format: { duration: string } };
-    const video = probe.streams.find((s) => s.codec_type === "video")!;
-    const audio = probe.streams.find((s) => s.codec_type === "audio")!;
-    expect(video).toMatchObject({ codec_name: "h264", profile: "High", pix_fmt: "yuv420p" });
-    expect(video.field_order ?? "progressive").toBe("progressive");
-    expect(audio).toMatchObject({ codec_name: "aac", profile: "LC", sample_rate: "48000", channels: 2 });
-
-    // keyframes every 15 frames (half of 30 fps); x264 was told closed GOPs (its settings travel in the stream)
-    const frames = await run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame,best_effort_timestamp_time", "-of", "json", r.delivered], { maxBuffer: 1 << 24 });
-    const keys = (JSON.parse(frames.stdout) as { frames: { key_frame: number; best_effort_timestamp_time: string }[] }).frames
-      .filter((f) => f.key_frame === 1)
-      .map((f) => Math.round(Number(f.best_effort_timestamp_time) * FPS));
-    expect(keys.slice(0, 4)).toEqual([0, 1, 2, 3].map((k) => k * gopFrames(FPS)));
-    const settings = /x264 - core[^\0]*?options: ([^\0]+?)\0/.exec(fs.readFileSync(r.delivered).toString("latin1"))?.[1] ?? "";
-    expect(settings).toContain("open_gop=0");
-    expect(settings).toContain(`keyint=${gopFrames(FPS)}`);
-    expect(settings).toContain("bframes=2");
-
-    // the index (moov) is before the media (mdat): playback and YouTube's processing start at once
-    const boxes = topLevelBoxes(r.delivered);
-    expect(boxes.indexOf("moov")).toBeGreaterThan(-1);
-    expect(boxes.indexOf("moov")).toBeLessThan(boxes.indexOf("mdat"));
-
-    // the video's bitrate is within YouTube's recommended figure for 360p at 30 fps (the encoder's cap)
-    const cap = recommendedBitrate({ ...SIZE, fps: FPS });
-    const videoBytes = (await videoPackets(r.delivered)).length > 0 ? await streamBytes(r.delivered) : 0;
-    const kbps = (videoBytes * 8) / 1000 / Number(probe.format.duration);
-    expect(kbps).toBeGreaterThan(50);
-    expect(kbps).toBeLessThanOrEqual(cap.maxKbps * 1.05);
+    await expectYouTubeEncoding(results.get(key(engine, CASES[2]!))!.delivered, "every-gop");
   });
 });
 
@@ -253,6 +223,10 @@ describe("the chunked render's delivered video", () => {
     expect(Math.abs(delivered.integratedLufs - results.get(key("fast", c))!.after.integratedLufs)).toBeLessThanOrEqual(0.5);
   });
 
+  it("is encoded as the one-piece render is: High profile, yuv420p, closed GOPs of at most half the frame rate, faststart, AAC-LC 48 kHz stereo, bitrate under the cap", async () => {
+    await expectYouTubeEncoding(results.get(key("chunked", CASES[2]!))!.delivered, "at-most-gop");
+  });
+
   it("keeps the sound packet for packet in the join, and the picture as long as the sound", async () => {
     const r = results.get(key("chunked", CASES[2]!))!;
     const audioPackets = async (file: string) =>
@@ -265,6 +239,43 @@ describe("the chunked render's delivered video", () => {
     expect(Math.abs(seconds("audio") - seconds("video"))).toBeLessThanOrEqual(1 / FPS);
   });
 });
+
+/** What YouTube recommends for an upload, read with ffprobe from the delivered file (decision 175). */
+async function expectYouTubeEncoding(file: string, keyframes: "every-gop" | "at-most-gop") {
+  const { stdout } = await run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,profile,pix_fmt,sample_rate,channels,bit_rate,field_order", "-show_entries", "format=bit_rate,duration", "-of", "json", file]);
+  const probe = JSON.parse(stdout) as { streams: Record<string, string | number>[]; format: { duration: string } };
+  const video = probe.streams.find((s) => s.codec_type === "video")!;
+  const audio = probe.streams.find((s) => s.codec_type === "audio")!;
+  expect(video).toMatchObject({ codec_name: "h264", profile: "High", pix_fmt: "yuv420p" });
+  expect(video.field_order ?? "progressive").toBe("progressive");
+  expect(audio).toMatchObject({ codec_name: "aac", profile: "LC", sample_rate: "48000", channels: 2 });
+
+  // keyframes every 15 frames (half of 30 fps); x264 was told closed GOPs (its settings travel in the stream)
+  const frames = await run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame,best_effort_timestamp_time", "-of", "json", file], { maxBuffer: 1 << 24 });
+  const keys = (JSON.parse(frames.stdout) as { frames: { key_frame: number; best_effort_timestamp_time: string }[] }).frames
+    .filter((f) => f.key_frame === 1)
+    .map((f) => Math.round(Number(f.best_effort_timestamp_time) * FPS));
+  if (keyframes === "every-gop") expect(keys.slice(0, 4)).toEqual([0, 1, 2, 3].map((k) => k * gopFrames(FPS)));
+  // a chunked render's parts each start on a key frame of their own: no GOP is longer, some end early at a join
+  else expect(keys.slice(1).map((k, i) => k - keys[i]!).every((gap) => gap > 0 && gap <= gopFrames(FPS))).toBe(true);
+  expect(keys[0]).toBe(0);
+  const settings = /x264 - core[^\0]*?options: ([^\0]+?)\0/.exec(fs.readFileSync(file).toString("latin1"))?.[1] ?? "";
+  expect(settings).toContain("open_gop=0");
+  expect(settings).toContain(`keyint=${gopFrames(FPS)}`);
+  expect(settings).toContain("bframes=2");
+
+  // the index (moov) is before the media (mdat): playback and YouTube's processing start at once
+  const boxes = topLevelBoxes(file);
+  expect(boxes.indexOf("moov")).toBeGreaterThan(-1);
+  expect(boxes.indexOf("moov")).toBeLessThan(boxes.indexOf("mdat"));
+
+  // the video's bitrate is within YouTube's recommended figure for 360p at 30 fps (the encoder's cap)
+  const cap = recommendedBitrate({ ...SIZE, fps: FPS });
+  const videoBytes = (await videoPackets(file)).length > 0 ? await streamBytes(file) : 0;
+  const kbps = (videoBytes * 8) / 1000 / Number(probe.format.duration);
+  expect(kbps).toBeGreaterThan(50);
+  expect(kbps).toBeLessThanOrEqual(cap.maxKbps * 1.05);
+}
 
 async function streamBytes(file: string): Promise<number> {
   const { stdout } = await run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=size", "-of", "csv=p=0", file], { maxBuffer: 1 << 24 });
