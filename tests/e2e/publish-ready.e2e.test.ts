@@ -22,6 +22,7 @@ const { prisma } = await import("~/server/db.server");
 const { mediaUrl, saveMedia, saveMediaFromPath } = await import("~/server/storage.server");
 const { captionTrackCues } = await import("~/lib/caption-track");
 const { normaliseLoudness, storedLoudness } = await import("../../workflows/activities/loudness");
+const { chaptersInDescription, validateChapters } = await import("~/lib/chapters");
 
 let browser: Browser;
 let context: BrowserContext;
@@ -202,5 +203,40 @@ describe("a video made ready for YouTube", () => {
       .join(" ");
     expect(text).toBe(VOICEOVERS.join(" "));
     expect(caption.text).toMatch(/^1\n00:00:00,\d{3} --> /);
+  });
+
+  it("writes a 5-minute 16:9 video's description with chapters from its scenes, which the pre-flight list accepts", { timeout: 150_000 }, async () => {
+    const user = await prisma.user.findUniqueOrThrow({ where: { email } });
+    const project = await prisma.project.create({ data: { userId: user.id, title: "Secrets of the Deep Ocean", topic: "Life in the deep", resolution: "landscape", durationSeconds: 300 } });
+    await prisma.user.update({ where: { id: user.id }, data: { currentProjectId: project.id } });
+    const zones = ["The sunlit zone", "Into the twilight", "Creatures that glow", "The midnight zone", "Giants of the abyss", "Life on the sea floor"];
+    const texts = Array.from({ length: 40 }, (_, i) => `${zones[Math.floor(i / 7)]}, scene ${i + 1}. The ocean keeps its secrets well.`);
+    await prisma.script.create({ data: { projectId: project.id, status: "completed", targetWords: 420, wordCount: 400, text: texts.join(" ") } });
+    const storyboard = await prisma.storyboard.create({ data: { projectId: project.id, title: project.title, status: "completed" } });
+    for (const [i, text] of texts.entries()) {
+      await prisma.storyboardCell.create({ data: { storyboardId: storyboard.id, cellIndex: i, imagePrompt: "ocean", voiceoverText: text, estimatedDuration: 7.2, audioDuration: 7.2 } });
+    }
+    // the upload page reads the render's row (length, size, loudness); a short file stands in for the 5 minutes
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-e2e-chapters-"));
+    const file = path.join(dir, "video.mp4");
+    execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine=frequency=220", "-t", "2", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-y", file]);
+    const media = await saveMediaFromPath({ userId: user.id, projectId: project.id, kind: "video", mimeType: "video/mp4", extension: "mp4", sourcePath: file, width: 1280, height: 720, durationSeconds: 300 });
+    fs.rmSync(dir, { recursive: true, force: true });
+    await prisma.renderedVideo.create({
+      data: { projectId: project.id, status: "completed", videoUrl: mediaUrl(media), mediaFileId: media.id, width: 1280, height: 720, durationSeconds: 300, completedAt: new Date(), renderer: "fast", loudnessLufs: -14, truePeakDbtp: -1.5 },
+    });
+
+    await page.goto(`${baseUrl()}/upload`);
+    await page.getByRole("button", { name: "Write Description and Tags" }).click();
+    const description = page.getByLabel("Description");
+    await expect.poll(() => description.inputValue(), { timeout: 90_000 }).toContain("Chapters:");
+    const chapters = chaptersInDescription(await description.inputValue());
+    expect(chapters.length).toBeGreaterThanOrEqual(3);
+    expect(chapters[0]).toEqual({ startSeconds: 0, title: "The sunlit zone" });
+    expect(validateChapters(chapters, 300)).toMatchObject({ present: true, valid: true });
+    const item = page.getByTestId("preflight-chapters");
+    await expect.poll(() => item.getAttribute("data-status")).toBe("pass");
+    await item.scrollIntoViewIfNeeded();
+    await screenshots("upload-chapters");
   });
 });
