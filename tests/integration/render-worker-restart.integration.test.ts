@@ -22,7 +22,9 @@ afterAll(async () => {
 describe("render workflow and a dying worker", () => {
   it("finishes the render on a new worker after the first is killed mid-render", { timeout: 420_000 }, async () => {
     const user = await prisma.user.create({ data: { email: "restart@example.com" } });
-    const sceneSeconds = [3, 3, 3];
+    // long and large enough that the render is still drawing frames when the poll below sees it (9 s at 360p was
+    // sometimes done in under a second, between two polls); under RENDER_CHUNKED_MIN_SECONDS, so one piece
+    const sceneSeconds = [6, 6, 6];
     const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds });
     const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing" } });
 
@@ -30,7 +32,7 @@ describe("render workflow and a dying worker", () => {
     const handle = await temporal.client.workflow.start(renderVideoWorkflow, {
       taskQueue: process.env.TEMPORAL_TASK_QUEUE!,
       workflowId: renderWorkflowId(projectId),
-      args: [{ renderId: render.id, userId: user.id, projectId, width: 640, height: 360, captions: false }],
+      args: [{ renderId: render.id, userId: user.id, projectId, width: 1280, height: 720, captions: false }],
     });
 
     // wait until frames are being rendered, then pull the plug
