@@ -15,7 +15,7 @@ import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActi
 import type { RenderActivities } from "./activities/render";
 import type { ChunkedRenderActivities, MixedSound } from "./activities/render-chunked";
 import type { RenderChunk } from "./activities/render-chunks";
-import { innermostMessage } from "./shared/errors";
+import { innermostMessage, isDiskFullFailure } from "./shared/errors";
 import { recordStageFailure } from "./shared/failures";
 import { proxyActivitiesOn } from "./shared/queues";
 import {
@@ -94,7 +94,8 @@ export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<R
         const chunks = patched("chunked-render") ? await planRenderChunks(plan) : [];
         result = chunks.length > 1 ? await renderInChunks(plan, chunks, state) : await renderVideoFast(plan);
       } catch (e) {
-        if (isCancellation(e) || !(e instanceof ActivityFailure) || isInputError(e)) throw e;
+        // a full disk fails the exact renderer too, and far slower: the creator is told at once (decision 182)
+        if (isCancellation(e) || !(e instanceof ActivityFailure) || isInputError(e) || (isDiskFullFailure(e) && patched("no-fallback-on-full-disk"))) throw e;
         const reason = `the fast renderer failed (${innermostMessage(e, "no reason given")}), so the exact renderer took over`;
         upsertMemo({ renderer: "exact", rendererReason: reason });
         await recordRendererChoice({ renderId: input.renderId, engine: "exact", reason });

@@ -12,9 +12,11 @@ import { prisma } from "~/server/db.server";
 import { mediaUrl, saveMedia } from "~/server/storage.server";
 import * as latestVideoRoute from "~/routes/render/api.latest-video";
 import * as mixRoute from "~/routes/music/api.render-background-music";
-import { DISK_FULL_MESSAGE } from "../../workflows/activities/interruptions";
+import * as renderProgressRoute from "~/routes/render/api.render-progress";
+import * as renderRoute from "~/routes/render/api.render-video";
+import { DISK_FULL_MESSAGE } from "../../workflows/shared/errors";
 import { seedRenderedVideo } from "../fixtures/music-project";
-import { toneWav } from "../fixtures/render-project";
+import { seedRenderableProject, toneWav } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
@@ -151,6 +153,38 @@ describe.skipIf(problem)(`a full disk while a stage writes media${problem ? ` (s
       await expectRefusedCleanly(creator, filesIn(media), await prisma.mediaFile.count());
       fs.rmSync(filler);
       await expectMixedOnRetry(creator);
+    } finally {
+      execFileSync("umount", ["-l", workerTmp]);
+    }
+  });
+
+  it("the worker's work folder full during a render: the render stops with the same message, the exact renderer does not take over, and it renders once space is free", { timeout: 240_000 }, async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: [2, 2] });
+    await prisma.user.update({ where: { id: user.id }, data: { currentProjectId: projectId } });
+    const post = (pathname: string, route: typeof renderRoute.action, body: unknown) =>
+      callRoute(route, new Request(`http://localhost:3000${pathname}`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: JSON.stringify(body) }));
+    const latestRender = () => prisma.renderedVideo.findFirstOrThrow({ where: { projectId }, orderBy: { createdAt: "desc" } });
+    const renderEnded = async () => {
+      await expect.poll(async () => (await latestRender()).status, { timeout: 180_000, interval: 500 }).toMatch(/completed|error/);
+      return latestRender();
+    };
+    // what the Render page shows once it is over
+    const shown = async () =>
+      (await (await callRoute(renderProgressRoute.loader, new Request("http://localhost:3000/api/render-progress", { headers: { Cookie: cookie } }))).json()) as { isActive: boolean; error: string | null };
+
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", workerTmp]);
+    try {
+      fillUp(path.join(workerTmp, "filler"));
+      expect((await post("/api/render-video", renderRoute.action, { quality: 720 })).status).toBe(202);
+      // the fast renderer's failure stayed its own: no slower exact render of a disk that is still full
+      expect(await renderEnded()).toMatchObject({ status: "error", renderer: "fast", error: DISK_FULL_MESSAGE });
+      expect(await shown()).toMatchObject({ isActive: false, error: DISK_FULL_MESSAGE });
+      fs.rmSync(path.join(workerTmp, "filler"));
+      expect((await post("/api/render-video", renderRoute.action, { quality: 720 })).status).toBe(202);
+      expect(await renderEnded()).toMatchObject({ status: "completed", renderer: "fast" });
+      expect(fs.readdirSync(workerTmp).filter((n) => n.startsWith("reelsmith-render-"))).toEqual([]);
     } finally {
       execFileSync("umount", ["-l", workerTmp]);
     }

@@ -9,11 +9,10 @@
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from "@temporalio/worker";
 import { prisma } from "~/server/db.server";
+import { DISK_FULL, DISK_FULL_MESSAGE } from "../shared/errors";
 
-/** The failure type of a stage stopped by a full disk (never retried by Temporal). */
-export const DISK_FULL = "DiskFull";
-export const DISK_FULL_MESSAGE =
-  "The server's disk is full, so this step could not save its file (nothing half-saved was kept). Free some space on the server, then try again.";
+export { DISK_FULL, DISK_FULL_MESSAGE };
+
 
 /** The longest an attempt waits for the database to come back before it gives up and fails as it was. */
 export const DATABASE_WAIT_MS = 60_000;
