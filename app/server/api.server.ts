@@ -2,6 +2,7 @@
 // (which origin the app answers on, and which writes come from another site).
 import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
 import type { z } from "zod";
+import { BodyLimitError, isBodyLimitError, MAX_JSON_BYTES, readBodyWithin, withBodyLimit } from "~/lib/request-body.server";
 import { getEnv } from "./env.server";
 
 /** A JSON error response: `{ message, ...extra }` with the given status. */
@@ -20,74 +21,21 @@ export function methodNotAllowed(allow: string[], message?: string): Response {
 /** No storyboard has this many scenes; it keeps indexes far inside PostgreSQL's integer range. */
 export const MAX_SCENE_INDEX = 9999;
 
-/** The largest JSON body any /api route reads (about 1 MB); uploads have their own, spec-given limits. */
-export const MAX_JSON_BYTES = 1024 * 1024;
-
-export const bodyTooLargeMessage = (maxBytes: number) =>
-  `The request body is too large: at most ${maxBytes >= 1024 * 1024 ? `${Math.round((maxBytes / (1024 * 1024)) * 10) / 10} MB` : `${Math.ceil(maxBytes / 1024)} KB`} is accepted.`;
+/** The largest JSON body any /api route reads; routes take it from here with the readers that use it. */
+export { MAX_JSON_BYTES };
 
 /**
- * The request's body as bytes, read as a stream and stopped (413) as soon as it passes `maxBytes`, whatever
- * Content-Length says or whether there is one (a chunked body has none). Memory stays within the cap.
+ * The request's body as bytes, read as a stream and stopped (413, naming `field`) as soon as it passes
+ * `maxBytes`, whatever Content-Length says or whether there is one (a chunked body has none). Memory stays
+ * within the cap.
  */
 export async function readBodyCapped(request: Request, maxBytes: number, field: string | null = null): Promise<Buffer> {
-  const declared = Number(request.headers.get("Content-Length") ?? "");
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await request.body?.cancel().catch(() => {});
-    throw jsonError(413, bodyTooLargeMessage(maxBytes), { field });
+  try {
+    return await readBodyWithin(request, maxBytes);
+  } catch (e) {
+    if (e instanceof BodyLimitError) throw jsonError(413, e.message, { field });
+    throw e;
   }
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      // Stop reading, but do not cancel: cancelling destroys the socket, and the 413 would never arrive. The
-      // server drops the rest of the body once the answer is sent.
-      reader.releaseLock();
-      throw jsonError(413, bodyTooLargeMessage(maxBytes), { field });
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
-}
-
-/**
- * A copy of the request whose body stream fails once more than `maxBytes` have been read: for parsers that
- * read the body themselves (multipart). Use isBodyLimitError to recognise the failure.
- */
-export function withBodyLimit(request: Request, maxBytes: number): Request {
-  if (!request.body) return request;
-  let total = 0;
-  const limited = request.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        total += chunk.byteLength;
-        if (total > maxBytes) controller.error(new BodyLimitError(maxBytes));
-        else controller.enqueue(chunk);
-      },
-    }),
-    // leave the socket's stream alone (cancelling it would destroy the socket before the 413 is sent)
-    { preventCancel: true },
-  );
-  return new Request(request.url, { method: request.method, headers: request.headers, body: limited, signal: request.signal, duplex: "half" } as RequestInit);
-}
-
-export class BodyLimitError extends Error {
-  constructor(readonly maxBytes: number) {
-    super(bodyTooLargeMessage(maxBytes));
-    this.name = "BodyLimitError";
-  }
-}
-
-export function isBodyLimitError(error: unknown): error is BodyLimitError {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof BodyLimitError) return true;
-  }
-  return false;
 }
 
 /** Room for a multipart form's boundaries, headers and small fields beside its file. */

@@ -6,7 +6,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { z } from "zod";
 import type { Prisma } from "~/generated/prisma/client";
 import { MakeVideoOptionsSchema, type MakeVideoOptions } from "~/lib/make-video-options";
-import { videoBatchWorkflow } from "../../workflows/video-batch";
+import type { videoBatchWorkflow } from "../../workflows/video-batch";
 import { BATCH_CONCURRENCY, BATCH_MAX_ROWS, videoBatchWorkflowId } from "../../workflows/shared/video-batch";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
@@ -90,7 +90,7 @@ async function runningBatchOf(userId: string): Promise<string | null> {
 
 async function startBatchWorkflow(userId: string, batch: { id: string; name: string; concurrency: number }) {
   const workflowId = videoBatchWorkflowId(batch.id);
-  await startWorkflow(videoBatchWorkflow, { workflowId, args: [{ batchId: batch.id, userId, concurrency: batch.concurrency }], memo: { userId, projectTitle: `Batch: ${batch.name}` } });
+  await startWorkflow<typeof videoBatchWorkflow>("videoBatchWorkflow", { workflowId, args: [{ batchId: batch.id, userId, concurrency: batch.concurrency }], memo: { userId, projectTitle: `Batch: ${batch.name}` } });
   forgetWorkflow(workflowId);
 }
 

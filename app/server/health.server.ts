@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { getEnv } from "./env.server";
 import { prisma } from "./db.server";
-import { healthCheckWorkflow } from "../../workflows/health-check";
+import type { healthCheckWorkflow } from "../../workflows/health-check";
 import { healthCheckWorkflowId } from "../../workflows/shared/health";
 import { getTemporalClient, startWorkflow } from "./temporal.server";
 import { mediaBackend } from "./storage.server";
@@ -94,7 +94,7 @@ async function checkTemporalAndWorker(): Promise<{ temporal: Check; worker: Chec
 /** Runs the health-check workflow: web -> Temporal -> worker -> database, end to end. */
 async function checkPipeline(): Promise<Check> {
   try {
-    const handle = await startWorkflow(healthCheckWorkflow, {
+    const handle = await startWorkflow<typeof healthCheckWorkflow>("healthCheckWorkflow", {
       workflowId: healthCheckWorkflowId(randomUUID()),
       args: [],
       memo: { startedBy: "/healthz?deep=1" },

@@ -4,7 +4,7 @@
 // the MCP tools. Every call is scoped to its user: another user's run is a 404.
 import type { Prisma, VideoRun } from "~/generated/prisma/client";
 import { resolutionEnum } from "~/lib/video-format";
-import { makeVideoWorkflow } from "../../workflows/make-video";
+import type { makeVideoWorkflow } from "../../workflows/make-video";
 import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
 import { scriptProgressQuery, scriptWorkflowId } from "../../workflows/shared/script";
 import {
@@ -141,7 +141,7 @@ export async function startMakeVideo(
 
 async function startMakeVideoWorkflow(input: MakeVideoWorkflowInput, title: string) {
   const workflowId = makeVideoWorkflowId(input.projectId);
-  await startWorkflow(makeVideoWorkflow, { workflowId, args: [input], memo: { userId: input.userId, projectId: input.projectId, projectTitle: title } });
+  await startWorkflow<typeof makeVideoWorkflow>("makeVideoWorkflow", { workflowId, args: [input], memo: { userId: input.userId, projectId: input.projectId, projectTitle: title } });
   forgetWorkflow(workflowId);
 }
 

@@ -5,7 +5,7 @@ import { WorkflowFailedError } from "@temporalio/client";
 import type { MusicTrack as MusicTrackRow, Project } from "~/generated/prisma/client";
 import type { MusicTrack } from "~/lib/music";
 import { decodeSunoTask, parseSunoCallback } from "~/providers/music/suno.server";
-import { backgroundMusicWorkflow, musicTracksWorkflow } from "../../workflows/music";
+import type { backgroundMusicWorkflow, musicTracksWorkflow } from "../../workflows/music";
 import { innermostMessage } from "../../workflows/shared/errors";
 import {
   backgroundMusicProgressQuery,
@@ -86,7 +86,7 @@ export async function startMusicGeneration(
     ...tuning,
   };
   try {
-    await startWorkflow(musicTracksWorkflow, { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
+    await startWorkflow<typeof musicTracksWorkflow>("musicTracksWorkflow", { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
   } catch (e) {
     await prisma.musicTrack.deleteMany({ where: { id: { in: trackIds } } });
     throw e;
@@ -138,7 +138,7 @@ export async function addBackgroundMusic(userId: string, request: { volumeLevel:
   const input: BackgroundMusicInput = { userId, projectId: project.id, volumeLevel: request.volumeLevel, trackId: request.trackId };
   let handle;
   try {
-    handle = await startWorkflow(backgroundMusicWorkflow, {
+    handle = await startWorkflow<typeof backgroundMusicWorkflow>("backgroundMusicWorkflow", {
       workflowId: backgroundMusicWorkflowId(project.id),
       args: [input],
       memo: { userId, projectId: project.id, projectTitle: project.title },

@@ -3,7 +3,7 @@
 import { CAPTION_FORMATS, captionTrackUrl, storedCaptionCues, type CaptionFormat, type DeliveredVideoFacts } from "~/lib/caption-track";
 import { IDLE_RENDER_PROGRESS, type RenderProgress } from "~/lib/render-progress";
 import type { Project, RenderedVideo } from "~/generated/prisma/client";
-import { renderVideoWorkflow } from "../../workflows/render";
+import type { renderVideoWorkflow } from "../../workflows/render";
 import { renderProgressQuery, renderWorkflowId, type RenderProgressState, type RenderWorkflowInput } from "../../workflows/shared/render";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
@@ -103,7 +103,7 @@ export async function startRender(userId: string, quality?: RenderHeight): Promi
   const captionStyle = captionStyleFor(format, project);
   const input: RenderWorkflowInput = { renderId: render.id, userId, projectId: project.id, ...size, captions: captionStyle.preset !== "none", captionStyle };
   try {
-    await startWorkflow(renderVideoWorkflow, { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
+    await startWorkflow<typeof renderVideoWorkflow>("renderVideoWorkflow", { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
     forgetWorkflow(workflowId);
   } catch (e) {
     await prisma.renderedVideo.delete({ where: { id: render.id } });

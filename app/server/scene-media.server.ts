@@ -10,7 +10,7 @@ import { effectiveImageSource, isPexelsSource, type ImageSourceValue } from "~/l
 import { resolutionValue, videoSizeFor } from "~/lib/video-format";
 import { WorkflowFailedError, WorkflowNotFoundError } from "@temporalio/client";
 import { defaultPayloadConverter } from "@temporalio/common";
-import { sceneClipWorkflow } from "../../workflows/scene-media";
+import type { sceneClipWorkflow } from "../../workflows/scene-media";
 import { innermostMessage } from "../../workflows/shared/errors";
 import { SCENE_MEDIA_REJECTED, sceneClipWorkflowId, type SceneClipProgress } from "../../workflows/shared/scene-media";
 import { jsonError } from "./api.server";
@@ -125,7 +125,7 @@ async function convertClipInWorker(input: { userId: string; project: Project; ce
   const { userId, project, cellIndex, uploadFileId } = input;
   const workflowId = sceneClipWorkflowId(project.id, cellIndex);
   try {
-    await startWorkflow(sceneClipWorkflow, {
+    await startWorkflow<typeof sceneClipWorkflow>("sceneClipWorkflow", {
       workflowId,
       args: [{ userId, projectId: project.id, cellIndex, uploadFileId }],
       memo: { userId, projectId: project.id, projectTitle: project.title },
@@ -137,7 +137,7 @@ async function convertClipInWorker(input: { userId: string; project: Project; ce
   }
   const client = await getTemporalClient();
   try {
-    return (await client.workflow.getHandle(workflowId).result()) as { imageUrl: string; clipUrl: string };
+    return await client.workflow.getHandle<typeof sceneClipWorkflow>(workflowId).result();
   } catch (e) {
     if (e instanceof WorkflowFailedError) throw rejectionFrom(e);
     throw e;

@@ -3,7 +3,7 @@ import { STUCK_GENERATION_MS } from "~/lib/constants";
 import { resolutionEnum, resolutionValue } from "~/lib/video-format";
 import type { VideoDetails } from "~/lib/video-details";
 import type { Project, Script } from "~/generated/prisma/client";
-import { scriptWorkflow } from "../../workflows/script";
+import type { scriptWorkflow } from "../../workflows/script";
 import { scriptProgressQuery, scriptWorkflowId, type ScriptProgress } from "../../workflows/shared/script";
 import { prisma } from "./db.server";
 import { endedUnrecorded, forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
@@ -57,7 +57,7 @@ export async function startScriptGeneration(userId: string, project: Project, de
     update: { status: "processing", text: null, wordCount: null, error: null, startedAt, completedAt: null, workflowId },
   });
   try {
-    await startWorkflow(scriptWorkflow, {
+    await startWorkflow<typeof scriptWorkflow>("scriptWorkflow", {
       workflowId,
       args: [{ projectId: project.id, userId, title: details.title, topic: details.topic, durationSeconds: details.duration, language: project.language }],
       memo: { userId, projectId: project.id, projectTitle: details.title },

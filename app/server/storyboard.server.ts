@@ -12,10 +12,10 @@ import {
   sceneVoiceoverWorkflowId,
   type GenerateAllProgress,
 } from "../../workflows/shared/scene-media";
-import { generateAllContentWorkflow, sceneImageWorkflow, sceneVoiceoverWorkflow } from "../../workflows/scene-media";
+import type { generateAllContentWorkflow, sceneImageWorkflow, sceneVoiceoverWorkflow } from "../../workflows/scene-media";
 import { innermostMessage } from "../../workflows/shared/errors";
 import { storyboardWorkflowId } from "../../workflows/shared/storyboard";
-import { storyboardWorkflow } from "../../workflows/storyboard";
+import type { storyboardWorkflow } from "../../workflows/storyboard";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { endedUnrecorded, forgetWorkflow, progressCache, workflowSnapshot } from "./progress-cache.server";
@@ -89,7 +89,7 @@ export async function startStoryboardGeneration(userId: string, project: Project
     update: { title: project.title, status: "processing", error: null, workflowId },
   });
   try {
-    await startWorkflow(storyboardWorkflow, {
+    await startWorkflow<typeof storyboardWorkflow>("storyboardWorkflow", {
       workflowId,
       args: [{ projectId: project.id, userId }],
       memo: { userId, projectId: project.id, projectTitle: project.title },
@@ -161,9 +161,9 @@ export async function generateSceneMedia(userId: string, project: Project, cellI
   if (!cell) throw jsonError(404, `Scene ${cellIndex + 1} does not exist`, { field: "cellIndex" });
   const client = await getTemporalClient();
   const workflowId = kind === "image" ? sceneImageWorkflowId(project.id, cellIndex) : sceneVoiceoverWorkflowId(project.id, cellIndex);
-  const workflow = kind === "image" ? sceneImageWorkflow : sceneVoiceoverWorkflow;
+  const workflowType = kind === "image" ? "sceneImageWorkflow" : "sceneVoiceoverWorkflow";
   try {
-    await startWorkflow(workflow, {
+    await startWorkflow<typeof sceneImageWorkflow | typeof sceneVoiceoverWorkflow>(workflowType, {
       workflowId,
       args: [{ projectId: project.id, userId, cellIndex }],
       memo: { userId, projectId: project.id, projectTitle: project.title },
@@ -182,7 +182,7 @@ export async function generateSceneMedia(userId: string, project: Project, cellI
 
 export async function startGenerateAll(userId: string, project: Project) {
   try {
-    const handle = await startWorkflow(generateAllContentWorkflow, {
+    const handle = await startWorkflow<typeof generateAllContentWorkflow>("generateAllContentWorkflow", {
       workflowId: generateAllWorkflowId(project.id),
       args: [{ projectId: project.id, userId }],
       memo: { userId, projectId: project.id, projectTitle: project.title },

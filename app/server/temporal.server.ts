@@ -1,6 +1,6 @@
 // The web side's Temporal client: one connection per process, opened on first use and reused; the one way a
-// pipeline stage is started (typed by the workflow function, on the configured task queue, with a memo that
-// tells an operator in the Temporal UI whose video each run is).
+// pipeline stage is started (by its workflow type name, typed by the workflow function, on the configured task
+// queue, with a memo that tells an operator in the Temporal UI whose video each run is).
 import {
   Client,
   Connection,
@@ -12,6 +12,9 @@ import {
 import type { Duration } from "@temporalio/common";
 import type { Workflow } from "@temporalio/workflow";
 import { CONCURRENCY_LIMITS } from "~/lib/limits";
+// types only: the worker's bundle entry, so a workflow type name is checked against what the worker registers
+import type * as workerWorkflows from "../../workflows/index";
+import type { renderVideoWorkflow } from "../../workflows/render";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { getEnv } from "./env.server";
@@ -46,7 +49,17 @@ export class WorkflowAlreadyRunningError extends Error {
   }
 }
 
-const RENDER_WORKFLOW_TYPE = "renderVideoWorkflow";
+/**
+ * The names the worker registers a workflow of type W under: the exports of workflows/index.ts (the bundle the
+ * worker loads) whose function has W's signature. A renamed or unexported workflow leaves a start by its old
+ * name failing the typecheck (decision 185).
+ */
+export type WorkflowTypeOf<W extends Workflow> = W extends Workflow
+  ? { [N in keyof WorkerWorkflows]: WorkerWorkflows[N] extends W ? (W extends WorkerWorkflows[N] ? N : never) : never }[keyof WorkerWorkflows]
+  : never;
+type WorkerWorkflows = typeof workerWorkflows;
+
+const RENDER_WORKFLOW_TYPE: WorkflowTypeOf<typeof renderVideoWorkflow> = "renderVideoWorkflow";
 
 export type RunKind = "render" | "pipeline";
 const runKindOf = (workflowType: string): RunKind => (workflowType === RENDER_WORKFLOW_TYPE ? "render" : "pipeline");
@@ -100,15 +113,18 @@ export async function assertRunSlot(userId: string, workflowType: string, db: Tx
 }
 
 /**
- * Starts a workflow by function reference, so its arguments are type-checked against the workflow's signature.
+ * Starts a workflow by its type name, typed by its function: `startWorkflow<typeof scriptWorkflow>("scriptWorkflow", ...)`
+ * checks the name against the worker's registered workflows and the arguments against the function's signature,
+ * while the caller imports the workflow module for its type only (decision 185).
  * Throws WorkflowAlreadyRunningError when a run with the same id is open, and a 429 response when the user
  * named in the memo already has as many runs open as CONCURRENCY_LIMITS allows. For a user's run, the count
  * and the start happen under a per-user PostgreSQL advisory lock (held by the transaction that records the
  * run), so simultaneous starts are counted one after another and never pass the limit together.
  */
-export async function startWorkflow<W extends Workflow>(
-  workflow: W,
-  options: { workflowId: string; args: Parameters<W>; memo: WorkflowMemo; executionTimeout?: Duration },
+export async function startWorkflow<W extends Workflow = never>(
+  // NoInfer and the default `never`: without the type argument no name is accepted, rather than any name untyped
+  workflowType: NoInfer<WorkflowTypeOf<W>>,
+  options: { workflowId: string; args: NoInfer<Parameters<W>>; memo: WorkflowMemo; executionTimeout?: Duration },
 ): Promise<WorkflowHandleWithFirstExecutionRunId<W>> {
   const client = await getTemporalClient();
   const start = async () => {
@@ -122,7 +138,7 @@ export async function startWorkflow<W extends Workflow>(
         workflowIdConflictPolicy: "FAIL",
         workflowExecutionTimeout: options.executionTimeout,
       } as unknown as WorkflowStartOptions<W>;
-      return await client.workflow.start(workflow, startOptions);
+      return await client.workflow.start<W>(workflowType, startOptions);
     } catch (e) {
       if (e instanceof WorkflowExecutionAlreadyStartedError) throw new WorkflowAlreadyRunningError(options.workflowId);
       throw e;
@@ -133,9 +149,9 @@ export async function startWorkflow<W extends Workflow>(
   return prisma.$transaction(
     async (tx) => {
       await tx.$queryRaw`SELECT pg_advisory_xact_lock(${RUN_LOCK_NAMESPACE}::int, hashtext(${userId}))::text AS locked`;
-      await assertRunSlot(userId, workflow.name, tx);
+      await assertRunSlot(userId, workflowType, tx);
       const handle = await start();
-      await tx.runSlot.create({ data: { userId, kind: runKindOf(workflow.name), workflowId: handle.workflowId, runId: handle.firstExecutionRunId } });
+      await tx.runSlot.create({ data: { userId, kind: runKindOf(workflowType), workflowId: handle.workflowId, runId: handle.firstExecutionRunId } });
       return handle;
     },
     // starts of one user queue on the lock: give them time (each holds it for one list + one start)

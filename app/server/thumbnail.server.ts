@@ -11,7 +11,7 @@ import {
   type ThumbnailView,
   type ThumbnailWorkspace,
 } from "~/lib/thumbnail";
-import { thumbnailWorkflow, uploadMetadataWorkflow } from "../../workflows/thumbnail";
+import type { thumbnailWorkflow, uploadMetadataWorkflow } from "../../workflows/thumbnail";
 import { innermostMessage } from "../../workflows/shared/errors";
 import {
   thumbnailWorkflowId,
@@ -147,7 +147,7 @@ export async function generateThumbnail(userId: string, body: GenerateThumbnailR
   const workflowId = thumbnailWorkflowId(project.id, requestKey(input));
   const memo: WorkflowMemo = { userId, projectId: project.id, projectTitle: project.title };
   return runAndWait<ThumbnailWorkflowResult>(
-    () => startWorkflow(thumbnailWorkflow, { workflowId, args: [input], memo }),
+    () => startWorkflow<typeof thumbnailWorkflow>("thumbnailWorkflow", { workflowId, args: [input], memo }),
     workflowId,
     "The thumbnail could not be generated",
   );
@@ -159,7 +159,7 @@ export async function generateUploadMetadata(userId: string, body: { title: stri
   const input = { userId, title: body.title, script: body.script, language: project?.language ?? "en" };
   const workflowId = uploadMetadataWorkflowId(userId, requestKey(input));
   const written = await runAndWait<UploadMetadataWorkflowResult>(
-    () => startWorkflow(uploadMetadataWorkflow, { workflowId, args: [input], memo: { userId, projectTitle: body.title } }),
+    () => startWorkflow<typeof uploadMetadataWorkflow>("uploadMetadataWorkflow", { workflowId, args: [input], memo: { userId, projectTitle: body.title } }),
     workflowId,
     "The description and tags could not be written",
   );

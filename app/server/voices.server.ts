@@ -7,7 +7,7 @@ import { speechRateFactor } from "~/lib/voice-speed";
 import type { ProjectVoiceUpdate } from "~/lib/project-voice";
 import { randomUUID } from "node:crypto";
 import { TYPICAL_CLOUD_WORDS_PER_SECOND } from "~/lib/narration";
-import { voicePaceWorkflow } from "../../workflows/voice-pace";
+import type { voicePaceWorkflow } from "../../workflows/voice-pace";
 import { voicePaceWorkflowId, type VoicePace } from "../../workflows/shared/voice-pace";
 import { startWorkflow } from "./temporal.server";
 import { prisma } from "./db.server";
@@ -83,7 +83,7 @@ export async function speakingPace(userId: string, narration: { language: string
   const key = `${speech.name}|${voiceId ?? "default"}`;
   let pace = paces.get(key);
   if (!pace) {
-    pace = startWorkflow(voicePaceWorkflow, {
+    pace = startWorkflow<typeof voicePaceWorkflow>("voicePaceWorkflow", {
       workflowId: voicePaceWorkflowId(randomUUID()),
       args: [{ userId, language: narration.language, voiceId }],
       memo: { startedBy: "the own script's length estimate" },

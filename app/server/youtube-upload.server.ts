@@ -14,7 +14,7 @@ import {
   type YoutubeUploadProgress,
   type YoutubeUploadResult,
 } from "../../workflows/shared/youtube-upload";
-import { youtubeUploadWorkflow } from "../../workflows/youtube-upload";
+import type { youtubeUploadWorkflow } from "../../workflows/youtube-upload";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { assertCanUpload, getAccessLevel, LIMIT_MESSAGES } from "./permissions.server";
@@ -131,7 +131,7 @@ export async function startYoutubeUpload(userId: string, body: UploadBody): Prom
   });
   const input: YoutubeUploadInput = { uploadId: upload.id, userId, projectId: project.id };
   try {
-    await startWorkflow(youtubeUploadWorkflow, { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
+    await startWorkflow<typeof youtubeUploadWorkflow>("youtubeUploadWorkflow", { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
     forgetWorkflow(workflowId);
   } catch (e) {
     await prisma.youtubeUpload.delete({ where: { id: upload.id } });

@@ -19,8 +19,8 @@ import { prepareRenderPlan } from "../../workflows/activities/render";
 import { renderSlotCount, withRenderSlot } from "../../workflows/activities/render-slots";
 import { createScriptActivities } from "../../workflows/activities/script";
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
-import { renderVideoWorkflow } from "../../workflows/render";
-import { scriptWorkflow } from "../../workflows/script";
+import type { renderVideoWorkflow } from "../../workflows/render";
+import type { scriptWorkflow } from "../../workflows/script";
 import { listen } from "../support/listen";
 import { callRoute } from "../support/routes";
 import { loadRoutes, type ListedRoute } from "./route-table";
@@ -104,37 +104,37 @@ describe("per-user run limits", () => {
   it("a second render at once is refused with 429; the pipeline allows 4 runs at once", async () => {
     const u = await seedUser("Runs");
     const memo = { userId: u.user.id, projectId: u.projectId };
-    const start = async (workflow: typeof renderVideoWorkflow | typeof scriptWorkflow, id: string) => {
+    const start = async (workflowType: "renderVideoWorkflow" | "scriptWorkflow", id: string) => {
       started.push(id);
-      return startWorkflow(workflow as typeof scriptWorkflow, { workflowId: id, args: [{} as never], memo }).then(
+      return startWorkflow<typeof renderVideoWorkflow | typeof scriptWorkflow>(workflowType, { workflowId: id, args: [{} as never], memo }).then(
         () => 201,
         (e: unknown) => (e instanceof Response ? e : Promise.reject(e)),
       );
     };
-    expect(await start(renderVideoWorkflow, `render-limit-a-${u.projectId}`)).toBe(201);
+    expect(await start("renderVideoWorkflow", `render-limit-a-${u.projectId}`)).toBe(201);
     await new Promise((r) => setTimeout(r, 1500)); // visibility
-    const second = await start(renderVideoWorkflow, `render-limit-b-${u.projectId}`);
+    const second = await start("renderVideoWorkflow", `render-limit-b-${u.projectId}`);
     expect((second as Response).status).toBe(429);
     expect((await (second as Response).json()).message).toMatch(/already have 1 render in progress/);
-    for (let i = 0; i < 4; i++) expect(await start(scriptWorkflow, `script-limit-${i}-${u.projectId}`)).toBe(201);
+    for (let i = 0; i < 4; i++) expect(await start("scriptWorkflow", `script-limit-${i}-${u.projectId}`)).toBe(201);
     await new Promise((r) => setTimeout(r, 1500));
-    const fifth = await start(scriptWorkflow, `script-limit-5-${u.projectId}`);
+    const fifth = await start("scriptWorkflow", `script-limit-5-${u.projectId}`);
     expect((fifth as Response).status).toBe(429);
     // another user is not held back by this one's runs
     const v = await seedUser("OtherRuns");
     started.push(`script-limit-other-${v.projectId}`);
-    await expect(startWorkflow(scriptWorkflow, { workflowId: `script-limit-other-${v.projectId}`, args: [{} as never], memo: { userId: v.user.id } })).resolves.toBeTruthy();
+    await expect(startWorkflow<typeof scriptWorkflow>("scriptWorkflow", { workflowId: `script-limit-other-${v.projectId}`, args: [{} as never], memo: { userId: v.user.id } })).resolves.toBeTruthy();
   }, 60_000);
 
   it("simultaneous starts cannot race past the limit: 12 at once start exactly 4 pipeline runs, 6 renders at once exactly 1", async () => {
     const u = await seedUser("RaceRuns");
     const memo = { userId: u.user.id, projectId: u.projectId };
-    const burst = async (workflow: typeof renderVideoWorkflow | typeof scriptWorkflow, prefix: string, n: number) => {
+    const burst = async (workflowType: "renderVideoWorkflow" | "scriptWorkflow", prefix: string, n: number) => {
       const outcomes = await Promise.all(
         Array.from({ length: n }, (_, i) => {
           const id = `${prefix}-${i}-${u.projectId}`;
           started.push(id);
-          return startWorkflow(workflow as typeof scriptWorkflow, { workflowId: id, args: [{} as never], memo }).then(
+          return startWorkflow<typeof renderVideoWorkflow | typeof scriptWorkflow>(workflowType, { workflowId: id, args: [{} as never], memo }).then(
             () => 201,
             (e: unknown) => (e instanceof Response ? e.status : Promise.reject(e)),
           );
@@ -142,8 +142,8 @@ describe("per-user run limits", () => {
       );
       return { started: outcomes.filter((o) => o === 201).length, refused: outcomes.filter((o) => o === 429).length };
     };
-    expect(await burst(scriptWorkflow, "race-script", 12)).toEqual({ started: 4, refused: 8 });
-    expect(await burst(renderVideoWorkflow, "race-render", 6)).toEqual({ started: 1, refused: 5 });
+    expect(await burst("scriptWorkflow", "race-script", 12)).toEqual({ started: 4, refused: 8 });
+    expect(await burst("renderVideoWorkflow", "race-render", 6)).toEqual({ started: 1, refused: 5 });
     // what Temporal itself says is running for this user matches
     const client = await getTemporalClient();
     const ids = started.filter((id) => id.startsWith("race-") && id.endsWith(u.projectId));
@@ -152,7 +152,7 @@ describe("per-user run limits", () => {
     // a run that ends frees its slot at once (no waiting for the visibility list)
     const runningScript = ids.find((id, i) => id.startsWith("race-script-") && statuses[i] === "RUNNING")!;
     await client.workflow.getHandle(runningScript).terminate("test: free a slot");
-    expect(await burst(scriptWorkflow, "race-script-again", 3)).toEqual({ started: 1, refused: 2 });
+    expect(await burst("scriptWorkflow", "race-script-again", 3)).toEqual({ started: 1, refused: 2 });
     // the slots belong to the user: they go with the account
     expect(await prisma.runSlot.count({ where: { userId: u.user.id } })).toBeGreaterThan(0);
     await expect(prisma.runSlot.create({ data: { userId: "no-such-user", kind: "pipeline", workflowId: "w", runId: "r" } })).rejects.toThrow();

@@ -2,7 +2,7 @@
 // the production key as a Bearer token; calls without the shared secret are refused.
 import crypto from "node:crypto";
 import { z } from "zod";
-import { MAX_JSON_BYTES, bodyTooLargeMessage, readBodyCapped } from "~/server/api.server";
+import { BodyLimitError, MAX_JSON_BYTES, readBodyWithin } from "~/lib/request-body.server";
 
 export class LeonardoWebhookError extends Error {
   constructor(
@@ -41,9 +41,9 @@ export async function readLeonardoWebhook(request: Request, secret: string | und
   if (!token || !sameSecret(token, secret)) throw new LeonardoWebhookError(401, "The webhook secret is missing or wrong.");
   let body: unknown;
   try {
-    body = JSON.parse((await readBodyCapped(request, MAX_JSON_BYTES)).toString("utf8"));
+    body = JSON.parse((await readBodyWithin(request, MAX_JSON_BYTES)).toString("utf8"));
   } catch (e) {
-    if (e instanceof Response) throw new LeonardoWebhookError(413, bodyTooLargeMessage(MAX_JSON_BYTES));
+    if (e instanceof BodyLimitError) throw new LeonardoWebhookError(413, e.message);
     throw new LeonardoWebhookError(400, "The webhook body is not JSON.");
   }
   const parsed = WebhookSchema.safeParse(body);
