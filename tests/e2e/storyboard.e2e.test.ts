@@ -138,18 +138,22 @@ describe("storyboard with offline providers", () => {
     const html = await (await page.request.get(`${baseUrl()}/storyboard`)).text();
     for (const n of [1, 2, 3]) expect(html).toContain(`aria-label="Scene ${n}"`);
     expect(html).not.toContain("Loading storyboard...");
-    expect(html).toMatch(/srcSet="\/api\/media\/[\w-]+\?w=320 320w, [^"]*\?w=1280 1280w"/);
+    expect(html).toMatch(/srcset="\/api\/media\/[\w-]+\?w=320 320w, [^"]*\?w=1280 1280w"/i);
 
     // a phone (390 px, 2x) without JavaScript draws the cards from that HTML; this 9:16 project's frames are drawn
-    // 180 px wide (320 px high), 360 device pixels: the browser picks the 480 px variant, not the 1080 px original
+    // 180 px wide (320 px high), 360 device pixels: the browser fetches the 480 px WebP variant, never the original
     const phone = await browser.newContext({ storageState: await page.context().storageState(), viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, javaScriptEnabled: false });
     const still = await phone.newPage();
-    await still.goto(`${baseUrl()}/storyboard`);
-    const first = still.locator("article[aria-label='Scene 1'] img");
-    await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc), { timeout: 30_000 }).toMatch(/\?w=480$/);
-    const variant = await still.request.get(await first.evaluate((img: HTMLImageElement) => img.currentSrc));
-    expect(variant.headers()["content-type"]).toBe("image/webp");
-    expect(await storedImageSize(first)).toEqual([1080, 1920]);
+    const media: { url: string; type: string | undefined }[] = [];
+    still.on("response", (r) => {
+      if (r.url().includes("/api/media/")) media.push({ url: r.url(), type: r.headers()["content-type"] });
+    });
+    await still.goto(`${baseUrl()}/storyboard`, { waitUntil: "load" });
+    await still.locator("article[aria-label='Scene 1'] img").waitFor();
+    const firstScene = html.match(/<article aria-label="Scene 1"[\s\S]*?<img[^>]* src="(\/api\/media\/[\w-]+)"/)?.[1];
+    expect(firstScene).toBeTruthy();
+    expect(media).toContainEqual({ url: `${baseUrl()}${firstScene}?w=480`, type: "image/webp" });
+    expect(media.filter((m) => !m.url.includes("?w=") && m.type?.startsWith("image/"))).toEqual([]);
     await shootBoth(still, "storyboard-server-html");
     await phone.close();
 
@@ -158,6 +162,7 @@ describe("storyboard with offline providers", () => {
     const hydrated = await live.newPage();
     await hydrated.goto(`${baseUrl()}/storyboard`, { waitUntil: "networkidle" });
     await hydrated.getByRole("button", { name: "Generate All Content" }).waitFor();
+    expect(await storedImageSize(hydrated.locator("article[aria-label='Scene 1'] img"))).toEqual([1080, 1920]);
     const shift = await hydrated.evaluate(
       () =>
         new Promise<number>((resolve) => {
