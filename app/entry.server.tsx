@@ -8,9 +8,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/layout/csp-nonce";
-import { StylesheetTextProvider } from "~/components/layout/app-stylesheet";
 import { modulePreloadsAtLowPriority } from "~/server/module-preload-priority.server";
-import { builtStylesheetText } from "~/server/stylesheet-text.server";
 import { cspNonceOf } from "~/server/web-app.server";
 
 const ABORT_DELAY = 5_000;
@@ -38,9 +36,7 @@ export default function handleRequest(
     };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <StylesheetTextProvider value={builtStylesheetText}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-        </StylesheetTextProvider>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   Links,
   Meta,
@@ -15,7 +15,6 @@ import {
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { z } from "zod";
-import { AppStylesheet } from "~/components/layout/app-stylesheet";
 import { useNonce } from "~/components/layout/csp-nonce";
 import { DEFAULT_FAVICON, useGlobalBranding } from "~/components/layout/global-branding";
 import { NavigationHeader } from "~/components/nav/navigation-header";
@@ -33,7 +32,7 @@ import stylesheet from "~/tailwind.css?url";
 // which the browser reports as a violation even though zod catches it. jitless parsing is the same, only slower.
 if (typeof document !== "undefined") z.config({ jitless: true });
 
-// The stylesheet is not among the route links: AppStylesheet inlines it in the page (decision 134, second round).
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
 
 // Pages without a `meta` of their own (the 404 page, errors) keep this one.
 export const meta: MetaFunction = () => pageMeta("Reelsmith");
@@ -78,7 +77,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href={data?.branding.customFaviconUrl || DEFAULT_FAVICON} />
         <Meta />
-        <AppStylesheet href={stylesheet} />
         <Links />
       </head>
       <body className="min-h-screen">
