@@ -8,6 +8,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/layout/csp-nonce";
+import { modulePreloadsAtLowPriority } from "~/server/module-preload-priority.server";
 import { cspNonceOf } from "~/server/web-app.server";
 
 const ABORT_DELAY = 5_000;
@@ -29,7 +30,9 @@ export default function handleRequest(
       const body = new PassThrough();
       responseHeaders.set("Content-Type", "text/html");
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-      pipe(body);
+      const html = modulePreloadsAtLowPriority();
+      html.pipe(body);
+      pipe(html);
     };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>

@@ -4,9 +4,11 @@
 // The app is started the way the browser tests start it (scripts/lib/test-app.mjs: the built web server and a
 // worker against a fresh database, on TEST_PG_PORT / TEST_TEMPORAL_PORT / E2E_PORT). The signed-in pages are
 // measured with a session cookie made by the session module; the project is seeded like the render tests'.
-// BENCH_PAGES_RUNS runs per page (default 3; the median run by performance is printed), CHROMIUM_PATH the
-// browser (default /usr/bin/chromium), BENCH_PAGES_REPORTS a folder for each run's full Lighthouse report (JSON). A benchmark, not a test: Lighthouse's simulation scales with the
-// machine's load, so on a shared machine run it under the e2e lock (flock /tmp/reelsmith-e2e.lock ...).
+// BENCH_PAGES_RUNS runs per page (default 3; the median run by performance is printed), BENCH_PAGES_ONLY a
+// comma-separated list of the paths to measure (say "/create,/storyboard"; default all four), CHROMIUM_PATH the
+// browser (default /usr/bin/chromium), BENCH_PAGES_REPORTS a folder for each run's full Lighthouse report (JSON).
+// A benchmark, not a test: Lighthouse's simulation scales with the machine's load, so on a shared machine run it
+// under the shared lock (flock /tmp/reelsmith-heavy.lock ...), on ports of its own (TEST_PG_PORT, E2E_PORT...).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -22,6 +24,7 @@ import { startTestServers } from "./lib/test-servers.mjs";
 const RUNS = Math.max(1, Number(process.env.BENCH_PAGES_RUNS ?? 3));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const REPORTS = process.env.BENCH_PAGES_REPORTS;
+const ONLY = process.env.BENCH_PAGES_ONLY?.split(",").map((p) => p.trim()).filter(Boolean);
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 const LIGHTHOUSE_VERSION = (createRequire(import.meta.url)("lighthouse/package.json") as { version: string }).version;
 
@@ -123,7 +126,7 @@ try {
   console.log(`${"page".padEnd(24)} ${"perf".padStart(4)} ${"a11y".padStart(4)} ${"bp".padStart(4)} ${"seo".padStart(4)} ${"LCP".padStart(7)} ${"FCP".padStart(7)} ${"TBT".padStart(6)} ${"CLS".padStart(5)} ${"sent".padStart(8)} ${"of it JS".padStart(8)}  runs (perf)`);
   const failures: string[] = [];
   const benchmarkIndexes: number[] = [];
-  for (const [name, pathname, pageCookie] of pages) {
+  for (const [name, pathname, pageCookie] of pages.filter(([, p]) => !ONLY || ONLY.includes(p))) {
     const runs: PageResult[] = [];
     for (let i = 0; i < RUNS; i++) runs.push(await measureWithRetry(`${base}${pathname}`, pageCookie));
     benchmarkIndexes.push(...runs.map((x) => x.benchmarkIndex));

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import type { MediaFile, MediaKind } from "~/generated/prisma/client";
+import { MEDIA_VARIANT_WIDTHS, RESIZABLE_IMAGE_TYPES } from "~/lib/media-variants";
 import { prisma } from "./db.server";
 import { getEnv } from "./env.server";
 import { StorageNotFoundError, type ByteRange, type StorageBackend } from "./storage/backend.server";
@@ -207,13 +208,21 @@ export function removeStalePartialMedia(before: Date): Promise<string[]> {
   return mediaBackend().removeStalePartials(before);
 }
 
-/** Removes the file and its row. Missing files are fine: the goal is that neither remains. */
+/** Where the file's variant of this width is kept: beside it, in the same backend ("<key stem>.w<width>.webp"). */
+export function mediaVariantKey(file: StoredKey, width: number): string {
+  return `${file.storageKey.replace(/\.[a-z0-9]+$/, "")}.w${width}.webp`;
+}
+
+/** Removes the file, its sized variants and its row. Missing files are fine: the goal is that neither remains. */
 export async function deleteMedia(fileOrId: Pick<MediaFile, "id"> | string): Promise<void> {
   const id = typeof fileOrId === "string" ? fileOrId : fileOrId.id;
   const row = await prisma.mediaFile.findUnique({ where: { id } });
   if (!row) return;
   await prisma.mediaFile.deleteMany({ where: { id } });
   await mediaBackend().delete(row.storageKey);
+  if (RESIZABLE_IMAGE_TYPES.has(row.mimeType.toLowerCase())) {
+    await Promise.all(MEDIA_VARIANT_WIDTHS.map((width) => mediaBackend().delete(mediaVariantKey(row, width))));
+  }
 }
 
 export function findMediaForUser(userId: string, id: string): Promise<MediaFile | null> {

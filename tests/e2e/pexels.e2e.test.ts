@@ -9,6 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, launchChromium } from "../support/browser";
 import { signIn } from "../support/browser-auth";
+import { storedImageSize } from "../support/stored-image";
 
 const PEXELS_KEY = "pexels-e2e-key-0123456789";
 let browser: Browser;
@@ -104,7 +105,7 @@ describe("Pexels stock photos", () => {
     }
     // the photo is the fake's portrait picture scaled to 1080x1920
     const first = cards.first().locator("img");
-    expect(await first.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([1080, 1920]);
+    expect(await storedImageSize(first)).toEqual([1080, 1920]);
 
     // the preview (Remotion Player) shows the scene photos
     const src = await first.getAttribute("src");

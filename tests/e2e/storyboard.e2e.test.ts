@@ -4,6 +4,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, launchChromium } from "../support/browser";
 import { signIn } from "../support/browser-auth";
+import { shootBoth } from "../support/screenshots";
+import { storedImageSize } from "../support/stored-image";
 
 let browser: Browser;
 let page: Page;
@@ -91,12 +93,9 @@ describe("storyboard with offline providers", () => {
     expect(
       await page.locator("article[aria-label^='Scene '] audio").count()
     ).toBe(3);
-    const imagesLoaded = await page
-      .locator("article img")
-      .evaluateAll((imgs) =>
-        imgs.every((img) => (img as HTMLImageElement).naturalWidth === 1080)
-      );
-    expect(imagesLoaded).toBe(true);
+    // each stored image is a full 1080 px frame (the page shows a sized variant of it)
+    const images = page.locator("article img");
+    for (let i = 0; i < (await images.count()); i++) expect((await storedImageSize(images.nth(i)))[0]).toBe(1080);
 
     // play/pause toggles on the same scene; then it plays on through every scene and stops at the end
     await page.getByRole("button", { name: "Play storyboard audio" }).click();
@@ -132,6 +131,50 @@ describe("storyboard with offline providers", () => {
     await preview
       .getByText(/^0:0[1-9] \/ 0:\d\d$/)
       .waitFor({ timeout: 30_000 });
+  });
+
+  it("sends the scene cards in the page's first HTML, each image as sized WebP variants, and a phone loads a small one without a shift", async () => {
+    // the server's HTML, before any script runs: every card with its image, never "Loading storyboard..."
+    const html = await (await page.request.get(`${baseUrl()}/storyboard`)).text();
+    for (const n of [1, 2, 3]) expect(html).toContain(`aria-label="Scene ${n}"`);
+    expect(html).not.toContain("Loading storyboard...");
+    expect(html).toMatch(/srcset="\/api\/media\/[\w-]+\?w=320 320w, [^"]*\?w=1280 1280w"/i);
+
+    // a phone (390 px, 2x) without JavaScript draws the cards from that HTML; this 9:16 project's frames are drawn
+    // 180 px wide (320 px high), 360 device pixels: the browser fetches the 480 px WebP variant, never the original
+    const phone = await browser.newContext({ storageState: await page.context().storageState(), viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, javaScriptEnabled: false });
+    const still = await phone.newPage();
+    const media: { url: string; type: string | undefined }[] = [];
+    still.on("response", (r) => {
+      if (r.url().includes("/api/media/")) media.push({ url: r.url(), type: r.headers()["content-type"] });
+    });
+    await still.goto(`${baseUrl()}/storyboard`, { waitUntil: "load" });
+    await still.locator("article[aria-label='Scene 1'] img").waitFor();
+    const firstScene = html.match(/<article aria-label="Scene 1"[\s\S]*?<img[^>]* src="(\/api\/media\/[\w-]+)"/)?.[1];
+    expect(firstScene).toBeTruthy();
+    expect(media).toContainEqual({ url: `${baseUrl()}${firstScene}?w=480`, type: "image/webp" });
+    expect(media.filter((m) => !m.url.includes("?w=") && m.type?.startsWith("image/"))).toEqual([]);
+    await shootBoth(still, "storyboard-server-html");
+    await phone.close();
+
+    // with JavaScript, hydration changes nothing on screen: no layout shift while the page loads
+    const live = await browser.newContext({ storageState: await page.context().storageState(), viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+    const hydrated = await live.newPage();
+    await hydrated.goto(`${baseUrl()}/storyboard`, { waitUntil: "networkidle" });
+    await hydrated.getByRole("button", { name: "Generate All Content" }).waitFor();
+    expect(await storedImageSize(hydrated.locator("article[aria-label='Scene 1'] img"))).toEqual([1080, 1920]);
+    const shift = await hydrated.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let sum = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) sum += e.value;
+          }).observe({ type: "layout-shift", buffered: true });
+          setTimeout(() => resolve(sum), 500);
+        }),
+    );
+    expect(shift).toBeLessThan(0.01);
+    await live.close();
   });
 
   it("chooses the caption style, previews it live and remembers it", async () => {

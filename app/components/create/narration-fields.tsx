@@ -1,6 +1,7 @@
 // The narration part of /create (issue 24): the language, the voice (grouped by language; "Automatic" picks the
 // language's default) and the voice speed.
 import { useQuery } from "@tanstack/react-query";
+import { useDeferredValue } from "react";
 import { apiGet, serverMessage } from "~/lib/api-client";
 import { LANGUAGES, languageLabel, offlineWriterLanguages, offlineWriterWrites } from "~/lib/languages";
 import { defaultVoiceFor, groupVoicesByLanguage, speaksLanguage } from "~/lib/voices";
@@ -30,9 +31,14 @@ export function NarrationFields(props: {
 }) {
   const voices = useVoiceList();
   const list = voices.data?.voices ?? [];
-  const automatic = defaultVoiceFor(props.language, list, [props.savedVoiceId]);
-  const automaticName = list.find((v) => v.id === automatic)?.name;
-  const groups = groupVoicesByLanguage(list, props.language);
+  // Every voice of every language is an <option> (a few hundred): the arrived list is drawn as a deferred update,
+  // which React splits into short tasks, so it does not hold the page for one long task (issue 36). Until it is
+  // drawn, the select still says "Loading voices...".
+  const shown = useDeferredValue(voices.data?.voices);
+  const loading = voices.isLoading || (voices.data !== undefined && shown === undefined);
+  const automatic = defaultVoiceFor(props.language, shown ?? [], [props.savedVoiceId]);
+  const automaticName = shown?.find((v) => v.id === automatic)?.name;
+  const groups = groupVoicesByLanguage(shown ?? [], props.language);
   const offline = voices.data?.source === "offline";
 
   function chooseLanguage(code: string) {
@@ -73,9 +79,9 @@ export function NarrationFields(props: {
           value={props.voiceId}
           onChange={(e) => props.onVoice(e.target.value)}
           className={selectClass}
-          disabled={voices.isLoading}
+          disabled={loading}
         >
-          <option value="">{voices.isLoading ? "Loading voices..." : `Automatic${automaticName ? `: ${automaticName}` : ""}`}</option>
+          <option value="">{loading ? "Loading voices..." : `Automatic${automaticName ? `: ${automaticName}` : ""}`}</option>
           {groups.map((g) => (
             <optgroup key={g.language} label={g.heading}>
               {g.voices.map((v) => (

@@ -7,7 +7,7 @@ import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
 import { IMAGE_SOURCE_KEY, IMAGE_SOURCE_NAMES, IMAGE_SOURCES, type ImageSourceValue } from "~/lib/image-source";
 
-type ImageSourceState = { imageSource: ImageSourceValue | null; effective: ImageSourceValue; leonardoKeySaved: boolean; pexelsKeySaved: boolean };
+export type ImageSourceState = { imageSource: ImageSourceValue | null; effective: ImageSourceValue; leonardoKeySaved: boolean; pexelsKeySaved: boolean };
 
 /** The service whose key a source needs and the creator has not saved; undefined when it can be chosen. */
 export function missingKeyFor(source: ImageSourceValue, state: Pick<ImageSourceState, "leonardoKeySaved" | "pexelsKeySaved">): "Leonardo" | "Pexels" | undefined {
@@ -17,9 +17,10 @@ export function missingKeyFor(source: ImageSourceValue, state: Pick<ImageSourceS
   return undefined;
 }
 
-export function ImageSourcePicker() {
+/** `initial`: the page loader's reading, so the picker is drawn with the page (nothing below it moves). */
+export function ImageSourcePicker({ initial }: { initial?: ImageSourceState }) {
   const queryClient = useQueryClient();
-  const state = useQuery({ queryKey: ["image-source"], queryFn: () => apiGet<ImageSourceState>("/api/image-source") });
+  const state = useQuery({ queryKey: ["image-source"], queryFn: () => apiGet<ImageSourceState>("/api/image-source"), initialData: initial });
   const save = useMutation({
     mutationFn: (imageSource: ImageSourceValue) => apiRequest<ImageSourceState>("PUT", "/api/image-source", { imageSource }),
     onSuccess: (data) => {

@@ -2,11 +2,17 @@ import { ImageIcon, Loader2, Mic } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import type { StoryboardCellView } from "~/server/storyboard.server";
 import { needsAudio, needsImage } from "~/lib/storyboard";
+import { mediaSrcSet, mediaVariantUrl } from "~/lib/media-variants";
 import { EditableField } from "./editable-field";
 import { IMAGE_SOURCE_LABEL, SceneMediaControls } from "./scene-media-controls";
 import { SCENE_DRAG_TYPE, SceneEditToolbar, type SceneEditActions } from "./scene-edit-toolbar";
 
 export type SceneBusy = { image: boolean; voiceover: boolean };
+
+// How wide a scene's image is drawn, for the browser's pick from the srcset: the grid's columns (1 on a phone, 2
+// from sm, 3 from lg, 4 from 2xl, in a 1280 px page); a vertical frame is drawn 180 px wide (320 px high, 9:16).
+const HORIZONTAL_SIZES = "(min-width: 1536px) 300px, (min-width: 1280px) 405px, (min-width: 1024px) 32vw, (min-width: 640px) 48vw, calc(100vw - 2rem)";
+const VERTICAL_SIZES = "180px";
 
 /** One scene: its image (or clip) and audio, its two texts (each editable), per-scene generation, own media. */
 export function SceneCard(props: {
@@ -24,6 +30,8 @@ export function SceneCard(props: {
   const hasImage = !needsImage(cell);
   const hasAudio = !needsAudio(cell);
   const fit = props.vertical ? "object-contain" : "object-cover";
+  // the first scene is the page's largest paint on a phone: fetched at once, the others when scrolled near
+  const first = cell.cellIndex === 0;
   return (
     <article
       aria-label={`Scene ${cell.cellIndex + 1}`}
@@ -44,12 +52,12 @@ export function SceneCard(props: {
       <div className={`relative overflow-hidden bg-slate-800 ${props.vertical ? "aspect-[9/16] max-h-80" : "aspect-video"}`}>
         {/* a 9:16 box capped in height is wider than 9:16: the whole frame is shown, over a blurred copy of itself */}
         {hasImage && props.vertical ? (
-          <div aria-hidden className="absolute inset-0 scale-110 bg-cover bg-center opacity-40 blur-lg" style={{ backgroundImage: `url("${cell.imageUrl}")` }} />
+          <div aria-hidden className="absolute inset-0 scale-110 bg-cover bg-center opacity-40 blur-lg" style={{ backgroundImage: `url("${mediaVariantUrl(cell.imageUrl!, 320)}")` }} />
         ) : null}
         {hasImage && cell.clipUrl ? (
           <video
             src={cell.clipUrl}
-            poster={cell.imageUrl!}
+            poster={mediaVariantUrl(cell.imageUrl!, 800)}
             muted
             loop
             autoPlay
@@ -58,7 +66,15 @@ export function SceneCard(props: {
             aria-label={`Scene ${cell.cellIndex + 1} clip`}
           />
         ) : hasImage ? (
-          <img src={cell.imageUrl!} alt={cell.imagePrompt} className={`relative h-full w-full ${fit}`} loading="lazy" />
+          <img
+            src={cell.imageUrl!}
+            srcSet={mediaSrcSet(cell.imageUrl!)}
+            sizes={props.vertical ? VERTICAL_SIZES : HORIZONTAL_SIZES}
+            alt={cell.imagePrompt}
+            className={`relative h-full w-full ${fit}`}
+            loading={first ? "eager" : "lazy"}
+            fetchPriority={first ? "high" : undefined}
+          />
         ) : (
           <div className="flex h-full items-center justify-center text-slate-400">
             <ImageIcon className="h-10 w-10" aria-hidden />

@@ -8,6 +8,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
 import type { StoryboardCellView } from "~/server/storyboard.server";
+import { mediaVariantUrl } from "~/lib/media-variants";
 
 type ProjectImage = { id: string; url: string; width: number | null; height: number | null };
 
@@ -150,7 +151,7 @@ function ProjectImagePicker(props: { currentUrl: string | null; disabled: boolea
             className="block w-full overflow-hidden rounded-lg border border-slate-700 hover:border-brand disabled:opacity-40"
             aria-label={`Use earlier image ${i + 1}`}
           >
-            <img src={image.url} alt="" loading="lazy" className="aspect-square w-full object-cover" />
+            <img src={mediaVariantUrl(image.url, 320)} alt="" loading="lazy" className="aspect-square w-full object-cover" />
           </button>
         </li>
       ))}

@@ -15,9 +15,10 @@ import { needsAudio, needsImage, allScenesHaveMedia } from "~/lib/storyboard";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import { getStoryboardStatus, listCells } from "~/server/storyboard.server";
+import { getImageSource } from "~/server/scene-media.server";
 import { resolutionValue } from "~/lib/video-format";
 import { pageMeta } from "~/lib/meta";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useSceneEditing } from "~/components/storyboard/use-scene-editing";
 import { UndoDeleteBar } from "~/components/storyboard/undo-delete-bar";
 import type { SceneEditActions } from "~/components/storyboard/scene-edit-toolbar";
@@ -29,19 +30,25 @@ const LivePreview = lazy(() => import("~/components/storyboard/live-preview").th
 export const meta: MetaFunction = () => pageMeta("Storyboard · Reelsmith");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const project = await getCurrentProject(await requireUserId(request));
-  if (!project) return { project: null, initial: null };
-  // the scenes come with the page, so they show at first paint instead of after two API calls (issue 36); the
-  // JSON round trip gives them exactly the shapes the API routes answer, which the page's queries then poll
-  const [status, storyboardCells] = await Promise.all([getStoryboardStatus(project), listCells(project.id)]);
+  const userId = await requireUserId(request);
+  const project = await getCurrentProject(userId);
+  if (!project) return { project: null, initial: null, imageSource: null };
+  // the scenes (and the image source above them) come with the page, so they show at first paint instead of
+  // after API calls, and nothing moves when they arrive (issue 36); the JSON round trip gives them exactly the
+  // shapes the API routes answer, which the page's queries then poll
+  const [status, storyboardCells, imageSource] = await Promise.all([getStoryboardStatus(project), listCells(project.id), getImageSource(userId, project)]);
   const initial = JSON.parse(JSON.stringify({ status, cells: { title: project.title, storyboardCells } })) as StoryboardInitialData;
-  return { project: { id: project.id, title: project.title, resolution: resolutionValue(project.resolution) }, initial };
+  return { project: { id: project.id, title: project.title, resolution: resolutionValue(project.resolution) }, initial, imageSource };
 }
 
 export default function StoryboardPage() {
-  const { project, initial } = useLoaderData<typeof loader>();
+  const { project, initial, imageSource } = useLoaderData<typeof loader>();
   const { status, unreachable, list: saved, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene } = useStoryboard(project, initial);
   const scenes = useSceneEditing(project?.id ?? null, saved);
+  // The preview (the page's last section) is drawn in the browser only: rendered on the server, its lazy code
+  // was still loading when the first scene update came, and React threw away the server's HTML with an error.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   // what the page shows: the scenes with the creator's latest edit already made (a deleted one gone at once)
   const list = scenes.shown;
 
@@ -132,7 +139,7 @@ export default function StoryboardPage() {
             Storyboard · {list.length} {list.length === 1 ? "scene" : "scenes"} · about {formatLength(seconds)} · {project.resolution}
           </p>
           <div className="mt-2">
-            <ImageSourcePicker />
+            <ImageSourcePicker initial={imageSource ?? undefined} />
           </div>
           <MadeWith splitBy={status.data?.splitBy ?? null} cells={list} />
         </div>
@@ -182,9 +189,11 @@ export default function StoryboardPage() {
         {scenes.announcement}
       </p>
       <UndoDeleteBar pending={scenes.pending} onUndo={scenes.undo} />
-      <Suspense fallback={null}>
-        <LivePreview cells={list} resolution={project.resolution} />
-      </Suspense>
+      {hydrated ? (
+        <Suspense fallback={null}>
+          <LivePreview cells={list} resolution={project.resolution} />
+        </Suspense>
+      ) : null}
     </Shell>
   );
 }
