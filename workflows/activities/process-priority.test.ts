@@ -20,8 +20,10 @@ describe("lowerProcessPriority", () => {
       console.log(JSON.stringify({ threads, child: Number(child) }));`;
     const out = JSON.parse(execFileSync(tsx, ["--eval", script], { encoding: "utf8" }).trim().split("\n").at(-1)!) as { threads: number[]; child: number };
     expect(out.threads.length).toBeGreaterThan(1);
-    expect(new Set(out.threads)).toEqual(new Set([7]));
-    expect(out.child).toBe(7);
+    // never raised: a test run already niced past 7 (a lane of scripts/test.mjs, `nice npm test`) stays where it was
+    const expected = Math.max(7, before);
+    expect(new Set(out.threads)).toEqual(new Set([expected]));
+    expect(out.child).toBe(expected);
     // the test process itself (standing in for the web server) was not touched
     expect(os.getPriority(process.pid)).toBe(before);
   });
