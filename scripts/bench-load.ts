@@ -10,9 +10,15 @@
 //   4. the same 200 pages on server-sent events (/api/progress-events) instead of polling, for one render;
 //   5. 20, then 50, creators pressing Create at once (POST /create.data, the page's fetcher, then /api/generate-script);
 //   6. 50 creators pressing Generate All at once.
-// It prints p50/p95/p99/max per route, errors, requests/s, render time loaded against unloaded, and memory.
+// It prints p50/p95/p99/max per route, errors, requests/s, render time loaded against unloaded, memory, and the
+// CPU the web process and this client used per request (the client shares the machine's cores: decision 186).
+// The requests go through one undici Pool (keep-alive connections, as a browser keeps them; a connection per
+// request in flight), not fetch(): fetch's streams cost the client about four times the CPU per request.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
+import zlib from "node:zlib";
+import { Pool } from "undici";
 import { startBenchApp, stopBenchApp } from "./lib/bench-app";
 
 const PAGES = Number(process.env.BENCH_LOAD_PAGES ?? 200);
@@ -35,7 +41,33 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function report(title: string, samples: Sample[], seconds: number) {
+/** CPU seconds used so far by a process and its children that have ended (from /proc; 0 when it is gone). */
+function cpuSecondsOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}
+
+/** The CPU the web process and this client used over a phase, per request, with the load average at its end. */
+function cpuMeter(webPid: number | undefined) {
+  const web0 = cpuSecondsOf(webPid);
+  const client0 = process.cpuUsage();
+  const wall0 = performance.now();
+  return (requests: number) => {
+    const client = process.cpuUsage(client0);
+    const clientSeconds = (client.user + client.system) / 1e6;
+    const webSeconds = cpuSecondsOf(webPid) - web0;
+    const wall = (performance.now() - wall0) / 1000;
+    const per = (s: number) => (requests ? `${((s / requests) * 1000).toFixed(2)} ms/request` : "-");
+    return `  CPU: web process ${(webSeconds / wall * 100).toFixed(0)} % of a core (${per(webSeconds)}), this client ${(clientSeconds / wall * 100).toFixed(0)} % (${per(clientSeconds)}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`;
+  };
+}
+
+function report(title: string, samples: Sample[], seconds: number, cpu?: string) {
   console.log(`\n${title} (${seconds.toFixed(0)} s, ${samples.length} requests, ${(samples.length / seconds).toFixed(0)} requests/s)`);
   console.log(`  ${"route".padEnd(30)} ${"count".padStart(7)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)} ${"errors".padStart(7)}`);
   const routes = [...new Set(samples.map((s) => s.route))];
@@ -49,6 +81,7 @@ function report(title: string, samples: Sample[], seconds: number) {
   const statuses = new Map<number, number>();
   for (const s of samples) statuses.set(s.status, (statuses.get(s.status) ?? 0) + 1);
   console.log(`  answers: ${[...statuses].map(([status, n]) => `${status === 0 ? "no answer" : status} x${n}`).join(", ")}`);
+  if (cpu) console.log(cpu);
 }
 
 /** Resident memory in MiB of the app's processes: the web server (with its cluster workers) and the worker (with its ffmpeg and browser). */
@@ -66,11 +99,21 @@ function memoryOf(): { web: number; worker: number } {
   return { web: sum(/server\.ts/), worker: sum(/workflows\/worker\.ts/) };
 }
 
+/** The web server's process id (a child of this process running server.ts). */
+function webPid(): number | undefined {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" }).trim().split("\n").map((line) => line.trim().split(/\s+/));
+  const row = rows.find(([, ppid, ...args]) => Number(ppid) === process.pid && args.join(" ").includes("server.ts"));
+  return row ? Number(row[0]) : undefined;
+}
+
 // ── the app ───────────────────────────────────────────────────────────────────────────────────────
 try {
   console.log("starting PostgreSQL, Temporal and the built app with its worker (not timed)...");
   const app = await startBenchApp();
   const base = app.baseUrl;
+  const pool = new Pool(base, { keepAliveTimeout: 30_000 });
+  const web = webPid();
+  console.log(`${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; web process ${web ?? "not found"}`);
   const { prisma } = await import("~/server/db.server");
   const { createSession } = await import("~/server/session.server");
   const { seedRenderableProject } = await import("../tests/fixtures/render-project");
@@ -80,12 +123,15 @@ try {
     const user = await prisma.user.create({ data: { email: `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`, name: label } });
     return { user, cookie: (await createSession(user.id, { secure: false })).split(";")[0]! };
   }
-  async function timed(route: string, url: string, init: RequestInit = {}): Promise<Sample & { body: string }> {
+  // as a browser asks: compressed answers welcome, redirects not followed (the pages' fetches read the status)
+  async function timed(route: string, url: string, init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {}): Promise<Sample & { body: string }> {
     const started = performance.now();
     try {
-      const response = await fetch(`${base}${url}`, { ...init, redirect: "manual" });
-      const body = await response.text();
-      return { route, ms: performance.now() - started, status: response.status, body };
+      const response = await pool.request({ path: url, method: init.method ?? "GET", headers: { "accept-encoding": "gzip, deflate, br", ...init.headers }, body: init.body });
+      const raw = Buffer.from(await response.body.arrayBuffer());
+      const encoding = response.headers["content-encoding"];
+      const body = (encoding === "br" ? zlib.brotliDecompressSync(raw) : encoding === "gzip" ? zlib.gunzipSync(raw) : raw).toString("utf8");
+      return { route, ms: performance.now() - started, status: response.statusCode, body };
     } catch {
       return { route, ms: performance.now() - started, status: 0, body: "" };
     }
@@ -94,18 +140,26 @@ try {
   const post = (route: string, cookie: string, body: string, type = "application/json") =>
     timed(route, route, { method: "POST", headers: { Cookie: cookie, Origin: base, "Content-Type": type }, body });
 
-  async function render(cookie: string): Promise<number> {
+  /**
+   * Renders the creator's project: seconds from the press to the end, and of those the seconds before its first
+   * frames (the worker renders one video at a time, so of two pressed together the second waits for the first):
+   * `rendering` is the rest, the time that loads on the machine can stretch.
+   */
+  async function render(cookie: string): Promise<{ seconds: number; queued: number; rendering: number }> {
     const started = performance.now();
+    let queued = 0;
     const answer = await post("/api/render-video", cookie, "{}");
     if (answer.status >= 400) throw new Error(`POST /api/render-video: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
     for (;;) {
       await new Promise((r) => setTimeout(r, 1000));
       const answer = await get("/api/render-progress", cookie);
       if (answer.status !== 200) throw new Error(`GET /api/render-progress: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
-      const progress = JSON.parse(answer.body) as { isActive?: boolean; error?: string | null };
+      const progress = JSON.parse(answer.body) as { isActive?: boolean; error?: string | null; step?: string; progress?: number };
+      if (progress.isActive && (progress.step === "Queued" || (progress.progress ?? 0) < 3)) queued = (performance.now() - started) / 1000;
       if (progress.isActive === false) {
         if (progress.error) throw new Error(`the render failed: ${progress.error}`);
-        return (performance.now() - started) / 1000;
+        const seconds = (performance.now() - started) / 1000;
+        return { seconds, queued, rendering: seconds - queued };
       }
     }
   }
@@ -115,12 +169,14 @@ try {
   console.log(`${CREATORS} creators signed in; three ${VIDEO} 9:16 projects ready to render; ${PAGES} pages will poll.`);
 
   // 1. a render alone
-  const unloaded = await render(creators[0]!.cookie);
-  console.log(`\n1. one ${VIDEO} render, nothing else running: ${unloaded.toFixed(1)} s`);
+  const alone = await render(creators[0]!.cookie);
+  const unloaded = alone.rendering;
+  console.log(`\n1. one ${VIDEO} render, nothing else running: ${alone.seconds.toFixed(1)} s from the press, ${unloaded.toFixed(1)} s from its first frames`);
 
   // 2. status routes at full speed
   {
     const samples: Sample[] = [];
+    const cpu = cpuMeter(web);
     const until = performance.now() + 15_000;
     await Promise.all(
       Array.from({ length: 32 }, async (_, i) => {
@@ -128,7 +184,7 @@ try {
         while (performance.now() < until) samples.push(await get(i % 2 ? "/api/script-status" : "/api/render-progress", cookie));
       }),
     );
-    report("2. status routes at full speed, 32 at a time, nothing else running", samples, 15);
+    report("2. status routes at full speed, 32 at a time, nothing else running", samples, 15, cpu(samples.length));
   }
 
   // 3. 200 pages polling while two renders run, then on, with memory sampled
@@ -137,6 +193,7 @@ try {
     const memory: { at: number; web: number; worker: number }[] = [];
     let stop = false;
     const started = performance.now();
+    let cpu = cpuMeter(web);
     const sampler = setInterval(() => memory.push({ at: (performance.now() - started) / 1000, ...memoryOf() }), 5000);
     memory.push({ at: 0, ...memoryOf() });
     const pages = Array.from({ length: PAGES }, async (_, i) => {
@@ -152,8 +209,11 @@ try {
     await new Promise((r) => setTimeout(r, POLL_MS));
     const [first, second] = await Promise.all([render(creators[1]!.cookie), render(creators[2]!.cookie)]);
     const renderSeconds = (performance.now() - started) / 1000;
-    report(`3a. ${PAGES} pages polling every 2 s while two ${VIDEO} renders ran`, samples.splice(0), renderSeconds);
-    console.log(`  renders under load: ${first.toFixed(1)} s and ${second.toFixed(1)} s, against ${unloaded.toFixed(1)} s alone (+${((Math.max(first, second) / unloaded - 1) * 100).toFixed(0)} %)`);
+    const during = samples.splice(0);
+    report(`3a. ${PAGES} pages polling every 2 s while two ${VIDEO} renders ran`, during, renderSeconds, cpu(during.length));
+    cpu = cpuMeter(web);
+    const slower = (r: { rendering: number }) => `${r.rendering.toFixed(1)} s (+${((r.rendering / unloaded - 1) * 100).toFixed(0)} %)`;
+    console.log(`  renders under load, pressed together: ${first.seconds.toFixed(1)} s and ${second.seconds.toFixed(1)} s from the press; from their first frames (after ${first.queued.toFixed(0)} s and ${second.queued.toFixed(0)} s): ${slower(first)} and ${slower(second)}, against ${unloaded.toFixed(1)} s alone`);
     const sustainUntil = started + SUSTAIN_MINUTES * 60_000;
     const sustainStart = performance.now();
     while (performance.now() < sustainUntil) await new Promise((r) => setTimeout(r, 1000));
@@ -161,7 +221,7 @@ try {
     await Promise.all(pages);
     clearInterval(sampler);
     memory.push({ at: (performance.now() - started) / 1000, ...memoryOf() });
-    if (performance.now() - sustainStart > 1000) report(`3b. the same ${PAGES} pages on, no render`, samples, (performance.now() - sustainStart) / 1000);
+    if (performance.now() - sustainStart > 1000) report(`3b. the same ${PAGES} pages on, no render`, samples, (performance.now() - sustainStart) / 1000, cpu(samples.length));
     const describe = (key: "web" | "worker") => {
       const values = memory.map((m) => m[key]);
       const settled = values.slice(Math.floor(values.length / 3)); // after the renders' start-up
@@ -199,7 +259,7 @@ try {
         if (!controller.signal.aborted) refused++;
       }
     });
-    const seconds = await renderDone;
+    const seconds = (await renderDone).seconds;
     await Promise.race([Promise.all(readers), new Promise((r) => setTimeout(r, 5000))]);
     for (const c of streams) c.abort();
     const sorted = opened.sort((a, b) => a - b);
@@ -240,6 +300,7 @@ try {
   }
   const log = fs.readFileSync(app.logFile, "utf8");
   console.log(`\nweb log: ${(log.match(/database pool exhausted/g) ?? []).length} answers of 503 busy; ${(log.match(/Unexpected Server Error|P2028/g) ?? []).length} server errors`);
+  await pool.close();
   await prisma.$disconnect();
 } catch (e) {
   console.error(e);
