@@ -229,6 +229,25 @@ function remoteKey(req: ExpressRequest): string {
   return req.socket.remoteAddress ?? "unknown";
 }
 
+/**
+ * What every /api and /mcp request meets first: a declared body over the cap is refused (413) before any route
+ * reads it, and a write from another site (a cookie a page elsewhere could send) is refused (403), unless the
+ * request carries only a bearer token. True when it answered.
+ */
+export function refusedAtTheDoor(req: ExpressRequest, res: ExpressResponse, publicUrl: string, { bearerOnly }: { bearerOnly: boolean }): boolean {
+  const declared = Number(req.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > MAX_DECLARED_BODY_BYTES) {
+    res.status(413).set({ Connection: "close" }).json({ message: `The request body is too large: at most ${MAX_DECLARED_BODY_BYTES / (1024 * 1024)} MB is accepted.` });
+    return true;
+  }
+  const allowedOrigins = [`${req.protocol}://${req.get("host")}`, new URL(publicUrl).origin];
+  if (!bearerOnly && isCrossSiteWrite({ method: req.method, origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null, allowedOrigins })) {
+    res.status(403).json({ message: CROSS_SITE_MESSAGE });
+    return true;
+  }
+  return false;
+}
+
 /** Mounts the gates on `app`; mount static files before and Remix after. */
 export function mountGates(app: Express, options: GateOptions): void {
   const rules: typeof RATE_LIMITS = { ...RATE_LIMITS, ...options.rateLimits };
@@ -266,7 +285,7 @@ export function mountGates(app: Express, options: GateOptions): void {
       // /api/v1 with a bearer token and no cookie: nothing another site could forge, so no cross-site check
       // (decision 160); with a cookie it is judged as any /api request
       const v1 = isApiV1Path(pathname);
-      if (refusedAtTheDoor(req, res, { bearerOnly: v1 && isBearerOnlyRequest({ authorization: req.get("authorization"), cookie: req.get("cookie") }) })) return;
+      if (refusedAtTheDoor(req, res, options.env.PUBLIC_URL, { bearerOnly: v1 && isBearerOnlyRequest({ authorization: req.get("authorization"), cookie: req.get("cookie") }) })) return;
       if (isPublicApiPath(pathname) || PUBLIC_API_V1_PATHS.includes(pathname)) return next();
       // a token request (a bearer header, or neither header: the 401 then names the token) is judged by its token
       if (v1 && (req.get("authorization") || !req.get("cookie"))) return void (await tokenGate(req, res, next, pathname));
@@ -293,7 +312,7 @@ export function mountGates(app: Express, options: GateOptions): void {
   // cross-site check; counted per owner); with a cookie, checked as any /api request
   app.use("/mcp", async (req, res, next) => {
     try {
-      if (refusedAtTheDoor(req, res, { bearerOnly: isBearerOnlyRequest({ authorization: req.get("authorization"), cookie: req.get("cookie") }) })) return;
+      if (refusedAtTheDoor(req, res, options.env.PUBLIC_URL, { bearerOnly: isBearerOnlyRequest({ authorization: req.get("authorization"), cookie: req.get("cookie") }) })) return;
       if (req.get("authorization") || !req.get("cookie")) return void (await tokenGate(req, res, next, "/mcp"));
       const userId = await getSessionUserId(req.get("cookie") ?? null);
       if (!userId) {
@@ -309,25 +328,6 @@ export function mountGates(app: Express, options: GateOptions): void {
       else next(e);
     }
   });
-
-  /**
-   * What every /api and /mcp request meets first: a declared body over the cap is refused (413) before any route
-   * reads it, and a write from another site (a cookie a page elsewhere could send) is refused (403), unless the
-   * request carries only a bearer token. True when it answered.
-   */
-  function refusedAtTheDoor(req: ExpressRequest, res: ExpressResponse, { bearerOnly }: { bearerOnly: boolean }): boolean {
-    const declared = Number(req.get("content-length") ?? "");
-    if (Number.isFinite(declared) && declared > MAX_DECLARED_BODY_BYTES) {
-      res.status(413).set({ Connection: "close" }).json({ message: `The request body is too large: at most ${MAX_DECLARED_BODY_BYTES / (1024 * 1024)} MB is accepted.` });
-      return true;
-    }
-    const allowedOrigins = [`${req.protocol}://${req.get("host")}`, new URL(options.env.PUBLIC_URL).origin];
-    if (!bearerOnly && isCrossSiteWrite({ method: req.method, origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null, allowedOrigins })) {
-      res.status(403).json({ message: CROSS_SITE_MESSAGE });
-      return true;
-    }
-    return false;
-  }
 
   /** A token request: authenticated by its bearer token (never a cookie), then counted per owner (decision 160). */
   async function tokenGate(req: ExpressRequest, res: ExpressResponse, next: NextFunction, pathname: string): Promise<void> {
