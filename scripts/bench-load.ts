@@ -41,29 +41,63 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** CPU seconds used so far by a process and its children that have ended (from /proc; 0 when it is gone). */
-function cpuSecondsOf(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 10 ms
-  } catch {
-    return 0;
+/** Every process's CPU seconds (its own and its reaped children's), parent and niceness, from /proc. */
+function processTable(): Map<number, { ppid: number; comm: string; cpu: number; nice: number }> {
+  const table = new Map<number, { ppid: number; comm: string; cpu: number; nice: number }>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime stime cutime cstime, in clock ticks of 10 ms
+      table.set(Number(entry), { ppid: Number(f[1]), comm, cpu: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100, nice: Number(f[16]) });
+    } catch {
+      // a process that ended while the table was read
+    }
   }
+  return table;
 }
 
-/** The CPU the web process and this client used over a phase, per request, with the load average at its end. */
-function cpuMeter(webPid: number | undefined) {
-  const web0 = cpuSecondsOf(webPid);
-  const client0 = process.cpuUsage();
+/**
+ * The CPU seconds of the parts that share the cores: the web process, the worker with its ffmpeg and browser,
+ * PostgreSQL, the Temporal dev server, and this client (with their niceness).
+ */
+function cpuOfParts(webPid: number | undefined, workerPid: number | undefined) {
+  const table = processTable();
+  const tree = (root: number | undefined): number => {
+    if (!root || !table.has(root)) return 0;
+    let sum = table.get(root)!.cpu;
+    for (const [pid, p] of table) if (p.ppid === root) sum += tree(pid);
+    return sum;
+  };
+  // PostgreSQL and the Temporal dev server are this process's own children (the test servers)
+  const child = (pattern: RegExp) => [...table].find(([, p]) => p.ppid === process.pid && pattern.test(p.comm))?.[0];
+  const [postgres, temporal] = [child(/^postgres$/), child(/^temporal/)];
+  const nice = (pid: number | undefined) => (pid ? table.get(pid)?.nice : undefined);
+  const self = process.cpuUsage();
+  return {
+    web: { cpu: table.get(webPid ?? -1)?.cpu ?? 0, nice: nice(webPid) },
+    worker: { cpu: tree(workerPid), nice: nice(workerPid) },
+    postgres: { cpu: tree(postgres), nice: nice(postgres) },
+    temporal: { cpu: tree(temporal), nice: nice(temporal) },
+    client: { cpu: (self.user + self.system) / 1e6, nice: nice(process.pid) },
+  };
+}
+
+/** The CPU each part used over a phase (share of one core, and per request for the web and the client). */
+function cpuMeter(webPid: number | undefined, workerPid: number | undefined) {
+  const before = cpuOfParts(webPid, workerPid);
   const wall0 = performance.now();
   return (requests: number) => {
-    const client = process.cpuUsage(client0);
-    const clientSeconds = (client.user + client.system) / 1e6;
-    const webSeconds = cpuSecondsOf(webPid) - web0;
+    const after = cpuOfParts(webPid, workerPid);
     const wall = (performance.now() - wall0) / 1000;
-    const per = (s: number) => (requests ? `${((s / requests) * 1000).toFixed(2)} ms/request` : "-");
-    return `  CPU: web process ${(webSeconds / wall * 100).toFixed(0)} % of a core (${per(webSeconds)}), this client ${(clientSeconds / wall * 100).toFixed(0)} % (${per(clientSeconds)}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`;
+    const parts = (Object.keys(after) as (keyof typeof after)[]).map((name) => {
+      const seconds = after[name].cpu - before[name].cpu;
+      const per = (name === "web" || name === "client") && requests ? `, ${((seconds / requests) * 1000).toFixed(2)} ms/request` : "";
+      return `${name} ${((seconds / wall) * 100).toFixed(0)} %${per} (nice ${after[name].nice ?? "?"})`;
+    });
+    return `  CPU, share of one core: ${parts.join("; ")}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`;
   };
 }
 
@@ -99,10 +133,10 @@ function memoryOf(): { web: number; worker: number } {
   return { web: sum(/server\.ts/), worker: sum(/workflows\/worker\.ts/) };
 }
 
-/** The web server's process id (a child of this process running server.ts). */
-function webPid(): number | undefined {
+/** The process id of a child of this process whose command line has `script` (server.ts, workflows/worker.ts). */
+function childPid(script: string): number | undefined {
   const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" }).trim().split("\n").map((line) => line.trim().split(/\s+/));
-  const row = rows.find(([, ppid, ...args]) => Number(ppid) === process.pid && args.join(" ").includes("server.ts"));
+  const row = rows.find(([, ppid, ...args]) => Number(ppid) === process.pid && args.join(" ").includes(script));
   return row ? Number(row[0]) : undefined;
 }
 
@@ -112,8 +146,9 @@ try {
   const app = await startBenchApp();
   const base = app.baseUrl;
   const pool = new Pool(base, { keepAliveTimeout: 30_000 });
-  const web = webPid();
-  console.log(`${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; web process ${web ?? "not found"}`);
+  const web = childPid("server.ts");
+  const worker = childPid("workflows/worker.ts");
+  console.log(`${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; web process ${web ?? "not found"}, worker ${worker ?? "not found"}`);
   const { prisma } = await import("~/server/db.server");
   const { createSession } = await import("~/server/session.server");
   const { seedRenderableProject } = await import("../tests/fixtures/render-project");
@@ -169,14 +204,16 @@ try {
   console.log(`${CREATORS} creators signed in; three ${VIDEO} 9:16 projects ready to render; ${PAGES} pages will poll.`);
 
   // 1. a render alone
+  const aloneCpu = cpuMeter(web, worker);
   const alone = await render(creators[0]!.cookie);
   const unloaded = alone.rendering;
   console.log(`\n1. one ${VIDEO} render, nothing else running: ${alone.seconds.toFixed(1)} s from the press, ${unloaded.toFixed(1)} s from its first frames`);
+  console.log(aloneCpu(0));
 
   // 2. status routes at full speed
   {
     const samples: Sample[] = [];
-    const cpu = cpuMeter(web);
+    const cpu = cpuMeter(web, worker);
     const until = performance.now() + 15_000;
     await Promise.all(
       Array.from({ length: 32 }, async (_, i) => {
@@ -193,7 +230,7 @@ try {
     const memory: { at: number; web: number; worker: number }[] = [];
     let stop = false;
     const started = performance.now();
-    let cpu = cpuMeter(web);
+    let cpu = cpuMeter(web, worker);
     const sampler = setInterval(() => memory.push({ at: (performance.now() - started) / 1000, ...memoryOf() }), 5000);
     memory.push({ at: 0, ...memoryOf() });
     const pages = Array.from({ length: PAGES }, async (_, i) => {
@@ -211,7 +248,7 @@ try {
     const renderSeconds = (performance.now() - started) / 1000;
     const during = samples.splice(0);
     report(`3a. ${PAGES} pages polling every 2 s while two ${VIDEO} renders ran`, during, renderSeconds, cpu(during.length));
-    cpu = cpuMeter(web);
+    cpu = cpuMeter(web, worker);
     const slower = (r: { rendering: number }) => `${r.rendering.toFixed(1)} s (+${((r.rendering / unloaded - 1) * 100).toFixed(0)} %)`;
     console.log(`  renders under load, pressed together: ${first.seconds.toFixed(1)} s and ${second.seconds.toFixed(1)} s from the press; from their first frames (after ${first.queued.toFixed(0)} s and ${second.queued.toFixed(0)} s): ${slower(first)} and ${slower(second)}, against ${unloaded.toFixed(1)} s alone`);
     const sustainUntil = started + SUSTAIN_MINUTES * 60_000;

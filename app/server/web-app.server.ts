@@ -163,12 +163,24 @@ function routeTree(routes: RouteEntry[]): AgnosticRouteObject[] {
   return build(undefined);
 }
 
-/** The route a path reaches (the deepest match), or null. */
+/**
+ * The route a path reaches (the deepest match), or null. Remembered per route list and path (bounded): matching
+ * ranks every route of the app each time, which cost more than many requests' own work (decision 186).
+ */
 export function findRoute(routes: RouteEntry[], pathname: string): RouteEntry | null {
+  let known = foundRoutes.get(routes);
+  if (!known) foundRoutes.set(routes, (known = new Map()));
+  const hit = known.get(pathname);
+  if (hit !== undefined) return hit;
   const matches = matchRoutes(routeTree(routes), pathname);
   const leaf = matches?.at(-1)?.route;
-  return leaf ? (routes.find((r) => r.id === leaf.id) ?? null) : null;
+  const found = leaf ? (routes.find((r) => r.id === leaf.id) ?? null) : null;
+  if (known.size >= FOUND_ROUTES_MAX) known.clear();
+  known.set(pathname, found);
+  return found;
 }
+const FOUND_ROUTES_MAX = 5000;
+const foundRoutes = new WeakMap<RouteEntry[], Map<string, RouteEntry | null>>();
 
 /** Sends a Web Response (the helpers routes use) through Express: status, headers, body. */
 async function sendResponse(res: ExpressResponse, response: Response): Promise<void> {
@@ -202,10 +214,16 @@ export function methodGuard(getRoutes: () => Promise<RouteEntry[]> | RouteEntry[
   };
 }
 
-/** The routes of a Remix server build, as the guard reads them. */
+/** The routes of a Remix server build, as the guard reads them (one list per build, so what findRoute learns stays). */
 export function routesOfBuild(build: { routes: Record<string, { id: string; parentId?: string; path?: string; index?: boolean; module: unknown }> }): RouteEntry[] {
-  return Object.values(build.routes).map((r) => ({ id: r.id, parentId: r.parentId, path: r.path, index: r.index, module: r.module as RouteModuleShape }));
+  let routes = routesOfBuilds.get(build);
+  if (!routes) {
+    routes = Object.values(build.routes).map((r) => ({ id: r.id, parentId: r.parentId, path: r.path, index: r.index, module: r.module as RouteModuleShape }));
+    routesOfBuilds.set(build, routes);
+  }
+  return routes;
 }
+const routesOfBuilds = new WeakMap<object, RouteEntry[]>();
 
 // ── the gates, in order ──────────────────────────────────────────────────────────────────────────
 
