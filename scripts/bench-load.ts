@@ -10,6 +10,7 @@
 //   4. the same 200 pages on server-sent events (/api/progress-events) instead of polling, for one render;
 //   5. 20, then 50, creators pressing Create at once (POST /create.data, the page's fetcher, then /api/generate-script);
 //   6. 50 creators pressing Generate All at once.
+// BENCH_LOAD_PAGES (200), BENCH_LOAD_MINUTES (10), BENCH_LOAD_SCENES (12) and BENCH_LOAD_PHASES (1,2,3,4,5,6) size it.
 // It prints p50/p95/p99/max per route, errors, requests/s, render time loaded against unloaded, memory, and the
 // CPU the web process and this client used per request (the client shares the machine's cores: decision 186).
 // The requests go through one undici Pool (keep-alive connections, as a browser keeps them; a connection per
@@ -27,6 +28,8 @@ const SUSTAIN_MINUTES = Number(process.env.BENCH_LOAD_MINUTES ?? 10);
 const RENDER_SCENES = Array(Number(process.env.BENCH_LOAD_SCENES ?? 12)).fill(5); // 12: a 60 s video
 const VIDEO = `${RENDER_SCENES.length * 5} s`;
 const POLL_MS = 2000;
+/** BENCH_LOAD_PHASES=1,2,3: only those phases (the render alone is always measured: phase 3 compares against it). */
+const PHASES = new Set((process.env.BENCH_LOAD_PHASES ?? "1,2,3,4,5,6").split(",").map(Number));
 
 async function cleanup() {
   await stopBenchApp();
@@ -211,7 +214,7 @@ try {
   console.log(aloneCpu(0));
 
   // 2. status routes at full speed
-  {
+  if (PHASES.has(2)) {
     const samples: Sample[] = [];
     const cpu = cpuMeter(web, worker);
     const until = performance.now() + 15_000;
@@ -225,7 +228,7 @@ try {
   }
 
   // 3. 200 pages polling while two renders run, then on, with memory sampled
-  {
+  if (PHASES.has(3)) {
     const samples: Sample[] = [];
     const memory: { at: number; web: number; worker: number }[] = [];
     let stop = false;
@@ -271,7 +274,7 @@ try {
   }
 
   // 4. the same pages on server-sent events during one render
-  {
+  if (PHASES.has(4)) {
     const { cookie } = creators[0]!;
     const streams = Array.from({ length: PAGES }, () => new AbortController());
     let events = 0;
@@ -304,7 +307,7 @@ try {
   }
 
   // 5. creators pressing Create at once
-  for (const count of [20, 50]) {
+  for (const count of PHASES.has(5) ? [20, 50] : []) {
     const people = await Promise.all(Array.from({ length: count }, (_, i) => signIn(`create-${count}-${i}`)));
     const details = (i: number) => ({ title: `Why the sea is salty ${i}`, topic: "Rivers, rocks and vents on the sea floor", resolution: "9:16", duration: "30" });
     const started = performance.now();
@@ -315,7 +318,7 @@ try {
   }
 
   // 6. creators pressing Generate All at once
-  {
+  if (PHASES.has(6)) {
     const people = await Promise.all(Array.from({ length: 50 }, (_, i) => signIn(`generate-all-${i}`)));
     for (const [i, p] of people.entries()) {
       const project = await prisma.project.create({ data: { userId: p.user.id, title: `Bees ${i}`, topic: "How bees dance", resolution: "shorts", durationSeconds: 15 } });
