@@ -133,13 +133,13 @@ function memoryOf(): { web: number; worker: number } {
   const tree = (root: number): number => rows.filter((r) => r.ppid === root).reduce((sum, r) => sum + r.rss + tree(r.pid), 0);
   const mine = rows.filter((r) => r.ppid === process.pid);
   const sum = (pattern: RegExp) => mine.filter((r) => pattern.test(r.args)).reduce((total, r) => total + r.rss + tree(r.pid), 0) / 1024;
-  return { web: sum(/server\.ts/), worker: sum(/workflows\/worker\.ts/) };
+  return { web: sum(/(^|\s)server\.ts(\s|$)/), worker: sum(/workflows\/worker\.ts/) };
 }
 
-/** The process id of a child of this process whose command line has `script` (server.ts, workflows/worker.ts). */
+/** The process id of a child of this process running `script` (server.ts, not the fakes' youtube-server.ts). */
 function childPid(script: string): number | undefined {
   const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" }).trim().split("\n").map((line) => line.trim().split(/\s+/));
-  const row = rows.find(([, ppid, ...args]) => Number(ppid) === process.pid && args.join(" ").includes(script));
+  const row = rows.find(([, ppid, ...args]) => Number(ppid) === process.pid && args.includes(script));
   return row ? Number(row[0]) : undefined;
 }
 
