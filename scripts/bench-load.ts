@@ -204,7 +204,17 @@ try {
 
   const creators = await Promise.all(Array.from({ length: CREATORS }, (_, i) => signIn(`creator-${i}`)));
   for (const c of creators.slice(0, 3)) await seedRenderableProject({ userId: c.user.id, sceneSeconds: RENDER_SCENES, resolution: "shorts" });
-  console.log(`${CREATORS} creators signed in; three ${VIDEO} 9:16 projects ready to render; ${PAGES} pages will poll.`);
+  // every other creator has a project of their own too, with its script and 12 scenes (without media), so each poll
+  // reads what a creator on the render page makes it read (a creator without a project is answered from nothing)
+  for (const c of creators.slice(3)) {
+    const project = await prisma.project.create({
+      data: { userId: c.user.id, title: "Why the sea is salty", topic: "Rivers, rocks and vents", resolution: "shorts", durationSeconds: 60, script: { create: { status: "completed", text: "Rivers carry salt to the sea.", wordCount: 6, targetWords: 150 } } },
+    });
+    const storyboard = await prisma.storyboard.create({ data: { projectId: project.id, title: project.title, status: "completed" } });
+    await prisma.storyboardCell.createMany({ data: RENDER_SCENES.map((seconds, cellIndex) => ({ storyboardId: storyboard.id, cellIndex, imagePrompt: "Waves on a salty sea", voiceoverText: "Rivers carry salt to the sea.", estimatedDuration: seconds })) });
+    await prisma.user.update({ where: { id: c.user.id }, data: { currentProjectId: project.id } });
+  }
+  console.log(`${CREATORS} creators signed in, each with a project (script, ${RENDER_SCENES.length} scenes); three of them ready to render (${VIDEO}, 9:16); ${PAGES} pages will poll.`);
 
   // 1. a render alone
   const aloneCpu = cpuMeter(web, worker);
