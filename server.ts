@@ -3,7 +3,8 @@
 // mounted under /oidc, and then the server is a local tool: it listens on loopback only and refuses a
 // non-loopback PUBLIC_URL (app/server/exposure.server.ts). The gates in app/server/web-app.server.ts run
 // before Remix: security headers, the /api gates (cross-site writes 403, signed-out calls 401, declared body
-// size 413), rate limits (429) and 405 for methods a route does not take.
+// size 413), rate limits (429) and 405 for methods a route does not take. The status polls come first of all,
+// answered by their own route modules (app/server/status-routes.server.ts).
 import http from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
@@ -15,7 +16,8 @@ import { exposureBanner, exposureProblem, listenHost } from "~/server/exposure.s
 import { EMBEDDED_PROVIDER_PATH, createEmbeddedOidcRouter, isEmbeddedProviderEnabled } from "~/server/oidc-provider.server";
 import { upgradeLegacySecrets } from "~/server/settings.server";
 import { compressedResponses, fingerprintedAssets } from "~/server/static-assets.server";
-import { mountGates, requestContext, routesOfBuild } from "~/server/web-app.server";
+import { forgetCallersOnOtherRequests, statusFastPath } from "~/server/status-routes.server";
+import { mountGates, requestContext, routesOfBuild, securityHeaders } from "~/server/web-app.server";
 
 const env = getEnv();
 const problem = exposureProblem(env);
@@ -49,6 +51,16 @@ const build = viteDevServer
   : withBusyAnswers((await import(new URL("./build/server/index.js", import.meta.url).href)) as ServerBuild);
 const routes = async () => routesOfBuild(typeof build === "function" ? await build() : build);
 
+// The status polls, answered by their route modules' loaders before anything else looks at them (decision 186)
+app.use(
+  statusFastPath({
+    build,
+    context: requestContext,
+    securityHeaders: securityHeaders({ dev: Boolean(viteDevServer), signInOrigin: env.OIDC_ISSUER ? new URL(env.OIDC_ISSUER).origin : null }),
+    publicUrl: env.PUBLIC_URL,
+  }),
+);
+
 if (viteDevServer) {
   app.use(viteDevServer.middlewares);
 } else {
@@ -59,6 +71,9 @@ if (viteDevServer) {
 
 // Pages and JSON compressed (brotli, else gzip); server-sent events pass through at once (decision 134).
 app.use(compressedResponses());
+
+// Whatever else a session asks for may change what its status polls read: they read afresh (decision 186)
+app.use(forgetCallersOnOtherRequests());
 
 mountGates(app, {
   env,

@@ -10,9 +10,16 @@
 //   4. the same 200 pages on server-sent events (/api/progress-events) instead of polling, for one render;
 //   5. 20, then 50, creators pressing Create at once (POST /create.data, the page's fetcher, then /api/generate-script);
 //   6. 50 creators pressing Generate All at once.
-// It prints p50/p95/p99/max per route, errors, requests/s, render time loaded against unloaded, and memory.
+// BENCH_LOAD_PAGES (200), BENCH_LOAD_MINUTES (10), BENCH_LOAD_SCENES (12) and BENCH_LOAD_PHASES (1,2,3,4,5,6) size it.
+// It prints p50/p95/p99/max per route, errors, requests/s, render time loaded against unloaded, memory, and the
+// CPU the web process and this client used per request (the client shares the machine's cores: decision 186).
+// The requests go through one undici Pool (keep-alive connections, as a browser keeps them; a connection per
+// request in flight), not fetch(): fetch's streams cost the client about four times the CPU per request.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
+import zlib from "node:zlib";
+import { Pool } from "undici";
 import { startBenchApp, stopBenchApp } from "./lib/bench-app";
 
 const PAGES = Number(process.env.BENCH_LOAD_PAGES ?? 200);
@@ -21,6 +28,8 @@ const SUSTAIN_MINUTES = Number(process.env.BENCH_LOAD_MINUTES ?? 10);
 const RENDER_SCENES = Array(Number(process.env.BENCH_LOAD_SCENES ?? 12)).fill(5); // 12: a 60 s video
 const VIDEO = `${RENDER_SCENES.length * 5} s`;
 const POLL_MS = 2000;
+/** BENCH_LOAD_PHASES=1,2,3: only those phases (the render alone is always measured: phase 3 compares against it). */
+const PHASES = new Set((process.env.BENCH_LOAD_PHASES ?? "1,2,3,4,5,6").split(",").map(Number));
 
 async function cleanup() {
   await stopBenchApp();
@@ -35,7 +44,67 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function report(title: string, samples: Sample[], seconds: number) {
+/** Every process's CPU seconds (its own and its reaped children's), parent and niceness, from /proc. */
+function processTable(): Map<number, { ppid: number; comm: string; cpu: number; nice: number }> {
+  const table = new Map<number, { ppid: number; comm: string; cpu: number; nice: number }>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime stime cutime cstime, in clock ticks of 10 ms
+      table.set(Number(entry), { ppid: Number(f[1]), comm, cpu: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100, nice: Number(f[16]) });
+    } catch {
+      // a process that ended while the table was read
+    }
+  }
+  return table;
+}
+
+/**
+ * The CPU seconds of the parts that share the cores: the web process, the worker with its ffmpeg and browser,
+ * PostgreSQL, the Temporal dev server, and this client (with their niceness).
+ */
+function cpuOfParts(webPid: number | undefined, workerPid: number | undefined) {
+  const table = processTable();
+  const tree = (root: number | undefined): number => {
+    if (!root || !table.has(root)) return 0;
+    let sum = table.get(root)!.cpu;
+    for (const [pid, p] of table) if (p.ppid === root) sum += tree(pid);
+    return sum;
+  };
+  // PostgreSQL and the Temporal dev server are this process's own children (the test servers)
+  const child = (pattern: RegExp) => [...table].find(([, p]) => p.ppid === process.pid && pattern.test(p.comm))?.[0];
+  const [postgres, temporal] = [child(/^postgres$/), child(/^temporal/)];
+  const nice = (pid: number | undefined) => (pid ? table.get(pid)?.nice : undefined);
+  const self = process.cpuUsage();
+  return {
+    web: { cpu: table.get(webPid ?? -1)?.cpu ?? 0, nice: nice(webPid) },
+    worker: { cpu: tree(workerPid), nice: nice(workerPid) },
+    postgres: { cpu: tree(postgres), nice: nice(postgres) },
+    temporal: { cpu: tree(temporal), nice: nice(temporal) },
+    client: { cpu: (self.user + self.system) / 1e6, nice: nice(process.pid) },
+  };
+}
+
+/** The CPU each part used over a phase (share of one core, and per request for the web and the client). */
+function cpuMeter(webPid: number | undefined, workerPid: number | undefined) {
+  const before = cpuOfParts(webPid, workerPid);
+  const wall0 = performance.now();
+  return (requests: number) => {
+    const after = cpuOfParts(webPid, workerPid);
+    const wall = (performance.now() - wall0) / 1000;
+    const parts = (Object.keys(after) as (keyof typeof after)[]).map((name) => {
+      const seconds = after[name].cpu - before[name].cpu;
+      const per = (name === "web" || name === "client") && requests ? `, ${((seconds / requests) * 1000).toFixed(2)} ms/request` : "";
+      return `${name} ${((seconds / wall) * 100).toFixed(0)} %${per} (nice ${after[name].nice ?? "?"})`;
+    });
+    return `  CPU, share of one core: ${parts.join("; ")}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`;
+  };
+}
+
+function report(title: string, samples: Sample[], seconds: number, cpu?: string) {
   console.log(`\n${title} (${seconds.toFixed(0)} s, ${samples.length} requests, ${(samples.length / seconds).toFixed(0)} requests/s)`);
   console.log(`  ${"route".padEnd(30)} ${"count".padStart(7)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)} ${"errors".padStart(7)}`);
   const routes = [...new Set(samples.map((s) => s.route))];
@@ -49,6 +118,7 @@ function report(title: string, samples: Sample[], seconds: number) {
   const statuses = new Map<number, number>();
   for (const s of samples) statuses.set(s.status, (statuses.get(s.status) ?? 0) + 1);
   console.log(`  answers: ${[...statuses].map(([status, n]) => `${status === 0 ? "no answer" : status} x${n}`).join(", ")}`);
+  if (cpu) console.log(cpu);
 }
 
 /** Resident memory in MiB of the app's processes: the web server (with its cluster workers) and the worker (with its ffmpeg and browser). */
@@ -63,7 +133,14 @@ function memoryOf(): { web: number; worker: number } {
   const tree = (root: number): number => rows.filter((r) => r.ppid === root).reduce((sum, r) => sum + r.rss + tree(r.pid), 0);
   const mine = rows.filter((r) => r.ppid === process.pid);
   const sum = (pattern: RegExp) => mine.filter((r) => pattern.test(r.args)).reduce((total, r) => total + r.rss + tree(r.pid), 0) / 1024;
-  return { web: sum(/server\.ts/), worker: sum(/workflows\/worker\.ts/) };
+  return { web: sum(/(^|\s)server\.ts(\s|$)/), worker: sum(/workflows\/worker\.ts/) };
+}
+
+/** The process id of a child of this process running `script` (server.ts, not the fakes' youtube-server.ts). */
+function childPid(script: string): number | undefined {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" }).trim().split("\n").map((line) => line.trim().split(/\s+/));
+  const row = rows.find(([, ppid, ...args]) => Number(ppid) === process.pid && args.includes(script));
+  return row ? Number(row[0]) : undefined;
 }
 
 // ── the app ───────────────────────────────────────────────────────────────────────────────────────
@@ -71,6 +148,10 @@ try {
   console.log("starting PostgreSQL, Temporal and the built app with its worker (not timed)...");
   const app = await startBenchApp();
   const base = app.baseUrl;
+  const pool = new Pool(base, { keepAliveTimeout: 30_000 });
+  const web = childPid("server.ts");
+  const worker = childPid("workflows/worker.ts");
+  console.log(`${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; web process ${web ?? "not found"}, worker ${worker ?? "not found"}`);
   const { prisma } = await import("~/server/db.server");
   const { createSession } = await import("~/server/session.server");
   const { seedRenderableProject } = await import("../tests/fixtures/render-project");
@@ -80,12 +161,15 @@ try {
     const user = await prisma.user.create({ data: { email: `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`, name: label } });
     return { user, cookie: (await createSession(user.id, { secure: false })).split(";")[0]! };
   }
-  async function timed(route: string, url: string, init: RequestInit = {}): Promise<Sample & { body: string }> {
+  // as a browser asks: compressed answers welcome, redirects not followed (the pages' fetches read the status)
+  async function timed(route: string, url: string, init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {}): Promise<Sample & { body: string }> {
     const started = performance.now();
     try {
-      const response = await fetch(`${base}${url}`, { ...init, redirect: "manual" });
-      const body = await response.text();
-      return { route, ms: performance.now() - started, status: response.status, body };
+      const response = await pool.request({ path: url, method: init.method ?? "GET", headers: { "accept-encoding": "gzip, deflate, br", ...init.headers }, body: init.body });
+      const raw = Buffer.from(await response.body.arrayBuffer());
+      const encoding = response.headers["content-encoding"];
+      const body = (encoding === "br" ? zlib.brotliDecompressSync(raw) : encoding === "gzip" ? zlib.gunzipSync(raw) : raw).toString("utf8");
+      return { route, ms: performance.now() - started, status: response.statusCode, body };
     } catch {
       return { route, ms: performance.now() - started, status: 0, body: "" };
     }
@@ -94,33 +178,55 @@ try {
   const post = (route: string, cookie: string, body: string, type = "application/json") =>
     timed(route, route, { method: "POST", headers: { Cookie: cookie, Origin: base, "Content-Type": type }, body });
 
-  async function render(cookie: string): Promise<number> {
+  /**
+   * Renders the creator's project: seconds from the press to the end, and of those the seconds before its first
+   * frames (the worker renders one video at a time, so of two pressed together the second waits for the first):
+   * `rendering` is the rest, the time that loads on the machine can stretch.
+   */
+  async function render(cookie: string): Promise<{ seconds: number; queued: number; rendering: number }> {
     const started = performance.now();
+    let queued = 0;
     const answer = await post("/api/render-video", cookie, "{}");
     if (answer.status >= 400) throw new Error(`POST /api/render-video: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
     for (;;) {
       await new Promise((r) => setTimeout(r, 1000));
       const answer = await get("/api/render-progress", cookie);
       if (answer.status !== 200) throw new Error(`GET /api/render-progress: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
-      const progress = JSON.parse(answer.body) as { isActive?: boolean; error?: string | null };
+      const progress = JSON.parse(answer.body) as { isActive?: boolean; error?: string | null; step?: string; progress?: number };
+      if (progress.isActive && (progress.step === "Queued" || (progress.progress ?? 0) < 3)) queued = (performance.now() - started) / 1000;
       if (progress.isActive === false) {
         if (progress.error) throw new Error(`the render failed: ${progress.error}`);
-        return (performance.now() - started) / 1000;
+        const seconds = (performance.now() - started) / 1000;
+        return { seconds, queued, rendering: seconds - queued };
       }
     }
   }
 
   const creators = await Promise.all(Array.from({ length: CREATORS }, (_, i) => signIn(`creator-${i}`)));
   for (const c of creators.slice(0, 3)) await seedRenderableProject({ userId: c.user.id, sceneSeconds: RENDER_SCENES, resolution: "shorts" });
-  console.log(`${CREATORS} creators signed in; three ${VIDEO} 9:16 projects ready to render; ${PAGES} pages will poll.`);
+  // every other creator has a project of their own too, with its script and 12 scenes (without media), so each poll
+  // reads what a creator on the render page makes it read (a creator without a project is answered from nothing)
+  for (const c of creators.slice(3)) {
+    const project = await prisma.project.create({
+      data: { userId: c.user.id, title: "Why the sea is salty", topic: "Rivers, rocks and vents", resolution: "shorts", durationSeconds: 60, script: { create: { status: "completed", text: "Rivers carry salt to the sea.", wordCount: 6, targetWords: 150 } } },
+    });
+    const storyboard = await prisma.storyboard.create({ data: { projectId: project.id, title: project.title, status: "completed" } });
+    await prisma.storyboardCell.createMany({ data: RENDER_SCENES.map((seconds, cellIndex) => ({ storyboardId: storyboard.id, cellIndex, imagePrompt: "Waves on a salty sea", voiceoverText: "Rivers carry salt to the sea.", estimatedDuration: seconds })) });
+    await prisma.user.update({ where: { id: c.user.id }, data: { currentProjectId: project.id } });
+  }
+  console.log(`${CREATORS} creators signed in, each with a project (script, ${RENDER_SCENES.length} scenes); three of them ready to render (${VIDEO}, 9:16); ${PAGES} pages will poll.`);
 
   // 1. a render alone
-  const unloaded = await render(creators[0]!.cookie);
-  console.log(`\n1. one ${VIDEO} render, nothing else running: ${unloaded.toFixed(1)} s`);
+  const aloneCpu = cpuMeter(web, worker);
+  const alone = await render(creators[0]!.cookie);
+  const unloaded = alone.rendering;
+  console.log(`\n1. one ${VIDEO} render, nothing else running: ${alone.seconds.toFixed(1)} s from the press, ${unloaded.toFixed(1)} s from its first frames`);
+  console.log(aloneCpu(0));
 
   // 2. status routes at full speed
-  {
+  if (PHASES.has(2)) {
     const samples: Sample[] = [];
+    const cpu = cpuMeter(web, worker);
     const until = performance.now() + 15_000;
     await Promise.all(
       Array.from({ length: 32 }, async (_, i) => {
@@ -128,15 +234,16 @@ try {
         while (performance.now() < until) samples.push(await get(i % 2 ? "/api/script-status" : "/api/render-progress", cookie));
       }),
     );
-    report("2. status routes at full speed, 32 at a time, nothing else running", samples, 15);
+    report("2. status routes at full speed, 32 at a time, nothing else running", samples, 15, cpu(samples.length));
   }
 
   // 3. 200 pages polling while two renders run, then on, with memory sampled
-  {
+  if (PHASES.has(3)) {
     const samples: Sample[] = [];
     const memory: { at: number; web: number; worker: number }[] = [];
     let stop = false;
     const started = performance.now();
+    let cpu = cpuMeter(web, worker);
     const sampler = setInterval(() => memory.push({ at: (performance.now() - started) / 1000, ...memoryOf() }), 5000);
     memory.push({ at: 0, ...memoryOf() });
     const pages = Array.from({ length: PAGES }, async (_, i) => {
@@ -152,8 +259,11 @@ try {
     await new Promise((r) => setTimeout(r, POLL_MS));
     const [first, second] = await Promise.all([render(creators[1]!.cookie), render(creators[2]!.cookie)]);
     const renderSeconds = (performance.now() - started) / 1000;
-    report(`3a. ${PAGES} pages polling every 2 s while two ${VIDEO} renders ran`, samples.splice(0), renderSeconds);
-    console.log(`  renders under load: ${first.toFixed(1)} s and ${second.toFixed(1)} s, against ${unloaded.toFixed(1)} s alone (+${((Math.max(first, second) / unloaded - 1) * 100).toFixed(0)} %)`);
+    const during = samples.splice(0);
+    report(`3a. ${PAGES} pages polling every 2 s while two ${VIDEO} renders ran`, during, renderSeconds, cpu(during.length));
+    cpu = cpuMeter(web, worker);
+    const slower = (r: { rendering: number }) => `${r.rendering.toFixed(1)} s (+${((r.rendering / unloaded - 1) * 100).toFixed(0)} %)`;
+    console.log(`  renders under load, pressed together: ${first.seconds.toFixed(1)} s and ${second.seconds.toFixed(1)} s from the press; from their first frames (after ${first.queued.toFixed(0)} s and ${second.queued.toFixed(0)} s): ${slower(first)} and ${slower(second)}, against ${unloaded.toFixed(1)} s alone`);
     const sustainUntil = started + SUSTAIN_MINUTES * 60_000;
     const sustainStart = performance.now();
     while (performance.now() < sustainUntil) await new Promise((r) => setTimeout(r, 1000));
@@ -161,7 +271,7 @@ try {
     await Promise.all(pages);
     clearInterval(sampler);
     memory.push({ at: (performance.now() - started) / 1000, ...memoryOf() });
-    if (performance.now() - sustainStart > 1000) report(`3b. the same ${PAGES} pages on, no render`, samples, (performance.now() - sustainStart) / 1000);
+    if (performance.now() - sustainStart > 1000) report(`3b. the same ${PAGES} pages on, no render`, samples, (performance.now() - sustainStart) / 1000, cpu(samples.length));
     const describe = (key: "web" | "worker") => {
       const values = memory.map((m) => m[key]);
       const settled = values.slice(Math.floor(values.length / 3)); // after the renders' start-up
@@ -174,7 +284,7 @@ try {
   }
 
   // 4. the same pages on server-sent events during one render
-  {
+  if (PHASES.has(4)) {
     const { cookie } = creators[0]!;
     const streams = Array.from({ length: PAGES }, () => new AbortController());
     let events = 0;
@@ -199,7 +309,7 @@ try {
         if (!controller.signal.aborted) refused++;
       }
     });
-    const seconds = await renderDone;
+    const seconds = (await renderDone).seconds;
     await Promise.race([Promise.all(readers), new Promise((r) => setTimeout(r, 5000))]);
     for (const c of streams) c.abort();
     const sorted = opened.sort((a, b) => a - b);
@@ -207,7 +317,7 @@ try {
   }
 
   // 5. creators pressing Create at once
-  for (const count of [20, 50]) {
+  for (const count of PHASES.has(5) ? [20, 50] : []) {
     const people = await Promise.all(Array.from({ length: count }, (_, i) => signIn(`create-${count}-${i}`)));
     const details = (i: number) => ({ title: `Why the sea is salty ${i}`, topic: "Rivers, rocks and vents on the sea floor", resolution: "9:16", duration: "30" });
     const started = performance.now();
@@ -218,7 +328,7 @@ try {
   }
 
   // 6. creators pressing Generate All at once
-  {
+  if (PHASES.has(6)) {
     const people = await Promise.all(Array.from({ length: 50 }, (_, i) => signIn(`generate-all-${i}`)));
     for (const [i, p] of people.entries()) {
       const project = await prisma.project.create({ data: { userId: p.user.id, title: `Bees ${i}`, topic: "How bees dance", resolution: "shorts", durationSeconds: 15 } });
@@ -240,6 +350,7 @@ try {
   }
   const log = fs.readFileSync(app.logFile, "utf8");
   console.log(`\nweb log: ${(log.match(/database pool exhausted/g) ?? []).length} answers of 503 busy; ${(log.match(/Unexpected Server Error|P2028/g) ?? []).length} server errors`);
+  await pool.close();
   await prisma.$disconnect();
 } catch (e) {
   console.error(e);

@@ -26,7 +26,8 @@ export async function getUser(request: Request): Promise<User | null> {
   return userId ? findUserById(userId) : null;
 }
 
-function signedOut(request: Request): Response {
+/** What a signed-out request gets: 401 JSON on /api paths, else the landing page. */
+export function signedOutResponse(request: Request): Response {
   const { pathname } = new URL(request.url);
   return pathname.startsWith("/api/") ? jsonError(401, NOT_SIGNED_IN_MESSAGE) : signedOutRedirect(pathname);
 }
@@ -45,13 +46,13 @@ export function signInProviderKind(): "builtin" | "google" | "oidc" {
 
 export async function requireUserId(request: Request): Promise<string> {
   const userId = await getUserId(request);
-  if (!userId) throw signedOut(request);
+  if (!userId) throw signedOutResponse(request);
   return userId;
 }
 
 export async function requireUser(request: Request): Promise<User> {
   const user = await getUser(request);
-  if (!user) throw signedOut(request);
+  if (!user) throw signedOutResponse(request);
   return user;
 }
 

@@ -163,12 +163,24 @@ function routeTree(routes: RouteEntry[]): AgnosticRouteObject[] {
   return build(undefined);
 }
 
-/** The route a path reaches (the deepest match), or null. */
+/**
+ * The route a path reaches (the deepest match), or null. Remembered per route list and path (bounded): matching
+ * ranks every route of the app each time, which cost more than many requests' own work (decision 186).
+ */
 export function findRoute(routes: RouteEntry[], pathname: string): RouteEntry | null {
+  let known = foundRoutes.get(routes);
+  if (!known) foundRoutes.set(routes, (known = new Map()));
+  const hit = known.get(pathname);
+  if (hit !== undefined) return hit;
   const matches = matchRoutes(routeTree(routes), pathname);
   const leaf = matches?.at(-1)?.route;
-  return leaf ? (routes.find((r) => r.id === leaf.id) ?? null) : null;
+  const found = leaf ? (routes.find((r) => r.id === leaf.id) ?? null) : null;
+  if (known.size >= FOUND_ROUTES_MAX) known.clear();
+  known.set(pathname, found);
+  return found;
 }
+const FOUND_ROUTES_MAX = 5000;
+const foundRoutes = new WeakMap<RouteEntry[], Map<string, RouteEntry | null>>();
 
 /** Sends a Web Response (the helpers routes use) through Express: status, headers, body. */
 async function sendResponse(res: ExpressResponse, response: Response): Promise<void> {
@@ -202,10 +214,16 @@ export function methodGuard(getRoutes: () => Promise<RouteEntry[]> | RouteEntry[
   };
 }
 
-/** The routes of a Remix server build, as the guard reads them. */
+/** The routes of a Remix server build, as the guard reads them (one list per build, so what findRoute learns stays). */
 export function routesOfBuild(build: { routes: Record<string, { id: string; parentId?: string; path?: string; index?: boolean; module: unknown }> }): RouteEntry[] {
-  return Object.values(build.routes).map((r) => ({ id: r.id, parentId: r.parentId, path: r.path, index: r.index, module: r.module as RouteModuleShape }));
+  let routes = routesOfBuilds.get(build);
+  if (!routes) {
+    routes = Object.values(build.routes).map((r) => ({ id: r.id, parentId: r.parentId, path: r.path, index: r.index, module: r.module as RouteModuleShape }));
+    routesOfBuilds.set(build, routes);
+  }
+  return routes;
 }
+const routesOfBuilds = new WeakMap<object, RouteEntry[]>();
 
 // ── the gates, in order ──────────────────────────────────────────────────────────────────────────
 
@@ -227,6 +245,25 @@ export type GateOptions = {
 
 function remoteKey(req: ExpressRequest): string {
   return req.socket.remoteAddress ?? "unknown";
+}
+
+/**
+ * What every /api and /mcp request meets first: a declared body over the cap is refused (413) before any route
+ * reads it, and a write from another site (a cookie a page elsewhere could send) is refused (403), unless the
+ * request carries only a bearer token. True when it answered.
+ */
+export function refusedAtTheDoor(req: ExpressRequest, res: ExpressResponse, publicUrl: string, { bearerOnly }: { bearerOnly: boolean }): boolean {
+  const declared = Number(req.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > MAX_DECLARED_BODY_BYTES) {
+    res.status(413).set({ Connection: "close" }).json({ message: `The request body is too large: at most ${MAX_DECLARED_BODY_BYTES / (1024 * 1024)} MB is accepted.` });
+    return true;
+  }
+  const allowedOrigins = [`${req.protocol}://${req.get("host")}`, new URL(publicUrl).origin];
+  if (!bearerOnly && isCrossSiteWrite({ method: req.method, origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null, allowedOrigins })) {
+    res.status(403).json({ message: CROSS_SITE_MESSAGE });
+    return true;
+  }
+  return false;
 }
 
 /** Mounts the gates on `app`; mount static files before and Remix after. */
@@ -266,7 +303,7 @@ export function mountGates(app: Express, options: GateOptions): void {
       // /api/v1 with a bearer token and no cookie: nothing another site could forge, so no cross-site check
       // (decision 160); with a cookie it is judged as any /api request
       const v1 = isApiV1Path(pathname);
-      if (refusedAtTheDoor(req, res, { bearerOnly: v1 && isBearerOnlyRequest({ authorization: req.get("authorization"), cookie: req.get("cookie") }) })) return;
+      if (refusedAtTheDoor(req, res, options.env.PUBLIC_URL, { bearerOnly: v1 && isBearerOnlyRequest({ authorization: req.get("authorization"), cookie: req.get("cookie") }) })) return;
       if (isPublicApiPath(pathname) || PUBLIC_API_V1_PATHS.includes(pathname)) return next();
       // a token request (a bearer header, or neither header: the 401 then names the token) is judged by its token
       if (v1 && (req.get("authorization") || !req.get("cookie"))) return void (await tokenGate(req, res, next, pathname));
@@ -293,7 +330,7 @@ export function mountGates(app: Express, options: GateOptions): void {
   // cross-site check; counted per owner); with a cookie, checked as any /api request
   app.use("/mcp", async (req, res, next) => {
     try {
-      if (refusedAtTheDoor(req, res, { bearerOnly: isBearerOnlyRequest({ authorization: req.get("authorization"), cookie: req.get("cookie") }) })) return;
+      if (refusedAtTheDoor(req, res, options.env.PUBLIC_URL, { bearerOnly: isBearerOnlyRequest({ authorization: req.get("authorization"), cookie: req.get("cookie") }) })) return;
       if (req.get("authorization") || !req.get("cookie")) return void (await tokenGate(req, res, next, "/mcp"));
       const userId = await getSessionUserId(req.get("cookie") ?? null);
       if (!userId) {
@@ -309,25 +346,6 @@ export function mountGates(app: Express, options: GateOptions): void {
       else next(e);
     }
   });
-
-  /**
-   * What every /api and /mcp request meets first: a declared body over the cap is refused (413) before any route
-   * reads it, and a write from another site (a cookie a page elsewhere could send) is refused (403), unless the
-   * request carries only a bearer token. True when it answered.
-   */
-  function refusedAtTheDoor(req: ExpressRequest, res: ExpressResponse, { bearerOnly }: { bearerOnly: boolean }): boolean {
-    const declared = Number(req.get("content-length") ?? "");
-    if (Number.isFinite(declared) && declared > MAX_DECLARED_BODY_BYTES) {
-      res.status(413).set({ Connection: "close" }).json({ message: `The request body is too large: at most ${MAX_DECLARED_BODY_BYTES / (1024 * 1024)} MB is accepted.` });
-      return true;
-    }
-    const allowedOrigins = [`${req.protocol}://${req.get("host")}`, new URL(options.env.PUBLIC_URL).origin];
-    if (!bearerOnly && isCrossSiteWrite({ method: req.method, origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null, allowedOrigins })) {
-      res.status(403).json({ message: CROSS_SITE_MESSAGE });
-      return true;
-    }
-    return false;
-  }
 
   /** A token request: authenticated by its bearer token (never a cookie), then counted per owner (decision 160). */
   async function tokenGate(req: ExpressRequest, res: ExpressResponse, next: NextFunction, pathname: string): Promise<void> {
