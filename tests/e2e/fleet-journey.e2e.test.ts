@@ -272,16 +272,22 @@ describe.skipIf(!isFleet)("the whole journey on a bucket with two workers that s
     expect(filesUnder(path.join(process.env.E2E_DATA_DIR!, "media")), "the web server's media folder").toEqual([]);
   });
 
-  it("the bucket holds exactly the files the database names, and none of the project's once it is deleted", { timeout: 60_000 }, async () => {
+  it("the bucket holds exactly the files the database names (and their sized variants), and none of the project's once it is deleted", { timeout: 60_000 }, async () => {
     const named = (await prisma.mediaFile.findMany({ where: { userId }, select: { storageKey: true } })).map((f) => f.storageKey).sort();
     expect(named.length).toBeGreaterThan(10);
-    expect(await bucketKeys(`${userId}/`)).toEqual(named);
+    // besides them only the sized variants the storyboard's cards asked for, each beside its image (decision 134)
+    const variant = /\.w\d+\.webp$/;
+    const keys = await bucketKeys(`${userId}/`);
+    expect(keys.filter((key) => !variant.test(key))).toEqual(named);
+    const variants = keys.filter((key) => variant.test(key));
+    expect(variants.length).toBeGreaterThan(0);
+    for (const key of variants) expect(named.some((n) => n.replace(/\.[a-z0-9]+$/, "") === key.replace(variant, "")), `${key} is a variant of a named image`).toBe(true);
 
     const response = await page.request.delete(`${baseUrl()}/api/projects/${projectId}`);
     expect(response.status()).toBe(200);
     expect(await prisma.project.count({ where: { id: projectId } })).toBe(0);
     const left = await bucketKeys(`${userId}/`);
-    expect(left.filter((key) => named.includes(key))).toEqual([]);
+    expect(left.filter((key) => named.includes(key) || variants.includes(key))).toEqual([]);
     const stillNamed = (await prisma.mediaFile.findMany({ where: { userId }, select: { storageKey: true } })).map((f) => f.storageKey).sort();
     expect(left).toEqual(stillNamed);
   });
