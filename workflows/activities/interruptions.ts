@@ -11,8 +11,6 @@ import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInt
 import { prisma } from "~/server/db.server";
 import { DISK_FULL, DISK_FULL_MESSAGE } from "../shared/errors";
 
-export { DISK_FULL, DISK_FULL_MESSAGE };
-
 
 /** The longest an attempt waits for the database to come back before it gives up and fails as it was. */
 export const DATABASE_WAIT_MS = 60_000;
