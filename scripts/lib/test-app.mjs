@@ -76,7 +76,8 @@ export async function startAppForTests(serverEnv) {
     GOOGLE_OAUTH_TOKEN_URL: `${youtubeFake}/token`,
     GOOGLE_OAUTH_REVOKE_URL: `${youtubeFake}/revoke`,
     YOUTUBE_API_BASE_URL: `${youtubeFake}/`,
-    YOUTUBE_UPLOAD_CHUNK_BYTES: String(256 * 1024),
+    // small chunks, so the tests see several; E2E_YOUTUBE_UPLOAD_CHUNK_BYTES for a benchmark uploading a gigabyte
+    YOUTUBE_UPLOAD_CHUNK_BYTES: process.env.E2E_YOUTUBE_UPLOAD_CHUNK_BYTES ?? String(256 * 1024),
     // Pexels stock photos and clips: the local fake
     PEXELS_BASE_URL: pexelsFake,
   };
