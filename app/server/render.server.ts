@@ -14,6 +14,7 @@ import { defaultRenderHeight, RENDER_HEIGHT_LABELS, resolutionValue, videoSizeFo
 import { getCurrentProject } from "./projects.server";
 import { deleteMedia, mediaIdFromUrl } from "./storage.server";
 import { endedUnrecorded, forgetWorkflow, workflowSnapshot, type WorkflowSnapshot } from "./progress-cache.server";
+import { readRenderProgress } from "./status-reads.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 export type LatestVideo = {
@@ -58,7 +59,7 @@ async function sceneCells(projectId: string) {
 }
 
 
-type ActiveRender = { row: RenderedVideo; run: WorkflowSnapshot<RenderProgressState> };
+type ActiveRender = { row: Pick<RenderedVideo, "id" | "createdAt">; run: WorkflowSnapshot<RenderProgressState> };
 
 /**
  * The render in flight for the project with its run's latest snapshot (from the progress cache), if any. A row
@@ -66,7 +67,11 @@ type ActiveRender = { row: RenderedVideo; run: WorkflowSnapshot<RenderProgressSt
  */
 async function activeRender(project: Project): Promise<ActiveRender | null> {
   const row = await prisma.renderedVideo.findFirst({ where: { projectId: project.id, status: "processing" }, orderBy: { createdAt: "desc" } });
-  if (!row) return null;
+  return row ? runOfRender(project, row) : null;
+}
+
+/** A processing render's run (from the progress cache); null, and the row marked failed, when it ended unrecorded. */
+async function runOfRender(project: Project, row: Pick<RenderedVideo, "id" | "createdAt">): Promise<ActiveRender | null> {
   const run = await workflowSnapshot(renderWorkflowId(project.id), renderProgressQuery, row.createdAt);
   if (!endedUnrecorded(run, row.createdAt)) return { row, run };
   await prisma.renderedVideo.updateMany({
@@ -123,12 +128,15 @@ export async function getRenderProgress(userId: string): Promise<RenderProgress>
 }
 
 /**
- * The spec's render progress for the project: two indexed reads, and the run's state from the progress cache
- * (never a Temporal call of its own while a recent answer exists).
+ * The spec's render progress for the project: one query (scene count, running and newest render; decision 186),
+ * and the run's state from the progress cache (never a Temporal call of its own while a recent answer exists).
  */
 export async function renderProgressFor(project: Project | null): Promise<RenderProgress> {
   if (!project) return IDLE_RENDER_PROGRESS;
-  const [totalScenes, active] = await Promise.all([prisma.storyboardCell.count({ where: { storyboard: { projectId: project.id } } }), activeRender(project)]);
+  const { totalScenes, active: processing, last } = await readRenderProgress(project.id);
+  const active = processing && (await runOfRender(project, processing));
+  // its run ended unrecorded and the row was just marked failed: read again, as the newest render has changed
+  if (processing && !active) return renderProgressFor(project);
 
   if (active) {
     // null: no worker has picked the render up yet (or none is running): it is still active, just waiting
@@ -160,7 +168,6 @@ export async function renderProgressFor(project: Project | null): Promise<Render
     };
   }
 
-  const last = await prisma.renderedVideo.findFirst({ where: { projectId: project.id }, orderBy: { createdAt: "desc" } });
   if (last?.status === "completed") {
     return {
       ...IDLE_RENDER_PROGRESS,

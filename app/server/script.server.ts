@@ -7,6 +7,7 @@ import type { scriptWorkflow } from "../../workflows/script";
 import { scriptProgressQuery, scriptWorkflowId, type ScriptProgress } from "../../workflows/shared/script";
 import { prisma } from "./db.server";
 import { endedUnrecorded, forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
+import { readScriptForStatus } from "./status-reads.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 export type ScriptStatus = "completed" | "processing" | "error" | "not_found" | "cancelled";
@@ -76,7 +77,8 @@ export async function startScriptGeneration(userId: string, project: Project, de
 
 export async function getScriptStatus(project: Project | null): Promise<ScriptStatusResponse> {
   if (!project) return { status: "not_found", isStuck: false };
-  const script = await prisma.script.findUnique({ where: { projectId: project.id } });
+  // one query of the columns shown (decision 186: a poll's cost is its reads)
+  const script = await readScriptForStatus(project.id);
   if (!script || script.status === "draft") return { status: "not_found", isStuck: false };
   const base = {
     title: project.title,

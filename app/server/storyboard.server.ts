@@ -19,6 +19,7 @@ import type { storyboardWorkflow } from "../../workflows/storyboard";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { endedUnrecorded, forgetWorkflow, progressCache, workflowSnapshot } from "./progress-cache.server";
+import { readStoryboardForStatus } from "./status-reads.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 export const NO_SCRIPT_MESSAGE = "No script available to generate storyboard from";
@@ -105,7 +106,8 @@ export async function startStoryboardGeneration(userId: string, project: Project
 
 export async function getStoryboardStatus(project: Project | null) {
   if (!project) return { status: "not_found" as const, cellCount: 0 };
-  const storyboard = await prisma.storyboard.findUnique({ where: { projectId: project.id }, include: { _count: { select: { cells: true } } } });
+  // one query with the scene count (decision 186: a poll's cost is its reads)
+  const storyboard = await readStoryboardForStatus(project.id);
   if (!storyboard) return { status: "not_found" as const, cellCount: 0 };
   const ended =
     storyboard.status === "processing" &&
@@ -115,12 +117,12 @@ export async function getStoryboardStatus(project: Project | null) {
     // terminated by an operator: say so rather than spin forever
     const message = "Storyboard generation was stopped";
     await prisma.storyboard.updateMany({ where: { id: storyboard.id, status: "processing" }, data: { status: "error", error: message } });
-    return { status: "error" as const, cellCount: storyboard._count.cells, title: storyboard.title, error: message };
+    return { status: "error" as const, cellCount: storyboard.cellCount, title: storyboard.title, error: message };
   }
   const status = storyboard.status === "completed" ? "completed" : storyboard.status === "processing" ? "processing" : "error";
   return {
     status,
-    cellCount: storyboard._count.cells,
+    cellCount: storyboard.cellCount,
     title: storyboard.title,
     error: storyboard.error,
     // who split the script into scenes, and since when a split has been running (the page shows the time)
