@@ -9,19 +9,23 @@ export const CURRENT_SCRIPT_KEY = "currentScript";
 
 type KeyValueStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 
-const CurrentScriptSchema = z.object({
-  title: z.string(),
-  topic: z.string(),
-  resolution: z.string(),
-  duration: z.number(),
-  script: z.string().nullable(),
-  status: z.enum(["draft", "processing", "completed", "error"]),
-  createdAt: z.string(),
-  progress: z.unknown().optional(),
-  error: z.string().nullable().optional(),
-  isStuck: z.boolean().optional(),
-});
-export type CurrentScript = z.infer<typeof CurrentScriptSchema>;
+// Made on first use, not when the module loads: /create evaluates this module before it hydrates and reads only
+// the video details (issue 36, decision 134).
+const makeCurrentScriptSchema = () =>
+  z.object({
+    title: z.string(),
+    topic: z.string(),
+    resolution: z.string(),
+    duration: z.number(),
+    script: z.string().nullable(),
+    status: z.enum(["draft", "processing", "completed", "error"]),
+    createdAt: z.string(),
+    progress: z.unknown().optional(),
+    error: z.string().nullable().optional(),
+    isStuck: z.boolean().optional(),
+  });
+let currentScriptSchema: ReturnType<typeof makeCurrentScriptSchema> | undefined;
+export type CurrentScript = z.infer<ReturnType<typeof makeCurrentScriptSchema>>;
 
 function read<T>(storage: KeyValueStorage, key: string, schema: z.ZodType<T>): T | null {
   const raw = storage.getItem(key);
@@ -45,7 +49,7 @@ export function saveVideoDetails(storage: KeyValueStorage, details: VideoDetails
 }
 
 export function loadCurrentScript(storage: KeyValueStorage, now = Date.now()): CurrentScript | null {
-  const script = read(storage, CURRENT_SCRIPT_KEY, CurrentScriptSchema);
+  const script = read(storage, CURRENT_SCRIPT_KEY, (currentScriptSchema ??= makeCurrentScriptSchema()));
   if (script?.status === "completed" && now - new Date(script.createdAt).getTime() > STALE_SCRIPT_MS) {
     storage.removeItem(CURRENT_SCRIPT_KEY);
     return null;

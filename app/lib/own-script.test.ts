@@ -9,7 +9,7 @@ describe("the creator's own script", () => {
   it("refuses empty, binary and too long texts with the right status", () => {
     expect(ownScriptProblem("\n---\n")).toMatchObject({ status: 400 });
     expect(ownScriptProblem("a\u0000b")).toMatchObject({ status: 400, message: expect.stringMatching(/plain text/) });
-    expect(ownScriptProblem("x".repeat(100_001))).toMatchObject({ status: 413 });
+    expect(ownScriptProblem("x".repeat(100_001))).toMatchObject({ status: 413, message: "The script is too long: at most 100,000 characters are accepted." });
     expect(ownScriptProblem("Fine.")).toBeNull();
   });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Voice } from "~/providers/types";
 import { FLITE_VOICES } from "~/providers/speech/flite.server";
-import { MULTILINGUAL_HEADING, defaultVoiceFor, espeakVoices, groupVoicesByLanguage, parseEspeakVoice, speaksLanguage } from "./voices";
+import { LANGUAGES } from "./languages";
+import { LANGUAGE_NAME_ORDER, MULTILINGUAL_HEADING, defaultVoiceFor, espeakVoices, groupVoicesByLanguage, parseEspeakVoice, speaksLanguage } from "./voices";
 
 const offline: Voice[] = [...FLITE_VOICES, ...espeakVoices()];
 
@@ -26,6 +27,12 @@ describe("voices by language", () => {
     expect(headings).toEqual([...headings].sort((a, b) => a.localeCompare(b, "en")));
     // every voice appears exactly once
     expect(groups.flatMap((g) => g.voices).length).toBe(offline.length + 1);
+  });
+
+  it("orders the languages by English name as localeCompare does, without making a collator", () => {
+    const byCollator = [...LANGUAGES].sort((a, b) => a.name.localeCompare(b.name, "en")).map((l) => l.code);
+    const byOrder = [...LANGUAGES].sort((a, b) => LANGUAGE_NAME_ORDER.get(a.code)! - LANGUAGE_NAME_ORDER.get(b.code)!).map((l) => l.code);
+    expect(byOrder).toEqual(byCollator);
   });
 
   it("picks a voice that speaks the project's language", () => {

@@ -75,8 +75,19 @@ export function groupVoicesByLanguage(voices: Voice[], first?: string): Language
   }
   const firstCode = first ? languageOf(first).code : undefined;
   const rank = (g: LanguageVoiceGroup) => (g.language === "any" ? 0 : g.language === firstCode ? 1 : g.language === "en" ? 2 : 3);
-  return [...groups.values()].sort((a, b) => rank(a) - rank(b) || languageOf(a.language).name.localeCompare(languageOf(b.language).name, "en"));
+  const byName = (g: LanguageVoiceGroup) => LANGUAGE_NAME_ORDER.get(languageOf(g.language).code) ?? 0;
+  return [...groups.values()].sort((a, b) => rank(a) - rank(b) || byName(a) - byName(b));
 }
+
+/**
+ * Each language's place when the languages are sorted by English name. The names are plain ASCII words, so code
+ * unit order is the English order (voices.test.ts checks it against `localeCompare(..., "en")`); not localeCompare
+ * itself: /create groups the voices when they arrive, and a page's first collator loads ICU's data (several ms of
+ * main thread; issue 36, decision 134).
+ */
+export const LANGUAGE_NAME_ORDER: ReadonlyMap<string, number> = new Map(
+  [...LANGUAGES].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((l, i) => [l.code, i]),
+);
 
 /**
  * The voice a project's narration uses: the first of `preferred` (the project's choice, then the creator's saved
