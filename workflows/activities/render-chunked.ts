@@ -21,7 +21,8 @@ import { prescaleImage } from "./render-assets";
 import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound, type RenderChunk } from "./render-chunks";
 import { fastRenderDone } from "./render-fast-progress";
 import { withRenderSlot } from "./render-slots";
-import { inputError, planProps, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
+import { inputError, planProps, planSeconds, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
+import { signalPace } from "./render-signal-pace";
 import { analyseLoudness, applyLoudness, storedLoudness, type LoudnessAnalysis, type StoredLoudness } from "./loudness";
 
 // @temporalio/proto is CommonJS: its enums come from the default export
@@ -114,16 +115,15 @@ async function chunkTimeline(plan: RenderPlan, dir: string, media: ReturnType<ty
   return buildTimeline(planProps(plan, (kind, i) => src.get(`${kind}-${i}`) ?? unread(kind, i)));
 }
 
-/** Keeps the activity alive (heartbeats) and the workflow told how many of the chunk's frames are done. */
+/** Keeps the activity alive (heartbeats) and the workflow told how many of the chunk's frames are done (paced signals). */
 function chunkReporter(plan: RenderPlan, chunk: number) {
   const ctx = Context.current();
   const handle = ctx.client.workflow.getHandle(renderWorkflowId(plan.projectId));
   let frames = 0;
-  let lastSignal = 0;
+  const pace = signalPace(planSeconds(plan));
   const send = (force: boolean) => {
     ctx.heartbeat({ frames });
-    if (!force && Date.now() - lastSignal < 1000) return;
-    lastSignal = Date.now();
+    if (!pace.due(force)) return;
     // progress is best effort: a lost update must never fail the chunk
     handle.signal(renderChunkProgressSignal, { chunk, frames, attempt: ctx.info.attempt }).catch(() => {});
   };

@@ -35,6 +35,7 @@ import { remotionDeliveryOptions } from "./delivery-encoding";
 import { withRenderSlot } from "./render-slots";
 import { fastRendererSupport } from "./render-fast-compile";
 import { probeDurationSeconds } from "./render-probe";
+import { signalPace } from "./render-signal-pace";
 import { normaliseLoudness, storedLoudness, type StoredLoudness } from "./loudness";
 import { captionTrackCues } from "~/lib/caption-track";
 
@@ -136,16 +137,21 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
 /** The render page's percent for a render `share` done (0 to 1): 5 % to 95 %, the rest is preparing and saving. */
 const percentOfRender = (share: number) => Math.min(95, Math.round(5 + share * 90));
 
-/** Keeps Temporal told that this attempt is alive (heartbeats) and the workflow told how far it got (signals). */
+/** The video's length in seconds, as its scenes' voiceovers make it (near enough for pacing progress signals). */
+export const planSeconds = (plan: RenderPlan) => plan.scenes.reduce((sum, s) => sum + s.audioDurationInSeconds, 0);
+
+/**
+ * Keeps Temporal told that this attempt is alive (heartbeats) and the workflow told how far it got (signals, paced
+ * by the video's length so that a long render's history stays small: render-signal-pace.ts).
+ */
 export function progressReporter(plan: RenderPlan) {
   const ctx = Context.current();
   const handle = ctx.client.workflow.getHandle(renderWorkflowId(plan.projectId));
   let latest: RenderProgressUpdate = {};
-  let lastSignal = 0;
+  const pace = signalPace(planSeconds(plan));
   const send = (force: boolean) => {
     ctx.heartbeat(latest);
-    if (!force && Date.now() - lastSignal < 1000) return;
-    lastSignal = Date.now();
+    if (!pace.due(force)) return;
     // progress is best effort: a lost update must never fail the render
     handle.signal(renderProgressSignal, latest).catch(() => {});
   };
