@@ -24,14 +24,15 @@ import {
   renderChunkProgressSignal,
   renderProgressQuery,
   renderProgressSignal,
+  sceneCountOf,
   type RenderProgressState,
-  type RenderPlan,
+  type RenderPlanInput,
   type RenderProgressUpdate,
   type RenderResult,
   type RenderWorkflowInput,
 } from "./shared/render";
 
-const { prepareRenderPlan, recordRenderFailure, recordRendererChoice } = proxyActivities<RenderActivities>({
+const { prepareRenderPlan, prepareStoredRenderPlan, recordRenderFailure, recordRendererChoice } = proxyActivities<RenderActivities>({
   startToCloseTimeout: "2 minutes",
   retry: { initialInterval: "1 second", maximumAttempts: 5, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
 });
@@ -82,8 +83,11 @@ export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<R
   });
 
   try {
-    const plan = await prepareRenderPlan(input);
-    state.totalScenes = plan.scenes.length;
+    // the scenes wait in the database and each activity reads them: a 60-minute plan is half a megabyte, too much
+    // to hand to every chunk (decision 140); runs started before that carry the plan whole
+    const plan: RenderPlanInput = patched("render-plan-by-reference") ? await prepareStoredRenderPlan(input) : await prepareRenderPlan(input);
+    const sceneCount = sceneCountOf(plan);
+    state.totalScenes = sceneCount;
     state.currentScene = 1;
     state.progress = 2;
     upsertMemo({ renderer: plan.renderer.engine, rendererReason: plan.renderer.reason });
@@ -106,12 +110,12 @@ export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<R
     }
     Object.assign(state, {
       status: "completed",
-      completedScenes: plan.scenes.length,
-      currentScene: plan.scenes.length,
+      completedScenes: sceneCount,
+      currentScene: sceneCount,
       stage: "Render complete",
       progress: 100,
       step: "Done",
-      details: `${plan.scenes.length} scenes, ${result.durationSeconds.toFixed(1)} s at ${result.width}x${result.height}`,
+      details: `${sceneCount} scenes, ${result.durationSeconds.toFixed(1)} s at ${result.width}x${result.height}`,
     } satisfies RenderProgressUpdate);
     return result;
   } catch (e) {
@@ -136,7 +140,8 @@ export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<R
  * chunks' progress signals (the latest attempt of each counts) make the render's one progress figure. When a part
  * fails for good, the parts already stored are deleted and the failure goes on (the exact renderer may take over).
  */
-async function renderInChunks(plan: RenderPlan, chunks: RenderChunk[], state: RenderProgressState): Promise<RenderResult> {
+async function renderInChunks(plan: RenderPlanInput, chunks: RenderChunk[], state: RenderProgressState): Promise<RenderResult> {
+  const sceneCount = sceneCountOf(plan);
   const totalFrames = chunks.reduce((sum, c) => sum + c.frames, 0);
   const latest = new Map<number, { frames: number; attempt: number }>();
   setHandler(renderChunkProgressSignal, ({ chunk, frames, attempt }) => {
@@ -151,7 +156,7 @@ async function renderInChunks(plan: RenderPlan, chunks: RenderChunk[], state: Re
       status: "rendering",
       attempt: attempts,
       completedScenes,
-      currentScene: Math.min(plan.scenes.length, completedScenes + 1),
+      currentScene: Math.min(sceneCount, completedScenes + 1),
       stage: "Rendering scenes",
       step: "Step 2 of 3: Rendering frames",
       details: `Frame ${framesDone} of ${totalFrames}, in ${chunks.length} parts rendered side by side (fast renderer)${attempts > 1 ? ` (a part restarted after an interruption, attempt ${attempts})` : ""}`,
@@ -177,7 +182,7 @@ async function renderInChunks(plan: RenderPlan, chunks: RenderChunk[], state: Re
  * The sound mixed (PCM) and measured, then brought to the platform's loudness (AAC); the mix is deleted when the
  * second step fails for good.
  */
-async function mixedAtLoudness(plan: RenderPlan): Promise<MixedSound> {
+async function mixedAtLoudness(plan: RenderPlanInput): Promise<MixedSound> {
   const mixed = await mixRenderSound({ plan, forLoudness: true });
   try {
     return await normaliseRenderSound({ plan, sound: mixed });

@@ -2,7 +2,8 @@
 // grows with its scenes, so a render longer than RENDER_CHUNK_MAX_SECONDS is cut into chunks no longer than that
 // even when one worker polls the render queue, and that worker's one render slot takes them in turn. Here a 30 s
 // video with chunks of at most 10 s, on one worker process: three chunks, never two at once, the progress adding
-// up and never moving back, and the joined video whole (every frame, its sound as long).
+// up and never moving back, the joined video whole (every frame, its sound as long), and the plan's scenes read from
+// the database by each activity rather than carried in the workflow's history.
 import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
 import { findMediaForUser, withLocalMediaCopy } from "~/server/storage.server";
@@ -64,6 +65,21 @@ describe("a long render on one worker", () => {
         before = done;
       }
       expect(before).toBe(FRAMES);
+
+      // the plan travels by reference (decision 140): the scenes wait in the RenderPlan table, and no activity's
+      // input holds them (a 60-minute plan given whole to every chunk made a workflow task larger than gRPC's 4 MB)
+      const inputs = events.flatMap((e) => {
+        const a = e.activityTaskScheduledEventAttributes;
+        return a ? [{ type: a.activityType!.name!, input: Buffer.from(a.input!.payloads![0]!.data!).toString() }] : [];
+      });
+      expect(inputs.map((i) => i.type)).toContain("renderVideoChunk");
+      for (const { type, input } of inputs) {
+        expect(input, type).not.toContain('"scenes"');
+        expect(input.length, type).toBeLessThan(4096);
+      }
+      expect(inputs.filter((i) => i.type === "renderVideoChunk").every((i) => i.input.includes('"sceneCount":6'))).toBe(true);
+      const stored = await prisma.renderPlan.findUniqueOrThrow({ where: { renderId: render.id } });
+      expect((stored.scenes as unknown[]).length).toBe(6);
 
       const file = await findMediaForUser(user.id, result.mediaFileId);
       const facts = await withLocalMediaCopy(file!, (localPath) => probeVideo(localPath));

@@ -6,6 +6,7 @@ import { Client, Connection } from "@temporalio/client";
 import { NativeConnection } from "@temporalio/worker";
 import {
   prepareRenderPlan,
+  prepareStoredRenderPlan,
   recordRendererChoice,
   recordRenderFailure,
   renderVideoExact,
@@ -29,6 +30,7 @@ export function createRenderWorker(connection: NativeConnection, taskQueue: stri
     // the render stage records its failures in the error log, as every stage does
     activities: {
       prepareRenderPlan,
+      prepareStoredRenderPlan,
       renderVideoFast,
       renderVideoExact,
       recordRendererChoice,

@@ -5,7 +5,7 @@ import { createScriptActivities } from "./script";
 
 export const { planScriptLength, fitScriptToTime, markScriptStarted, writeScriptChunk, expandScriptChunk, proofreadAndSaveScript, markScriptEnded } =
   createScriptActivities();
-export { prepareRenderPlan, renderVideoFast, renderVideoExact, renderStoryboardVideo, recordRendererChoice, recordRenderFailure } from "./render";
+export { prepareRenderPlan, prepareStoredRenderPlan, renderVideoFast, renderVideoExact, renderStoryboardVideo, recordRendererChoice, recordRenderFailure } from "./render";
 export { planRenderChunks, renderVideoChunk, mixRenderSound, normaliseRenderSound, joinRenderChunks, discardRenderChunks } from "./render-chunked";
 import { createStoryboardActivities } from "./storyboard";
 

@@ -15,13 +15,13 @@ import { deleteMedia, findMediaForUser, localMediaSet, saveMediaFromPath } from 
 import { getEnv } from "~/server/env.server";
 import { buildTimeline, type Timeline } from "../../remotion/timeline";
 import { sceneBoundaries } from "../../remotion/timing";
-import { renderChunkProgressSignal, renderWorkflowId, type RenderPlan, type RenderResult } from "../shared/render";
+import { renderChunkProgressSignal, renderWorkflowId, type RenderPlan, type RenderPlanInput, type RenderResult } from "../shared/render";
 import { taskQueueFor } from "../shared/queue-names";
 import { prescaleImage } from "./render-assets";
 import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound, type RenderChunk } from "./render-chunks";
 import { fastRenderDone } from "./render-fast-progress";
 import { withRenderSlot } from "./render-slots";
-import { inputError, planProps, planSeconds, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
+import { inputError, loadRenderPlan, planProps, planSeconds, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
 import { signalPace } from "./render-signal-pace";
 import { analyseLoudness, applyLoudness, storedLoudness, type LoudnessAnalysis, type StoredLoudness } from "./loudness";
 
@@ -53,7 +53,8 @@ export async function renderQueuePollers(baseQueue: string, now = Date.now()): P
 }
 
 /** The chunks a fast render is cut into: one (the one-piece render) for short videos on a single worker. */
-export async function planRenderChunks(plan: RenderPlan): Promise<RenderChunk[]> {
+export async function planRenderChunks(given: RenderPlanInput): Promise<RenderChunk[]> {
+  const plan = await loadRenderPlan(given);
   const bounds = sceneBoundaries(
     plan.scenes.map((s) => s.audioDurationInSeconds),
     plan.fps,
@@ -140,8 +141,9 @@ function chunkReporter(plan: RenderPlan, chunk: number) {
 export type RenderedChunk = { chunk: number; mediaFileId: string; frames: number };
 
 /** Renders one chunk's picture (no sound), stores it and returns its file. Safe to retry; any worker may run it. */
-export async function renderVideoChunk(input: { plan: RenderPlan; chunk: RenderChunk }): Promise<RenderedChunk> {
-  const { plan, chunk } = input;
+export async function renderVideoChunk(input: { plan: RenderPlanInput; chunk: RenderChunk }): Promise<RenderedChunk> {
+  const { chunk } = input;
+  const plan = await loadRenderPlan(input.plan);
   const ctx = Context.current();
   const reporter = chunkReporter(plan, chunk.index);
   const abort = new AbortController();
@@ -211,8 +213,9 @@ export type MixedSound = {
  * normaliseRenderSound to apply and encode once. Music deleted meanwhile is left out, as the one-piece render
  * leaves it out.
  */
-export async function mixRenderSound(input: { plan: RenderPlan; forLoudness?: boolean }): Promise<MixedSound> {
-  const { plan, forLoudness } = input;
+export async function mixRenderSound(input: { plan: RenderPlanInput; forLoudness?: boolean }): Promise<MixedSound> {
+  const { forLoudness } = input;
+  const plan = await loadRenderPlan(input.plan);
   const ctx = Context.current();
   const heartbeat = setInterval(() => ctx.heartbeat(), 3000);
   const folder = await attemptFolder(`reelsmith-render-${plan.renderId}-sound`);
@@ -252,8 +255,9 @@ export async function mixRenderSound(input: { plan: RenderPlan; forLoudness?: bo
  * (decision 156): every render slot is busy with a chunk by then, so the worker that finishes its chunk first takes
  * it, not the one that mixed the sound beside its chunk. Safe to retry: the mix is left for the join to delete.
  */
-export async function normaliseRenderSound(input: { plan: RenderPlan; sound: MixedSound }): Promise<MixedSound> {
-  const { plan, sound } = input;
+export async function normaliseRenderSound(input: { plan: RenderPlanInput; sound: MixedSound }): Promise<MixedSound> {
+  const { sound } = input;
+  const plan = await loadRenderPlan(input.plan);
   const ctx = Context.current();
   const heartbeat = setInterval(() => ctx.heartbeat(), 3000);
   const folder = await attemptFolder(`reelsmith-render-${plan.renderId}-loudness`);
@@ -285,8 +289,9 @@ export async function normaliseRenderSound(input: { plan: RenderPlan; sound: Mix
  * platform's loudness, with its figures; an older run's raw mix is normalised here), stores the MP4 as the render's
  * video and deletes the parts. Safe to retry: a video an earlier attempt stored is returned as it is.
  */
-export async function joinRenderChunks(input: { plan: RenderPlan; chunks: string[]; sound: MixedSound }): Promise<RenderResult> {
-  const { plan, sound } = input;
+export async function joinRenderChunks(input: { plan: RenderPlanInput; chunks: string[]; sound: MixedSound }): Promise<RenderResult> {
+  const { sound } = input;
+  const plan = await loadRenderPlan(input.plan);
   const parts = [...input.chunks, sound.mediaFileId, ...(sound.mixFileId ? [sound.mixFileId] : [])];
   const earlier = await storedEarlier(plan);
   if (earlier) {

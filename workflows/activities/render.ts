@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import { makeCancelSignal, renderMedia, selectComposition } from "@remotion/renderer";
+import type { Prisma } from "~/generated/prisma/client";
 import { getEnv } from "~/server/env.server";
 import { prisma } from "~/server/db.server";
 import { canUseMusic } from "~/server/permissions.server";
@@ -22,6 +23,8 @@ import {
   type RenderEngine,
   type RendererChoice,
   type RenderPlan,
+  type RenderPlanInput,
+  type RenderPlanRef,
   type RenderPlanScene,
   type RenderProgressUpdate,
   type RenderResult,
@@ -134,6 +137,28 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
   return { ...plan, renderer };
 }
 
+/**
+ * The plan as prepareRenderPlan collects it, its scenes kept in the RenderPlan table and the rest returned for the
+ * workflow to carry (RenderPlanRef; decision 140). Safe to retry: a second attempt replaces the stored scenes.
+ */
+export async function prepareStoredRenderPlan(input: RenderWorkflowInput): Promise<RenderPlanRef> {
+  const { scenes, ...rest } = await prepareRenderPlan(input);
+  const stored = scenes as unknown as Prisma.InputJsonValue;
+  await prisma.renderPlan.upsert({ where: { renderId: input.renderId }, create: { renderId: input.renderId, scenes: stored }, update: { scenes: stored } });
+  return { ...rest, sceneCount: scenes.length };
+}
+
+/** The whole plan: given whole (runs started before plans were stored), or with its scenes read from the RenderPlan table. */
+export async function loadRenderPlan(plan: RenderPlanInput): Promise<RenderPlan> {
+  if ("scenes" in plan) return plan;
+  const stored = await prisma.renderPlan.findUnique({ where: { renderId: plan.renderId }, select: { scenes: true } });
+  if (!stored) throw inputError("The render was deleted before it finished.");
+  const { sceneCount, ...rest } = plan;
+  const scenes = stored.scenes as unknown as RenderPlanScene[];
+  if (scenes.length !== sceneCount) throw inputError(`The render's plan holds ${scenes.length} scenes, not ${sceneCount}: start the render again.`);
+  return { ...rest, scenes };
+}
+
 /** The render page's percent for a render `share` done (0 to 1): 5 % to 95 %, the rest is preparing and saving. */
 const percentOfRender = (share: number) => Math.min(95, Math.round(5 + share * 90));
 
@@ -166,22 +191,22 @@ export function progressReporter(plan: RenderPlan) {
 }
 
 /** Renders the plan with the fast renderer (one ffmpeg run), stores it, makes it the latest video. Safe to retry. */
-export async function renderVideoFast(plan: RenderPlan): Promise<RenderResult> {
-  return renderVideo(plan, "fast");
+export async function renderVideoFast(plan: RenderPlanInput): Promise<RenderResult> {
+  return renderVideo(await loadRenderPlan(plan), "fast");
 }
 
 /** Renders the plan with the exact renderer (Remotion), stores it, makes it the latest video. Safe to retry. */
-export async function renderVideoExact(plan: RenderPlan): Promise<RenderResult> {
-  return renderVideo(plan, "exact");
+export async function renderVideoExact(plan: RenderPlanInput): Promise<RenderResult> {
+  return renderVideo(await loadRenderPlan(plan), "exact");
 }
 
 /** The render before the renderer choice existed: the exact renderer. Kept for runs started by an older worker. */
-export async function renderStoryboardVideo(plan: RenderPlan): Promise<RenderResult> {
-  return renderVideo(plan, "exact");
+export async function renderStoryboardVideo(plan: RenderPlanInput): Promise<RenderResult> {
+  return renderVideo(await loadRenderPlan(plan), "exact");
 }
 
 /** The stored video when an earlier attempt stored it but died before reporting back; throws when the render is gone. */
-export async function storedEarlier(plan: RenderPlan): Promise<RenderResult | null> {
+export async function storedEarlier(plan: Pick<RenderPlan, "renderId" | "width" | "height">): Promise<RenderResult | null> {
   const render = await prisma.renderedVideo.findUnique({ where: { id: plan.renderId } });
   if (!render) throw inputError("The render was deleted before it finished.");
   if (render.status === "completed" && render.mediaFileId && render.videoUrl) {
@@ -437,6 +462,7 @@ export async function recordRenderFailure(input: { renderId: string; message: st
 
 export type RenderActivities = {
   prepareRenderPlan: typeof prepareRenderPlan;
+  prepareStoredRenderPlan: typeof prepareStoredRenderPlan;
   renderVideoFast: typeof renderVideoFast;
   renderVideoExact: typeof renderVideoExact;
   renderStoryboardVideo: typeof renderStoryboardVideo;

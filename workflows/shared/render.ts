@@ -59,6 +59,16 @@ export type RenderPlan = RenderWorkflowInput & {
   renderer: RendererChoice;
 };
 
+/**
+ * A render plan as the render workflow carries it: everything but the scenes, which wait in the RenderPlan table for
+ * each activity to read (decision 140). A 240-scene plan with its word timings is about half a megabyte; given whole
+ * to every activity of a chunked render it made one workflow task larger than gRPC's 4 MB, and the render stopped.
+ */
+export type RenderPlanRef = Omit<RenderPlan, "scenes"> & { sceneCount: number };
+/** What the render activities take: a plan by reference, or whole (runs started before plans were stored). */
+export type RenderPlanInput = RenderPlan | RenderPlanRef;
+export const sceneCountOf = (plan: RenderPlanInput): number => ("scenes" in plan ? plan.scenes.length : plan.sceneCount);
+
 export type RenderResult = { mediaFileId: string; videoUrl: string; durationSeconds: number; width: number; height: number };
 
 export const renderProgressQuery = defineQuery<RenderProgressState>("renderProgress");
