@@ -187,19 +187,22 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
         // after the ducking, the whole mix to the platform's loudness (decision 190), picture copied
         report({ status: "mixing", percent: 92, stage: "Bringing the sound to -14 LUFS" });
         const delivered = path.join(workDir, "delivered.mp4");
-        const loudness = storedLoudness(await normaliseLoudness(output, delivered, abort.signal));
+        // two ffmpeg passes over the whole sound: minutes for a long video, so the activity heartbeats through them
+        const loudness = storedLoudness(await withHeartbeat(() => normaliseLoudness(output, delivered, abort.signal)));
         report({ status: "saving", percent: 95, stage: "Saving the video" });
-        const file = await saveMediaFromPath({
-          userId: input.userId,
-          projectId: input.projectId,
-          kind: "video",
-          sourcePath: delivered,
-          mimeType: "video/mp4",
-          extension: "mp4",
-          durationSeconds: info.durationSeconds,
-          width: info.width,
-          height: info.height,
-        });
+        const file = await withHeartbeat(() =>
+          saveMediaFromPath({
+            userId: input.userId,
+            projectId: input.projectId,
+            kind: "video",
+            sourcePath: delivered,
+            mimeType: "video/mp4",
+            extension: "mp4",
+            durationSeconds: info.durationSeconds,
+            width: info.width,
+            height: info.height,
+          }),
+        );
         const videoUrl = mediaUrl(file);
         // earlier mixes of this render are replaced by the new one; the render itself is kept as it was
         const earlier = await prisma.renderedVideo.findMany({ where: { projectId: input.projectId, baseVideoId: { not: null } } });
