@@ -10,8 +10,6 @@ vi.hoisted(() => {
   process.env.RENDER_CHUNK_MAX_SECONDS = "10";
 });
 
-import { Client, Connection } from "@temporalio/client";
-import { NativeConnection } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
 import { loadRenderPlan } from "../../workflows/activities/render";
@@ -19,9 +17,8 @@ import type { MixedSound } from "../../workflows/activities/render-chunked";
 import type { RenderChunk } from "../../workflows/activities/render-chunks";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { renderProgressQuery, renderWorkflowId, type RenderPlanInput } from "../../workflows/shared/render";
-import type { QueueWorkers } from "../../workflows/worker";
 import { seedRenderableProject } from "../fixtures/render-project";
-import { createRenderWorker } from "../support/temporal";
+import { startTestWorker } from "../support/temporal";
 
 const SCENES = 240;
 const WORDS = 60;
@@ -51,25 +48,12 @@ const recording = {
   },
 };
 
-let worker: QueueWorkers;
-let running: Promise<void>;
-let nativeConnection: NativeConnection;
-let connection: Connection;
-let client: Client;
-
+let testWorker: Awaited<ReturnType<typeof startTestWorker>>;
 beforeAll(async () => {
-  const address = process.env.TEMPORAL_ADDRESS!;
-  nativeConnection = await NativeConnection.connect({ address });
-  worker = await createRenderWorker(nativeConnection, process.env.TEMPORAL_TASK_QUEUE!, recording);
-  running = worker.run();
-  connection = await Connection.connect({ address });
-  client = new Client({ connection, namespace: "default" });
+  testWorker = await startTestWorker({ stage: "render", activities: recording });
 });
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await nativeConnection?.close();
-  await connection?.close();
+  await testWorker?.stop();
   await prisma.$disconnect();
 });
 
@@ -84,7 +68,7 @@ describe("a 240-scene render plan", () => {
       await prisma.storyboardCell.update({ where: { id: cell.id }, data: { wordTimings: { source: "provider", audioSeconds: 0.5, words } } });
     }
     const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing", workflowId: renderWorkflowId(projectId) } });
-    const handle = await client.workflow.start(renderVideoWorkflow, {
+    const handle = await testWorker.client.workflow.start(renderVideoWorkflow, {
       taskQueue: process.env.TEMPORAL_TASK_QUEUE!,
       workflowId: renderWorkflowId(projectId),
       args: [{ renderId: render.id, userId: user.id, projectId, width: 320, height: 180, captions: true }],

@@ -55,7 +55,7 @@ export async function startTestWorker(
   const nativeConnection = await NativeConnection.connect({ address });
   const worker =
     options.stage === "render"
-      ? await createRenderWorker(nativeConnection, taskQueue)
+      ? await createRenderWorker(nativeConnection, taskQueue, options.activities)
       : await createWorker({ connection: nativeConnection, taskQueue, activities: options.activities });
   const running = worker.run();
   const connection = await Connection.connect({ address });
