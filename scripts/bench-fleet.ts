@@ -18,7 +18,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import protos from "@temporalio/proto";
-import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
+import { Client, Connection } from "@temporalio/client";
+import { activityRuns } from "./lib/activity-runs";
 import { createDatabaseFromTemplate, startTestServers } from "./lib/test-servers.mjs";
 import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectsCommand, paginateListObjectsV2 } from "@aws-sdk/client-s3";
 
@@ -156,34 +157,6 @@ async function renderPollers(taskQueue: string): Promise<number> {
     taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
   });
   return new Set((queue.pollers ?? []).map((p) => p.identity)).size;
-}
-
-type ActivityRun = { scheduled: number; started: number; closed: number };
-
-/**
- * Each activity of the run by type: when it was scheduled, started (its last attempt) and closed, in seconds from
- * the run's start.
- */
-async function activityRuns(handle: WorkflowHandle): Promise<Map<string, ActivityRun[]>> {
-  const events = (await handle.fetchHistory()).events ?? [];
-  const time = (e: (typeof events)[number]) => Number(e.eventTime?.seconds ?? 0) + (e.eventTime?.nanos ?? 0) / 1e9;
-  const origin = events[0] ? time(events[0]) : 0;
-  const scheduled = new Map<string, { type: string; at: number; started?: number }>();
-  const runs = new Map<string, ActivityRun[]>();
-  for (const e of events) {
-    if (e.activityTaskScheduledEventAttributes) scheduled.set(String(e.eventId), { type: e.activityTaskScheduledEventAttributes.activityType?.name ?? "?", at: time(e) - origin });
-    const started = e.activityTaskStartedEventAttributes;
-    if (started) {
-      const s = scheduled.get(String(started.scheduledEventId));
-      if (s) s.started = time(e) - origin;
-    }
-    const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes;
-    if (closed) {
-      const s = scheduled.get(String(closed.scheduledEventId));
-      if (s) runs.set(s.type, [...(runs.get(s.type) ?? []), { scheduled: s.at, started: s.started ?? s.at, closed: time(e) - origin }]);
-    }
-  }
-  return runs;
 }
 
 /**

@@ -13,6 +13,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { activityBreakdown, activityRuns } from "./lib/activity-runs";
 import { startBenchApp, stopBenchApp } from "./lib/bench-app";
 import { signedInClient } from "./lib/journey-client";
 import { runJourney } from "./lib/journey-stages";
@@ -152,9 +153,15 @@ try {
     fs.rmSync(video, { force: true });
     const render = await client.prisma.renderedVideo.findFirst({ where: { projectId: journey.projectId, baseVideoId: null }, orderBy: { createdAt: "desc" } });
     const histories = await historiesSince(since);
+    const { getTemporalClient } = await import("~/server/temporal.server");
+    const { renderWorkflowId } = await import("../workflows/shared/render");
+    const renderRuns = await activityRuns((await getTemporalClient()).workflow.getHandle(renderWorkflowId(journey.projectId)));
     const renderSeconds = stages.find(([name]) => name.startsWith("render"))![1];
     rows.push({ minutes, scenes: journey.cellCount, stages, total, renderSeconds, peakMiB, peakDiskMiB, videoMiB, facts, renderer: `${render?.renderer ?? "?"}${render?.rendererReason ? ` (${render.rendererReason})` : ""}`, histories, load: os.loadavg()[0]! });
     console.log(`  video ${facts.width}x${facts.height}: ${facts.videoSeconds.toFixed(2)} s of video, ${facts.audioSeconds.toFixed(2)} s of audio for ${seconds} s asked; ${videoMiB.toFixed(0)} MiB; renderer ${rows.at(-1)!.renderer}`);
+    // where the render's time went: the plan, each chunk (rendered one after another on one worker), the sound, the join
+    console.log("  the render's activities (seconds from the render workflow's start):");
+    for (const line of activityBreakdown(renderRuns)) console.log(`    ${line}`);
     console.log("  Temporal histories (the largest run of each workflow type):");
     for (const h of histories) {
       console.log(`    ${h.type.padEnd(30)} ${String(h.runs).padStart(4)} run(s)  ${String(h.maxEvents).padStart(6)} events (${((h.maxEvents / HISTORY_EVENTS_LIMIT) * 100).toFixed(1)} % of the limit)  ${(h.maxBytes / 1024).toFixed(0).padStart(7)} KiB (${((h.maxBytes / HISTORY_BYTES_LIMIT) * 100).toFixed(2)} %)`);

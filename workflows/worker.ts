@@ -12,7 +12,7 @@ import * as activities from "./activities";
 import { activityInterceptors } from "./activities/interruptions";
 import { keepAliveFile } from "./activities/worker-alive";
 import { closeBrowser, getCompositionBundle } from "./activities/render-engine";
-import { lowerProcessPriority, workerNiceness } from "./activities/process-priority";
+import { lowerProcessPriority, lowerSessionPriority, workerNiceness } from "./activities/process-priority";
 import { taskQueueFor, type WorkClass } from "./shared/queue-names";
 
 export type QueueWorkers = {
@@ -114,6 +114,8 @@ async function main() {
   // renders, speech and images yield the cores to the web server, PostgreSQL and Temporal (decision 130)
   const nice = workerNiceness();
   lowerProcessPriority(nice);
+  // in a session of its own (npm start), the session's scheduling group too: threads' nice counts only within it
+  const sessionLowered = lowerSessionPriority(nice);
   // older videos and what crashed or cancelled renders left behind: now, then every hour (decision 051)
   const stopSweeps = startLeftoverSweeps();
   // the composition is bundled while the worker starts, not when the first render arrives (that render awaits it)
@@ -126,7 +128,7 @@ async function main() {
   lowerProcessPriority(nice); // the threads the Temporal core just started
   const env = getEnv();
   const queues = Object.entries(worker.taskQueues).map(([work, queue]) => `"${queue}" (${work}, ${queueSlots(work as WorkClass)} at once)`);
-  console.log(`worker polling task queues ${queues.join(", ")} on ${env.TEMPORAL_ADDRESS} at niceness ${nice}`);
+  console.log(`worker polling task queues ${queues.join(", ")} on ${env.TEMPORAL_ADDRESS} at niceness ${nice}${sessionLowered ? " (its session's too)" : ""}`);
   const stopAliveFile = keepAliveFile(env.WORKER_ALIVE_FILE, worker);
   // run() ends on SIGINT/SIGTERM after in-flight activities get a chance to finish.
   await worker.run();
