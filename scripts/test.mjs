@@ -45,6 +45,30 @@ function slowestFiles(count) {
   return files.sort((a, b) => b[0] - a[0]).slice(0, count);
 }
 
+/**
+ * The failed tests of this run, from the vitest JSON reports, each with the first lines of its error: printed last, so
+ * a CI log that keeps only its tail still says what failed (the lanes' outputs interleave above it).
+ */
+function failedTests() {
+  if (!fs.existsSync(reportsDir)) return [];
+  const failures = [];
+  for (const report of fs.readdirSync(reportsDir)) {
+    try {
+      const { testResults = [] } = JSON.parse(fs.readFileSync(path.join(reportsDir, report), "utf8"));
+      for (const file of testResults) {
+        const where = `${report.replace(/\.json$/, "")} ${path.relative(ROOT, file.name)}`;
+        const tests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+        for (const t of tests) failures.push({ where, name: t.fullName, message: (t.failureMessages ?? []).join("\n") });
+        // a file that failed outside its tests (a hook, an import)
+        if (!tests.length && file.status === "failed") failures.push({ where, name: "(the file itself)", message: file.message ?? "" });
+      }
+    } catch {
+      // a report cut short by a failed run
+    }
+  }
+  return failures;
+}
+
 /** Runs a step; `nice` lowers its CPU priority (and its children's: they inherit it) by that much. */
 function run(name, command, args, env = {}, { nice = 0 } = {}) {
   return new Promise((resolve, reject) => {
@@ -183,9 +207,16 @@ if (slowest.length) {
   log.info("slowest test files:");
   for (const [seconds, project, file] of slowest) log.info(`  ${seconds.toFixed(1).padStart(7)} s  ${project.padEnd(11)} ${file}`);
 }
+const failures = failedTests();
 fs.rmSync(reportsDir, { recursive: true, force: true });
 if (fs.existsSync(screenshotsDir)) log.info(`screenshots (${fs.readdirSync(screenshotsDir).length}): ${path.relative(ROOT, screenshotsDir)}`);
 if (failed) {
+  for (const f of failures) {
+    log.error(`FAILED ${f.where} > ${f.name}`);
+    // ANSI colours and library frames out, and only the first lines: the cause, not the whole stack
+    const lines = f.message.replace(/\x1b\[[0-9;]*m/g, "").split("\n").filter((line) => !/node_modules|node:internal|new Promise/.test(line));
+    for (const line of lines.slice(0, 10)) log.error(`    ${line}`);
+  }
   log.error(failed.message ?? failed);
   process.exit(1);
 }
