@@ -168,6 +168,11 @@ try {
   // default 0 its renders took nine tenths of the CPU from the browser lane's worker, and a 20-scene Generate All
   // ran past its nine minutes. Equal niceness shares the cores evenly; the app's web server stays ahead of both.
   const laneNice = process.env.TEST_LANES === "1" ? 0 : Number(process.env.WORKER_NICE ?? 10);
+  // Every worker process the tests start from here on (the browser lane's app, the drills, the kill tests) leads a
+  // session of its own, and at niceness 10 it would lower its session's scheduling group (decision 130, second round)
+  // to a tenth of the CPU against the other lane's session. In a test run the workers share the machine with the
+  // lanes, not with creators: at 0 every group shares the cores evenly, as before that decision.
+  process.env.WORKER_NICE = "0";
   const serverLane = async () => {
     if (steps.includes("integration")) await vitest("integration", { nice: laneNice });
     if (steps.includes("security")) await vitest("security", { nice: laneNice });
