@@ -84,8 +84,12 @@ export function meetsTarget(measure: LoudnessMeasure): boolean {
   return Math.abs(measure.integratedLufs - LOUDNESS_TARGET.integratedLufs) <= LOUDNESS_TARGET.toleranceLu && measure.truePeakDbtp <= LOUDNESS_TARGET.truePeakDbtp;
 }
 
-/** Writes `input` to `output` with the sound through `filter` (picture copied, sound encoded as delivered). */
-async function rewriteSound(input: string, output: string, filter: string, signal?: AbortSignal): Promise<void> {
+/**
+ * Writes `input` to `output` with the sound through `filter` (picture copied, sound encoded as delivered); the
+ * picture from `picture` instead when given (`input` is then the sound alone).
+ */
+async function rewriteSound(input: string, output: string, filter: string, signal?: AbortSignal, picture?: string): Promise<void> {
+  const inputs = picture ? ["-i", picture, "-i", input, "-map", "0:v:0", "-map", "1:a:0"] : ["-i", input, "-map", "0:v:0?", "-map", "0:a:0"];
   await ffmpeg(
     [
       "-hide_banner",
@@ -93,12 +97,7 @@ async function rewriteSound(input: string, output: string, filter: string, signa
       "-y",
       "-v",
       "error",
-      "-i",
-      input,
-      "-map",
-      "0:v:0?",
-      "-map",
-      "0:a:0",
+      ...inputs,
       "-c:v",
       "copy",
       "-af",
@@ -130,22 +129,22 @@ export async function analyseLoudness(input: string, signal?: AbortSignal): Prom
  * The second pass: writes `input` to `output` with its sound at the platform's loudness by the figures `analysis`
  * measured on that same input (the picture copied), and returns the written file's own measure. A silent mix is
  * copied as it is (its sound re-encoded to the delivery's settings); a file without sound is copied unchanged and
- * measures as silence.
+ * measures as silence. With `picture`, `input` is the sound alone and the picture is copied from that file.
  */
-export async function applyLoudness(input: string, output: string, analysis: LoudnessAnalysis, signal?: AbortSignal): Promise<LoudnessMeasure> {
+export async function applyLoudness(input: string, output: string, analysis: LoudnessAnalysis, signal?: AbortSignal, picture?: string): Promise<LoudnessMeasure> {
   if (analysis.kind === "no-audio") {
-    await fsp.copyFile(input, output);
+    await fsp.copyFile(picture ?? input, output);
     return { integratedLufs: -Infinity, truePeakDbtp: -Infinity };
   }
   if (analysis.kind === "silent") {
-    await rewriteSound(input, output, "anull", signal);
+    await rewriteSound(input, output, "anull", signal, picture);
     return measureLoudness(output, signal);
   }
   const { stats } = analysis;
   const pass2 = (limiterDbtp: number, integratedLufs: number) =>
     `${loudnormTarget(limiterDbtp, integratedLufs)}:measured_I=${stats.input_i}:measured_TP=${stats.input_tp}:measured_LRA=${stats.input_lra}` +
     `:measured_thresh=${stats.input_thresh}:offset=${stats.target_offset}:linear=true,aresample=48000`;
-  await rewriteSound(input, output, pass2(LOUDNESS_TARGET.limiterDbtp, LOUDNESS_TARGET.integratedLufs), signal);
+  await rewriteSound(input, output, pass2(LOUDNESS_TARGET.limiterDbtp, LOUDNESS_TARGET.integratedLufs), signal, picture);
   const first = await measureLoudness(output, signal);
   if (meetsTarget(first)) return first;
 
@@ -153,16 +152,16 @@ export async function applyLoudness(input: string, output: string, analysis: Lou
   const overshoot = Math.max(0, first.truePeakDbtp - LOUDNESS_TARGET.truePeakDbtp);
   const limiter = Math.max(-9, LOUDNESS_TARGET.limiterDbtp - overshoot - 0.3);
   const level = Math.min(-5, Math.max(-70, LOUDNESS_TARGET.integratedLufs + (LOUDNESS_TARGET.integratedLufs - first.integratedLufs)));
-  await rewriteSound(input, output, pass2(limiter, Number(level.toFixed(2))), signal);
+  await rewriteSound(input, output, pass2(limiter, Number(level.toFixed(2))), signal, picture);
   return measureLoudness(output, signal);
 }
 
 /**
- * Writes `input` to `output` with its sound at the platform's loudness (the picture copied), and returns the written
- * file's own measure: both passes, one after the other.
+ * Writes `input` to `output` with its sound at the platform's loudness (the picture copied, from `picture` when
+ * `input` is the sound alone), and returns the written file's own measure: both passes, one after the other.
  */
-export async function normaliseLoudness(input: string, output: string, signal?: AbortSignal): Promise<LoudnessMeasure> {
-  return applyLoudness(input, output, await analyseLoudness(input, signal), signal);
+export async function normaliseLoudness(input: string, output: string, signal?: AbortSignal, picture?: string): Promise<LoudnessMeasure> {
+  return applyLoudness(input, output, await analyseLoudness(input, signal), signal, picture);
 }
 
 async function hasAudio(file: string, signal?: AbortSignal): Promise<boolean> {

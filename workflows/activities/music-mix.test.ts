@@ -30,6 +30,13 @@ describe("mixArguments", () => {
     expect(graph).toContain("[1:a]pan=stereo|c0=c0|c1=c0");
   });
 
+  it("writes the mixed sound alone as float PCM when asked for the sound, no picture mapped", () => {
+    const args = mixArguments({ ...request, outputPath: "sound.wav", output: "sound" }, info, { video: 2, music: 2, clips: [] });
+    expect(args.join(" ")).toContain("-map [mixed] -c:a pcm_f32le -t 60.000 -f wav sound.wav");
+    expect(args).not.toContain("0:v:0");
+    expect(args).not.toContain("+faststart");
+  });
+
   it("fades a very short video over a quarter of it", () => {
     expect(fadeOutSeconds(4)).toBe(1);
     expect(fadeOutSeconds(60)).toBe(2);

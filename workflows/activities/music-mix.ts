@@ -1,7 +1,8 @@
 // Mixing background music into a finished video in one ffmpeg run, audio only: the video stream is copied
 // packet for packet (never decoded or re-encoded), the music is looped or trimmed to the video's length, faded
 // in briefly and out at the end, and ducked under the voice (sidechain compression keyed by the voice track;
-// see docs/decisions/010-music-mix-ducking.md). Used by the background-music activity and `npm run bench:music`.
+// see docs/decisions/010-music-mix-ducking.md). The background-music activity asks for the mixed sound alone, which
+// the loudness step muxes with the picture (one write of the video, not two); `npm run bench:music` for the video.
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { deliveryAudioArgs } from "./delivery-encoding";
@@ -34,6 +35,13 @@ export type MixRequest = {
   voice: VoiceSource;
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
+  /**
+   * "video" (the default): the video with its new sound, the picture copied. "sound": the mixed sound alone, as 32-bit
+   * float PCM in a WAV (no clipping before the loudness step), for the loudness step to bring to the platform's level
+   * and mux with the picture in its one write of the video: the background-music activity's way, which writes a long
+   * video once instead of twice.
+   */
+  output?: "video" | "sound";
 };
 
 export type VideoInfo = { durationSeconds: number; hasAudio: boolean; width: number; height: number };
@@ -95,18 +103,10 @@ export function mixArguments(request: MixRequest, info: VideoInfo, channels: Cha
   );
   filters.push(`[voice][ducked]amix=inputs=2:duration=first:normalize=0[mixed]`);
 
+  const head = ["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-progress", "pipe:1", "-nostats", ...inputs, "-filter_complex", filters.join(";")];
+  if (request.output === "sound") return [...head, "-map", "[mixed]", "-c:a", "pcm_f32le", "-t", d.toFixed(3), "-f", "wav", request.outputPath];
   return [
-    "-hide_banner",
-    "-nostdin",
-    "-y",
-    "-loglevel",
-    "error",
-    "-progress",
-    "pipe:1",
-    "-nostats",
-    ...inputs,
-    "-filter_complex",
-    filters.join(";"),
+    ...head,
     "-map",
     "0:v:0",
     "-map",

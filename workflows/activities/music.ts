@@ -169,12 +169,15 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
         const voice = base.withMusic ? await voiceFromScenes(input.userId, input.projectId, media) : ({ kind: "video" } as const);
         report({ status: "mixing", percent: 5, stage: `Mixing "${track.title ?? "Untitled Track"}" at ${input.volumeLevel}%` });
         workDir = await fsp.mkdtemp(path.join(os.tmpdir(), "reelsmith-music-mix-"));
-        const output = path.join(workDir, "video.mp4");
+        // the mixed sound alone: the video is written once, by the loudness step, with the render's picture copied
+        const mixed = path.join(workDir, "sound.wav");
+        const picture = await media.path(baseFile);
         let lastReport = 0;
         const { seconds, info } = await mixMusicIntoVideo({
-          videoPath: await media.path(baseFile),
+          videoPath: picture,
           musicPath: await media.path(trackFile),
-          outputPath: output,
+          outputPath: mixed,
+          output: "sound",
           volumeLevel: input.volumeLevel,
           voice,
           signal: abort.signal,
@@ -188,7 +191,7 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
         report({ status: "mixing", percent: 92, stage: "Bringing the sound to -14 LUFS" });
         const delivered = path.join(workDir, "delivered.mp4");
         // two ffmpeg passes over the whole sound: minutes for a long video, so the activity heartbeats through them
-        const loudness = storedLoudness(await withHeartbeat(() => normaliseLoudness(output, delivered, abort.signal)));
+        const loudness = storedLoudness(await withHeartbeat(() => normaliseLoudness(mixed, delivered, abort.signal, picture)));
         report({ status: "saving", percent: 95, stage: "Saving the video" });
         const file = await withHeartbeat(() =>
           saveMediaFromPath({
