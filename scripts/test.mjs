@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { ensureDependencies } from "./lib/dependencies.mjs";
 import { ensureSupportedNode } from "./lib/node-runtime.mjs";
 import { ensureSystemPackages } from "./lib/system-packages.mjs";
@@ -219,7 +220,7 @@ if (failed) {
   for (const f of failures) {
     log.error(`FAILED ${f.where} > ${f.name}`);
     // ANSI colours and library frames out, and only the first lines: the cause, not the whole stack
-    const lines = f.message.replace(/\x1b\[[0-9;]*m/g, "").split("\n").filter((line) => !/node_modules|node:internal|new Promise/.test(line));
+    const lines = stripVTControlCharacters(f.message).split("\n").filter((line) => !/node_modules|node:internal|new Promise/.test(line));
     for (const line of lines.slice(0, 10)) log.error(`    ${line}`);
   }
   log.error(failed.message ?? failed);
