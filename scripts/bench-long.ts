@@ -14,6 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { activityBreakdown, activityRuns } from "./lib/activity-runs";
+import { trackProgress, type ProgressTrack } from "~/lib/render-eta";
 import { startBenchApp, stopBenchApp } from "./lib/bench-app";
 import { signedInClient } from "./lib/journey-client";
 import { runJourney } from "./lib/journey-stages";
@@ -130,11 +131,19 @@ try {
     };
     console.log(`\n${minutes} minutes, 16:9 1920x1080, offline providers, through ${base} (load average ${os.loadavg()[0]!.toFixed(1)}):`);
     const started = performance.now();
+    // the render page's time left (app/lib/render-eta.ts) on each poll: what it said at each tenth, against the truth
+    let track: ProgressTrack | null = null;
+    const estimates: { percent: number; elapsed: number; said: number | null }[] = [];
     const journey = await runJourney(client, base, stage, {
       title: TITLE,
       topic: TOPIC,
       seconds,
       renderTimeoutMs: 4 * 60 * 60_000,
+      onRenderProgress: ({ percent, elapsedSeconds }) => {
+        track = trackProgress(track, { percent, elapsedSeconds });
+        const tenth = Math.floor(track.percent / 10) * 10;
+        if (tenth >= 10 && tenth < 100 && !estimates.some((e) => e.percent === tenth)) estimates.push({ percent: tenth, elapsed: track.elapsedSeconds, said: track.remainingSeconds });
+      },
       onGenerateAll: ({ completed, total }) => {
         const tenth = Math.floor((completed / Math.max(total, 1)) * 10);
         if (tenth > lastShown) {
@@ -145,6 +154,16 @@ try {
     });
     const total = (performance.now() - started) / 1000;
     const { peakMiB, peakDiskMiB } = watching.stop();
+    // the render's own length by the page's clock: its last elapsed reading plus what the last poll missed (< 2 s)
+    const renderEnded = track ? (track as ProgressTrack).elapsedSeconds : 0;
+    if (estimates.length) {
+      console.log("  the render page's time left, when each tenth was first shown (the page's estimate against the time the render then took):");
+      for (const e of estimates) {
+        const truth = renderEnded - e.elapsed;
+        const off = e.said === null || truth <= 0 ? "" : ` (${(((e.said - truth) / truth) * 100).toFixed(0)} %)`;
+        console.log(`    ${String(e.percent).padStart(3)} % after ${e.elapsed.toFixed(0).padStart(5)} s: said ${e.said ?? "-"} s left, truly about ${truth.toFixed(0)} s${off}`);
+      }
+    }
     console.log(`  ${"total".padEnd(36)} ${total.toFixed(1).padStart(8)} s`);
 
     const video = await client.download(journey.rendered, workDir, `render-${minutes}.mp4`);

@@ -18,6 +18,8 @@ export type JourneyOptions = {
   onGenerateAll?: (progress: { completed: number; total: number }) => void;
   /** how long the render may take */
   renderTimeoutMs?: number;
+  /** called with the render page's progress on every poll (its percent and elapsed seconds, as the page reads them) */
+  onRenderProgress?: (progress: { percent: number; elapsedSeconds: number }) => void;
 };
 
 export type JourneyResult = { projectId: string; script: string; cellCount: number; rendered: string; mixed: string; videoId: string; publishAt: string };
@@ -81,7 +83,12 @@ export async function runJourney(client: JourneyClient, base: string, stage: Sta
 
   const rendered = await stage("render 1920x1080", async () => {
     await call("POST", "/api/render-video", {});
-    await until("render", () => call<{ isActive: boolean; error?: string | null }>("GET", "/api/render-progress"), (p) => !p.isActive, { timeoutMs: options.renderTimeoutMs ?? 30 * 60_000 });
+    await until("render", () => call<{ isActive: boolean; progress?: number; elapsedTime?: unknown; error?: string | null }>("GET", "/api/render-progress"), (p) => !p.isActive, {
+      timeoutMs: options.renderTimeoutMs ?? 30 * 60_000,
+      onEach: (p) => {
+        if (p.isActive && typeof p.elapsedTime === "number" && typeof p.progress === "number") options.onRenderProgress?.({ percent: p.progress, elapsedSeconds: p.elapsedTime });
+      },
+    });
     const latest = await call<{ videoUrl: string | null }>("GET", "/api/latest-video");
     if (!latest.videoUrl) throw new Error("the render made no video");
     return latest.videoUrl;
