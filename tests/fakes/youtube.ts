@@ -18,7 +18,7 @@
 //     (accepted media types text/xml, application/octet-stream, */*); needs the youtube.force-ssl scope (else 403
 //     insufficientPermissions); answers 200 with the caption resource (kind youtube#caption, id, snippet with
 //     trackKind "standard", status "serving"); 404 videoNotFound for an unknown video.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, type Hash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
@@ -54,8 +54,11 @@ export type UploadSession = {
   total: number;
   contentType: string;
   resource: VideoResource;
+  /** The bytes stored, in order (empty when the fake is told not to keep them: see keepUploadedBytes). */
   stored: Buffer[];
   storedBytes: number;
+  /** SHA-256 of the bytes stored so far, updated as each piece is stored. */
+  hash: Hash;
   videoId: string | null;
   accessToken: string;
 };
@@ -64,7 +67,7 @@ export type VideoResource = {
   status?: { privacyStatus?: string; publishAt?: string; selfDeclaredMadeForKids?: boolean; madeForKids?: boolean };
 };
 export type FakeCaption = { id: string; videoId: string; language: string; name: string; isDraft: boolean; contentType: string; text: string };
-export type FakeVideo = { id: string; resource: VideoResource; bytes: number; thumbnail: { bytes: number; contentType: string } | null; captions: FakeCaption[] };
+export type FakeVideo = { id: string; resource: VideoResource; bytes: number; /** hex SHA-256 of the video's bytes */ sha256: string; thumbnail: { bytes: number; contentType: string } | null; captions: FakeCaption[] };
 export type LoggedRequest = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; bodyBytes: number };
 
 const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -91,6 +94,10 @@ export class FakeYoutube {
   quotaExceeded = 0;
   /** The next chunk PUT keeps only this many of its bytes, then the connection is cut without an answer. */
   cutNextChunkAfterBytes: number | null = null;
+  /** The first chunk PUT that carries this byte of the file keeps the bytes before it, then the connection is cut (once). */
+  cutUploadAtByte: number | null = null;
+  /** Off: uploaded bytes are hashed and counted but not kept, so a test can send gigabytes without holding them. */
+  keepUploadedBytes = true;
   /** Each chunk's answer waits this long (so a test can kill a worker mid-upload). */
   chunkDelayMs = 0;
   /** The next authorization is refused by the person (error=access_denied). */
@@ -229,6 +236,7 @@ export class FakeYoutube {
         resource,
         stored: [],
         storedBytes: 0,
+        hash: createHash("sha256"),
         videoId: null,
         accessToken: token,
       });
@@ -432,7 +440,10 @@ export class FakeYoutube {
   private receiveChunk(req: http.IncomingMessage, res: http.ServerResponse, id: string, logged: LoggedRequest) {
     const session = this.sessions.get(id);
     const range = /^bytes (?:(\d+)-(\d+)|\*)\/(\d+|\*)$/.exec(String(req.headers["content-range"] ?? ""));
-    const cutAt = this.cutNextChunkAfterBytes;
+    const start = range?.[1] === undefined ? null : Number(range[1]);
+    const cutByte = this.cutUploadAtByte;
+    const cutsHere = cutByte !== null && start !== null && range?.[2] !== undefined && start <= cutByte && cutByte <= Number(range[2]);
+    const cutAt = cutsHere ? cutByte - start : this.cutNextChunkAfterBytes;
     let received = 0;
     const parts: Buffer[] = [];
     let cut = false;
@@ -444,12 +455,10 @@ export class FakeYoutube {
       if (cutAt !== null && received >= cutAt && range?.[1] !== undefined) {
         // the network fails mid-chunk: what arrived so far is kept, the client never hears back
         cut = true;
-        this.cutNextChunkAfterBytes = null;
-        if (session && Number(range[1]) === session.storedBytes) {
-          const kept = Buffer.concat(parts).subarray(0, cutAt);
-          session.stored.push(kept);
-          session.storedBytes += kept.length;
-        }
+        logged.bodyBytes = received;
+        if (cutsHere) this.cutUploadAtByte = null;
+        else this.cutNextChunkAfterBytes = null;
+        if (session && Number(range[1]) === session.storedBytes) this.store(session, Buffer.concat(parts).subarray(0, cutAt));
         req.socket.destroy();
       }
     });
@@ -467,21 +476,25 @@ export class FakeYoutube {
         if (session.videoId) return json(res, 200, this.videoResponse(this.videos.get(session.videoId)!));
         if (!range) return json(res, 400, youtubeError(400, "badRequest", "Content-Range is required", "global"));
         if (range[1] === undefined) return incomplete(); // a status query: "bytes */total"
-        const start = Number(range[1]);
+        const from = Number(range[1]);
         const body = Buffer.concat(parts);
-        if (start > session.storedBytes) return incomplete(); // a gap: the client must resume where the Range says
+        if (from > session.storedBytes) return incomplete(); // a gap: the client must resume where the Range says
         // bytes already stored are not stored twice
-        const fresh = body.subarray(session.storedBytes - start);
-        session.stored.push(fresh);
-        session.storedBytes += fresh.length;
+        this.store(session, body.subarray(session.storedBytes - from));
         if (session.storedBytes < session.total) return incomplete();
         const videoId = randomBytes(8).toString("base64url").slice(0, 11);
         session.videoId = videoId;
-        const video: FakeVideo = { id: videoId, resource: session.resource, bytes: session.storedBytes, thumbnail: null, captions: [] };
+        const video: FakeVideo = { id: videoId, resource: session.resource, bytes: session.storedBytes, sha256: session.hash.digest("hex"), thumbnail: null, captions: [] };
         this.videos.set(videoId, video);
         json(res, 201, this.videoResponse(video));
       })();
     });
+  }
+
+  private store(session: UploadSession, bytes: Buffer) {
+    if (this.keepUploadedBytes) session.stored.push(bytes);
+    session.hash.update(bytes);
+    session.storedBytes += bytes.length;
   }
 
   private videoResponse(video: FakeVideo) {
