@@ -1,9 +1,9 @@
 // Issue 37, on rendered videos: both renderers' output (the fast one's single ffmpeg run, the exact one's Remotion
 // stitch, each with the delivery's encoding settings, as the render activity calls them), brought to the platform's
 // loudness by the save step's function, measures -14 LUFS within 1 LU with its true peak at most -1 dBTP (ffmpeg's
-// ebur128), for a quiet voice, a loud voice and music at 100 %; the picture is copied packet for packet; the
-// delivered MP4 is encoded as YouTube recommends (ffprobe); and the music mix, normalised after its ducking, still
-// holds the music at least 10 dB under the speech. A chunked render (decision 156: the pictures in chunks, the sound
+// ebur128), for a quiet voice, a loud voice, music at 100 % and a voice whose peaks need the limiter; the picture is
+// copied packet for packet; the delivered MP4 is encoded as YouTube recommends (ffprobe); and the music mix,
+// normalised after its ducking, still holds the music at least 10 dB under the speech. A chunked render (decision 156: the pictures in chunks, the sound
 // mixed once and normalised on its own, then both joined by stream copy) delivers the same loudness, measured on the
 // joined MP4, and the figures measured on its sound are the delivered video's.
 import { execFile } from "node:child_process";
@@ -31,9 +31,11 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-loudness-"));
 
 /**
  * A voice-like mono WAV at 48 kHz: a 140 Hz fundamental with falling harmonics (a vowel), in syllables of about
- * 0.2 s with short gaps and a pause between phrases, peaking at `peak` (1 = full scale).
+ * 0.2 s with short gaps and a pause between phrases, peaking at `peak` (1 = full scale). With `plosives`, a short
+ * burst four times the vowel's height every 0.8 s, as a "p" or a "t" makes: the peaks stand far above the loudness,
+ * as in the offline voices, so a plain gain to the target would pass the ceiling.
  */
-function voiceWav(file: string, seconds: number, peak: number) {
+function voiceWav(file: string, seconds: number, peak: number, plosives = false) {
   const rate = 48_000;
   const n = Math.round(seconds * rate);
   const samples = new Float64Array(n);
@@ -44,7 +46,8 @@ function voiceWav(file: string, seconds: number, peak: number) {
     const phrase = t % 1.6 < 1.3 ? 1 : 0.02;
     const f = 140 * (1 + 0.05 * Math.sin(2 * Math.PI * 0.7 * t));
     const vowel = [1, 0.6, 0.45, 0.3, 0.2, 0.12].reduce((sum, a, k) => sum + a * Math.sin(2 * Math.PI * f * (k + 1) * t + k), 0);
-    samples[i] = vowel * syllable * phrase * Math.min(1, i / 400, (n - i) / 400);
+    const burst = plosives && t % 0.8 < 0.004 ? 4 * Math.sin(2 * Math.PI * 1800 * t) * (1 - (t % 0.8) / 0.004) : 0;
+    samples[i] = (vowel * syllable * phrase + burst) * Math.min(1, i / 400, (n - i) / 400);
     max = Math.max(max, Math.abs(samples[i]!));
   }
   const pcm = Buffer.alloc(n * 2);
@@ -57,19 +60,22 @@ async function musicWav(file: string, seconds: number) {
   await run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", `aevalsrc='0.55*sin(2*PI*196*t)+0.4*sin(2*PI*294*t)':d=${seconds}:s=48000`, file]);
 }
 
-type Case = { name: string; voicePeak: number; music: boolean };
+type Case = { name: string; voicePeak: number; music: boolean; plosives?: boolean };
 const CASES: Case[] = [
   { name: "a quiet voice", voicePeak: 0.02, music: false },
   { name: "a loud voice", voicePeak: 1, music: false },
   { name: "music at 100 %", voicePeak: 0.3, music: true },
+  // the gain it needs would lift its peaks over the ceiling: the limiter holds them (decision 190, third round)
+  { name: "a voice with sharp peaks", voicePeak: 0.5, music: false, plosives: true },
 ];
+const voiceName = (c: Case, i: number) => `voice-${c.voicePeak}${c.plosives ? "-plosives" : ""}-${i}.wav`;
 
 function props(c: Case, src: (name: string) => string): StoryboardVideoProps {
   return storyboardVideoSchema.parse({
     ...SIZE,
     fps: FPS,
     captions: false,
-    scenes: [0, 1].map((i) => ({ imageSrc: src(`scene-${i}.png`), audioSrc: src(`voice-${c.voicePeak}-${i}.wav`), audioDurationInSeconds: 2.4, text: "Bees dance to point the way." })),
+    scenes: [0, 1].map((i) => ({ imageSrc: src(`scene-${i}.png`), audioSrc: src(voiceName(c, i)), audioDurationInSeconds: 2.4, text: "Bees dance to point the way." })),
     music: c.music ? { src: src("music.wav"), volume: 1 } : null,
   });
 }
@@ -87,9 +93,9 @@ beforeAll(async () => {
     await prescaleImage(source, image, SIZE.width, SIZE.height);
     files.set(`scene-${i}.png`, image);
     for (const c of CASES) {
-      const voice = path.join(dir, `voice-${c.voicePeak}-${i}.wav`);
-      voiceWav(voice, 2.4, c.voicePeak);
-      files.set(`voice-${c.voicePeak}-${i}.wav`, voice);
+      const voice = path.join(dir, voiceName(c, i));
+      voiceWav(voice, 2.4, c.voicePeak, c.plosives);
+      files.set(voiceName(c, i), voice);
     }
   }
   await musicWav(path.join(dir, "music.wav"), 6);
@@ -103,7 +109,7 @@ beforeAll(async () => {
     console.log(`${name}: rendered ${before.integratedLufs} LUFS / ${before.truePeakDbtp} dBTP -> delivered ${after.integratedLufs} LUFS / ${after.truePeakDbtp} dBTP`);
   };
   for (const c of CASES) {
-    const raw = path.join(dir, `fast-${c.voicePeak}-${c.music}.mp4`);
+    const raw = path.join(dir, `fast-${c.voicePeak}-${c.music}-${!!c.plosives}.mp4`);
     const workDir = fs.mkdtempSync(path.join(dir, "fast-"));
     await renderTimelineFast({ timeline: buildTimeline(props(c, (name) => files.get(name)!)), workDir, output: raw });
     await deliver(key("fast", c), raw);
@@ -113,7 +119,7 @@ beforeAll(async () => {
   // (normaliseRenderSound), then the pictures and that sound joined by stream copy (joinRenderChunks)
   for (const c of CASES) {
     const timeline = buildTimeline(props(c, (name) => files.get(name)!));
-    const name = `chunked-${c.voicePeak}-${c.music}`;
+    const name = `chunked-${c.voicePeak}-${c.music}-${!!c.plosives}`;
     const pictures: string[] = [];
     for (const chunk of cutAtScenes(timeline.scenes.map((s) => s.durationInFrames), 2)) {
       const file = path.join(dir, `${name}-part-${chunk.index}.mp4`);
@@ -138,7 +144,7 @@ beforeAll(async () => {
     await withBrowser(async (browser) => {
       for (const c of CASES) {
         const inputProps = props(c, (name) => assets.urlFor(name));
-        const raw = path.join(dir, `exact-${c.voicePeak}-${c.music}.mp4`);
+        const raw = path.join(dir, `exact-${c.voicePeak}-${c.music}-${!!c.plosives}.mp4`);
         const composition = await selectComposition({ serveUrl, id: COMPOSITION_ID, inputProps, logLevel: "error", puppeteerInstance: browser, ...chromium });
         await renderMedia({
           serveUrl,
@@ -195,6 +201,15 @@ describe.each(["fast", "exact"])("the %s renderer's delivered video", (engine) =
     if (c.voicePeak === 1) expect(r.before.integratedLufs).toBeGreaterThan(-14);
     expect(Math.abs(r.after.integratedLufs - -14), `${r.after.integratedLufs} LUFS`).toBeLessThanOrEqual(1);
     expect(r.after.truePeakDbtp, `${r.after.truePeakDbtp} dBTP`).toBeLessThanOrEqual(-1);
+  });
+
+  it("limits the voice with sharp peaks: a plain gain to -14 LUFS would have put its true peak over the ceiling", async () => {
+    const c = CASES.find((k) => k.plosives)!;
+    const r = results.get(key(engine, c))!;
+    expect(r.before.truePeakDbtp + (-14 - r.before.integratedLufs), "the peak a plain gain would give").toBeGreaterThan(-1);
+    const analysis = await analyseLoudness(r.raw);
+    expect(analysis).toMatchObject({ kind: "gain", limitDbfs: -2 });
+    expect(Math.abs(r.after.integratedLufs - -14), `${r.after.integratedLufs} LUFS`).toBeLessThanOrEqual(0.5);
   });
 
   it("measures the same when measured again, and keeps the picture packet for packet", async () => {

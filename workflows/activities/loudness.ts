@@ -1,10 +1,11 @@
 // The delivered video's loudness, brought to the platform's target (docs/decisions/190): the mix is measured first
-// (ffmpeg's loudnorm, pass one, over the whole sound track), then the gain is applied (loudnorm pass two with the
-// measured figures: a plain linear gain when the peaks allow it, else loudnorm's own true-peak limiter), with the
-// picture copied packet for packet (-c:v copy) and only the sound re-encoded (delivery-encoding.ts). The written
-// file is measured again with ebur128 (true peak on); when AAC's encoding lifted a peak over the ceiling or the
-// level drifted, the sound is written once more from the original with the difference taken off. The figures of
-// the delivered file are the ones the render page and the video's facts show.
+// (ebur128 over the whole sound track: integrated loudness and true peak), then a gain brings it to the target, with a
+// lookahead peak limiter after it when the gain would lift the true peak over the ceiling (ffmpeg's volume and
+// alimiter), with the picture copied packet for packet (-c:v copy) and only the sound re-encoded
+// (delivery-encoding.ts). The written file is measured again (ebur128, true peak on); when AAC's encoding lifted a
+// peak over the ceiling or the limiter lowered the level, the sound is written once more from the original with the
+// difference taken off. The figures of the delivered file are the ones the render page and the video's facts show.
+// (Until decision 190's third round both passes were loudnorm's, which works at 192 kHz: three times the cost.)
 //
 // One step, called where a video is finished: the render's save step (both renderers) and the music mix. A chunked
 // render (decision 156) runs its two passes on its sound track alone, before the join: the first where the sound is
@@ -16,11 +17,13 @@ import { DELIVERY_CONTAINER_ARGS, deliveryAudioArgs } from "./delivery-encoding"
 const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
 
 /**
- * YouTube and Shorts: about -14 LUFS integrated, true peak at most -1 dBTP (decision 190). The limiter aims under the
- * ceiling (AAC's encoding can lift true peaks a few tenths of a dB); the tolerance is how far the delivered
- * file may be from the target before the sound is written once more.
+ * YouTube and Shorts: about -14 LUFS integrated, true peak at most -1 dBTP (decision 190). A gain alone is used while
+ * it keeps the true peak at `limiterDbtp` or under; past that the limiter holds the samples' peaks at
+ * `sampleLimitDbfs` (a sample-peak limiter: the half dB between leaves room for peaks between samples and for
+ * AAC's encoding). The tolerance is how far the delivered file may be from the target before the sound is written
+ * once more. `lra` is loudnorm's range target, for analyses an older worker made.
  */
-export const LOUDNESS_TARGET = { integratedLufs: -14, truePeakDbtp: -1, limiterDbtp: -1.5, lra: 11, toleranceLu: 0.5 } as const;
+export const LOUDNESS_TARGET = { integratedLufs: -14, truePeakDbtp: -1, limiterDbtp: -1.5, sampleLimitDbfs: -2, lra: 11, toleranceLu: 0.5 } as const;
 
 /** Below this the mix is silence (ebur128's absolute gate is -70 LUFS): nothing to normalise. */
 const SILENCE_LUFS = -70;
@@ -54,18 +57,6 @@ function ffmpeg(args: string[], signal?: AbortSignal): Promise<string> {
 
 /** A figure as ffmpeg prints it: "-inf" is silence. */
 const figure = (text: string | undefined) => (text === undefined ? NaN : /^-?inf/i.test(text.trim()) ? -Infinity : Number.parseFloat(text));
-
-const loudnormTarget = (limiterDbtp: number, integratedLufs: number) => `loudnorm=I=${integratedLufs}:TP=${limiterDbtp}:LRA=${LOUDNESS_TARGET.lra}`;
-
-/** loudnorm's first pass over the file's sound: the JSON block it prints at the end of stderr. */
-async function loudnormPass1(input: string, signal?: AbortSignal): Promise<LoudnormStats> {
-  const stderr = await ffmpeg(
-    ["-hide_banner", "-nostdin", "-nostats", "-i", input, "-map", "0:a:0", "-af", `${loudnormTarget(LOUDNESS_TARGET.limiterDbtp, LOUDNESS_TARGET.integratedLufs)}:print_format=json`, "-f", "null", "-"],
-    signal,
-  );
-  const json = stderr.slice(stderr.lastIndexOf("{"), stderr.lastIndexOf("}") + 1);
-  return JSON.parse(json) as LoudnormStats;
-}
 
 /** ebur128's summary of a file's sound: integrated loudness (LUFS) and true peak (dBTP). */
 export async function measureLoudness(file: string, signal?: AbortSignal): Promise<LoudnessMeasure> {
@@ -112,24 +103,35 @@ async function rewriteSound(input: string, output: string, filter: string, signa
 
 /**
  * What the first pass found in a file's sound, as plain data (it may travel to another worker, decision 156): no
- * sound at all, silence (nothing to bring up), or loudnorm's measured figures, which the second pass applies.
+ * sound at all, silence (nothing to bring up), or the gain that brings it to the target and, when that gain would
+ * lift the true peak over the ceiling, the limit its samples' peaks are held at. ("measured": loudnorm's figures,
+ * from a worker older than decision 190's third round.)
  */
-export type LoudnessAnalysis = { kind: "no-audio" } | { kind: "silent" } | { kind: "measured"; stats: LoudnormStats };
+export type LoudnessAnalysis = { kind: "no-audio" } | { kind: "silent" } | { kind: "gain"; gainDb: number; limitDbfs: number | null } | { kind: "measured"; stats: LoudnormStats };
 
-/** The first pass over the file's whole sound (loudnorm's measurement). */
+/** The first pass over the file's whole sound: its measure, and the gain (and limit) that reach the target. */
 export async function analyseLoudness(input: string, signal?: AbortSignal): Promise<LoudnessAnalysis> {
   if (!(await hasAudio(input, signal))) return { kind: "no-audio" };
-  const stats = await loudnormPass1(input, signal);
-  if (!(figure(stats.input_i) > SILENCE_LUFS)) return { kind: "silent" };
-  const { input_i, input_tp, input_lra, input_thresh, target_offset } = stats;
-  return { kind: "measured", stats: { input_i, input_tp, input_lra, input_thresh, target_offset } };
+  const measure = await measureLoudness(input, signal);
+  if (!(measure.integratedLufs > SILENCE_LUFS)) return { kind: "silent" };
+  const gainDb = Number((LOUDNESS_TARGET.integratedLufs - measure.integratedLufs).toFixed(2));
+  const limitDbfs = measure.truePeakDbtp + gainDb > LOUDNESS_TARGET.limiterDbtp ? LOUDNESS_TARGET.sampleLimitDbfs : null;
+  return { kind: "gain", gainDb, limitDbfs };
+}
+
+/** The gain, then the lookahead limiter when there is a limit (its delay compensated: the sound stays in sync). */
+function gainFilter(gainDb: number, limitDbfs: number | null): string {
+  const gain = `volume=${gainDb.toFixed(2)}dB`;
+  if (limitDbfs === null) return gain;
+  // level=disabled: no make-up gain to full scale (alimiter's default), the level stays the one measured
+  return `${gain},alimiter=limit=${(10 ** (limitDbfs / 20)).toFixed(4)}:attack=5:release=50:level=disabled:latency=1`;
 }
 
 /**
- * The second pass: writes `input` to `output` with its sound at the platform's loudness by the figures `analysis`
- * measured on that same input (the picture copied), and returns the written file's own measure. A silent mix is
- * copied as it is (its sound re-encoded to the delivery's settings); a file without sound is copied unchanged and
- * measures as silence. With `picture`, `input` is the sound alone and the picture is copied from that file.
+ * The second pass: writes `input` to `output` with its sound at the platform's loudness by what `analysis` found on
+ * that same input (the picture copied), and returns the written file's own measure. A silent mix is copied as it is
+ * (its sound re-encoded to the delivery's settings); a file without sound is copied unchanged and measures as
+ * silence. With `picture`, `input` is the sound alone and the picture is copied from that file.
  */
 export async function applyLoudness(input: string, output: string, analysis: LoudnessAnalysis, signal?: AbortSignal, picture?: string): Promise<LoudnessMeasure> {
   if (analysis.kind === "no-audio") {
@@ -140,19 +142,27 @@ export async function applyLoudness(input: string, output: string, analysis: Lou
     await rewriteSound(input, output, "anull", signal, picture);
     return measureLoudness(output, signal);
   }
-  const { stats } = analysis;
-  const pass2 = (limiterDbtp: number, integratedLufs: number) =>
-    `${loudnormTarget(limiterDbtp, integratedLufs)}:measured_I=${stats.input_i}:measured_TP=${stats.input_tp}:measured_LRA=${stats.input_lra}` +
-    `:measured_thresh=${stats.input_thresh}:offset=${stats.target_offset}:linear=true,aresample=48000`;
-  await rewriteSound(input, output, pass2(LOUDNESS_TARGET.limiterDbtp, LOUDNESS_TARGET.integratedLufs), signal, picture);
+  if (analysis.kind === "measured") return applyLoudnorm(input, output, analysis.stats, signal, picture);
+  await rewriteSound(input, output, gainFilter(analysis.gainDb, analysis.limitDbfs), signal, picture);
   const first = await measureLoudness(output, signal);
   if (meetsTarget(first)) return first;
 
-  // once more from the original: the level's drift taken back, and the limiter lowered by any overshoot of the ceiling
+  // once more from the original: the level's drift taken back (the limiter lowers it a little), and the limit
+  // lowered by any overshoot of the ceiling
   const overshoot = Math.max(0, first.truePeakDbtp - LOUDNESS_TARGET.truePeakDbtp);
-  const limiter = Math.max(-9, LOUDNESS_TARGET.limiterDbtp - overshoot - 0.3);
-  const level = Math.min(-5, Math.max(-70, LOUDNESS_TARGET.integratedLufs + (LOUDNESS_TARGET.integratedLufs - first.integratedLufs)));
-  await rewriteSound(input, output, pass2(limiter, Number(level.toFixed(2))), signal, picture);
+  const limit = overshoot > 0 || analysis.limitDbfs !== null ? Math.max(-9, (analysis.limitDbfs ?? LOUDNESS_TARGET.sampleLimitDbfs) - overshoot - 0.3) : null;
+  const gain = analysis.gainDb + Math.min(12, Math.max(-12, LOUDNESS_TARGET.integratedLufs - first.integratedLufs));
+  await rewriteSound(input, output, gainFilter(gain, limit), signal, picture);
+  return measureLoudness(output, signal);
+}
+
+/** loudnorm's second pass with the figures its first pass measured (an analysis made by an older worker). */
+async function applyLoudnorm(input: string, output: string, stats: LoudnormStats, signal?: AbortSignal, picture?: string): Promise<LoudnessMeasure> {
+  const filter =
+    `loudnorm=I=${LOUDNESS_TARGET.integratedLufs}:TP=${LOUDNESS_TARGET.limiterDbtp}:LRA=${LOUDNESS_TARGET.lra}` +
+    `:measured_I=${stats.input_i}:measured_TP=${stats.input_tp}:measured_LRA=${stats.input_lra}` +
+    `:measured_thresh=${stats.input_thresh}:offset=${stats.target_offset}:linear=true,aresample=48000`;
+  await rewriteSound(input, output, filter, signal, picture);
   return measureLoudness(output, signal);
 }
 
