@@ -18,6 +18,7 @@ import type { RenderChunk } from "./activities/render-chunks";
 import { innermostMessage, isDiskFullFailure } from "./shared/errors";
 import { recordStageFailure } from "./shared/failures";
 import { proxyActivitiesOn } from "./shared/queues";
+import { chunkedPercent } from "./shared/render-percent";
 import {
   RENDER_FAILED,
   RENDER_INPUT_ERROR,
@@ -144,11 +145,9 @@ async function renderInChunks(plan: RenderPlanInput, chunks: RenderChunk[], stat
   const sceneCount = sceneCountOf(plan);
   const totalFrames = chunks.reduce((sum, c) => sum + c.frames, 0);
   const latest = new Map<number, { frames: number; attempt: number }>();
-  setHandler(renderChunkProgressSignal, ({ chunk, frames, attempt }) => {
-    if (state.status === "completed" || state.status === "failed") return;
-    const seen = latest.get(chunk);
-    if (seen && attempt < seen.attempt) return; // a late word from an attempt that was replaced
-    latest.set(chunk, { frames, attempt });
+  let soundReady = false;
+  const showProgress = () => {
+    if (state.status === "completed" || state.status === "failed" || state.status === "saving") return;
     const framesDone = [...latest.values()].reduce((sum, c) => sum + c.frames, 0);
     const attempts = Math.max(...[...latest.values()].map((c) => c.attempt));
     const completedScenes = chunks.reduce((sum, c) => sum + (latest.get(c.index)?.frames === c.frames ? c.toScene - c.fromScene : 0), 0);
@@ -160,13 +159,25 @@ async function renderInChunks(plan: RenderPlanInput, chunks: RenderChunk[], stat
       stage: "Rendering scenes",
       step: "Step 2 of 3: Rendering frames",
       details: `Frame ${framesDone} of ${totalFrames}, in ${chunks.length} parts rendered side by side (fast renderer)${attempts > 1 ? ` (a part restarted after an interruption, attempt ${attempts})` : ""}`,
-      progress: Math.min(95, Math.round(5 + (framesDone / Math.max(1, totalFrames)) * 90)),
+      // the frames, and the sound once it is at the platform's loudness (shared/render-percent.ts)
+      progress: chunkedPercent(framesDone / Math.max(1, totalFrames), soundReady),
     } satisfies RenderProgressUpdate);
+  };
+  setHandler(renderChunkProgressSignal, ({ chunk, frames, attempt }) => {
+    if (state.status === "completed" || state.status === "failed") return;
+    const seen = latest.get(chunk);
+    if (seen && attempt < seen.attempt) return; // a late word from an attempt that was replaced
+    latest.set(chunk, { frames, attempt });
+    showProgress();
   });
   Object.assign(state, { status: "rendering", stage: "Rendering scenes", step: "Step 2 of 3: Rendering frames", details: `Rendering the video in ${chunks.length} parts`, progress: 4 });
 
   // runs started before the sound was normalised on its own have the join normalise the joined video
-  const sound = patched("chunked-sound-loudness") ? mixedAtLoudness(plan) : mixRenderSound({ plan });
+  const sound = (patched("chunked-sound-loudness") ? mixedAtLoudness(plan) : mixRenderSound({ plan })).then((mixed) => {
+    soundReady = true;
+    if (latest.size) showProgress();
+    return mixed;
+  });
   const [soundDone, ...partsDone] = await Promise.allSettled([sound, ...chunks.map((chunk) => renderVideoChunk({ plan, chunk }))]);
   const stored = [soundDone, ...partsDone].flatMap((r) => (r.status === "fulfilled" ? [r.value.mediaFileId, ...("mixFileId" in r.value && r.value.mixFileId ? [r.value.mixFileId] : [])] : []));
   const failed = [soundDone, ...partsDone].find((r): r is PromiseRejectedResult => r.status === "rejected");

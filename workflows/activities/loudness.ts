@@ -133,17 +133,27 @@ function gainFilter(gainDb: number, limitDbfs: number | null): string {
  * (its sound re-encoded to the delivery's settings); a file without sound is copied unchanged and measures as
  * silence. With `picture`, `input` is the sound alone and the picture is copied from that file.
  */
-export async function applyLoudness(input: string, output: string, analysis: LoudnessAnalysis, signal?: AbortSignal, picture?: string): Promise<LoudnessMeasure> {
+export async function applyLoudness(
+  input: string,
+  output: string,
+  analysis: LoudnessAnalysis,
+  signal?: AbortSignal,
+  picture?: string,
+  /** Called when the file is written, before it is measured (the render page's progress). */
+  onWritten?: () => void,
+): Promise<LoudnessMeasure> {
   if (analysis.kind === "no-audio") {
     await fsp.copyFile(picture ?? input, output);
     return { integratedLufs: -Infinity, truePeakDbtp: -Infinity };
   }
   if (analysis.kind === "silent") {
     await rewriteSound(input, output, "anull", signal, picture);
+    onWritten?.();
     return measureLoudness(output, signal);
   }
   if (analysis.kind === "measured") return applyLoudnorm(input, output, analysis.stats, signal, picture);
   await rewriteSound(input, output, gainFilter(analysis.gainDb, analysis.limitDbfs), signal, picture);
+  onWritten?.();
   const first = await measureLoudness(output, signal);
   if (meetsTarget(first)) return first;
 
@@ -170,8 +180,20 @@ async function applyLoudnorm(input: string, output: string, stats: LoudnormStats
  * Writes `input` to `output` with its sound at the platform's loudness (the picture copied, from `picture` when
  * `input` is the sound alone), and returns the written file's own measure: both passes, one after the other.
  */
-export async function normaliseLoudness(input: string, output: string, signal?: AbortSignal, picture?: string): Promise<LoudnessMeasure> {
-  return applyLoudness(input, output, await analyseLoudness(input, signal), signal, picture);
+export async function normaliseLoudness(
+  input: string,
+  output: string,
+  signal?: AbortSignal,
+  picture?: string,
+  /** How far the step is (0 to 1), at each of its passes: measured, written, measured again. */
+  onProgress?: (done: number) => void,
+): Promise<LoudnessMeasure> {
+  const analysis = await analyseLoudness(input, signal);
+  // the shares of a 5-minute sound's time: ebur128 1.2 s, the AAC encode about 10 s, ebur128 again
+  onProgress?.(0.1);
+  const measure = await applyLoudness(input, output, analysis, signal, picture, () => onProgress?.(0.9));
+  onProgress?.(1);
+  return measure;
 }
 
 async function hasAudio(file: string, signal?: AbortSignal): Promise<boolean> {

@@ -15,6 +15,7 @@ import { deleteMedia, findMediaForUser, localMediaSet, saveMediaFromPath } from 
 import { getEnv } from "~/server/env.server";
 import { buildTimeline, type Timeline } from "../../remotion/timeline";
 import { sceneBoundaries } from "../../remotion/timing";
+import { JOIN_PERCENT } from "../shared/render-percent";
 import { renderChunkProgressSignal, renderWorkflowId, type RenderPlan, type RenderPlanInput, type RenderResult } from "../shared/render";
 import { taskQueueFor } from "../shared/queue-names";
 import { prescaleImage } from "./render-assets";
@@ -303,7 +304,7 @@ export async function joinRenderChunks(input: { plan: RenderPlanInput; chunks: s
   const folder = await attemptFolder(`reelsmith-render-${plan.renderId}-join`);
   try {
     progress.report(
-      { status: "saving", stage: "Saving video", step: "Step 3 of 3: Saving the video", details: `Joining the ${input.chunks.length} parts of the video`, progress: 96 },
+      { status: "saving", stage: "Saving video", step: "Step 3 of 3: Saving the video", details: `Joining the ${input.chunks.length} parts of the video`, progress: JOIN_PERCENT },
       true,
     );
     const chunks = await Promise.all(input.chunks.map((id, i) => localFile(plan, folder.media, id, `Part ${i + 1} of the video`)));

@@ -40,6 +40,7 @@ import { fastRendererSupport } from "./render-fast-compile";
 import { probeDurationSeconds } from "./render-probe";
 import { signalPace } from "./render-signal-pace";
 import { normaliseLoudness, storedLoudness, type StoredLoudness } from "./loudness";
+import { framesPercent, savingPercent } from "../shared/render-percent";
 import { captionTrackCues } from "~/lib/caption-track";
 
 
@@ -159,9 +160,6 @@ export async function loadRenderPlan(plan: RenderPlanInput): Promise<RenderPlan>
   return { ...rest, scenes };
 }
 
-/** The render page's percent for a render `share` done (0 to 1): 5 % to 95 %, the rest is preparing and saving. */
-const percentOfRender = (share: number) => Math.min(95, Math.round(5 + share * 90));
-
 /** The video's length in seconds, as its scenes' voiceovers make it (near enough for pacing progress signals). */
 export const planSeconds = (plan: RenderPlan) => plan.scenes.reduce((sum, s) => sum + s.audioDurationInSeconds, 0);
 
@@ -264,7 +262,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
       stage: encoding ? "Encoding video" : "Rendering scenes",
       step: encoding ? "Step 2 of 3: Encoding the MP4" : "Step 2 of 3: Rendering frames",
       details: `Scene ${Math.min(total, completedScenes + 1)} of ${total}, frame ${Math.min(frame, of)} of ${of} (${engine} renderer)${retryNote}`,
-      progress: percentOfRender(share),
+      progress: framesPercent(share, engine),
     });
   };
 
@@ -325,7 +323,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
             onProgress: (p) => {
               const share = done(p);
               if (p.phase === "encoding") framesDone(p.frame, p.total, false, share);
-              else progress.report({ details: `Drawing caption ${p.done} of ${p.total} (fast renderer)${retryNote}`, progress: percentOfRender(share) });
+              else progress.report({ details: `Drawing caption ${p.done} of ${p.total} (fast renderer)${retryNote}`, progress: framesPercent(share, engine) });
             },
           });
         } else {
@@ -355,11 +353,18 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
           });
         }
 
-        progress.report(
-          { status: "saving", completedScenes: total, currentScene: total, stage: "Saving video", step: "Step 3 of 3: Saving the video", details: "Bringing the sound to -14 LUFS", progress: 96 },
-          true,
-        );
-        return await storeRenderedVideo({ plan, output, engine, durationInFrames, music: available.music, signal: abort.signal, onLoudnessDone: () => progress.report({ details: "Storing the MP4", progress: 97 }, true) });
+        const saving = { status: "saving", completedScenes: total, currentScene: total, stage: "Saving video", step: "Step 3 of 3: Saving the video" } as const;
+        progress.report({ ...saving, details: "Bringing the sound to -14 LUFS", progress: savingPercent(0, engine) }, true);
+        return await storeRenderedVideo({
+          plan,
+          output,
+          engine,
+          durationInFrames,
+          music: available.music,
+          signal: abort.signal,
+          // the loudness step is most of the save step; storing the MP4 the last few seconds
+          onLoudnessProgress: (done) => progress.report({ details: done < 1 ? "Bringing the sound to -14 LUFS" : "Storing the MP4", progress: savingPercent(done * 0.9, engine) }, done === 1),
+        });
       },
       {
         signal: abort.signal,
@@ -398,8 +403,8 @@ export async function storeRenderedVideo(options: {
    * before the join): the MP4 is stored as it is.
    */
   loudness?: StoredLoudness;
-  /** Called once the sound is at the platform's loudness, before the MP4 is stored. */
-  onLoudnessDone?: () => void;
+  /** How far the loudness step is (0 to 1): 1 once the sound is at the platform's loudness, before the MP4 is stored. */
+  onLoudnessProgress?: (done: number) => void;
 }): Promise<RenderResult> {
   const { plan, output, engine, music } = options;
   const durationSeconds = options.durationInFrames / plan.fps;
@@ -408,9 +413,8 @@ export async function storeRenderedVideo(options: {
   let loudness = options.loudness;
   if (!loudness) {
     delivered = path.join(path.dirname(output), "delivered.mp4");
-    loudness = storedLoudness(await normaliseLoudness(output, delivered, options.signal));
-  }
-  options.onLoudnessDone?.();
+    loudness = storedLoudness(await normaliseLoudness(output, delivered, options.signal, undefined, options.onLoudnessProgress));
+  } else options.onLoudnessProgress?.(1);
   const file = await saveMediaFromPath({
     userId: plan.userId,
     projectId: plan.projectId,
