@@ -1,10 +1,9 @@
 // Project Maintenance: voiceover and image files that no storyboard scene points to any more (replaced by a
 // regeneration, or left by a failed run) are found and deleted.
-import type { MediaFile } from "~/generated/prisma/client";
 import { CLEANUP_PROJECT_ID } from "~/lib/constants";
 import { prisma } from "./db.server";
 import { logError } from "./error-log.server";
-import { deleteMedia, mediaIdFromUrl } from "./storage.server";
+import { deleteMedia, mediaIdFromUrl, withByteCount, type StoredMediaFile } from "./storage.server";
 
 export type CleanupCounts = { deleted: number; orphaned: number };
 export type CleanupResult = { voiceoverFiles: CleanupCounts; imageFiles: CleanupCounts };
@@ -28,7 +27,7 @@ export async function resolveCleanupProject(userId: string, projectIdParam: stri
 }
 
 /** Image and voiceover files of the project that no scene refers to, older than the grace period. */
-export async function findOrphanedMedia(projectId: string, now = new Date()): Promise<MediaFile[]> {
+export async function findOrphanedMedia(projectId: string, now = new Date()): Promise<StoredMediaFile[]> {
   const [files, cells] = await Promise.all([
     prisma.mediaFile.findMany({
       where: { projectId, kind: { in: ["image", "voiceover"] }, createdAt: { lt: new Date(now.getTime() - ORPHAN_GRACE_MS) } },
@@ -46,7 +45,7 @@ export async function findOrphanedMedia(projectId: string, now = new Date()): Pr
       if (id) referenced.add(id);
     }
   }
-  return files.filter((f) => !referenced.has(f.id));
+  return files.filter((f) => !referenced.has(f.id)).map(withByteCount);
 }
 
 export async function cleanupProjectMedia(userId: string, projectId: string | null): Promise<CleanupResult> {

@@ -3,11 +3,10 @@
 // process and every restart finds them), and answered like the media route: owner only, anyone else the same 404
 // as a missing id. A variant never changes (media files are immutable), so the browser may keep it for a year.
 import sharp from "sharp";
-import type { MediaFile } from "~/generated/prisma/client";
 import { RESIZABLE_IMAGE_TYPES, type MediaVariantWidth } from "~/lib/media-variants";
 import { jsonError } from "./api.server";
 import { MEDIA_NOT_FOUND, serveMedia } from "./media-response.server";
-import { findMediaForUser, mediaBackend, mediaVariantKey, readMedia, StorageNotFoundError } from "./storage.server";
+import { findMediaForUser, mediaBackend, mediaVariantKey, readMedia, StorageNotFoundError, type StoredMediaFile } from "./storage.server";
 
 /** The most pixels a variant is made from (the scene upload's own limit); a larger original is answered as itself. */
 const MAX_SOURCE_PIXELS = 40_000_000;
@@ -17,7 +16,7 @@ const WEBP_QUALITY = 75;
 const making = new Map<string, Promise<Buffer | null>>();
 
 /** The variant's bytes: stored, or made now and stored. Null when the original cannot be decoded. */
-async function variantBytes(file: MediaFile, width: MediaVariantWidth): Promise<Buffer | null> {
+async function variantBytes(file: StoredMediaFile, width: MediaVariantWidth): Promise<Buffer | null> {
   const key = mediaVariantKey(file, width);
   try {
     return await mediaBackend().read(key);
@@ -32,7 +31,7 @@ async function variantBytes(file: MediaFile, width: MediaVariantWidth): Promise<
   return pending;
 }
 
-async function makeVariant(file: MediaFile, key: string, width: MediaVariantWidth): Promise<Buffer | null> {
+async function makeVariant(file: StoredMediaFile, key: string, width: MediaVariantWidth): Promise<Buffer | null> {
   const original = await readMedia(file);
   let data: Buffer;
   try {

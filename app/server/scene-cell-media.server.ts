@@ -49,7 +49,7 @@ export async function findCell(projectId: string, cellIndex: number): Promise<St
 }
 
 /** Points the scene at the creator's picture (and clip), keeping the generated image for Undo. */
-export async function showOwnMedia(cell: StoryboardCell, image: MediaFile, source: "upload" | "project_image", clip?: { file: MediaFile; durationSeconds: number }) {
+export async function showOwnMedia(cell: StoryboardCell, image: Pick<MediaFile, "id">, source: "upload" | "project_image", clip?: { file: Pick<MediaFile, "id">; durationSeconds: number }) {
   const keep =
     cell.imageSource === "generated"
       ? {

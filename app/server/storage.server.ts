@@ -33,6 +33,20 @@ export type SaveMediaInput = {
 
 type StoredKey = Pick<MediaFile, "storageKey">;
 
+/**
+ * A MediaFile row as the app handles it: its size a number. The column is 64-bit (a long render passes 2 GiB,
+ * decision 187) and Prisma reads it as a bigint, which JSON.stringify (a loader's JSON, Temporal's payloads) throws
+ * on; a number is exact up to 2^53 bytes (8 PiB).
+ */
+export type StoredMediaFile = Omit<MediaFile, "bytes"> & { bytes: number };
+
+/** The row (whole or selected) with its size as a number: call it where a MediaFile row is read (decision 187). */
+export function withByteCount<T extends { bytes: bigint }>(row: T): Omit<T, "bytes"> & { bytes: number } {
+  const bytes = Number(row.bytes);
+  if (!Number.isSafeInteger(bytes)) throw new Error(`A media file of ${row.bytes} bytes is past what a number holds exactly`);
+  return { ...row, bytes };
+}
+
 let selected: { backend: StorageBackend; scratch: ScratchCache | null } | undefined;
 
 function storage() {
@@ -77,9 +91,10 @@ function newStorageKey(input: SaveMediaInput): string {
   return `${input.userId}/${input.kind}/${randomUUID()}.${extension}`;
 }
 
-async function recordFile(input: SaveMediaInput, storageKey: string, bytes: number): Promise<MediaFile> {
+async function recordFile(input: SaveMediaInput, storageKey: string, bytes: number): Promise<StoredMediaFile> {
+  let row: MediaFile;
   try {
-    return await prisma.mediaFile.create({
+    row = await prisma.mediaFile.create({
       data: {
         userId: input.userId,
         projectId: input.projectId ?? null,
@@ -99,17 +114,18 @@ async function recordFile(input: SaveMediaInput, storageKey: string, bytes: numb
       .catch(() => {});
     throw e;
   }
+  return withByteCount(row);
 }
 
 /** Writes the bytes (atomically: a reader never sees half a file) and records the file. */
-export async function saveMedia(input: SaveMediaInput & { data: Buffer }): Promise<MediaFile> {
+export async function saveMedia(input: SaveMediaInput & { data: Buffer }): Promise<StoredMediaFile> {
   const storageKey = newStorageKey(input);
   const stored = await mediaBackend().put(storageKey, input.data, { contentType: input.mimeType });
   return recordFile(input, storageKey, stored.bytes);
 }
 
 /** Moves a finished file (e.g. a render's output in a temp dir) into storage, streamed, never read into memory. */
-export async function saveMediaFromPath(input: SaveMediaInput & { sourcePath: string }): Promise<MediaFile> {
+export async function saveMediaFromPath(input: SaveMediaInput & { sourcePath: string }): Promise<StoredMediaFile> {
   const storageKey = newStorageKey(input);
   const stored = await mediaBackend().moveIn(storageKey, input.sourcePath, { contentType: input.mimeType });
   return recordFile(input, storageKey, stored.bytes);
@@ -225,6 +241,7 @@ export async function deleteMedia(fileOrId: Pick<MediaFile, "id"> | string): Pro
   }
 }
 
-export function findMediaForUser(userId: string, id: string): Promise<MediaFile | null> {
-  return prisma.mediaFile.findFirst({ where: { id, userId } });
+export async function findMediaForUser(userId: string, id: string): Promise<StoredMediaFile | null> {
+  const row = await prisma.mediaFile.findFirst({ where: { id, userId } });
+  return row && withByteCount(row);
 }

@@ -8,7 +8,7 @@ import { FILE_LIMITS } from "~/lib/constants";
 import { getGlobalBranding, setGlobalBranding, type GlobalBranding } from "./branding.server";
 import { prisma } from "./db.server";
 import { setWatermarkUrl } from "./settings.server";
-import { deleteMedia, mediaIdFromUrl, mediaUrl, saveMedia } from "./storage.server";
+import { deleteMedia, mediaIdFromUrl, mediaUrl, saveMedia, withByteCount, type StoredMediaFile } from "./storage.server";
 import { looksLikeSvg, sanitizeSvg } from "./svg-sanitize.server";
 
 export type ImageType = "svg" | "png" | "jpg" | "webp" | "gif" | "avif" | "tif" | "ico";
@@ -166,8 +166,9 @@ export function brandingIdFromUrl(url: string | null | undefined): string | null
 }
 
 /** A branding file by id; other kinds of media are never served by the branding route. */
-export function findBrandingFile(id: string): Promise<MediaFile | null> {
-  return prisma.mediaFile.findFirst({ where: { id, kind: "branding" } });
+export async function findBrandingFile(id: string): Promise<StoredMediaFile | null> {
+  const row = await prisma.mediaFile.findFirst({ where: { id, kind: "branding" } });
+  return row && withByteCount(row);
 }
 
 const BRANDING_FIELD = { logo: "customLogoUrl", favicon: "customFaviconUrl" } as const;

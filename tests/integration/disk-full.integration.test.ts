@@ -128,7 +128,7 @@ async function expectMixedOnRetry({ project, mix }: Creator) {
   const facts = await probeVideo(path.join(media, file.storageKey));
   expect(facts.audio).not.toBeNull();
   expect(facts.video.durationSeconds).toBeCloseTo(4, 0);
-  expect(fs.statSync(path.join(media, file.storageKey)).size).toBe(file.bytes);
+  expect(fs.statSync(path.join(media, file.storageKey)).size).toBe(Number(file.bytes));
   expect(filesIn(media).filter((f) => f.endsWith(".partial"))).toEqual([]);
 }
 

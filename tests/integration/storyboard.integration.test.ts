@@ -118,7 +118,7 @@ describe("storyboard and scene media on a real Temporal server", () => {
     const files = await prisma.mediaFile.findMany({ where: { projectId: ctx.project.id } });
     expect(files.filter((f) => f.kind === "image")).toHaveLength(5);
     expect(files.filter((f) => f.kind === "voiceover")).toHaveLength(6);
-    for (const f of files) expect(fs.statSync(mediaFilePath(f)).size).toBe(f.bytes);
+    for (const f of files) expect(fs.statSync(mediaFilePath(f)).size).toBe(Number(f.bytes));
     expect(files.filter((f) => f.kind === "image").every((f) => f.width === 1080 && f.height === 1920)).toBe(true);
   });
 

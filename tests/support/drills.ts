@@ -168,7 +168,7 @@ export async function openDrills(stack: DrillStack) {
     for (const key of keys) if (!disk.includes(key)) problems.push(`a row whose file is missing: ${key}`);
     for (const row of rows) {
       const size = fs.existsSync(mediaFilePath(row)) ? fs.statSync(mediaFilePath(row)).size : -1;
-      if (size !== row.bytes) problems.push(`${row.kind} ${row.id}: ${size} bytes on disk, ${row.bytes} recorded`);
+      if (size !== Number(row.bytes)) problems.push(`${row.kind} ${row.id}: ${size} bytes on disk, ${row.bytes} recorded`);
     }
     return problems;
   }
