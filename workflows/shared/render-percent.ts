@@ -5,7 +5,8 @@
 // Shares measured with `npm run bench:long` at 1080p (docs/benchmarks.md): in a fast render the save step takes
 // about 7 % of the time once the loudness step is a gain and a limiter (decision 190, third round); an exact render
 // draws its frames about three times slower, so its save step is a third of that share. A chunked render's sound is
-// brought to loudness beside the chunks, about 5 % of their time; its join copies both streams.
+// brought to loudness on a render slot, about 5-7 % of the chunks' time (bench:long at 20 minutes: 75 s against
+// 961 s); its join copies both streams and stores the MP4 in a few seconds, so the last point is all it gets.
 import type { RenderEngine } from "./render";
 
 /** Where the frames start: the plan, the pictures scaled and the captions drawn come before. */
@@ -14,8 +15,8 @@ const FRAMES_FROM = 5;
 /** Where a one-piece render's save step starts, by renderer. */
 const SAVING_FROM: Record<RenderEngine, number> = { fast: 92, exact: 97 };
 
-/** A chunked render: the frames fill up to here, the sound at the platform's loudness adds the rest up to 95. */
-const CHUNK_FRAMES_TO = 90;
+/** A chunked render: the frames fill up to here, the sound at the platform's loudness adds the rest up to 99. */
+const CHUNK_FRAMES_TO = 94;
 const CHUNK_SOUND_POINTS = 5;
 
 /** The percent for a one-piece render with `share` (0 to 1) of its frames (and captions) done. */
@@ -34,6 +35,6 @@ export function chunkedPercent(framesShare: number, soundReady: boolean): number
 }
 
 /** Where a chunked render's join starts (the parts and the sound are ready). */
-export const JOIN_PERCENT = CHUNK_FRAMES_TO + CHUNK_SOUND_POINTS + 1;
+export const JOIN_PERCENT = CHUNK_FRAMES_TO + CHUNK_SOUND_POINTS;
 
 const clamp = (n: number) => Math.min(1, Math.max(0, Number.isFinite(n) ? n : 0));
