@@ -14,8 +14,14 @@ export type VoicesResponse = { voices: Voice[]; source: "cloud" | "offline"; pro
 
 export const VOICES_QUERY_KEY = ["voices", "all"] as const;
 
-export function useVoiceList() {
-  return useQuery({ queryKey: VOICES_QUERY_KEY, queryFn: () => apiGet<VoicesResponse>("/api/elevenlabs/voices") });
+/** The voices of the creator's speech service; `initial`, when the page's loader sent them, is shown at once. */
+export function useVoiceList(initial?: VoicesResponse | null) {
+  return useQuery({
+    queryKey: VOICES_QUERY_KEY,
+    queryFn: () => apiGet<VoicesResponse>("/api/elevenlabs/voices"),
+    // a list sent with the page is this minute's: no second request for it as the page starts
+    ...(initial ? { initialData: initial, staleTime: 60_000 } : {}),
+  });
 }
 
 const selectClass = "w-full rounded-md border border-slate-700 bg-slate-950 px-3 py-2 outline-none focus:border-brand";
@@ -25,11 +31,13 @@ export function NarrationFields(props: {
   voiceId: string;
   voiceSpeed: number;
   savedVoiceId?: string | null;
+  /** The voices, when the page's loader sent them (the offline ones): the select is drawn with the page. */
+  initialVoices?: VoicesResponse | null;
   onLanguage: (code: string) => void;
   onVoice: (id: string) => void;
   onSpeed: (speed: number) => void;
 }) {
-  const voices = useVoiceList();
+  const voices = useVoiceList(props.initialVoices);
   const list = voices.data?.voices ?? [];
   // Every voice of every language is an <option> (a few hundred): the arrived list is drawn as a deferred update,
   // which React splits into short tasks, so it does not hold the page for one long task (issue 36). Until it is

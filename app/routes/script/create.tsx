@@ -3,7 +3,7 @@ import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { DurationSlider } from "~/components/create/duration-slider";
-import { NarrationFields } from "~/components/create/narration-fields";
+import { NarrationFields, type VoicesResponse } from "~/components/create/narration-fields";
 import { ScriptSourcePicker, topicFromScript, type ScriptSource } from "~/components/create/script-source";
 import { OwnScriptEditor } from "~/components/script/own-script-editor";
 import { OWN_SCRIPT_MESSAGES, scriptSections } from "~/lib/own-script";
@@ -12,6 +12,7 @@ import { ProjectVoiceSchema } from "~/lib/project-voice";
 import { VOICE_SPEED } from "~/lib/voice-speed";
 import { prisma } from "~/server/db.server";
 import { getUserSettings } from "~/server/settings.server";
+import { userProviders } from "~/server/providers.server";
 import { Button } from "~/components/ui/button";
 import { MakeWholeVideoButton } from "~/components/make-video/make-whole-video-button";
 import { toast } from "~/hooks/use-toast";
@@ -26,16 +27,29 @@ import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () => pageMeta("Create New Video · Reelsmith");
 
+/**
+ * The offline voices, which are a list in the code, or null when a voice service speaks for the creator (its list is
+ * a request of the page's own: it can take a second). Sent with the page, the voice select is drawn on the server, so
+ * a phone does not insert a hundred options in one long task when the list arrives (issue 36).
+ */
+async function voicesSentWithPage(userId: string): Promise<VoicesResponse | null> {
+  const { speech } = await userProviders(userId);
+  if (speech.source !== "offline") return null;
+  return { voices: await speech.listVoices(), source: speech.source, provider: speech.name };
+}
+
 // The narration starts as the creator's last project had it (a French creator stays French), and knows the saved voice.
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
-  const [last, settings] = await Promise.all([
+  const [last, settings, voices] = await Promise.all([
     prisma.project.findFirst({ where: { userId }, orderBy: { createdAt: "desc" }, select: { language: true, voiceId: true, voiceSpeed: true } }),
     getUserSettings(userId),
+    voicesSentWithPage(userId),
   ]);
   return {
     narration: { language: last?.language ?? DEFAULT_LANGUAGE, voiceId: last?.voiceId ?? "", voiceSpeed: last?.voiceSpeed ?? VOICE_SPEED.default },
     savedVoiceId: settings.elevenLabsVoiceId,
+    voices,
   };
 }
 
@@ -93,7 +107,7 @@ const FORMAT_LABELS: Record<ResolutionValue, { name: string; hint: string }> = {
 };
 
 export default function CreateVideo() {
-  const { narration, savedVoiceId } = useLoaderData<typeof loader>();
+  const { narration, savedVoiceId, voices } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<ActionResult>();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -233,6 +247,7 @@ export default function CreateVideo() {
           voiceId={voiceId}
           voiceSpeed={voiceSpeed}
           savedVoiceId={savedVoiceId}
+          initialVoices={voices}
           onLanguage={setLanguage}
           onVoice={setVoiceId}
           onSpeed={setVoiceSpeed}
