@@ -92,5 +92,6 @@ export async function snapshotOf(userId: string) {
   const media = await prisma.mediaFile.findMany({ where: { userId }, orderBy: { id: "asc" } });
   const settings = await prisma.userSettings.findUnique({ where: { userId } });
   const logs = await prisma.errorLog.findMany({ where: { userId }, orderBy: { id: "asc" } });
-  return JSON.parse(JSON.stringify({ user: { ...user, updatedAt: null }, projects, media, settings, logs }));
+  // (a media file's size is a bigint, decision 187: compared as its digits)
+  return JSON.parse(JSON.stringify({ user: { ...user, updatedAt: null }, projects, media, settings, logs }, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value)));
 }
