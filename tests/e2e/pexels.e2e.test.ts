@@ -110,7 +110,7 @@ describe("Pexels stock photos", () => {
     // the preview (Remotion Player) shows the scene photos
     const src = await first.getAttribute("src");
     const preview = page.locator("section[aria-label='Video preview']");
-    await preview.waitFor();
+    await preview.scrollIntoViewIfNeeded(); // it loads when it nears the screen
     await expect.poll(() => preview.locator("img").evaluateAll((imgs, s) => imgs.some((i) => (i as HTMLImageElement).src.endsWith(s!)), src), { timeout: 30_000 }).toBe(true);
     await photograph("pexels-photos-storyboard-9x16");
   });

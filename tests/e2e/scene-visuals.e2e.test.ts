@@ -84,7 +84,7 @@ describe("offline storyboards illustrate their scenes", () => {
 
     // the preview (Remotion Player) shows the upload in its first frame
     const preview = page.locator("section[aria-label='Video preview']");
-    await preview.waitFor();
+    await preview.scrollIntoViewIfNeeded(); // it loads when it nears the screen
     await expect.poll(() => preview.locator("img").evaluateAll((imgs, src) => imgs.some((i) => (i as HTMLImageElement).src.endsWith(src!)), after), { timeout: 30_000 }).toBe(true);
     await page.screenshot({ path: path.join(shots, "storyboard-3-pets-upload-9x16.png"), fullPage: true });
 

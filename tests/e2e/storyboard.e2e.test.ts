@@ -117,7 +117,8 @@ describe("storyboard with offline providers", () => {
 
     // the live preview shows the same composition the renderer uses, with the scenes' images
     const preview = page.getByRole("region", { name: "Video preview" });
-    await preview.waitFor();
+    // the page's last section: its code loads when it nears the screen
+    await preview.scrollIntoViewIfNeeded();
     await preview.locator("img").first().waitFor();
     const previewImage = await preview
       .locator("img")
@@ -183,6 +184,7 @@ describe("storyboard with offline providers", () => {
     const preview = page.getByRole("region", { name: "Video preview" });
     // the Player is loaded lazily: wait until it draws a scene, or the pause below finds nothing and it plays on
     // (the highlighted word then moves between finding it and measuring it)
+    await preview.scrollIntoViewIfNeeded();
     await preview.locator("img").first().waitFor();
     await preview.hover();
     const pause = preview.getByRole("button", { name: "Pause video" });
@@ -246,6 +248,7 @@ describe("storyboard with offline providers", () => {
 
     // a reload shows the saved choice; None turns captions off in the preview
     await page.reload();
+    await preview.scrollIntoViewIfNeeded();
     await preview.getByLabel("Captions").waitFor();
     expect(await preview.getByLabel("Captions").inputValue()).toBe("highlight");
     expect(await preview.getByRole("combobox", { name: /^Position/ }).inputValue()).toBe("top");

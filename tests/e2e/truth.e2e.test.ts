@@ -149,6 +149,8 @@ describe("issue 22: every screen tells the truth", () => {
     expect(await player.evaluate((el) => getComputedStyle(el).position)).not.toBe("fixed");
     // the preview's controls are under the picture, not over its caption
     const preview = page.getByRole("region", { name: "Video preview" });
+    // the preview loads when it nears the screen (it is the page's last section)
+    await preview.scrollIntoViewIfNeeded();
     await preview.getByRole("group", { name: "Preview controls" }).waitFor({ timeout: 30_000 });
     const video = (await preview.getByTestId("preview-picture").boundingBox())!;
     const controls = (await preview.getByRole("group", { name: "Preview controls" }).boundingBox())!;

@@ -17,6 +17,7 @@ import { buildTimeline } from "../../../remotion/timeline";
 import { VIDEO_FPS } from "../../../remotion/timing";
 import { videoSizeFor } from "~/lib/video-format";
 import { CaptionStylePicker, useCaptionStyle } from "./caption-style-picker";
+import { PREVIEW_NOT_READY, PreviewSection } from "./preview-section";
 
 /** Props for the composition from the scenes; null until every scene has its image and measured audio. */
 export function previewProps(
@@ -62,11 +63,7 @@ export function LivePreview({ cells, resolution }: { cells: StoryboardCellView[]
   const vertical = resolution !== "16:9";
   const durationInFrames = props ? buildTimeline(props).durationInFrames : 0;
   return (
-    <section aria-label="Video preview" className="mt-8 rounded-xl border border-slate-800 bg-slate-900 p-4">
-      <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-lg font-semibold">Preview</h2>
-        {style ? <CaptionStylePicker style={style} onChange={save} /> : null}
-      </div>
+    <PreviewSection aside={style ? <CaptionStylePicker style={style} onChange={save} /> : null}>
       {mounted && props ? (
         <div className={vertical ? "mx-auto max-w-xs" : "mx-auto max-w-3xl"}>
           <div data-testid="preview-picture">
@@ -85,8 +82,8 @@ export function LivePreview({ cells, resolution }: { cells: StoryboardCellView[]
           <PreviewControls player={player} durationInFrames={durationInFrames} fps={props.fps} />
         </div>
       ) : (
-        <p className="text-sm text-slate-400">The preview plays here when all scenes have pictures and narration.</p>
+        <p className="text-sm text-slate-400">{PREVIEW_NOT_READY}</p>
       )}
-    </section>
+    </PreviewSection>
   );
 }

@@ -18,14 +18,11 @@ import { getStoryboardStatus, listCells } from "~/server/storyboard.server";
 import { getImageSource } from "~/server/scene-media.server";
 import { resolutionValue } from "~/lib/video-format";
 import { pageMeta } from "~/lib/meta";
-import { lazy, Suspense, useEffect, useState } from "react";
 import { useSceneEditing } from "~/components/storyboard/use-scene-editing";
 import { UndoDeleteBar } from "~/components/storyboard/undo-delete-bar";
+import { LivePreviewWhenNear } from "~/components/storyboard/live-preview-when-near";
 import type { SceneEditActions } from "~/components/storyboard/scene-edit-toolbar";
 import { formatLength } from "~/lib/own-script";
-
-// The preview bundles Remotion and its Player (about half a megabyte): loaded only when the scenes show.
-const LivePreview = lazy(() => import("~/components/storyboard/live-preview").then((m) => ({ default: m.LivePreview })));
 
 export const meta: MetaFunction = () => pageMeta("Storyboard · Reelsmith");
 
@@ -45,10 +42,6 @@ export default function StoryboardPage() {
   const { project, initial, imageSource } = useLoaderData<typeof loader>();
   const { status, unreachable, list: saved, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene } = useStoryboard(project, initial);
   const scenes = useSceneEditing(project?.id ?? null, saved);
-  // The preview (the page's last section) is drawn in the browser only: rendered on the server, its lazy code
-  // was still loading when the first scene update came, and React threw away the server's HTML with an error.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
   // what the page shows: the scenes with the creator's latest edit already made (a deleted one gone at once)
   const list = scenes.shown;
 
@@ -189,11 +182,8 @@ export default function StoryboardPage() {
         {scenes.announcement}
       </p>
       <UndoDeleteBar pending={scenes.pending} onUndo={scenes.undo} />
-      {hydrated ? (
-        <Suspense fallback={null}>
-          <LivePreview cells={list} resolution={project.resolution} />
-        </Suspense>
-      ) : null}
+      {/* the Player and its code load when the section nears the screen; the frame is in the server's HTML */}
+      <LivePreviewWhenNear cells={list} resolution={project.resolution} />
     </Shell>
   );
 }
