@@ -50,7 +50,16 @@ export default defineConfig({
   // Rollup merges chunks under 10 kB into others when that runs no other code on any page (issue 36, decision 134):
   // /create loaded 29 scripts, a dozen of them under 1 kB, each a request, a module to evaluate and a step in
   // the simulated download chain.
-  build: { rollupOptions: { output: { experimentalMinChunkSize: 10_000 } } },
+  // The icons (lucide-react, one module each) go into one chunk: Rollup gave every icon shared by two pages a
+  // chunk of its own, 300-700 bytes each, seven of /storyboard's 29 scripts (decision 134's fifth round).
+  build: {
+    rollupOptions: {
+      output: {
+        experimentalMinChunkSize: 10_000,
+        manualChunks: (id) => (id.includes("/node_modules/lucide-react/") ? "icons" : undefined),
+      },
+    },
+  },
   // Node-only packages the server bundle must load from node_modules rather than inline.
   ssr: { external: ["@prisma/client", "@prisma/adapter-pg", "pg", "sharp", "@temporalio/client", "@temporalio/workflow", "oidc-provider"] },
 });

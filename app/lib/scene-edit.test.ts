@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SceneEditSchema, applySceneEdit, planSceneEdit, splitText } from "./scene-edit";
+import { applySceneEdit, planSceneEdit, splitText } from "./scene-edit";
+import { SceneEditSchema } from "./scene-edit-schema";
 
 const scenes = [
   { id: "a", text: "One two three." },

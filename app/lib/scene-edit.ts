@@ -3,38 +3,23 @@
 // once. Media stays with its words: a moved scene keeps its picture and voiceover; a split or merged scene keeps its
 // picture but must be spoken again; an added scene (or a split's second half) has neither until Generate All runs.
 // See docs/decisions/171-scene-editing.md.
-import { z } from "zod";
-
 /** A scene's words may be at most this long (the same cap as editing a voiceover on its card). */
 export const SCENE_TEXT_MAX_CHARS = 5000;
 
 /** How long a deleted scene can be brought back before the deletion is saved. */
 export const SCENE_UNDO_MS = 6000;
 
-const SceneId = z.string({ message: "sceneId must be a scene's id" }).min(1, "sceneId must be a scene's id").max(64, "sceneId is not a scene's id");
-const Position = z.number({ message: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").max(10_000, "is past the last scene");
-const SceneText = z
-  .string({ message: "Send the new scene's words as text" })
-  .trim()
-  .min(1, "The new scene needs words: type what it should say.")
-  .max(SCENE_TEXT_MAX_CHARS, `A scene holds at most ${SCENE_TEXT_MAX_CHARS.toLocaleString("en-US")} characters.`);
-
-export const SceneEditSchema = z.discriminatedUnion(
-  "action",
-  [
-    /** a new scene saying `text`, placed at index `at` (0: first; the scene count: last) */
-    z.object({ action: z.literal("add"), at: Position, text: SceneText }),
-    z.object({ action: z.literal("delete"), sceneId: SceneId }),
-    /** the scene moved to index `to` (the others close up around it) */
-    z.object({ action: z.literal("move"), sceneId: SceneId, to: Position }),
-    /** the scene cut in two at character `at` of its voiceover */
-    z.object({ action: z.literal("split"), sceneId: SceneId, at: Position }),
-    /** the scene joined with the one after it */
-    z.object({ action: z.literal("merge"), sceneId: SceneId }),
-  ],
-  { message: "action must be add, delete, move, split or merge" },
-);
-export type SceneEdit = z.infer<typeof SceneEditSchema>;
+/** One edit of the scene list; the API checks a request's body against SceneEditSchema (scene-edit-schema.ts). */
+export type SceneEdit =
+  /** a new scene saying `text`, placed at index `at` (0: first; the scene count: last) */
+  | { action: "add"; at: number; text: string }
+  | { action: "delete"; sceneId: string }
+  /** the scene moved to index `to` (the others close up around it) */
+  | { action: "move"; sceneId: string; to: number }
+  /** the scene cut in two at character `at` of its voiceover */
+  | { action: "split"; sceneId: string; at: number }
+  /** the scene joined with the one after it */
+  | { action: "merge"; sceneId: string };
 
 export type PlannedScene =
   /** an existing scene (by id) at this place; `text`: its new words, which it must be spoken with again */

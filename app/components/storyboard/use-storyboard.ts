@@ -5,7 +5,6 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useProgressEvents } from "~/hooks/use-progress-events";
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
-import { loadCurrentScript } from "~/lib/browser-storage";
 import { GENERATE_ALL, GENERATION_STARTED_FLAG_MS, POLLING_MS } from "~/lib/constants";
 import { pollWhileUnreachable, serverUnreachable } from "~/lib/server-reachability";
 import type { StoryboardCellView } from "~/server/storyboard.server";
@@ -25,6 +24,9 @@ export type StoryboardStatus = {
 type GenerateAllState = { progress: GenerateAllRun | null };
 
 const STARTED_FLAG_KEY = "storyboardGenerationStartedAt";
+// The saved script (browser storage, read through zod) matters only when a storyboard is started: loaded then,
+// not with the page, which then needs no zod at all (about 25 KiB compressed; decision 134's fifth round).
+const loadBrowserStorage = () => import("~/lib/browser-storage");
 export const noBusy: SceneBusy = { image: false, voiceover: false };
 
 
@@ -79,8 +81,8 @@ export function useStoryboard(project: { title: string } | null, initial: Storyb
   }, [queryClient]);
 
   const start = useMutation({
-    mutationFn: () => {
-      const script = loadCurrentScript(window.localStorage);
+    mutationFn: async () => {
+      const script = (await loadBrowserStorage()).loadCurrentScript(window.localStorage);
       return apiRequest<{ existing?: boolean; processing?: boolean }>("POST", "/api/generate-storyboards", {
         script: script?.script ?? undefined,
         title: script?.title ?? project?.title,
@@ -99,10 +101,16 @@ export function useStoryboard(project: { title: string } | null, initial: Storyb
   // Start automatically when the saved script is completed, no storyboard exists, and none is being started.
   useEffect(() => {
     if (unreachable || status.data?.status !== "not_found" || list.length > 0 || start.isPending) return;
-    const script = loadCurrentScript(window.localStorage);
-    if (script?.status !== "completed") return;
-    if (Date.now() - Number(window.sessionStorage.getItem(STARTED_FLAG_KEY) ?? 0) < GENERATION_STARTED_FLAG_MS) return;
-    start.mutate();
+    let current = true;
+    void loadBrowserStorage().then(({ loadCurrentScript }) => {
+      const script = loadCurrentScript(window.localStorage);
+      if (!current || script?.status !== "completed") return;
+      if (Date.now() - Number(window.sessionStorage.getItem(STARTED_FLAG_KEY) ?? 0) < GENERATION_STARTED_FLAG_MS) return;
+      start.mutate();
+    });
+    return () => {
+      current = false;
+    };
   }, [unreachable, status.data?.status, list.length, start]);
 
   const saveCell = async (cellIndex: number, field: "imagePrompt" | "voiceoverText", value: string) => {

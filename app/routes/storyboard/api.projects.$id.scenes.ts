@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { SceneEditSchema } from "~/lib/scene-edit";
+import { SceneEditSchema } from "~/lib/scene-edit-schema";
 import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { editScenes } from "~/server/scene-edit.server";
