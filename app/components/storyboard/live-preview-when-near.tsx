@@ -7,7 +7,7 @@ import { useInView } from "react-intersection-observer";
 import type { ResolutionValue } from "~/lib/video-format";
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import type { StoryboardCellView } from "~/server/storyboard.server";
-import { PREVIEW_NOT_READY, PreviewSection } from "./preview-section";
+import { PREVIEW_LOADING, PREVIEW_NOT_READY, PreviewHeading, PreviewSection } from "./preview-section";
 
 const LivePreview = lazy(() => import("./live-preview").then((m) => ({ default: m.LivePreview })));
 
@@ -18,15 +18,22 @@ export function LivePreviewWhenNear({ cells, resolution }: { cells: StoryboardCe
   const [near, setNear] = useState(false);
   // a transition: the Player's first render is split into short tasks instead of holding the page
   const { ref } = useInView({ triggerOnce: true, rootMargin: LOAD_AHEAD, onChange: (inView) => inView && startTransition(() => setNear(true)) });
-  const frame = (
-    <PreviewSection ref={near ? undefined : ref}>
-      <p className="text-sm text-slate-400">{allScenesHaveMedia(cells) ? "Loading the preview..." : PREVIEW_NOT_READY}</p>
-    </PreviewSection>
+  const waiting = (
+    <>
+      <PreviewHeading />
+      <p className="text-sm text-slate-400">{allScenesHaveMedia(cells) ? PREVIEW_LOADING : PREVIEW_NOT_READY}</p>
+    </>
   );
-  if (!near) return frame;
+  // one section element throughout, from the server's HTML to the Player
   return (
-    <Suspense fallback={frame}>
-      <LivePreview cells={cells} resolution={resolution} />
-    </Suspense>
+    <PreviewSection ref={ref}>
+      {near ? (
+        <Suspense fallback={waiting}>
+          <LivePreview cells={cells} resolution={resolution} />
+        </Suspense>
+      ) : (
+        waiting
+      )}
+    </PreviewSection>
   );
 }

@@ -17,7 +17,8 @@ import { buildTimeline } from "../../../remotion/timeline";
 import { VIDEO_FPS } from "../../../remotion/timing";
 import { videoSizeFor } from "~/lib/video-format";
 import { CaptionStylePicker, useCaptionStyle } from "./caption-style-picker";
-import { PREVIEW_NOT_READY, PreviewSection } from "./preview-section";
+import { PREVIEW_LOADING, PREVIEW_NOT_READY, PreviewHeading } from "./preview-section";
+import { allScenesHaveMedia } from "~/lib/storyboard";
 
 /** Props for the composition from the scenes; null until every scene has its image and measured audio. */
 export function previewProps(
@@ -53,6 +54,7 @@ export function previewProps(
   };
 }
 
+/** The preview inside its section (preview-section.tsx): the heading with the caption style, the Player, its controls. */
 export function LivePreview({ cells, resolution }: { cells: StoryboardCellView[]; resolution: ResolutionValue }) {
   // The Player needs the browser; render it after hydration.
   const [mounted, setMounted] = useState(false);
@@ -63,7 +65,8 @@ export function LivePreview({ cells, resolution }: { cells: StoryboardCellView[]
   const vertical = resolution !== "16:9";
   const durationInFrames = props ? buildTimeline(props).durationInFrames : 0;
   return (
-    <PreviewSection aside={style ? <CaptionStylePicker style={style} onChange={save} /> : null}>
+    <>
+      <PreviewHeading aside={style ? <CaptionStylePicker style={style} onChange={save} /> : null} />
       {mounted && props ? (
         <div className={vertical ? "mx-auto max-w-xs" : "mx-auto max-w-3xl"}>
           <div data-testid="preview-picture">
@@ -82,8 +85,8 @@ export function LivePreview({ cells, resolution }: { cells: StoryboardCellView[]
           <PreviewControls player={player} durationInFrames={durationInFrames} fps={props.fps} />
         </div>
       ) : (
-        <p className="text-sm text-slate-400">{PREVIEW_NOT_READY}</p>
+        <p className="text-sm text-slate-400">{!style && allScenesHaveMedia(cells) ? PREVIEW_LOADING : PREVIEW_NOT_READY}</p>
       )}
-    </PreviewSection>
+    </>
   );
 }
