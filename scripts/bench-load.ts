@@ -278,9 +278,27 @@ try {
       const spread = (Math.max(...settled) / Math.min(...settled) - 1) * 100;
       return `${key} start ${values[0]!.toFixed(0)} MiB, peak ${Math.max(...values).toFixed(0)} MiB, end ${values.at(-1)!.toFixed(0)} MiB; over the last two thirds within ${spread.toFixed(0)} %`;
     };
+    // RSS swings with each garbage collection; a leak shows as a rising line through the minutes, so the minutes'
+    // medians and a least-squares slope over the steady part (after the renders) are printed too
+    const byMinute = (key: "web" | "worker") => {
+      const minutes: number[][] = [];
+      for (const m of memory) (minutes[Math.floor(m.at / 60)] ??= []).push(m[key]);
+      return minutes.filter(Boolean).map((v) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)]!.toFixed(0)).join(" ");
+    };
+    const slope = (key: "web" | "worker") => {
+      const steady = memory.filter((m) => m.at >= renderSeconds);
+      const n = steady.length;
+      if (n < 3) return "n/a";
+      const mx = steady.reduce((t, m) => t + m.at, 0) / n;
+      const my = steady.reduce((t, m) => t + m[key], 0) / n;
+      const b = steady.reduce((t, m) => t + (m.at - mx) * (m[key] - my), 0) / steady.reduce((t, m) => t + (m.at - mx) ** 2, 0);
+      return `${(b * 60).toFixed(1)} MiB a minute (${((b * 600) / my * 100).toFixed(1)} % over 10 minutes)`;
+    };
     console.log(`\n3c. memory over ${((performance.now() - started) / 60_000).toFixed(1)} minutes (process trees, RSS, a sample every 5 s):`);
-    console.log(`  ${describe("web")}`);
-    console.log(`  ${describe("worker")}`);
+    for (const key of ["web", "worker"] as const) {
+      console.log(`  ${describe(key)}`);
+      console.log(`    each minute's median: ${byMinute(key)} MiB; trend after the renders: ${slope(key)}`);
+    }
   }
 
   // 4. the same pages on server-sent events during one render
