@@ -16,8 +16,9 @@ const LOAD_AHEAD = "100% 0px";
 
 export function LivePreviewWhenNear({ cells, resolution }: { cells: StoryboardCellView[]; resolution: ResolutionValue }) {
   const [near, setNear] = useState(false);
-  // a transition: the Player's first render is split into short tasks instead of holding the page
-  const { ref } = useInView({ triggerOnce: true, rootMargin: LOAD_AHEAD, onChange: (inView) => inView && startTransition(() => setNear(true)) });
+  // a transition: the Player's first render is split into short tasks instead of holding the page; a browser
+  // without IntersectionObserver gets the preview at once
+  const { ref } = useInView({ triggerOnce: true, rootMargin: LOAD_AHEAD, fallbackInView: true, onChange: (inView) => inView && startTransition(() => setNear(true)) });
   const waiting = (
     <>
       <PreviewHeading />
