@@ -71,32 +71,38 @@ type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0];
 
 /**
  * The user's open runs by kind: the runs Temporal's visibility lists with this user's memo, together with the
- * runs recorded in RunSlot and confirmed running by describe() (which, unlike the visibility list, sees a run the
- * moment it starts). Rows of runs that ended are removed.
+ * runs recorded in RunSlot, each confirmed running by describe(). The visibility list lags both ways: it misses a
+ * run that has just started (RunSlot has it) and still lists, for a moment, one that has just ended, so a creator
+ * retrying a render that has just failed was refused with "You already have 1 render in progress" (a clean CI run
+ * caught it). Rows of runs that ended are removed.
  */
 export async function runningWorkflowsOf(userId: string, db: Tx | typeof prisma = prisma): Promise<{ renders: number; pipeline: number }> {
   const client = await getTemporalClient();
-  const open = new Map<string, RunKind>();
+  const candidates = new Map<string, { workflowId: string; runId: string; kind: RunKind; slotId?: string }>();
   for await (const run of client.workflow.list({ query: 'ExecutionStatus = "Running"' })) {
     const memo = run.memo as { userId?: unknown } | undefined;
-    if (memo?.userId === userId) open.set(`${run.workflowId}/${run.runId}`, runKindOf(run.type));
+    if (memo?.userId === userId) candidates.set(`${run.workflowId}/${run.runId}`, { workflowId: run.workflowId, runId: run.runId, kind: runKindOf(run.type) });
   }
-  const ended: string[] = [];
   for (const slot of await db.runSlot.findMany({ where: { userId } })) {
     const key = `${slot.workflowId}/${slot.runId}`;
-    if (open.has(key)) continue;
-    const running = await client.workflow
-      .getHandle(slot.workflowId, slot.runId)
-      .describe()
-      .then(
-        (d) => d.status.name === "RUNNING",
-        (e: unknown) => (e instanceof WorkflowNotFoundError ? false : Promise.reject(e)),
-      );
-    if (running) open.set(key, slot.kind === "render" ? "render" : "pipeline");
-    else ended.push(slot.id);
+    const kind: RunKind = candidates.get(key)?.kind ?? (slot.kind === "render" ? "render" : "pipeline");
+    candidates.set(key, { workflowId: slot.workflowId, runId: slot.runId, kind, slotId: slot.id });
   }
+  const confirmed = await Promise.all(
+    [...candidates.values()].map(async (run) => {
+      const running = await client.workflow
+        .getHandle(run.workflowId, run.runId)
+        .describe()
+        .then(
+          (d) => d.status.name === "RUNNING",
+          (e: unknown) => (e instanceof WorkflowNotFoundError ? false : Promise.reject(e)),
+        );
+      return { ...run, running };
+    }),
+  );
+  const ended = confirmed.filter((run) => !run.running && run.slotId).map((run) => run.slotId!);
   if (ended.length) await db.runSlot.deleteMany({ where: { id: { in: ended } } });
-  const kinds = [...open.values()];
+  const kinds = confirmed.filter((run) => run.running).map((run) => run.kind);
   return { renders: kinds.filter((k) => k === "render").length, pipeline: kinds.filter((k) => k === "pipeline").length };
 }
 

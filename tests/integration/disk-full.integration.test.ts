@@ -9,12 +9,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/server/db.server";
+import { getTemporalClient } from "~/server/temporal.server";
 import { mediaUrl, saveMedia } from "~/server/storage.server";
 import * as latestVideoRoute from "~/routes/render/api.latest-video";
 import * as mixRoute from "~/routes/music/api.render-background-music";
 import * as renderProgressRoute from "~/routes/render/api.render-progress";
 import * as renderRoute from "~/routes/render/api.render-video";
 import { DISK_FULL_MESSAGE } from "../../workflows/shared/errors";
+import { renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderedVideo } from "../fixtures/music-project";
 import { seedRenderableProject, toneWav } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
@@ -182,6 +184,9 @@ describe.skipIf(problem)(`a full disk while a stage writes media${problem ? ` (s
       expect(await renderEnded()).toMatchObject({ status: "error", renderer: "fast", error: DISK_FULL_MESSAGE });
       expect(await shown()).toMatchObject({ isActive: false, error: DISK_FULL_MESSAGE });
       fs.rmSync(path.join(workerTmp, "filler"));
+      // the page shows the error once the row says so; the run itself closes a moment later (until then a new
+      // render is one too many: 429), so the retry waits for that, as a creator reading the message does
+      await (await getTemporalClient()).workflow.getHandle(renderWorkflowId(projectId)).result().catch(() => undefined);
       expect((await post("/api/render-video", renderRoute.action, { quality: 720 })).status).toBe(202);
       expect(await renderEnded()).toMatchObject({ status: "completed", renderer: "fast" });
       expect(fs.readdirSync(workerTmp).filter((n) => n.startsWith("reelsmith-render-"))).toEqual([]);
