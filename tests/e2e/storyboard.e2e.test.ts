@@ -187,7 +187,8 @@ describe("storyboard with offline providers", () => {
     await preview.scrollIntoViewIfNeeded();
     await preview.locator("img").first().waitFor();
     await preview.hover();
-    const pause = preview.getByRole("button", { name: "Pause video" });
+    // the first test left it playing: pause it with the preview's own control, so the highlighted word holds still
+    const pause = preview.getByRole("button", { name: "Pause preview" });
     if (await pause.isVisible()) await pause.click();
     // a 9:16 project starts with today's boxed captions at the bottom, size M
     const preset = preview.getByLabel("Captions");
@@ -225,16 +226,14 @@ describe("storyboard with offline providers", () => {
     expect(await highlighted.count()).toBe(1);
     // the caption sits in the top part of the picture
     // the scene image's frame (overflow hidden) is the picture's area
-    const player = await preview
-      .locator("img")
-      .first()
-      .locator("..")
-      .boundingBox();
-    const word = await highlighted.first().boundingBox();
-    expect(
-      word && player && word.y < player.y + player.height * 0.35,
-      `caption at ${word?.y}, player ${JSON.stringify(player)}`
-    ).toBe(true);
+    // measured until both boxes are there: the Player redraws its captions as the style changes
+    await expect
+      .poll(async () => {
+        const player = await preview.locator("img").first().locator("..").boundingBox();
+        const word = await highlighted.first().boundingBox();
+        return !!word && !!player && word.y < player.y + player.height * 0.35;
+      }, { timeout: 10_000, message: "the highlighted caption sits in the top third of the picture" })
+      .toBe(true);
     await page.setViewportSize({ width: 1280, height: 800 });
     await preview.scrollIntoViewIfNeeded();
     await page.screenshot({
