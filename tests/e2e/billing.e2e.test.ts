@@ -135,6 +135,8 @@ describe("a project's life on a free account", () => {
     const page = await signedInPage(billing.baseUrl, `free-${Date.now()}@example.com`, "Free Creator");
     const create = async (title: string) => {
       await page.goto(`${billing.baseUrl}/create`);
+      // the form never starts with the last video's title, which a late fill would type onto (decision 191)
+      expect(await page.getByLabel("Title").inputValue()).toBe("");
       await page.getByLabel("Title").fill(title);
       await page.getByLabel("Topic").fill("How lighthouses kept ships safe before satellites");
       await Promise.all([page.waitForURL(/\/script$/), page.getByRole("button", { name: "Create Video" }).click()]);

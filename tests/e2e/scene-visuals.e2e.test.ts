@@ -66,6 +66,11 @@ describe("offline storyboards illustrate their scenes", () => {
   });
 
   it("a 9:16 storyboard about cats and dogs, then one scene replaced by an upload, in the preview and the render", { timeout: 600_000 }, async () => {
+    // a new video's form starts empty, in the last project's format (decision 191)
+    await page.goto(`${baseUrl()}/create`);
+    expect(await page.getByLabel("Title").inputValue()).toBe("");
+    expect(await page.getByLabel("Topic").inputValue()).toBe("");
+    expect(await page.getByRole("radio", { name: /9:16 Shorts/ }).isChecked()).toBe(true);
     await createStoryboard("Cats and Dogs at Home", "Why cats and dogs sleep so much, and what their pets' toys and bowls tell us", "9:16 Shorts", 1);
     await generateAll();
     await sceneImagesShown(2);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { DurationSlider } from "~/components/create/duration-slider";
 import { NarrationFields, type VoicesResponse } from "~/components/create/narration-fields";
 import { ScriptSourcePicker, topicFromScript, type ScriptSource } from "~/components/create/script-source";
@@ -16,8 +16,9 @@ import { userProviders } from "~/server/providers.server";
 import { Button } from "~/components/ui/button";
 import { MakeWholeVideoButton } from "~/components/make-video/make-whole-video-button";
 import { toast } from "~/hooks/use-toast";
-import { clearCurrentScript, loadVideoDetails, saveVideoDetails } from "~/lib/browser-storage";
-import { DURATION_RULES, RESOLUTIONS, resolutionEnum, type ResolutionValue } from "~/lib/video-format";
+import { clearCurrentScript, saveVideoDetails } from "~/lib/browser-storage";
+import { DURATION_RULES, RESOLUTIONS, resolutionEnum, resolutionValue, type ResolutionValue } from "~/lib/video-format";
+import type { Resolution } from "~/generated/prisma/client";
 import { MISSING_INFORMATION, VideoDetailsSchema, durationIsValid, invalidDurationMessage, type VideoDetails } from "~/lib/video-details";
 import { requireUserId } from "~/server/auth.server";
 import { createProject } from "~/server/projects.server";
@@ -38,16 +39,29 @@ async function voicesSentWithPage(userId: string): Promise<VoicesResponse | null
   return { voices: await speech.listVoices(), source: speech.source, provider: speech.name };
 }
 
-// The narration starts as the creator's last project had it (a French creator stays French), and knows the saved voice.
+/** The format and duration the creator's last project had (a Shorts creator keeps making Shorts), else the defaults. */
+function lastFormat(last: { resolution: Resolution; durationSeconds: number } | null): { resolution: ResolutionValue; duration: number } {
+  const resolution = last ? resolutionValue(last.resolution) : "16:9";
+  const duration = last && durationIsValid(resolution, last.durationSeconds) ? last.durationSeconds : DURATION_RULES[resolution].default;
+  return { resolution, duration };
+}
+
+// The form starts as the creator's last project had it: its format, duration and narration (a French creator stays
+// French), and knows the saved voice. Title and topic start empty: they are the new video's own (decision 191).
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
   const [last, settings, voices] = await Promise.all([
-    prisma.project.findFirst({ where: { userId }, orderBy: { createdAt: "desc" }, select: { language: true, voiceId: true, voiceSpeed: true } }),
+    prisma.project.findFirst({
+      where: { userId },
+      orderBy: { createdAt: "desc" },
+      select: { language: true, voiceId: true, voiceSpeed: true, resolution: true, durationSeconds: true },
+    }),
     getUserSettings(userId),
     voicesSentWithPage(userId),
   ]);
   return {
     narration: { language: last?.language ?? DEFAULT_LANGUAGE, voiceId: last?.voiceId ?? "", voiceSpeed: last?.voiceSpeed ?? VOICE_SPEED.default },
+    format: lastFormat(last),
     savedVoiceId: settings.elevenLabsVoiceId,
     voices,
   };
@@ -107,14 +121,14 @@ const FORMAT_LABELS: Record<ResolutionValue, { name: string; hint: string }> = {
 };
 
 export default function CreateVideo() {
-  const { narration, savedVoiceId, voices } = useLoaderData<typeof loader>();
+  const { narration, format, savedVoiceId, voices } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<ActionResult>();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [title, setTitle] = useState("");
   const [topic, setTopic] = useState("");
-  const [resolution, setResolution] = useState<ResolutionValue>("16:9");
-  const [duration, setDuration] = useState(DURATION_RULES["16:9"].default);
+  const [resolution, setResolution] = useState<ResolutionValue>(format.resolution);
+  const [duration, setDuration] = useState(format.duration);
   const [language, setLanguage] = useState(narration.language);
   const [voiceId, setVoiceId] = useState(narration.voiceId);
   const [voiceSpeed, setVoiceSpeed] = useState(narration.voiceSpeed);
@@ -123,15 +137,14 @@ export default function CreateVideo() {
   const own = scriptSource === "own";
   const busy = fetcher.state !== "idle";
 
-  // Start from the details saved in this browser, if any.
+  // Words typed before the page came alive (a slow phone) are in the fields but not yet in the form's state: keep them.
+  const titleInput = useRef<HTMLInputElement>(null);
+  const topicInput = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
-    const saved = loadVideoDetails(window.localStorage);
-    if (saved) {
-      setTitle(saved.title);
-      setTopic(saved.topic);
-      setResolution(saved.resolution);
-      setDuration(saved.duration);
-    }
+    const typedTitle = titleInput.current?.value ?? "";
+    const typedTopic = topicInput.current?.value ?? "";
+    if (typedTitle) setTitle((current) => current || typedTitle);
+    if (typedTopic) setTopic((current) => current || typedTopic);
   }, []);
 
   useEffect(() => {
@@ -193,6 +206,7 @@ export default function CreateVideo() {
         <label className="grid gap-2">
           <span className="text-sm font-medium">Title</span>
           <input
+            ref={titleInput}
             name="title"
             value={title}
             onChange={(e) => setTitle(e.target.value)}
@@ -217,6 +231,7 @@ export default function CreateVideo() {
         <label className="grid gap-2">
           <span className="text-sm font-medium">{own ? "Topic (optional: your opening words are used when empty)" : "Topic"}</span>
           <textarea
+            ref={topicInput}
             name="topic"
             value={topic}
             onChange={(e) => setTopic(e.target.value)}
