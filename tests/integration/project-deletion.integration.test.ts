@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { callRoute as call } from "../support/routes";
+import { scriptWorkflow } from "../../workflows/script";
 
 vi.hoisted(() => {
   process.env.STRIPE_SECRET_KEY = "sk_test_projectDeletion";
@@ -66,10 +67,10 @@ describe("DELETE /api/projects/{id}", () => {
 
     // a script run still going for the project (no worker serves this queue, so it runs until stopped)
     const client = await getTemporalClient();
-    const running = await client.workflow.start("scriptWorkflow", {
+    const running = await client.workflow.start(scriptWorkflow, {
       taskQueue: `nobody-serves-${mine.project.id}`,
       workflowId: `script-${mine.project.id}`,
-      args: [{ projectId: mine.project.id }],
+      args: [{ projectId: mine.project.id, userId: owner.id, title: "Tides", topic: "Why the sea rises twice a day", durationSeconds: 60 }],
     });
 
     // another user's id looks exactly like a missing one, and nothing of it is touched

@@ -6,6 +6,7 @@ import { countWords } from "~/lib/script";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { startTestWorker } from "../support/temporal";
 import { callRoute as call } from "../support/routes";
+import { scriptWorkflow } from "../../workflows/script";
 
 
 const url = "http://localhost:3000";
@@ -113,10 +114,10 @@ describe("POST /api/generate-script and GET /api/script-status", () => {
   it("marks a run still going after 30 minutes as stuck, and reports a vanished run as stopped", async () => {
     const { project, cookie } = await userWithProject();
     // A run nobody works on (no worker polls its queue) stays RUNNING, like a stuck one.
-    const handle = await testWorker.client.workflow.start("scriptWorkflow", {
+    const handle = await testWorker.client.workflow.start(scriptWorkflow, {
       taskQueue: "nobody-polls-this-queue",
       workflowId: `script-${project.id}`,
-      args: [{}],
+      args: [{ projectId: project.id, userId: project.userId, title: project.title, topic: project.topic, durationSeconds: project.durationSeconds }],
     });
     await prisma.script.create({
       data: { projectId: project.id, status: "processing", targetWords: 75, startedAt: new Date(Date.now() - 31 * 60 * 1000), workflowId: handle.workflowId },

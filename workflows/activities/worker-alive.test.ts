@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { keepAliveFile } from "./worker-alive";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-alive-"));
@@ -11,6 +11,7 @@ afterEach(() => {
   for (const stop of stops.splice(0)) stop();
   fs.rmSync(file, { force: true });
 });
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const waitFor = async (check: () => boolean) => {
   for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
 };
