@@ -29,11 +29,15 @@ const causes = (error: unknown): unknown[] => {
 };
 const textOf = (e: unknown) => `${(e as { name?: unknown }).name ?? ""} ${(e as { code?: unknown }).code ?? ""} ${e instanceof Error ? e.message : String(e)}`;
 
-/** PostgreSQL down or restarting: refused or dropped connections, Prisma's "can't reach the database" (P1001). */
+/**
+ * PostgreSQL down, restarting or hung: refused or dropped connections, Prisma's "can't reach the database" (P1001),
+ * a query it never answered (node-postgres' query_timeout) or a new connection it never accepted (decision 193).
+ */
 export function isDatabaseDownError(error: unknown): boolean {
   return causes(error).some((e) => {
     const text = textOf(e);
     if (/\b(P1001|P1017|57P01|57P03)\b/.test(text)) return true;
+    if (/Query read timeout|Connection terminated due to connection timeout/.test(text)) return true;
     return /PrismaClient|DriverAdapterError|pg|postgres/i.test(text) && /ECONNREFUSED|ECONNRESET|Connection terminated|the database system is (starting up|shutting down)/i.test(text);
   });
 }

@@ -15,9 +15,13 @@ export type DbClient = PrismaClient | Prisma.TransactionClient;
 /** How long a query waits for a free pool connection before it fails as "busy". */
 export const POOL_WAIT_MS = 10_000;
 
-export function createPrismaClient(databaseUrl: string, pool: { size?: number; waitMs?: number } = {}) {
+export function createPrismaClient(databaseUrl: string, pool: { size?: number; waitMs?: number; queryTimeoutMs?: number } = {}) {
   const max = pool.size ?? getEnv().DATABASE_POOL_SIZE;
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max, connectionTimeoutMillis: pool.waitMs ?? POOL_WAIT_MS }) });
+  // query_timeout: a query a hung server never answers fails (node-postgres' "Query read timeout"), and the pool
+  // drops that connection (decision 193)
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString: databaseUrl, max, connectionTimeoutMillis: pool.waitMs ?? POOL_WAIT_MS, query_timeout: pool.queryTimeoutMs ?? getEnv().DATABASE_QUERY_TIMEOUT_MS }),
+  });
 }
 
 // Kept on globalThis so Vite's hot reload does not open a new pool on every change.

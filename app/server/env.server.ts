@@ -23,6 +23,11 @@ const EnvSchema = z.object({
     .default("postgresql://postgres:postgres@127.0.0.1:54329/reelsmith"),
   /** Connections this process's pool may open (decision 130): the web 20, a worker 10 (scripts/start.mjs sets it). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  /**
+   * How long one query may go unanswered before it fails (decision 193): a hung PostgreSQL then gets a 503 that
+   * retries by itself, not a page that waits for ever. Far above any query of ours (milliseconds).
+   */
+  DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
   /** Web server processes `npm start` runs on PORT (node's cluster, scripts/lib/web-cluster.mjs; decision 133). */
   WEB_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, "must be host:port").default("127.0.0.1:7233"),

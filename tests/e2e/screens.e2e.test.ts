@@ -263,7 +263,8 @@ describe("the keyboard", () => {
     // who writes the script (issue 33): one radio group, one tab stop
     expect(stops[1]).toBe("input: Write it for me");
     expect(stops[2]).toBe("textarea: Topic");
-    expect(stops[3]).toMatch(/^input: 16:9/);
+    // the format the creator's last project had (decision 191): whichever it is, the group is one stop
+    expect(stops[3]).toMatch(/^input: (16:9 Landscape|9:16 Shorts|9:16 TikTok)$/);
     expect(stops[4]).toBe("span[slider]: Duration in seconds");
     expect(stops[5]).toBe("select: Language");
     expect(stops[6]).toBe("select: Voice");

@@ -11,7 +11,6 @@
 // render (decision 156) runs its two passes on its sound track alone, before the join: the first where the sound is
 // mixed, the second on the first worker done with its chunk; the join copies that sound as it is.
 import { spawn } from "node:child_process";
-import fsp from "node:fs/promises";
 import { DELIVERY_CONTAINER_ARGS, deliveryAudioArgs } from "./delivery-encoding";
 
 const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
@@ -143,7 +142,8 @@ export async function applyLoudness(
   onWritten?: () => void,
 ): Promise<LoudnessMeasure> {
   if (analysis.kind === "no-audio") {
-    await fsp.copyFile(picture ?? input, output);
+    // remuxed, not copied: the input may be an intermediate .mov, the output is an MP4 that starts with its index
+    await ffmpeg(["-hide_banner", "-nostdin", "-y", "-v", "error", "-i", picture ?? input, "-map", "0:v:0", "-c", "copy", ...DELIVERY_CONTAINER_ARGS, output], signal);
     return { integratedLufs: -Infinity, truePeakDbtp: -Infinity };
   }
   if (analysis.kind === "silent") {

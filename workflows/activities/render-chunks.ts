@@ -100,7 +100,7 @@ export async function renderChunkPicture(options: {
  */
 export async function renderTimelineSound(options: { timeline: Timeline; workDir: string; output: string; signal?: AbortSignal; format?: "m4a" | "wav" }): Promise<void> {
   const { format, ...rest } = options;
-  await renderTimelineFast({ ...rest, timeline: soundOf(options.timeline), streams: "audio", audioFormat: format === "wav" ? "wav" : "delivery" });
+  await renderTimelineFast({ ...rest, timeline: soundOf(options.timeline), streams: "audio", audioFormat: format === "wav" ? "pcm" : "delivery" });
 }
 
 /** The concat demuxer's list of the chunk files, in order (paths quoted as ffconcat wants). */

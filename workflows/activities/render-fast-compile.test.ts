@@ -130,7 +130,7 @@ describe("compileTimeline", () => {
   it("writes a chunked render's sound alone as 24-bit PCM at the delivery's rate, the same mix, for the loudness step to encode once", () => {
     const sound = compileTimeline(
       { ...timeline, overlays: [] },
-      { fileFor: (src) => src, filterScript: "/w/graph.txt", output: "/w/sound.wav", encoding, streams: "audio", audioFormat: "wav" },
+      { fileFor: (src) => src, filterScript: "/w/graph.txt", output: "/w/sound.wav", encoding, streams: "audio", audioFormat: "pcm" },
     );
     const aac = compileTimeline({ ...timeline, overlays: [] }, { fileFor: (src) => src, filterScript: "/w/graph.txt", output: "/w/sound.m4a", encoding, streams: "audio" });
     expect(sound.filterGraph).toBe(aac.filterGraph);
@@ -139,6 +139,18 @@ describe("compileTimeline", () => {
     expect(line).toContain("-map [aout] -c:a pcm_s24le -ar 48000 -ac 2 /w/sound.wav");
     expect(line).not.toContain("aac");
     expect(line).not.toContain("faststart");
+  });
+
+  it("writes a one-piece render's picture with its sound as PCM for the loudness step to encode once (decision 192)", () => {
+    const pcm = compileTimeline({ ...timeline, overlays: [] }, { fileFor: (src) => src, filterScript: "/w/graph.txt", output: "/w/video.mov", encoding, audioFormat: "pcm" });
+    const delivered = compileTimeline({ ...timeline, overlays: [] }, { fileFor: (src) => src, filterScript: "/w/graph.txt", output: "/w/video.mp4", encoding });
+    expect(pcm.filterGraph).toBe(delivered.filterGraph);
+    const line = pcm.args.join(" ");
+    expect(line).toContain("-map [vout] -map [aout]");
+    expect(line).toContain("-c:a pcm_s24le -ar 48000 -ac 2 /w/video.mov");
+    expect(line).toContain("-c:v libx264");
+    expect(line).not.toContain("aac");
+    expect(delivered.args.join(" ")).toContain("-movflags +faststart /w/video.mp4");
   });
 });
 

@@ -120,10 +120,11 @@ export type CompiledInputs = {
    */
   streams?: "video" | "audio";
   /**
-   * The sound's encoding: the delivery's AAC (the default), or "wav", 24-bit PCM at the delivery's rate (a chunked
-   * render's sound, measured and encoded once more before it is delivered: decision 156).
+   * The sound's encoding: the delivery's AAC (the default), or "pcm", 24-bit PCM at the delivery's rate, which the
+   * loudness step measures and encodes once (a chunked render's sound in a .wav, decision 156; a one-piece render in
+   * a .mov, decision 192).
    */
-  audioFormat?: "delivery" | "wav";
+  audioFormat?: "delivery" | "pcm";
   /** Local file for each image / audio / clip src of the timeline. */
   fileFor: (src: string) => string;
   /** Where the caller writes the returned filter graph (passed as -filter_complex_script). */
@@ -149,8 +150,8 @@ const seconds = (frames: number, fps: number) => num(frames / fps);
  * before the encoder tells its frame size, and the encoder refused the larger frames ("more samples than frame size").
  */
 const AAC_FRAMES = "asetnsamples=n=1024:p=0";
-/** A sound that is encoded once more later: 24-bit PCM, the delivery's rate and channels. */
-const WAV_AUDIO_ARGS = ["-c:a", "pcm_s24le", "-ar", String(DELIVERY.audioSampleRate), "-ac", String(DELIVERY.audioChannels)];
+/** A sound that is encoded once, later, by the loudness step: 24-bit PCM, the delivery's rate and channels. */
+const PCM_AUDIO_ARGS = ["-c:a", "pcm_s24le", "-ar", String(DELIVERY.audioSampleRate), "-ac", String(DELIVERY.audioChannels)];
 
 /** The ffmpeg run that renders the timeline to an MP4 (H.264 + AAC), progress lines on stdout. */
 export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): CompiledRender {
@@ -292,8 +293,9 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
     ...(withVideo ? ["-r", String(fps)] : []),
     // the platform's recommended upload settings (delivery-encoding.ts, decision 175)
     ...(withVideo ? deliveryVideoArgs({ width, height, fps }) : []),
-    ...(withAudio ? (inputs.audioFormat === "wav" ? WAV_AUDIO_ARGS : deliveryAudioArgs()) : []),
-    ...(inputs.audioFormat === "wav" && !withVideo ? [] : DELIVERY_CONTAINER_ARGS),
+    ...(withAudio ? (inputs.audioFormat === "pcm" ? PCM_AUDIO_ARGS : deliveryAudioArgs()) : []),
+    // an MP4 for delivery starts with its index; a file with PCM sound (a .wav or a .mov) is an intermediate
+    ...(inputs.audioFormat === "pcm" ? [] : DELIVERY_CONTAINER_ARGS),
     inputs.output,
   );
   const graph = withVideo && withAudio ? filters : withVideo ? filters.slice(0, pictureFilters) : filters.slice(pictureFilters);

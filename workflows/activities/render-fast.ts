@@ -181,8 +181,8 @@ export async function renderTimelineFast(options: {
   streams?: "video" | "audio";
   /** Changes ffmpeg's arguments before the run: only `bench:render --legacy-encoding` (the earlier settings) uses it. */
   adjustArgs?: (args: string[]) => string[];
-  /** The sound as the delivery's AAC (default) or as PCM in a WAV (a chunked render's sound, render-chunks.ts). */
-  audioFormat?: "delivery" | "wav";
+  /** The sound as the delivery's AAC (default) or as 24-bit PCM for the loudness step to encode once (compileTimeline). */
+  audioFormat?: "delivery" | "pcm";
 }): Promise<{ args: string[] }> {
   const { timeline, workDir, output, signal, onProgress, streams, audioFormat } = options;
   const captions = await rasteriseCaptions(timeline, workDir, onProgress);

@@ -309,7 +309,9 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
           files.set(names.music[0]!, await media.path(musicFile));
         }
         const available = { ...plan, music: musicFile ? plan.music : null };
-        const output = path.join(workDir, "video.mp4");
+        // the fast renderer's sound stays PCM (in a .mov, which keeps the picture's time base) until the loudness
+        // step encodes it: once, not twice (decision 192); Remotion's MP4 carries the delivery's AAC
+        const output = path.join(workDir, engine === "fast" ? "video.mov" : "video.mp4");
 
         if (engine === "fast") {
           const timeline = buildTimeline(planProps(available, (kind, i) => files.get(names[kind][i]!)!));
@@ -319,6 +321,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
             timeline,
             workDir,
             output,
+            audioFormat: "pcm",
             signal: abort.signal,
             onProgress: (p) => {
               const share = done(p);
@@ -387,9 +390,10 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
 }
 
 /**
- * Brings the finished MP4 at `output` to the platform's loudness (unless `loudness` says it is there already), stores
- * it as the render's video, marks the render completed and prunes the project's older videos (decision 051). Used by
- * the one-piece renders and by a chunked render's join.
+ * Brings the finished video at `output` (an MP4, or the fast renderer's .mov with PCM sound) to the platform's
+ * loudness as an MP4 (unless `loudness` says it is there already), stores it as the render's video, marks the render
+ * completed and prunes the project's older videos (decision 051). Used by the one-piece renders and by a chunked
+ * render's join.
  */
 export async function storeRenderedVideo(options: {
   plan: RenderPlan;
