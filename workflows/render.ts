@@ -23,6 +23,7 @@ import {
   RENDER_FAILED,
   RENDER_INPUT_ERROR,
   renderChunkProgressSignal,
+  renderSoundProgressSignal,
   renderProgressQuery,
   renderProgressSignal,
   sceneCountOf,
@@ -145,7 +146,8 @@ async function renderInChunks(plan: RenderPlanInput, chunks: RenderChunk[], stat
   const sceneCount = sceneCountOf(plan);
   const totalFrames = chunks.reduce((sum, c) => sum + c.frames, 0);
   const latest = new Map<number, { frames: number; attempt: number }>();
-  let soundReady = false;
+  // the sound's step, 0 to 1 (its latest attempt's word; 1 once it is at the platform's loudness)
+  let sound = { done: 0, attempt: 0 };
   const showProgress = () => {
     if (state.status === "completed" || state.status === "failed" || state.status === "saving") return;
     const framesDone = [...latest.values()].reduce((sum, c) => sum + c.frames, 0);
@@ -160,7 +162,7 @@ async function renderInChunks(plan: RenderPlanInput, chunks: RenderChunk[], stat
       step: "Step 2 of 3: Rendering frames",
       details: `Frame ${framesDone} of ${totalFrames}, in ${chunks.length} parts rendered side by side (fast renderer)${attempts > 1 ? ` (a part restarted after an interruption, attempt ${attempts})` : ""}`,
       // the frames, and the sound once it is at the platform's loudness (shared/render-percent.ts)
-      progress: chunkedPercent(framesDone / Math.max(1, totalFrames), soundReady),
+      progress: chunkedPercent(framesDone / Math.max(1, totalFrames), sound.done),
     } satisfies RenderProgressUpdate);
   };
   setHandler(renderChunkProgressSignal, ({ chunk, frames, attempt }) => {
@@ -170,15 +172,20 @@ async function renderInChunks(plan: RenderPlanInput, chunks: RenderChunk[], stat
     latest.set(chunk, { frames, attempt });
     showProgress();
   });
+  setHandler(renderSoundProgressSignal, ({ done, attempt }) => {
+    if (state.status === "completed" || state.status === "failed" || sound.done >= 1 || attempt < sound.attempt) return;
+    sound = { done: Math.max(attempt > sound.attempt ? 0 : sound.done, Math.min(0.99, done)), attempt };
+    if (latest.size) showProgress();
+  });
   Object.assign(state, { status: "rendering", stage: "Rendering scenes", step: "Step 2 of 3: Rendering frames", details: `Rendering the video in ${chunks.length} parts`, progress: 4 });
 
   // runs started before the sound was normalised on its own have the join normalise the joined video
-  const sound = (patched("chunked-sound-loudness") ? mixedAtLoudness(plan) : mixRenderSound({ plan })).then((mixed) => {
-    soundReady = true;
+  const soundStep = (patched("chunked-sound-loudness") ? mixedAtLoudness(plan) : mixRenderSound({ plan })).then((mixed) => {
+    sound = { done: 1, attempt: sound.attempt };
     if (latest.size) showProgress();
     return mixed;
   });
-  const [soundDone, ...partsDone] = await Promise.allSettled([sound, ...chunks.map((chunk) => renderVideoChunk({ plan, chunk }))]);
+  const [soundDone, ...partsDone] = await Promise.allSettled([soundStep, ...chunks.map((chunk) => renderVideoChunk({ plan, chunk }))]);
   const stored = [soundDone, ...partsDone].flatMap((r) => (r.status === "fulfilled" ? [r.value.mediaFileId, ...("mixFileId" in r.value && r.value.mixFileId ? [r.value.mixFileId] : [])] : []));
   const failed = [soundDone, ...partsDone].find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) {

@@ -31,12 +31,26 @@ export type LoudnessMeasure = { integratedLufs: number; truePeakDbtp: number };
 
 type LoudnormStats = { input_i: string; input_tp: string; input_lra: string; input_thresh: string; target_offset: string };
 
-function ffmpeg(args: string[], signal?: AbortSignal): Promise<string> {
+/** Runs ffmpeg; resolves with its log. `onSeconds`: how far into the input it has written (its -progress lines). */
+function ffmpeg(args: string[], signal?: AbortSignal, onSeconds?: (seconds: number) => void): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(FFMPEG, args, { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(FFMPEG, onSeconds ? ["-progress", "pipe:1", "-nostats", ...args] : args, { stdio: ["ignore", onSeconds ? "pipe" : "ignore", "pipe"] });
+    if (onSeconds) {
+      let partial = "";
+      child.stdout!.setEncoding("utf8");
+      child.stdout!.on("data", (chunk: string) => {
+        const lines = (partial + chunk).split("\n");
+        partial = lines.pop() ?? "";
+        for (const line of lines) {
+          // out_time_us (out_time_ms is the same figure in microseconds too, in ffmpeg's older name)
+          const us = /^out_time_us=(\d+)/.exec(line)?.[1];
+          if (us) onSeconds(Number(us) / 1e6);
+        }
+      });
+    }
     let stderr = "";
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
+    child.stderr!.setEncoding("utf8");
+    child.stderr!.on("data", (chunk: string) => {
       stderr += chunk;
       // the summaries are at the end: keep the tail of a long log
       if (stderr.length > 1_000_000) stderr = stderr.slice(-200_000);
@@ -78,7 +92,7 @@ export function meetsTarget(measure: LoudnessMeasure): boolean {
  * Writes `input` to `output` with the sound through `filter` (picture copied, sound encoded as delivered); the
  * picture from `picture` instead when given (`input` is then the sound alone).
  */
-async function rewriteSound(input: string, output: string, filter: string, signal?: AbortSignal, picture?: string): Promise<void> {
+async function rewriteSound(input: string, output: string, filter: string, signal?: AbortSignal, picture?: string, onSeconds?: (seconds: number) => void): Promise<void> {
   const inputs = picture ? ["-i", picture, "-i", input, "-map", "0:v:0", "-map", "1:a:0"] : ["-i", input, "-map", "0:v:0?", "-map", "0:a:0"];
   await ffmpeg(
     [
@@ -97,6 +111,7 @@ async function rewriteSound(input: string, output: string, filter: string, signa
       output,
     ],
     signal,
+    onSeconds,
   );
 }
 
@@ -138,21 +153,25 @@ export async function applyLoudness(
   analysis: LoudnessAnalysis,
   signal?: AbortSignal,
   picture?: string,
-  /** Called when the file is written, before it is measured (the render page's progress). */
-  onWritten?: () => void,
+  /**
+   * The render page's progress: `seconds`, how far into the sound the file is written, as it goes; `written`, once
+   * the file is written, before it is measured.
+   */
+  progress: { seconds?: (seconds: number) => void; written?: () => void } = {},
 ): Promise<LoudnessMeasure> {
+  const onWritten = progress.written;
   if (analysis.kind === "no-audio") {
     // remuxed, not copied: the input may be an intermediate .mov, the output is an MP4 that starts with its index
     await ffmpeg(["-hide_banner", "-nostdin", "-y", "-v", "error", "-i", picture ?? input, "-map", "0:v:0", "-c", "copy", ...DELIVERY_CONTAINER_ARGS, output], signal);
     return { integratedLufs: -Infinity, truePeakDbtp: -Infinity };
   }
   if (analysis.kind === "silent") {
-    await rewriteSound(input, output, "anull", signal, picture);
+    await rewriteSound(input, output, "anull", signal, picture, progress.seconds);
     onWritten?.();
     return measureLoudness(output, signal);
   }
   if (analysis.kind === "measured") return applyLoudnorm(input, output, analysis.stats, signal, picture);
-  await rewriteSound(input, output, gainFilter(analysis.gainDb, analysis.limitDbfs), signal, picture);
+  await rewriteSound(input, output, gainFilter(analysis.gainDb, analysis.limitDbfs), signal, picture, progress.seconds);
   onWritten?.();
   const first = await measureLoudness(output, signal);
   if (meetsTarget(first)) return first;
@@ -191,7 +210,7 @@ export async function normaliseLoudness(
   const analysis = await analyseLoudness(input, signal);
   // the shares of a 5-minute sound's time: ebur128 1.2 s, the AAC encode about 10 s, ebur128 again
   onProgress?.(0.1);
-  const measure = await applyLoudness(input, output, analysis, signal, picture, () => onProgress?.(0.9));
+  const measure = await applyLoudness(input, output, analysis, signal, picture, { written: () => onProgress?.(0.9) });
   onProgress?.(1);
   return measure;
 }

@@ -16,7 +16,7 @@ import { getEnv } from "~/server/env.server";
 import { buildTimeline, type Timeline } from "../../remotion/timeline";
 import { sceneBoundaries } from "../../remotion/timing";
 import { JOIN_PERCENT } from "../shared/render-percent";
-import { renderChunkProgressSignal, renderWorkflowId, type RenderPlan, type RenderPlanInput, type RenderResult } from "../shared/render";
+import { renderChunkProgressSignal, renderSoundProgressSignal, renderWorkflowId, type RenderPlan, type RenderPlanInput, type RenderResult } from "../shared/render";
 import { taskQueueFor } from "../shared/queue-names";
 import { prescaleImage } from "./render-assets";
 import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound, type RenderChunk } from "./render-chunks";
@@ -133,6 +133,27 @@ function chunkReporter(plan: RenderPlan, chunk: number) {
   return {
     frames(done: number, force = false) {
       frames = done;
+      send(force);
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** Tells the render's workflow how far the sound's loudness step is (paced signals, best effort). */
+function soundReporter(plan: RenderPlan) {
+  const ctx = Context.current();
+  const handle = ctx.client.workflow.getHandle(renderWorkflowId(plan.projectId));
+  const pace = signalPace(planSeconds(plan));
+  let latest = 0;
+  const send = (force: boolean) => {
+    if (!pace.due(force)) return;
+    handle.signal(renderSoundProgressSignal, { done: latest, attempt: ctx.info.attempt }).catch(() => {});
+  };
+  send(true);
+  const timer = setInterval(() => send(false), 3000);
+  return {
+    done(share: number, force = false) {
+      latest = share;
       send(force);
     },
     stop: () => clearInterval(timer),
@@ -268,7 +289,13 @@ export async function normaliseRenderSound(input: { plan: RenderPlanInput; sound
     const mixPath = await folder.media.path(mix);
     const output = path.join(folder.dir, "sound.m4a");
     const analysis = sound.analysis ?? (await analyseLoudness(mixPath, ctx.cancellationSignal));
-    const measure = await applyLoudness(mixPath, output, analysis, ctx.cancellationSignal);
+    const reporter = soundReporter(plan);
+    // the step's time is the sound's writing (AAC), then one more measure: 5-85 % as it is written, 90 % once written
+    const seconds = mix.durationSeconds ?? planSeconds(plan);
+    const measure = await applyLoudness(mixPath, output, analysis, ctx.cancellationSignal, undefined, {
+      seconds: (s) => reporter.done(0.05 + 0.8 * Math.min(1, s / Math.max(1, seconds))),
+      written: () => reporter.done(0.9, true),
+    }).finally(reporter.stop);
     const file = await saveMediaFromPath({
       userId: plan.userId,
       projectId: plan.projectId,

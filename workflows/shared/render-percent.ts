@@ -29,9 +29,13 @@ export function savingPercent(done: number, engine: RenderEngine): number {
   return Math.min(99, Math.round(SAVING_FROM[engine] + clamp(done) * (100 - SAVING_FROM[engine])));
 }
 
-/** The percent for a chunked render: `framesShare` of all chunks' frames done, and whether its sound is ready. */
-export function chunkedPercent(framesShare: number, soundReady: boolean): number {
-  return Math.round(FRAMES_FROM + clamp(framesShare) * (CHUNK_FRAMES_TO - FRAMES_FROM) + (soundReady ? CHUNK_SOUND_POINTS : 0));
+/**
+ * The percent for a chunked render: `framesShare` of all chunks' frames done, and `soundShare` of its sound's step
+ * (1 once at the platform's loudness). On one worker the sound takes a render slot between two chunks: counted as
+ * it goes, not only at its end, the bar keeps moving there and the time left holds (bench:long, stop 47).
+ */
+export function chunkedPercent(framesShare: number, soundShare: number): number {
+  return Math.round(FRAMES_FROM + clamp(framesShare) * (CHUNK_FRAMES_TO - FRAMES_FROM) + clamp(soundShare) * CHUNK_SOUND_POINTS);
 }
 
 /** Where a chunked render's join starts (the parts and the sound are ready). */

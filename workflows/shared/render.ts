@@ -76,6 +76,9 @@ export const renderProgressSignal = defineSignal<[RenderProgressUpdate]>("render
 /** A chunked render's chunk (render-chunked.ts): how many of its frames are done, on which attempt. */
 export type RenderChunkProgress = { chunk: number; frames: number; attempt: number };
 export const renderChunkProgressSignal = defineSignal<[RenderChunkProgress]>("renderChunkProgress");
+/** A chunked render's sound on its way to the platform's loudness (normaliseRenderSound): `done` from 0 to 1. */
+export type RenderSoundProgress = { done: number; attempt: number };
+export const renderSoundProgressSignal = defineSignal<[RenderSoundProgress]>("renderSoundProgress");
 export const renderWorkflowId = (projectId: string) => `render-${projectId}`;
 /** Errors a retry cannot fix (a scene without media, a missing project). */
 export const RENDER_INPUT_ERROR = "RenderInputError";
