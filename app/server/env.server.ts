@@ -135,7 +135,8 @@ const EnvSchema = z.object({
   /**
    * A fast render longer than this (seconds) is cut into chunks no longer than it even on a single worker, which
    * renders them one after another: its peak memory is then one chunk's, whatever the video's length (a one-piece
-   * render's grows with its scenes; decision 140 has the measurements). 0 never cuts for length.
+   * render's grows with its scenes; decision 140 has the measurements). A video at most 5 % over it stays whole
+   * (decision 194). 0 never cuts for length.
    */
   RENDER_CHUNK_MAX_SECONDS: z.coerce.number().min(0).max(36000).default(300),
 }).superRefine((env, ctx) => {

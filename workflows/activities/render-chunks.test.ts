@@ -25,8 +25,11 @@ describe("chunkCountFor with a longest chunk", () => {
   it("cuts a long video into chunks of at most that length even on one worker", () => {
     expect(chunkCountFor({ durationSeconds: 3600, scenes: 240, renderWorkers: 1, ...long })).toBe(12);
     expect(chunkCountFor({ durationSeconds: 1200, scenes: 80, renderWorkers: 1, ...long })).toBe(4);
-    expect(chunkCountFor({ durationSeconds: 301, scenes: 20, renderWorkers: 0, ...long })).toBe(2);
+    expect(chunkCountFor({ durationSeconds: 316, scenes: 20, renderWorkers: 0, ...long })).toBe(2);
     expect(chunkCountFor({ durationSeconds: 300, scenes: 20, renderWorkers: 1, ...long })).toBe(1);
+    // a default 5-minute video a second or a few over the bound stays in one piece (decision 194)
+    expect(chunkCountFor({ durationSeconds: 300.83, scenes: 20, renderWorkers: 1, ...long })).toBe(1);
+    expect(chunkCountFor({ durationSeconds: 315, scenes: 20, renderWorkers: 1, ...long })).toBe(1);
     // never more chunks than scenes: a long single scene stays whole
     expect(chunkCountFor({ durationSeconds: 900, scenes: 2, renderWorkers: 1, ...long })).toBe(2);
     expect(chunkCountFor({ durationSeconds: 900, scenes: 1, renderWorkers: 1, ...long })).toBe(1);

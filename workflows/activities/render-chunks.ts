@@ -8,6 +8,13 @@ import path from "node:path";
 import type { Timeline } from "../../remotion/timeline";
 import { renderTimelineFast, runFfmpeg, type FastProgress } from "./render-fast";
 
+/**
+ * How far over RENDER_CHUNK_MAX_SECONDS a video may run and still render in one piece: a video comes out within a few
+ * seconds of the length asked (issue 38 allows 5 %), and the default 5-minute video, at 299.9 s one time and 300.8 s
+ * the next, was cut in two by a second over the default bound: on one worker 7 % slower, with a worse time left.
+ */
+export const CHUNK_LENGTH_SLACK = 0.05;
+
 /** A chunk: the scenes [fromScene, toScene) of the timeline, and the frames they cover. */
 export type RenderChunk = { index: number; fromScene: number; toScene: number; fromFrame: number; frames: number };
 
@@ -18,11 +25,13 @@ export type RenderChunk = { index: number; fromScene: number; toScene: number; f
  * render queue, or when it has one scene. Otherwise one per polling worker, bounded by the scenes and by chunks of
  * at least half `minSeconds`, so a video just over the threshold goes to two workers at most. Whatever the fleet,
  * a video longer than `maxChunkSeconds` (RENDER_CHUNK_MAX_SECONDS) is cut into chunks no longer than that, which a
- * single worker renders one after another: a render's memory grows with its scenes, a chunk's stays bounded.
+ * single worker renders one after another: a render's memory grows with its scenes, a chunk's stays bounded. A video
+ * at most `CHUNK_LENGTH_SLACK` over the bound is not cut for length (decision 194).
  */
 export function chunkCountFor(options: { durationSeconds: number; scenes: number; renderWorkers: number; minSeconds: number; maxChunkSeconds?: number }): number {
   const { durationSeconds, scenes, renderWorkers, minSeconds, maxChunkSeconds = 0 } = options;
-  const bounded = maxChunkSeconds > 0 ? Math.min(scenes, Math.ceil(durationSeconds / maxChunkSeconds)) : 1;
+  const overBound = maxChunkSeconds > 0 && durationSeconds > maxChunkSeconds * (1 + CHUNK_LENGTH_SLACK);
+  const bounded = overBound ? Math.min(scenes, Math.ceil(durationSeconds / maxChunkSeconds)) : 1;
   if (durationSeconds < minSeconds || renderWorkers <= 1 || scenes <= 1) return Math.max(1, bounded);
   const longEnough = minSeconds > 0 ? Math.floor(durationSeconds / (minSeconds / 2)) : Infinity;
   return Math.max(1, bounded, Math.min(renderWorkers, scenes, longEnough));
