@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { activityBreakdown, activityRuns } from "./lib/activity-runs";
+import { activityBreakdown, activityRuns, renderSlotTimeline } from "./lib/activity-runs";
 import { trackProgress, type ProgressTrack } from "~/lib/render-eta";
 import { startBenchApp, stopBenchApp } from "./lib/bench-app";
 import { signedInClient } from "./lib/journey-client";
@@ -181,6 +181,8 @@ try {
     // where the render's time went: the plan, each chunk (rendered one after another on one worker), the sound, the join
     console.log("  the render's activities (seconds from the render workflow's start):");
     for (const line of activityBreakdown(renderRuns)) console.log(`    ${line}`);
+    console.log("  the worker's render slot, part by part:");
+    for (const line of renderSlotTimeline(renderRuns)) console.log(`    ${line}`);
     console.log("  Temporal histories (the largest run of each workflow type):");
     for (const h of histories) {
       console.log(`    ${h.type.padEnd(30)} ${String(h.runs).padStart(4)} run(s)  ${String(h.maxEvents).padStart(6)} events (${((h.maxEvents / HISTORY_EVENTS_LIMIT) * 100).toFixed(1)} % of the limit)  ${(h.maxBytes / 1024).toFixed(0).padStart(7)} KiB (${((h.maxBytes / HISTORY_BYTES_LIMIT) * 100).toFixed(2)} %)`);

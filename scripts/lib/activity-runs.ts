@@ -37,3 +37,21 @@ export function activityBreakdown(runs: Map<string, ActivityRun[]>): string[] {
     .sort((a, b) => a.from - b.from)
     .map((a) => `${a.type.padEnd(28)} x${String(a.count).padEnd(3)} running ${a.running.toFixed(1).padStart(7)} s   from ${a.from.toFixed(1).padStart(7)} s to ${a.to.toFixed(1).padStart(7)} s   longest wait ${a.waited.toFixed(1)} s`);
 }
+
+/**
+ * Activities that take the one worker's render slot, in the order they ran: each line says when it waited from, ran
+ * and ended; the last line sums the seconds the slot stood free while one of them waited (Temporal's dispatch, not
+ * the render: decision 195). For a run on one worker with one render slot (bench:long).
+ */
+export function renderSlotTimeline(runs: Map<string, ActivityRun[]>, slotTypes = ["renderVideoChunk", "normaliseRenderSound", "renderVideoFast", "renderVideoExact"]): string[] {
+  const ran = slotTypes.flatMap((type) => (runs.get(type) ?? []).map((r) => ({ type, ...r }))).sort((a, b) => a.started - b.started);
+  let idle = 0;
+  const lines = ran.map((r, i) => {
+    const before = ran[i - 1];
+    // free while this one waited: from the later of the last one's end and this one's scheduling, to its start
+    const free = before ? Math.max(0, r.started - Math.max(before.closed, r.scheduled)) : 0;
+    idle += free;
+    return `${r.type.padEnd(22)} waited from ${r.scheduled.toFixed(1).padStart(7)} s, ran ${r.started.toFixed(1).padStart(7)}-${r.closed.toFixed(1).padStart(7)} s (${(r.closed - r.started).toFixed(1).padStart(6)} s)${free >= 0.5 ? `, the slot free ${free.toFixed(1)} s before it` : ""}`;
+  });
+  return ran.length ? [...lines, `the render slot stood free while a part waited: ${idle.toFixed(1)} s in all`] : [];
+}
