@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { Context } from "@temporalio/activity";
 import protos from "@temporalio/proto";
+import type { SignalDefinition } from "@temporalio/workflow";
 import { deleteMedia, findMediaForUser, localMediaSet, saveMediaFromPath } from "~/server/storage.server";
 import { getEnv } from "~/server/env.server";
 import { buildTimeline, type Timeline } from "../../remotion/timeline";
@@ -117,43 +118,26 @@ async function chunkTimeline(plan: RenderPlan, dir: string, media: ReturnType<ty
   return buildTimeline(planProps(plan, (kind, i) => src.get(`${kind}-${i}`) ?? unread(kind, i)));
 }
 
-/** Keeps the activity alive (heartbeats) and the workflow told how many of the chunk's frames are done (paced signals). */
-function chunkReporter(plan: RenderPlan, chunk: number) {
-  const ctx = Context.current();
-  const handle = ctx.client.workflow.getHandle(renderWorkflowId(plan.projectId));
-  let frames = 0;
-  const pace = signalPace(planSeconds(plan));
-  const send = (force: boolean) => {
-    ctx.heartbeat({ frames });
-    if (!pace.due(force)) return;
-    // progress is best effort: a lost update must never fail the chunk
-    handle.signal(renderChunkProgressSignal, { chunk, frames, attempt: ctx.info.attempt }).catch(() => {});
-  };
-  const timer = setInterval(() => send(false), 3000);
-  return {
-    frames(done: number, force = false) {
-      frames = done;
-      send(force);
-    },
-    stop: () => clearInterval(timer),
-  };
-}
-
-/** Tells the render's workflow how far the sound's loudness step is (paced signals, best effort). */
-function soundReporter(plan: RenderPlan) {
+/**
+ * Tells the render's workflow how far a part is (a chunk's frames, the sound's loudness step): the latest word at
+ * once when forced, otherwise every 3 s as the signal pace allows (render-signal-pace.ts). Best effort: a lost update
+ * never fails the part. `heartbeat`: each word is also the activity's heartbeat.
+ */
+function pacedProgress<P extends { attempt: number }>(plan: RenderPlan, signal: SignalDefinition<[P]>, first: Omit<P, "attempt">, { heartbeat = false } = {}) {
   const ctx = Context.current();
   const handle = ctx.client.workflow.getHandle(renderWorkflowId(plan.projectId));
   const pace = signalPace(planSeconds(plan));
-  let latest = 0;
+  let latest = first;
   const send = (force: boolean) => {
+    if (heartbeat) ctx.heartbeat(latest);
     if (!pace.due(force)) return;
-    handle.signal(renderSoundProgressSignal, { done: latest, attempt: ctx.info.attempt }).catch(() => {});
+    handle.signal(signal, { ...latest, attempt: ctx.info.attempt } as P).catch(() => {});
   };
   send(true);
   const timer = setInterval(() => send(false), 3000);
   return {
-    done(share: number, force = false) {
-      latest = share;
+    report(progress: Omit<P, "attempt">, force = false) {
+      latest = progress;
       send(force);
     },
     stop: () => clearInterval(timer),
@@ -167,7 +151,7 @@ export async function renderVideoChunk(input: { plan: RenderPlanInput; chunk: Re
   const { chunk } = input;
   const plan = await loadRenderPlan(input.plan);
   const ctx = Context.current();
-  const reporter = chunkReporter(plan, chunk.index);
+  const reporter = pacedProgress(plan, renderChunkProgressSignal, { chunk: chunk.index, frames: 0 }, { heartbeat: true });
   const abort = new AbortController();
   const onCancel = () => abort.abort();
   ctx.cancellationSignal.addEventListener("abort", onCancel);
@@ -176,7 +160,6 @@ export async function renderVideoChunk(input: { plan: RenderPlanInput; chunk: Re
   try {
     return await withRenderSlot(
       async () => {
-        reporter.frames(0, true);
         const timeline = await chunkTimeline(plan, folder.dir, folder.media, chunk);
         const output = path.join(folder.dir, "chunk.mp4");
         // the chunk's frames stand for its work: drawing its captions moves them as well (render-fast-progress.ts)
@@ -188,7 +171,7 @@ export async function renderVideoChunk(input: { plan: RenderPlanInput; chunk: Re
           output,
           signal: abort.signal,
           onProgress: (p) => {
-            reporter.frames(Math.min(chunk.frames, Math.floor(done(p) * chunk.frames)));
+            reporter.report({ chunk: chunk.index, frames: Math.min(chunk.frames, Math.floor(done(p) * chunk.frames)) });
           },
         });
         const file = await saveMediaFromPath({
@@ -202,7 +185,7 @@ export async function renderVideoChunk(input: { plan: RenderPlanInput; chunk: Re
           width: plan.width,
           height: plan.height,
         });
-        reporter.frames(chunk.frames, true);
+        reporter.report({ chunk: chunk.index, frames: chunk.frames }, true);
         return { chunk: chunk.index, mediaFileId: file.id, frames: chunk.frames };
       },
       { signal: abort.signal },
@@ -289,12 +272,12 @@ export async function normaliseRenderSound(input: { plan: RenderPlanInput; sound
     const mixPath = await folder.media.path(mix);
     const output = path.join(folder.dir, "sound.m4a");
     const analysis = sound.analysis ?? (await analyseLoudness(mixPath, ctx.cancellationSignal));
-    const reporter = soundReporter(plan);
+    const reporter = pacedProgress(plan, renderSoundProgressSignal, { done: 0 });
     // the step's time is the sound's writing (AAC), then one more measure: 5-85 % as it is written, 90 % once written
     const seconds = mix.durationSeconds ?? planSeconds(plan);
     const measure = await applyLoudness(mixPath, output, analysis, ctx.cancellationSignal, undefined, {
-      seconds: (s) => reporter.done(0.05 + 0.8 * Math.min(1, s / Math.max(1, seconds))),
-      written: () => reporter.done(0.9, true),
+      seconds: (s) => reporter.report({ done: 0.05 + 0.8 * Math.min(1, s / Math.max(1, seconds)) }),
+      written: () => reporter.report({ done: 0.9 }, true),
     }).finally(reporter.stop);
     const file = await saveMediaFromPath({
       userId: plan.userId,

@@ -22,9 +22,9 @@ describe("the render page's percent, shared out by where a render's time goes", 
     }
   });
 
-  it("counts a chunked render's sound once it is at the platform's loudness (its frames to 94 %, the sound to 99 %), then the join", () => {
+  it("counts a chunked render's sound once it is at the platform's loudness (its frames to 92 %, the sound to 99 %), then the join", () => {
     expect(chunkedPercent(0, 0)).toBe(5);
-    expect(chunkedPercent(1, 0)).toBe(94);
+    expect(chunkedPercent(1, 0)).toBe(92);
     expect(chunkedPercent(1, 1)).toBe(99);
     expect(chunkedPercent(0.5, 1)).toBeGreaterThan(chunkedPercent(0.5, 0.5));
     // the join copies both streams in seconds: the last point

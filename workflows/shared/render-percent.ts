@@ -5,8 +5,11 @@
 // Shares measured with `npm run bench:long` at 1080p (docs/benchmarks.md): in a fast render the save step takes
 // about 7 % of the time once the loudness step is a gain and a limiter (decision 190, third round); an exact render
 // draws its frames about three times slower, so its save step is a third of that share. A chunked render's sound is
-// brought to loudness on a render slot, about 5-7 % of the chunks' time (bench:long at 20 minutes: 75 s against
-// 961 s); its join copies both streams and stores the MP4 in a few seconds, so the last point is all it gets.
+// brought to loudness on a render slot; its join copies both streams and stores the MP4 in a few seconds, so the last
+// point is all it gets. On one worker the sound's step now always runs last, after every chunk (Temporal hands the
+// render queue's tasks out in order since decision 195), and takes 7-9 % of the chunks' time (bench:long: 63 s
+// against 677 s at 20 minutes, stop 48; 67 s against 753 s, stop 47; 19-21 s against 240-304 s at 5 minutes): with
+// 5 points against the frames' 89, the time left was 24 % short at 90 % (stop 48). Now 7 against 87.
 import type { RenderEngine } from "./render";
 
 /** Where the frames start: the plan, the pictures scaled and the captions drawn come before. */
@@ -16,8 +19,8 @@ const FRAMES_FROM = 5;
 const SAVING_FROM: Record<RenderEngine, number> = { fast: 92, exact: 97 };
 
 /** A chunked render: the frames fill up to here, the sound at the platform's loudness adds the rest up to 99. */
-const CHUNK_FRAMES_TO = 94;
-const CHUNK_SOUND_POINTS = 5;
+const CHUNK_FRAMES_TO = 92;
+const CHUNK_SOUND_POINTS = 7;
 
 /** The percent for a one-piece render with `share` (0 to 1) of its frames (and captions) done. */
 export function framesPercent(share: number, engine: RenderEngine): number {
