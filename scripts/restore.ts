@@ -10,8 +10,6 @@ if (!archive || !fs.existsSync(archive)) {
   console.error(archive ? `[restore] no such file: ${archive}` : "usage: npm run restore <archive.tar.gz>");
   process.exit(2);
 }
-const { ensureDependencies } = await import("./lib/dependencies.mjs");
-ensureDependencies();
 const { openDatabase } = await import("./lib/database.mjs");
 const { applyMigrations } = await import("./lib/migrations.mjs");
 const { DATA_DIR, ROOT } = await import("./lib/paths.mjs");

@@ -38,13 +38,16 @@ export function activityBreakdown(runs: Map<string, ActivityRun[]>): string[] {
     .map((a) => `${a.type.padEnd(28)} x${String(a.count).padEnd(3)} running ${a.running.toFixed(1).padStart(7)} s   from ${a.from.toFixed(1).padStart(7)} s to ${a.to.toFixed(1).padStart(7)} s   longest wait ${a.waited.toFixed(1)} s`);
 }
 
+/** The activities on the render queue, which a worker runs one per render slot (WORKER_RENDERS). */
+const RENDER_SLOT_ACTIVITIES = ["renderVideoChunk", "normaliseRenderSound", "renderVideoFast", "renderVideoExact"];
+
 /**
  * Activities that take the one worker's render slot, in the order they ran: each line says when it waited from, ran
  * and ended; the last line sums the seconds the slot stood free while one of them waited (Temporal's dispatch, not
  * the render: decision 195). For a run on one worker with one render slot (bench:long).
  */
-export function renderSlotTimeline(runs: Map<string, ActivityRun[]>, slotTypes = ["renderVideoChunk", "normaliseRenderSound", "renderVideoFast", "renderVideoExact"]): string[] {
-  const ran = slotTypes.flatMap((type) => (runs.get(type) ?? []).map((r) => ({ type, ...r }))).sort((a, b) => a.started - b.started);
+export function renderSlotTimeline(runs: Map<string, ActivityRun[]>): string[] {
+  const ran = RENDER_SLOT_ACTIVITIES.flatMap((type) => (runs.get(type) ?? []).map((r) => ({ type, ...r }))).sort((a, b) => a.started - b.started);
   let idle = 0;
   const lines = ran.map((r, i) => {
     const before = ran[i - 1];
