@@ -30,6 +30,8 @@ try {
   log.error(`cannot render videos: ${e.message}`);
   process.exit(1);
 }
+// the neural voice, once per machine; without it the offline voices are Flite and eSpeak NG (decision 205)
+await (await import("./lib/voices.mjs")).ensureTestVoice();
 // Only now can modules that need npm packages be loaded.
 const { openDatabase } = await import("./lib/database.mjs");
 const { applyMigrations } = await import("./lib/migrations.mjs");

@@ -14,6 +14,7 @@ import { ensureDependencies } from "./lib/dependencies.mjs";
 import { ensureSupportedNode } from "./lib/node-runtime.mjs";
 import { ensureSystemPackages } from "./lib/system-packages.mjs";
 import { ensureTemporalCli } from "./lib/temporal-cli.mjs";
+import { ensureTestVoice } from "./lib/voices.mjs";
 import { DATA_DIR, ROOT } from "./lib/paths.mjs";
 import { logger } from "./lib/log.mjs";
 import { stopChildren } from "./lib/processes.mjs";
@@ -139,6 +140,8 @@ try {
   ensureDependencies();
   if (["e2e", "fleet", "integration", "security"].some((s) => steps.includes(s))) ensureSystemPackages();
   ensureTemporalCli();
+  // the neural voice the tests speak with, once per machine (decision 205)
+  await ensureTestVoice();
 
   if (steps.includes("typecheck")) await run("typecheck", bin("tsc"), ["--noEmit"]);
   if (steps.includes("lint")) await run("lint", bin("eslint"), [".", "--max-warnings", "0"]);

@@ -11,16 +11,19 @@ const OFFLINE_WRITER = "Offline writer";
 export const isTemplateDraft = (writtenBy: string | null | undefined) => writtenBy === OFFLINE_WRITER;
 const OFFLINE_ILLUSTRATION = "Offline illustration";
 const OFFLINE_VOICE = "Offline voice (Flite)";
+/** The offline neural voice's provider name (app/providers/speech/piper-voices.server.ts). */
+const OFFLINE_NEURAL_VOICE = "Offline neural voice (Piper)";
 
 /** How a provider is named in a sentence. */
 export function providerPhrase(name: string): string {
   if (name === OFFLINE_WRITER) return "the offline writer (templates, no AI)";
   if (name === OFFLINE_ILLUSTRATION) return "offline illustrations (no AI)";
   if (name === OFFLINE_VOICE) return "Flite, the offline voice";
+  if (name === OFFLINE_NEURAL_VOICE) return "Piper, the offline neural voice";
   return name;
 }
 
-export const isOfflineProvider = (name: string) => [OFFLINE_WRITER, OFFLINE_ILLUSTRATION, OFFLINE_VOICE].includes(name);
+export const isOfflineProvider = (name: string) => [OFFLINE_WRITER, OFFLINE_ILLUSTRATION, OFFLINE_VOICE, OFFLINE_NEURAL_VOICE].includes(name);
 
 /** The finished script's badges: what was done to it, by whom. None when the writer was not recorded. */
 export function scriptBadges(writtenBy: string | null | undefined): string[] {

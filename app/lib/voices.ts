@@ -15,6 +15,16 @@ export const DEFAULT_ENGLISH_OFFLINE_VOICE = "rms";
 
 export const isEspeakVoice = (id: string | null | undefined): id is string => !!id && id.startsWith(ESPEAK_PREFIX);
 
+/** Offline neural voices (Piper voice files in the voices folders): "piper:en_US-joe-medium". */
+export const PIPER_PREFIX = "piper:";
+export const isPiperVoice = (id: string | null | undefined): id is string => !!id && id.startsWith(PIPER_PREFIX);
+
+/** The first offline neural voice of the language in the list: the offline default for its language (decision 205). */
+export function neuralVoiceFor(language: string, voices: Voice[]): Voice | undefined {
+  const primary = primaryLanguage(language);
+  return voices.find((v) => v.neural && v.language && primaryLanguage(v.language) === primary);
+}
+
 export const espeakVoiceId = (code: string, variant = "") => `${ESPEAK_PREFIX}${languageOf(code).code}${variant}`;
 
 /** "espeak:fr+f3" -> French, "+f3"; null for anything that is not one of our eSpeak voices. */
@@ -91,9 +101,9 @@ export const LANGUAGE_NAME_ORDER: ReadonlyMap<string, number> = new Map(
 
 /**
  * The voice a project's narration uses: the first of `preferred` (the project's choice, then the creator's saved
- * voice) that is in `voices` and speaks the language; else the language's default offline voice when the list
- * has it (Flite's rms for English, eSpeak NG otherwise); else the first voice of the language; else undefined
- * (the provider's own default).
+ * voice) that is in `voices` and speaks the language; else an offline neural voice of the language when one is
+ * installed; else the language's default offline voice when the list has it (Flite's rms for English, eSpeak NG
+ * otherwise); else the first voice of the language; else undefined (the provider's own default).
  */
 export function defaultVoiceFor(language: string, voices: Voice[], preferred: (string | null | undefined)[] = []): string | undefined {
   const byId = new Map(voices.map((v) => [v.id, v]));
@@ -101,6 +111,8 @@ export function defaultVoiceFor(language: string, voices: Voice[], preferred: (s
     const voice = id ? byId.get(id) : undefined;
     if (voice && speaksLanguage(voice, language)) return voice.id;
   }
+  const neural = neuralVoiceFor(language, voices);
+  if (neural) return neural.id;
   const primary = primaryLanguage(language);
   const fallback = primary === "en" ? DEFAULT_ENGLISH_OFFLINE_VOICE : espeakVoiceId(language);
   if (byId.has(fallback)) return fallback;

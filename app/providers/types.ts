@@ -42,14 +42,35 @@ export interface TextProvider {
 // ── Speech ────────────────────────────────────────────────────────────────────────────────────────
 export type VoiceCategory = "premade" | "cloned" | "generated" | "professional";
 /** `language`: the BCP-47 code the voice speaks; absent: any (ElevenLabs' multilingual voices). */
-export type Voice = { id: string; name: string; category: VoiceCategory; gender?: string; age?: string; accent?: string; language?: string };
+export type Voice = {
+  id: string;
+  name: string;
+  category: VoiceCategory;
+  gender?: string;
+  age?: string;
+  accent?: string;
+  language?: string;
+  /** an offline neural voice (a Piper voice file): the offline default for its language */
+  neural?: boolean;
+  /** the voice's licence as its files state it, shown beside it in the picker */
+  licence?: string;
+};
 /** When a word of the spoken text starts and ends, seconds into the audio (as the provider measured it). */
 export type SpokenWord = { text: string; start: number; end: number };
 /**
  * `words`: the provider's own word timings, when it gives them (ElevenLabs' timestamps); absent otherwise.
  * `voiceId` and `provider`: the voice that actually spoke (a default when none was asked for), recorded per scene.
  */
-export type SpeechResult = { audio: Buffer; mimeType: "audio/wav" | "audio/mpeg"; durationSeconds: number; words?: SpokenWord[]; voiceId?: string; provider?: string };
+export type SpeechResult = {
+  audio: Buffer;
+  mimeType: "audio/wav" | "audio/mpeg";
+  durationSeconds: number;
+  words?: SpokenWord[];
+  voiceId?: string;
+  provider?: string;
+  /** what a creator should know about this voiceover (a chosen voice was missing and another spoke) */
+  notice?: string;
+};
 /** `speed`: 0.7-1.3 (app/lib/voice-speed.ts), 1 when absent; `language`: the project's, picks a default voice. */
 export type SpeechRequest = { text: string; voiceId?: string; speed?: number; language?: string };
 

@@ -2,7 +2,7 @@
 // default), the speed, and whether the offline writer can write the language.
 import type { Project } from "~/generated/prisma/client";
 import { languageLabel, offlineWriterNote } from "~/lib/languages";
-import { defaultVoiceFor } from "~/lib/voices";
+import { defaultVoiceFor, isPiperVoice, PIPER_PREFIX } from "~/lib/voices";
 import { speechRateFactor } from "~/lib/voice-speed";
 import type { ProjectVoiceUpdate } from "~/lib/project-voice";
 import { randomUUID } from "node:crypto";
@@ -36,6 +36,10 @@ export async function describeNarration(userId: string, project: Pick<Project, "
     const voices = await speech.listVoices();
     const id = defaultVoiceFor(project.language, voices, [project.voiceId, settings.elevenLabsVoiceId]);
     voiceName = voices.find((v) => v.id === id)?.name ?? "the offline voice";
+    // a chosen neural voice whose files are gone: say so, and which voice speaks instead (decision 205)
+    if (isPiperVoice(project.voiceId) && !voices.some((v) => v.id === project.voiceId)) {
+      voiceName = `${voiceName} (the chosen neural voice ${project.voiceId.slice(PIPER_PREFIX.length)} is not installed)`;
+    }
   } else {
     voiceName = project.voiceId ? `${speech.name} voice ${project.voiceId}` : `your ${speech.name} voice`;
   }

@@ -37,7 +37,9 @@ export function ensureNodeModules() {
   const marker = fs.existsSync(INSTALLED_MARKER) ? fs.readFileSync(INSTALLED_MARKER, "utf8") : "";
   if (marker === manifestHash()) return;
   log.info("installing npm packages (first run, or package.json / package-lock.json changed)...");
-  run("npm", ["install", "--no-audit", "--no-fund"]);
+  // onnxruntime-node's install script fetches GPU libraries from another host and fails here; skipped, the package
+  // keeps its CPU binaries (the neural voice's runtime, decision 205)
+  run("npm", ["install", "--no-audit", "--no-fund"], { ONNXRUNTIME_NODE_INSTALL: "skip" });
   fs.writeFileSync(INSTALLED_MARKER, manifestHash());
 }
 

@@ -32,9 +32,12 @@ describe("language, voice and speed on /create", () => {
     await page.getByText("9:16 Shorts").click();
 
     const voice = page.getByLabel("Voice", { exact: true });
-    await expect.poll(() => voice.locator("option").first().textContent(), { timeout: 30_000 }).toBe("Automatic: RMS (offline)");
+    // English's offline default is the neural voice npm test installs (decision 205), its licence beside the picker
+    await expect.poll(() => voice.locator("option").first().textContent(), { timeout: 30_000 }).toBe("Automatic: Joe, medium (neural, offline)");
+    await expect.poll(() => page.locator("[data-voice-licence]").textContent()).toContain("Licence of Joe, medium (neural, offline): Voice data CC0");
     await page.getByLabel("Language").selectOption("fr");
     await expect.poll(() => voice.locator("option").first().textContent(), { timeout: 30_000 }).toBe("Automatic: French (eSpeak NG)");
+    await expect.poll(() => page.locator("[data-no-neural-voice]").textContent()).toContain("No neural voice is installed for French");
     // the voice list is grouped by language, the project's first
     const groups = await voice.locator("optgroup").evaluateAll((els) => els.map((e) => e.getAttribute("label")));
     expect(groups.slice(0, 2)).toEqual(["French (Français)", "English"]);

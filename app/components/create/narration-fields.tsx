@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue } from "react";
 import { apiGet, serverMessage } from "~/lib/api-client";
 import { LANGUAGES, languageLabel, offlineWriterLanguages, offlineWriterWrites } from "~/lib/languages";
-import { defaultVoiceFor, groupVoicesByLanguage, speaksLanguage } from "~/lib/voices";
+import { defaultVoiceFor, groupVoicesByLanguage, neuralVoiceFor, speaksLanguage } from "~/lib/voices";
 import { VOICE_SPEED, formatVoiceSpeed } from "~/lib/voice-speed";
 import type { Voice } from "~/providers/types";
 import { voiceLabel } from "~/components/settings/voice-options";
@@ -48,6 +48,9 @@ export function NarrationFields(props: {
   const automaticName = shown?.find((v) => v.id === automatic)?.name;
   const groups = groupVoicesByLanguage(shown ?? [], props.language);
   const offline = voices.data?.source === "offline";
+  // the voice that will speak (chosen, else automatic): its licence is shown beside the picker (decision 205)
+  const speaking = shown?.find((v) => v.id === (props.voiceId || automatic));
+  const neural = neuralVoiceFor(props.language, shown ?? []);
 
   function chooseLanguage(code: string) {
     props.onLanguage(code);
@@ -102,11 +105,24 @@ export function NarrationFields(props: {
           ))}
         </select>
         {voices.isError ? <span className="text-sm text-red-400">{serverMessage(voices.error)}</span> : null}
+        {speaking?.licence ? (
+          <span className="text-xs text-slate-400" data-voice-licence>
+            Licence of {speaking.name}: {speaking.licence}
+          </span>
+        ) : null}
         <span className="text-xs text-slate-400">
-          {offline
-            ? "Offline voices: Flite speaks English, eSpeak NG the other languages."
-            : `${voices.data?.provider ?? "Your voice service"} voices speak every language with its multilingual model.`}
+          {!offline
+            ? `${voices.data?.provider ?? "Your voice service"} voices speak every language with its multilingual model.`
+            : neural
+              ? `Offline voices: ${neural.name} is the neural voice for ${languageLabel(props.language)}; Flite speaks English, eSpeak NG the other languages.`
+              : "Offline voices: Flite speaks English, eSpeak NG the other languages."}
         </span>
+        {offline && shown && !neural ? (
+          <span className="text-xs text-amber-300" data-no-neural-voice>
+            No neural voice is installed for {languageLabel(props.language)}: the voiceovers use {automaticName ?? "the offline voice"}, which is
+            less natural. An owner can add a Piper voice (its .onnx and .onnx.json) to the voices folder.
+          </span>
+        ) : null}
       </div>
       <VoiceSpeedSlider value={props.voiceSpeed} onChange={props.onSpeed} />
     </fieldset>

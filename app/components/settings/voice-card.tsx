@@ -68,6 +68,15 @@ export function VoiceCard({ config }: { config: PublicConfig | null | undefined 
             </SelectContent>
           </Select>
           {voices.isError ? <p className="text-sm text-red-400">{serverMessage(voices.error)}</p> : null}
+          {(() => {
+            // the chosen voice's licence beside the picker (neural voices carry one; decision 205)
+            const chosen = voices.data?.voices.find((v) => v.id === voiceId);
+            return chosen?.licence ? (
+              <p className="text-xs text-slate-400" data-voice-licence>
+                Licence of {chosen.name}: {chosen.licence}
+              </p>
+            ) : null;
+          })()}
           {offline ? (
             <p className="text-xs text-amber-300">No ElevenLabs API key is saved: these are the offline voices that ship with Reelsmith.</p>
           ) : null}

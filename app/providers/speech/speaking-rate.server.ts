@@ -43,9 +43,12 @@ export const RATE_SAMPLES: Readonly<Record<string, string>> = {
   ].join(" "),
 };
 
-/** The sample's language for a voice: an eSpeak voice id carries its language ("espeak:fr+f3"); English otherwise. */
+/**
+ * The sample's language for a voice: an eSpeak voice id carries its language ("espeak:fr+f3"), a neural voice's
+ * file name too ("piper:fr_FR-siwis-medium"); English otherwise.
+ */
 export function sampleLanguageOf(voiceId: string | null | undefined): string {
-  const language = /^espeak:([a-z]{2,3})/.exec(voiceId ?? "")?.[1];
+  const language = /^(?:espeak:|piper:)([a-z]{2,3})(?![a-z])/.exec(voiceId ?? "")?.[1];
   return language && RATE_SAMPLES[language] ? language : "en";
 }
 

@@ -1,0 +1,136 @@
+// The offline neural voice (issue 48, decision 205): a 30 s Short's script written by the real script workflow (its
+// length planned from the neural voice's measured pace), each scene spoken by the Piper voice npm test installs and
+// trimmed as the voiceover activity does. Its voiceovers last what the narration fit planned, within 5 %; its
+// captions start each word on the frame the model's own phoneme durations give; a word after a sentence's end starts
+// where the voice is heard again. A chosen voice whose file is gone is spoken by the labelled eSpeak NG voice, with
+// a message saying what is missing.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { planNarration } from "~/lib/narration";
+import { sceneCountFor } from "~/lib/storyboard";
+import { resolutionEnum } from "~/lib/video-format";
+import { providersFor } from "~/providers/index.server";
+import { speakingRateOf } from "~/providers/speech/speaking-rate.server";
+import { trimVoiceover } from "~/providers/speech/voiceover";
+import { installedPiperVoices, machineVoicesDir, ownerVoicesDir, PIPER_PROVIDER } from "~/providers/speech/piper-voices.server";
+import type { SpeechResult } from "~/providers/types";
+import { prisma } from "~/server/db.server";
+import { DEFAULT_CAPTION_STYLE } from "../../remotion/captions";
+import { buildTimeline } from "../../remotion/timeline";
+import { VIDEO_FPS } from "../../remotion/timing";
+import { estimateWordTimings } from "../../remotion/word-timings";
+import { scriptWorkflow } from "../../workflows/script";
+import { loudness } from "../support/loudness";
+import { startTestWorker } from "../support/temporal";
+
+const VOICE = "piper:en_US-joe-medium";
+const offline = providersFor({});
+let testWorker: Awaited<ReturnType<typeof startTestWorker>>;
+
+beforeAll(async () => {
+  testWorker = await startTestWorker();
+});
+afterAll(async () => {
+  await testWorker?.stop();
+  await prisma.$disconnect();
+});
+
+describe("the offline neural voice", () => {
+  it("is installed by npm test and is English's offline default, with its licence", async () => {
+    expect(installedPiperVoices().map((v) => v.id), `npm run voices:install puts ${VOICE} in ${machineVoicesDir()}`).toContain(VOICE);
+    const voices = await offline.speech.listVoices();
+    const joe = voices.find((v) => v.id === VOICE)!;
+    expect(joe).toMatchObject({ neural: true, language: "en" });
+    expect(joe.licence).toMatch(/CC0/);
+    expect(joe.licence).toMatch(/lessac/);
+    const result = await offline.speech.synthesize({ text: "Octopuses taste with their arms.", language: "en" });
+    expect(result).toMatchObject({ provider: PIPER_PROVIDER, voiceId: VOICE });
+  });
+
+  it("speaks a 30 s Short whose voiceovers last the narration fit's estimate, captions on the model's durations", async () => {
+    const title = "The Secret Life of Octopuses";
+    const topic = "How octopuses change colour, solve puzzles and escape from tanks";
+    const durationSeconds = 30;
+    const user = await prisma.user.create({ data: { email: `neural-${Math.random().toString(36).slice(2)}@example.com` } });
+    const project = await prisma.project.create({ data: { userId: user.id, title, topic, resolution: resolutionEnum("9:16"), durationSeconds } });
+    await testWorker.client.workflow.execute(scriptWorkflow, {
+      taskQueue: testWorker.taskQueue,
+      workflowId: `script-${project.id}`,
+      args: [{ projectId: project.id, userId: user.id, title, topic, durationSeconds }],
+    });
+    const script = (await prisma.script.findUniqueOrThrow({ where: { projectId: project.id } })).text!;
+    const sceneCount = sceneCountFor("9:16", durationSeconds);
+    const scenes = await offline.text.splitIntoScenes({ title, script, resolution: "9:16", durationSeconds, sceneCount, seed: project.id });
+
+    // the narration fit's estimate: the speech the plan leaves once the pauses between the scenes are taken off,
+    // at the neural voice's measured pace
+    const rate = await speakingRateOf(offline.speech, VOICE);
+    const plan = planNarration({ durationSeconds, sceneCount: scenes.length, wordsPerSecond: rate.wordsPerSecond });
+
+    const spoken: SpeechResult[] = [];
+    for (const scene of scenes) spoken.push(trimVoiceover(await offline.speech.synthesize({ text: scene.voiceoverText, language: "en" })));
+    expect(spoken.every((r) => r.provider === PIPER_PROVIDER && r.voiceId === VOICE)).toBe(true);
+    const speech = spoken.reduce((sum, r) => sum + r.durationSeconds, 0);
+    console.log(`neural 30 s Short: ${scenes.length} scenes, ${speech.toFixed(2)} s of speech, fit estimate ${plan.speechSeconds.toFixed(2)} s`);
+    expect(Math.abs(speech / plan.speechSeconds - 1)).toBeLessThanOrEqual(0.05);
+
+    const style = { ...DEFAULT_CAPTION_STYLE, preset: "highlight" as const };
+    const timeline = buildTimeline({
+      width: 1080,
+      height: 1920,
+      fps: VIDEO_FPS,
+      scenes: scenes.map((s, i) => ({
+        imageSrc: "scene.png",
+        audioSrc: "voice.wav",
+        audioDurationInSeconds: spoken[i]!.durationSeconds,
+        text: s.voiceoverText,
+        words: { source: "provider" as const, audioSeconds: spoken[i]!.durationSeconds, words: spoken[i]!.words! },
+      })),
+      music: null,
+      captions: true,
+      captionStyle: style,
+    });
+    expect(Math.abs(timeline.durationInFrames / VIDEO_FPS / durationSeconds - 1)).toBeLessThanOrEqual(0.05);
+
+    let differsFromEstimate = 0;
+    for (const [i, scene] of timeline.scenes.entries()) {
+      const words = spoken[i]!.words!;
+      expect(words.map((w) => w.text)).toEqual(scenes[i]!.voiceoverText.split(/\s+/).filter(Boolean));
+      // each highlight state starts on the frame of its word's start as the model timed it (the first at the scene's start)
+      const cues = timeline.overlays.filter((o) => o.kind === "caption" && o.sceneIndex === i);
+      const starts = cues.map((c) => c.fromFrame - scene.fromFrame);
+      const modelFrames = [...new Set(words.map((w, k) => (k === 0 ? 0 : Math.round(w.start * VIDEO_FPS))))];
+      expect(starts).toEqual(modelFrames.filter((f, k) => k === 0 || f > modelFrames[k - 1]!));
+      const estimate = estimateWordTimings(scenes[i]!.voiceoverText, spoken[i]!.durationSeconds);
+      differsFromEstimate += words.filter((w, k) => Math.abs(w.start - estimate[k]!.start) > 1 / VIDEO_FPS).length;
+      // the model's durations are the voice's: after a sentence's end, the next word starts where the voice comes back
+      for (let k = 1; k < words.length; k++) {
+        if (!/[.!?]$/.test(words[k - 1]!.text)) continue;
+        const wav = spoken[i]!.audio;
+        const start = words[k]!.start;
+        expect(loudness(wav, start - 0.1, start - 1 / VIDEO_FPS), words[k]!.text).toBeLessThan(0.4 * loudness(wav, start, start + 0.12));
+      }
+    }
+    // the syllable estimate would have put many words on other frames
+    expect(differsFromEstimate).toBeGreaterThan(5);
+  }, 400_000);
+
+  it("a chosen neural voice whose file is missing: a clear message, and the labelled eSpeak NG voice speaks", async () => {
+    const dir = ownerVoicesDir();
+    fs.mkdirSync(dir, { recursive: true });
+    const name = "en_US-gone-medium";
+    const installed = installedPiperVoices().find((v) => v.id === VOICE)!;
+    fs.copyFileSync(`${installed.modelFile}.json`, path.join(dir, `${name}.onnx.json`));
+    fs.symlinkSync(installed.modelFile, path.join(dir, `${name}.onnx`));
+    expect((await offline.speech.listVoices()).map((v) => v.id)).toContain(`piper:${name}`);
+
+    fs.rmSync(path.join(dir, `${name}.onnx`));
+    expect((await offline.speech.listVoices()).map((v) => v.id)).not.toContain(`piper:${name}`);
+    const result = await offline.speech.synthesize({ text: "The octopus slipped out of its tank.", voiceId: `piper:${name}`, language: "en" });
+    expect(result.voiceId).toBe("espeak:en");
+    expect(result.provider).toBe(`eSpeak NG (the neural voice ${name} is not installed)`);
+    expect(result.notice).toContain(`The neural voice ${name} is not installed: ${name}.onnx with its ${name}.onnx.json was not found in ${dir}`);
+    expect(result.durationSeconds).toBeGreaterThan(1);
+  });
+});
