@@ -30,7 +30,7 @@ export function textProviderFor(keys: ProviderKeys, tuning: { retry?: Partial<Re
   const common = { retry: tuning.retry, onRetry: tuning.onRetry };
   const chat = keys.openaiCompatible;
   if (chat && present(chat.baseUrl) && present(chat.model)) {
-    return createOpenAICompatibleTextProvider({ ...common, baseUrl: chat.baseUrl, model: chat.model.trim(), apiKey: chat.apiKey });
+    return createOpenAICompatibleTextProvider({ ...common, baseUrl: chat.baseUrl, model: chat.model.trim(), apiKey: chat.apiKey, allowPrivateNetwork: chat.allowPrivateNetwork });
   }
   if (present(keys.geminiApiKey)) {
     return createGeminiTextProvider({ ...common, apiKey: keys.geminiApiKey.trim(), baseUrl: env.GEMINI_BASE_URL, model: env.GEMINI_MODEL });

@@ -126,6 +126,9 @@ export type ProviderKeys = {
   leonardoApiKey?: string;
   sunoApiKey?: string;
   pexelsApiKey?: string;
-  /** A Chat Completions server the creator configured (base URL and model; the key is optional). */
-  openaiCompatible?: { baseUrl: string; model: string; apiKey?: string };
+  /**
+   * A Chat Completions server the creator configured (base URL and model; the key is optional). `allowPrivateNetwork`:
+   * it may be at a private address (the operator's setting or the owner's account, decision 196).
+   */
+  openaiCompatible?: { baseUrl: string; model: string; apiKey?: string; allowPrivateNetwork?: boolean };
 };

@@ -24,6 +24,21 @@ export function isOwner(user: Pick<User, "email">): boolean {
   return Boolean(owner) && user.email.trim().toLowerCase() === owner!.trim().toLowerCase();
 }
 
+/**
+ * Whether this creator's webhooks and model server may be at private, loopback or link-local addresses (decision
+ * 196): only when the operator allows it for everyone (ALLOW_PRIVATE_TARGETS=true) or the account is the owner's.
+ */
+export function mayUsePrivateTargets(user: Pick<User, "email">): boolean {
+  return getEnv().ALLOW_PRIVATE_TARGETS || isOwner(user);
+}
+
+/** mayUsePrivateTargets for a user id; false for a user that no longer exists. */
+export async function privateTargetsAllowedFor(userId: string, db: DbClient = prisma): Promise<boolean> {
+  if (getEnv().ALLOW_PRIVATE_TARGETS) return true;
+  const user = await db.user.findUnique({ where: { id: userId }, select: { email: true } });
+  return Boolean(user) && isOwner(user!);
+}
+
 /** A subscription counts while Stripe calls it active (or trialing) and its paid period has not ended. */
 export function isSubscriptionActive(subscription: { status: string; currentPeriodEnd: Date | null } | null, now = new Date()): boolean {
   if (!subscription || !ACTIVE_SUBSCRIPTION_STATUSES.has(subscription.status)) return false;

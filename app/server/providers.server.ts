@@ -1,7 +1,9 @@
 // How the web side reaches a creator's providers: the cloud service for each kind whose key they saved, the
 // offline one otherwise. Routes go through here rather than importing app/providers themselves.
-import { providersFor, type Providers } from "~/providers/index.server";
+import { isProviderError, providersFor, type Providers } from "~/providers/index.server";
 import { createOpenAICompatibleTextProvider } from "~/providers/text/openai-compatible.server";
+import { outboundRefusalIn } from "~/lib/outbound-fetch.server";
+import { privateTargetsAllowedFor } from "./permissions.server";
 import { getProviderKeys } from "./settings.server";
 
 export type { ImageModel } from "~/providers/types";
@@ -20,6 +22,38 @@ export async function listModelServerModels(userId: string, input: { baseUrl?: s
   const baseUrl = input.baseUrl || saved?.baseUrl;
   if (!baseUrl) throw new TypeError("Enter the server's base URL first (for example http://127.0.0.1:11434/v1).");
   const apiKey = input.apiKey || (saved && saved.baseUrl === baseUrl ? saved.apiKey : undefined);
-  const server = createOpenAICompatibleTextProvider({ baseUrl, model: saved?.model ?? "unused", apiKey, retry: { attempts: 1, timeoutMs: 10_000 } });
+  const allowPrivateNetwork = await privateTargetsAllowedFor(userId);
+  const server = createOpenAICompatibleTextProvider({ baseUrl, model: saved?.model ?? "unused", apiKey, retry: { attempts: 1, timeoutMs: MODEL_SERVER_TEST_TIMEOUT_MS }, allowPrivateNetwork });
   return { baseUrl, models: await server.listModels() };
+}
+
+/** How long Test Connection waits for the model list. */
+export const MODEL_SERVER_TEST_TIMEOUT_MS = 10_000;
+
+/**
+ * Why Test Connection failed, in Reelsmith's own words (decision 196): the status code and what to check, never
+ * the other server's body (an address inside someone's network must not become a way to read what answers there).
+ */
+export function modelServerTestFailure(error: unknown, baseUrl: string | undefined): { status: number; message: string; field: string | null } {
+  const refusal = outboundRefusalIn(error);
+  if (refusal) return { status: 400, message: refusal.message, field: "baseUrl" };
+  const where = baseUrl ? new URL(baseUrl).host : "your saved address";
+  if (!isProviderError(error)) return { status: 502, message: `Could not reach the model server at ${where}.`, field: null };
+  const http = error.status ? ` (HTTP ${error.status})` : "";
+  switch (error.kind) {
+    case "auth":
+      return { status: 502, message: `The model server at ${where} refused the API key${http}. Check the key, or leave it empty for a server that needs none.`, field: "apiKey" };
+    case "rate_limited":
+      return { status: 502, message: `The model server at ${where} is limiting requests${http}. Try again in a few minutes.`, field: null };
+    case "timeout":
+      return { status: 502, message: `The model server at ${where} did not answer within ${MODEL_SERVER_TEST_TIMEOUT_MS / 1000} s.`, field: null };
+    case "network":
+      return { status: 502, message: `Could not connect to ${where}. Check the address and that the server is running.`, field: "baseUrl" };
+    case "malformed":
+      return { status: 502, message: `The answer from ${where} is not a model list. Check that the base URL is the server's OpenAI-compatible API (it usually ends in /v1).`, field: "baseUrl" };
+    default:
+      return error.status && error.status < 500
+        ? { status: 502, message: `The model server at ${where} refused the request${http}. Check the base URL (it usually ends in /v1).`, field: "baseUrl" }
+        : { status: 502, message: `The model server at ${where} failed${http}. Try again later.`, field: null };
+  }
 }

@@ -7,6 +7,7 @@ import type { ProviderKeys } from "~/providers/types";
 import { prisma } from "./db.server";
 import { normalizeBaseUrl } from "~/lib/openai-compatible";
 import { decryptSecret, encryptSecret, isLegacySecret, SecretDecryptionError } from "./encryption.server";
+import { privateTargetsAllowedFor } from "./permissions.server";
 
 /** Secret config fields and the columns holding their ciphertext. */
 export const SECRET_FIELDS = {
@@ -233,7 +234,8 @@ export async function getProviderKeys(userId: string): Promise<ProviderKeys> {
     if (value) keys[field] = value;
   }
   if (row.openaiBaseUrl && row.openaiModel) {
-    keys.openaiCompatible = { baseUrl: row.openaiBaseUrl, model: row.openaiModel, apiKey: readSecret(row, "openaiApiKey") };
+    const allowPrivateNetwork = await privateTargetsAllowedFor(userId);
+    keys.openaiCompatible = { baseUrl: row.openaiBaseUrl, model: row.openaiModel, apiKey: readSecret(row, "openaiApiKey"), allowPrivateNetwork };
   }
   return keys;
 }

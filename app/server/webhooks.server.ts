@@ -9,6 +9,7 @@ import { WEBHOOK_EVENTS, type WebhookEvent } from "../../workflows/shared/webhoo
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
 import { decryptSecret, encryptSecret } from "./encryption.server";
+import { privateTargetsAllowedFor } from "./permissions.server";
 import { checkWebhookTarget } from "./webhook-target.server";
 
 export const MAX_WEBHOOK_ENDPOINTS = 10;
@@ -33,7 +34,13 @@ export function signWebhookBody(secret: string, timestamp: number, body: string)
   return `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
 }
 
+/** The refusal a creator who may not use private addresses gets for ticking "allow private addresses" (decision 196). */
+export const PRIVATE_TARGETS_NOT_ALLOWED =
+  "Only the owner's account may send webhooks to private or loopback addresses on this server (the operator allows it for everyone with ALLOW_PRIVATE_TARGETS=true). Use the receiver's public address.";
+
 export async function createWebhookEndpoint(userId: string, input: CreateWebhook): Promise<{ secret: string; endpoint: WebhookEndpointView }> {
+  // the tick counts only for a creator who may use private addresses: for anyone else it is refused, not trusted
+  if (input.allowPrivate && !(await privateTargetsAllowedFor(userId))) throw jsonError(403, PRIVATE_TARGETS_NOT_ALLOWED, { field: "allowPrivate" });
   try {
     await checkWebhookTarget(input.url, input.allowPrivate);
   } catch (e) {
@@ -91,10 +98,15 @@ export async function emitWebhookEvent(userId: string, event: WebhookEvent, data
   return rows.map((r) => r.id);
 }
 
-/** The delivery with what it takes to send it: the endpoint's URL, its secret in the clear, and the body. */
+/**
+ * The delivery with what it takes to send it: the endpoint's URL, its secret in the clear, and the body. Private
+ * addresses are allowed only when the endpoint asked for them and its creator may have them now (an endpoint saved
+ * before decision 196, or by an account that is no longer the owner's, is held to public addresses).
+ */
 export async function deliveryToSend(deliveryId: string) {
   const delivery = await prisma.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true } });
   if (!delivery) return null;
   const secret = decryptSecret(delivery.endpoint.secretEnc, { userId: delivery.endpoint.userId, field: SECRET_FIELD });
-  return { delivery, url: delivery.endpoint.url, allowPrivate: delivery.endpoint.allowPrivate, secret, body: JSON.stringify(delivery.payload) };
+  const allowPrivate = delivery.endpoint.allowPrivate && (await privateTargetsAllowedFor(delivery.endpoint.userId));
+  return { delivery, url: delivery.endpoint.url, allowPrivate, secret, body: JSON.stringify(delivery.payload) };
 }

@@ -2,7 +2,7 @@
 // script workflow and the provider chosen from their saved settings (the local Chat Completions fake stands in for
 // Ollama / OpenAI), with progress moving while the answer streams; a server's error reaches the script's state
 // with the server's own message, and never the key.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { prisma } from "~/server/db.server";
 import { getScriptStatus } from "~/server/script.server";
 import { getProviderKeys, getPublicConfig, updateConfig } from "~/server/settings.server";
@@ -11,6 +11,12 @@ import { FakeOpenAICompatible } from "../fakes/openai-compatible";
 import { scriptWorkflow } from "../../workflows/script";
 import { scriptProgressQuery, type ScriptProgress } from "../../workflows/shared/script";
 import { startTestWorker } from "../support/temporal";
+
+// the fake model server listens on loopback, which a creator may use only by the operator's setting (decision
+// 196): set here deliberately (tests/security/private-targets.test.ts shows the refusal without it)
+vi.hoisted(() => {
+  process.env.ALLOW_PRIVATE_TARGETS = "true";
+});
 
 const KEY = "lan-server-pass-7731";
 const fake = new FakeOpenAICompatible(KEY);
@@ -52,7 +58,7 @@ describe("an OpenAI-compatible model writes the script", () => {
     expect(config).toMatchObject({ openaiBaseUrl: fake.baseUrl, openaiModel: "llama3.2", openaiApiKeyLength: KEY.length });
     expect(JSON.stringify(config)).not.toContain(KEY);
     const keys = await getProviderKeys(user.id);
-    expect(keys.openaiCompatible).toEqual({ baseUrl: fake.baseUrl, model: "llama3.2", apiKey: KEY });
+    expect(keys.openaiCompatible).toEqual({ baseUrl: fake.baseUrl, model: "llama3.2", apiKey: KEY, allowPrivateNetwork: true });
     expect(providersFor(keys).text.name).toBe("llama3.2 (OpenAI-compatible)");
   });
 

@@ -18,13 +18,13 @@ const STATUS_CLASS: Record<string, string> = { delivered: "text-emerald-300", fa
 
 export function WebhooksCard() {
   const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: WEBHOOKS_KEY, queryFn: () => apiGet<{ endpoints: WebhookEndpointView[] }>("/api/webhooks"), refetchInterval: 15_000 });
+  const list = useQuery({ queryKey: WEBHOOKS_KEY, queryFn: () => apiGet<{ endpoints: WebhookEndpointView[]; mayAllowPrivate: boolean }>("/api/webhooks"), refetchInterval: 15_000 });
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENTS]);
   const [allowPrivate, setAllowPrivate] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const add = useMutation({
-    mutationFn: () => apiRequest<{ secret: string }>("POST", "/api/webhooks", { url, events, allowPrivate }),
+    mutationFn: () => apiRequest<{ secret: string }>("POST", "/api/webhooks", { url, events, allowPrivate: allowPrivate && mayAllowPrivate }),
     onSuccess: (made) => {
       setSecret(made.secret);
       setUrl("");
@@ -38,6 +38,8 @@ export function WebhooksCard() {
     onError: (error) => toast({ title: "Error", description: serverMessage(error), variant: "destructive" }),
   });
   const endpoints = list.data?.endpoints ?? [];
+  // only the owner (or everyone, by the operator's setting) may send to private addresses: others never see the tick
+  const mayAllowPrivate = list.data?.mayAllowPrivate ?? false;
 
   return (
     <Card>
@@ -72,10 +74,12 @@ export function WebhooksCard() {
               </label>
             ))}
           </fieldset>
-          <label className="flex items-center gap-2 text-sm text-slate-300">
-            <input type="checkbox" checked={allowPrivate} onChange={(e) => setAllowPrivate(e.target.checked)} />
-            Allow private and loopback addresses (a receiver on your own network)
-          </label>
+          {mayAllowPrivate ? (
+            <label className="flex items-center gap-2 text-sm text-slate-300">
+              <input type="checkbox" checked={allowPrivate} onChange={(e) => setAllowPrivate(e.target.checked)} />
+              Allow private and loopback addresses (a receiver on your own network)
+            </label>
+          ) : null}
           <Button type="submit" className="justify-self-start" disabled={!url.trim() || events.length === 0 || add.isPending}>
             {add.isPending ? "Adding..." : "Add Endpoint"}
           </Button>

@@ -1,11 +1,14 @@
 // Any model served through the Chat Completions API (OpenAI, Ollama, LM Studio, vLLM, OpenRouter, llama.cpp's
 // server...): POST {base}/chat/completions, streamed as server-sent events where the server streams, read whole
 // where it does not. Errors carry the server's own message ({"error":{"message":...}}), with the key scrubbed.
-// See docs/decisions/110-openai-compatible-text-provider.md.
+// See docs/decisions/110-openai-compatible-text-provider.md. Every request goes through the outbound guard
+// (decision 196): a server at a private, loopback or link-local address is refused unless `allowPrivateNetwork`
+// (the operator's setting or the owner's account), checked as each connection is made, redirects included.
 import { createParser } from "eventsource-parser";
 import { z } from "zod";
 import { UPLOAD_LIMITS } from "~/lib/constants";
 import { normalizeBaseUrl } from "~/lib/openai-compatible";
+import { checkOutboundUrl, createOutboundGuard, outboundRefusalIn, type OutboundGuard } from "~/lib/outbound-fetch.server";
 import { scrubSecrets } from "~/lib/scrub";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type RetryNotice, type RetryPolicy } from "../http.server";
@@ -23,6 +26,10 @@ export type OpenAICompatibleOptions = {
   model: string;
   /** Optional: local servers (Ollama, LM Studio, vLLM without --api-key) need none. */
   apiKey?: string;
+  /** The server may be at a private, loopback or link-local address (decision 196); refused otherwise. */
+  allowPrivateNetwork?: boolean;
+  /** The guard every request goes through; one made from `allowPrivateNetwork` unless given (tests inject one). */
+  outbound?: OutboundGuard;
   retry?: Partial<RetryPolicy>;
   onRetry?: (notice: RetryNotice) => void;
 };
@@ -153,6 +160,30 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const apiKey = options.apiKey?.trim() || undefined;
   const http = createHttpClient({ provider, retry: options.retry, onRetry: options.onRetry, authDetail: true });
+  const guard = options.outbound ?? createOutboundGuard({ allowPrivate: options.allowPrivateNetwork ?? false });
+  /**
+   * One request through the guard: the address checked first (refused at once), then every connection checked as
+   * it is made, redirects included. A refusal at connection time reaches us as a network failure that may have
+   * lost its cause on the way: the guard's own record says it was one, and the creator reads why in our words.
+   */
+  async function guarded<T>(url: string, work: (init: RequestInit) => Promise<T>): Promise<T> {
+    try {
+      await checkOutboundUrl(url, guard.policy);
+    } catch (error) {
+      throw refused(outboundRefusalIn(error) ?? (error as Error));
+    }
+    const refusalsBefore = guard.refusals();
+    try {
+      // Node's fetch takes undici's `dispatcher` beside the standard fields
+      return await work({ dispatcher: guard.dispatcher } as RequestInit);
+    } catch (error) {
+      const refusal = outboundRefusalIn(error) ?? (guard.refusals() > refusalsBefore ? guard.lastRefusal() : undefined);
+      if (refusal) throw refused(refusal);
+      throw error;
+    }
+  }
+  /** A refused address, never retried; the refusal kept as the cause so a caller can tell it from the server's own. */
+  const refused = (why: Error) => Object.assign(new ProviderError(provider, "rejected", why.message), { cause: why });
   const headers = (): Record<string, string> => ({
     "content-type": "application/json",
     accept: "text/event-stream, application/json",
@@ -163,7 +194,8 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
 
   /** Every error leaves with the key scrubbed, even one the server echoed in a shape no pattern knows. */
   const scrubbed = (error: unknown): unknown =>
-    error instanceof ProviderError
+    // a refused address (our own words, its cause kept) passes as it is
+    error instanceof ProviderError && !outboundRefusalIn(error)
       ? new ProviderError(error.provider, error.kind, scrubSecrets(error.message, [apiKey]).replace("Settings (API Keys)", "Settings (OpenAI-Compatible Model)"), error.status)
       : error;
 
@@ -178,7 +210,8 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
       };
       let response: Response;
       try {
-        response = await http.request(joinUrl(baseUrl, "chat/completions"), { method: "POST", headers: headers(), body: JSON.stringify(body) });
+        const url = joinUrl(baseUrl, "chat/completions");
+        response = await guarded(url, (through) => http.request(url, { ...through, method: "POST", headers: headers(), body: JSON.stringify(body) }));
       } catch (error) {
         const adjustment = error instanceof ProviderError && adjustments < 3 ? adjustmentFor(error, body) : undefined;
         if (adjustment === "no-stream") learned.stream = false;
@@ -252,7 +285,8 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
 
     async listModels() {
       try {
-        const list = await http.getJson(joinUrl(baseUrl, "models"), { headers: headers() }, ModelList, "a model list");
+        const url = joinUrl(baseUrl, "models");
+        const list = await http.readJson(await guarded(url, (through) => http.request(url, { ...through, headers: headers() })), ModelList, "a model list");
         return list.data.map((m) => m.id).sort((a, b) => a.localeCompare(b));
       } catch (error) {
         throw scrubbed(error);

@@ -1,13 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
+import { privateTargetsAllowedFor } from "~/server/permissions.server";
 import { CreateWebhookSchema, createWebhookEndpoint, listWebhookEndpoints } from "~/server/webhooks.server";
 
-// GET /api/webhooks: the creator's webhook endpoints and their latest deliveries. POST { url, events, allowPrivate }:
+// GET /api/webhooks: the creator's webhook endpoints and their latest deliveries, and whether they may tick "allow
+// private addresses" (the owner, or every creator when the operator set ALLOW_PRIVATE_TARGETS; decision 196). POST { url, events, allowPrivate }:
 // a new endpoint, its signing secret in the answer this once (decision 163). Session only.
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
-  return Response.json({ endpoints: await listWebhookEndpoints(userId) }, { headers: { "Cache-Control": "no-store" } });
+  const [endpoints, mayAllowPrivate] = await Promise.all([listWebhookEndpoints(userId), privateTargetsAllowedFor(userId)]);
+  return Response.json({ endpoints, mayAllowPrivate }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
