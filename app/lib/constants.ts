@@ -23,11 +23,11 @@ export const GENERATE_ALL = { imageBatchSize: 5, imageBatchPauseMs: 2000, voiceo
 
 export const MUSIC = { minTracks: 1, maxTracks: 5, defaultVolume: 5, minVolume: 0, maxVolume: 100, maxCachedAudio: 3 };
 
+// The spec's observed page showed made-up progress (10/30/50/80/95 % every 0.8 s); the upload page shows the bytes
+// YouTube acknowledged instead, or no number until there is one (issue 47, decision 199).
 export const UPLOAD_LIMITS = {
   descriptionChars: 4900,
   tagsChars: 400,
-  fakeProgressSteps: [10, 30, 50, 80, 95],
-  fakeProgressStepMs: 800,
 };
 
 export const YOUTUBE_CATEGORY_IDS = ["1", "2", "10", "15", "17", "19", "20", "22", "23", "24", "25", "26", "27", "28"] as const;

@@ -29,10 +29,9 @@ export function isBodyLimitError(error: unknown): error is BodyLimitError {
  */
 export async function readBodyWithin(request: Request, maxBytes: number): Promise<Buffer> {
   const declared = Number(request.headers.get("Content-Length") ?? "");
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await request.body?.cancel().catch(() => {});
-    throw new BodyLimitError(maxBytes);
-  }
+  // Refused unread, and never cancelled: cancelling destroys the socket before the answer is sent. The web server
+  // reads and drops the rest once it has answered (app/server/unread-body.server.ts, decision 198).
+  if (Number.isFinite(declared) && declared > maxBytes) throw new BodyLimitError(maxBytes);
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -43,7 +42,7 @@ export async function readBodyWithin(request: Request, maxBytes: number): Promis
     total += value.byteLength;
     if (total > maxBytes) {
       // Stop reading, but do not cancel: cancelling destroys the socket, and the answer would never arrive. The
-      // server drops the rest of the body once the answer is sent.
+      // server reads and drops the rest of the body once the answer is sent (decision 198).
       reader.releaseLock();
       throw new BodyLimitError(maxBytes);
     }

@@ -53,10 +53,8 @@ class TooManyPartsError extends Error {}
  */
 export async function readMultipartCapped(request: Request, options: { maxFileBytes: number; tooLarge: string; field: string }): Promise<FormData> {
   const { maxFileBytes, tooLarge, field } = options;
-  if (Number(request.headers.get("Content-Length") ?? 0) > maxFileBytes + MULTIPART_OVERHEAD) {
-    await request.body?.cancel().catch(() => {});
-    throw jsonError(413, tooLarge, { field });
-  }
+  // refused unread (never cancelled, which would cut the connection before the answer): the server drops the rest
+  if (Number(request.headers.get("Content-Length") ?? 0) > maxFileBytes + MULTIPART_OVERHEAD) throw jsonError(413, tooLarge, { field });
   const memory = unstable_createMemoryUploadHandler({ maxPartSize: maxFileBytes });
   let parts = 0;
   try {
@@ -69,6 +67,68 @@ export async function readMultipartCapped(request: Request, options: { maxFileBy
     if (e instanceof TooManyPartsError) throw jsonError(413, `The upload has too many form fields: send at most ${MAX_MULTIPART_PARTS}.`, { field });
     throw jsonError(400, `The upload could not be read as a multipart form: ${(e as Error).message}`, { field });
   }
+}
+
+/** The file part of a streamed multipart upload, as it arrives: its bytes are read once, in order. */
+export type StreamedFilePart = { fileName: string | null; contentType: string | null; data: AsyncIterable<Uint8Array> };
+
+/**
+ * A multipart upload read as a stream (decision 199): the small fields kept as text, the one file part (named
+ * `fileField`) handed to `receive` while it arrives, so it can go straight to storage and is never whole in memory.
+ * Bounded as readMultipartCapped is: the whole body at `maxBodyBytes` (declared or counted; 413 `tooLarge`), at most
+ * MAX_MULTIPART_PARTS parts (413), one file in `fileField` (400; files in other fields are skipped). What `receive` returns comes back as `file`; if the form fails
+ * after it, `discard` is given it (to remove what it stored). Whatever `receive` throws is thrown as it is.
+ */
+export async function readMultipartStream<T>(
+  request: Request,
+  options: { fileField: string; maxBodyBytes: number; tooLarge: string; field: string; receive: (file: StreamedFilePart) => Promise<T>; discard?: (received: T) => Promise<void> },
+): Promise<{ fields: Map<string, string>; file: T | null }> {
+  const { fileField, maxBodyBytes, tooLarge, field } = options;
+  if (Number(request.headers.get("Content-Length") ?? 0) > maxBodyBytes) throw jsonError(413, tooLarge, { field });
+  const fields = new Map<string, string>();
+  let received: { value: T } | null = null;
+  let parts = 0;
+  class ReceiveError extends Error {
+    constructor(readonly thrown: unknown) {
+      super("receive failed");
+    }
+  }
+  try {
+    await unstable_parseMultipartFormData(withBodyLimit(request, maxBodyBytes), async (part) => {
+      if (++parts > MAX_MULTIPART_PARTS) throw new TooManyPartsError();
+      if (part.filename === undefined) {
+        let text = "";
+        for await (const chunk of part.data) {
+          text += Buffer.from(chunk).toString("utf8");
+          if (text.length > MULTIPART_OVERHEAD) throw new BodyLimitError(maxBodyBytes);
+        }
+        fields.set(part.name, text);
+        return undefined;
+      }
+      if (part.name !== fileField) {
+        // a file in another field is not ours to keep: read past it (the body's cap bounds it)
+        for await (const chunk of part.data) void chunk;
+        return undefined;
+      }
+      if (received) throw jsonError(400, `Send one file, in the form field "${fileField}".`, { field });
+      try {
+        received = { value: await options.receive({ fileName: part.filename || null, contentType: part.contentType || null, data: part.data }) };
+      } catch (e) {
+        throw new ReceiveError(e);
+      }
+      return undefined;
+    });
+  } catch (e) {
+    const kept = received as { value: T } | null;
+    if (kept && options.discard) await options.discard(kept.value).catch(() => {});
+    const cause = e instanceof ReceiveError ? e.thrown : e;
+    if (isBodyLimitError(cause)) throw jsonError(413, tooLarge, { field });
+    if (cause instanceof TooManyPartsError) throw jsonError(413, `The upload has too many form fields: send at most ${MAX_MULTIPART_PARTS}.`, { field });
+    if (e instanceof ReceiveError || cause instanceof Response) throw cause;
+    throw jsonError(400, `The upload could not be read as a multipart form: ${(cause as Error).message}`, { field });
+  }
+  const kept = received as { value: T } | null;
+  return { fields, file: kept ? kept.value : null };
 }
 
 /**

@@ -20,6 +20,7 @@ import { getProviderKeys } from "./settings.server";
 import { deleteMedia, mediaUrl, saveMedia } from "./storage.server";
 import { findCell, showOwnMedia } from "./scene-cell-media.server";
 import { SceneMediaRejection, prepareSceneImage, sniffSceneUpload } from "./scene-media-files.server";
+import { discardSceneUpload, type ReceivedSceneUpload } from "./scene-upload.server";
 export { SCENE_MEDIA_LIMITS, SceneMediaRejection } from "./scene-media-files.server";
 
 /** Stores an uploaded image or clip for the scene and shows it there. */
@@ -37,6 +38,26 @@ export async function uploadSceneMedia(userId: string, project: Project, cellInd
   // A clip is converted by the worker (decision 072): the raw upload is stored for it, then removed by it.
   const raw = await saveMedia({ userId, projectId: project.id, kind: "clip", data: upload.data, mimeType: `video/${kind.type === "mov" ? "quicktime" : kind.type}`, extension: kind.type });
   return convertClipInWorker({ userId, project, cellIndex, uploadFileId: raw.id });
+}
+
+/**
+ * Shows an upload received as a stream (scene-upload.server.ts) in the scene: an image prepared and stored, a clip
+ * (stored raw as it arrived) converted by the worker. A scene that does not exist: 404, and the raw clip is removed.
+ */
+export async function showReceivedSceneUpload(userId: string, project: Project, cellIndex: number, received: ReceivedSceneUpload) {
+  let cell: Awaited<ReturnType<typeof findCell>>;
+  try {
+    cell = await findCell(project.id, cellIndex);
+  } catch (e) {
+    await discardSceneUpload(received).catch(() => {});
+    throw e;
+  }
+  if (received.kind === "clip") return convertClipInWorker({ userId, project, cellIndex, uploadFileId: received.file.id });
+  const size = videoSizeFor(resolutionValue(project.resolution), 1080);
+  const jpeg = await prepareSceneImage(received.data, size);
+  const file = await saveMedia({ userId, projectId: project.id, kind: "image", data: jpeg, mimeType: "image/jpeg", extension: "jpg", ...size });
+  await showOwnMedia(cell, file, "upload");
+  return { imageUrl: mediaUrl(file), clipUrl: null };
 }
 
 /** The project's images the creator can pick for a scene: generated ones and uploads, newest first. */

@@ -124,6 +124,16 @@ export async function saveMedia(input: SaveMediaInput & { data: Buffer }): Promi
   return recordFile(input, storageKey, stored.bytes);
 }
 
+/**
+ * Writes a stream (an upload as it arrives: decision 199) and records the file. The bytes are never all in memory;
+ * a stream that fails part-way leaves no file and no row, and its error is thrown.
+ */
+export async function saveMediaFromStream(input: SaveMediaInput & { stream: Readable }): Promise<StoredMediaFile> {
+  const storageKey = newStorageKey(input);
+  const stored = await mediaBackend().put(storageKey, input.stream, { contentType: input.mimeType });
+  return recordFile(input, storageKey, stored.bytes);
+}
+
 /** Moves a finished file (e.g. a render's output in a temp dir) into storage, streamed, never read into memory. */
 export async function saveMediaFromPath(input: SaveMediaInput & { sourcePath: string }): Promise<StoredMediaFile> {
   const storageKey = newStorageKey(input);

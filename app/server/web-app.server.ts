@@ -1,17 +1,21 @@
 // The Express gates every request passes before Remix (server.ts mounts them; tests mount them with a stub in
 // place of Remix): security headers, the built-in sign-in's loopback rule, the /api gates (cross-site writes,
-// signed-out calls, declared body size), rate limits, and 405 for a method a route does not take.
+// signed-out calls, declared body size), rate limits, and 405 for a method a route does not take; and, after any
+// answer, the unread rest of the request's body drained (unread-body.server.ts).
 import { randomBytes } from "node:crypto";
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { Express, NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import pg from "pg";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { CROSS_SITE_MESSAGE, NOT_SIGNED_IN_MESSAGE, isCrossSiteWrite, isPublicApiPath, methodNotAllowed } from "./api.server";
+import { bodyTooLargeMessage } from "~/lib/request-body.server";
+import { CROSS_SITE_MESSAGE, MULTIPART_OVERHEAD, NOT_SIGNED_IN_MESSAGE, isCrossSiteWrite, isPublicApiPath, methodNotAllowed } from "./api.server";
 import { getEnv, type Env } from "./env.server";
 import { unavailableResponseFor } from "./busy.server";
 import { BUILTIN_SIGNIN_REMOTE_MESSAGE, isLoopbackAddress, mayUseBuiltinSignIn } from "./exposure.server";
 import { getSessionUserId } from "./session.server";
 import { PUBLIC_API_V1_PATHS, checkApiToken, isApiV1Path, isBearerOnlyRequest, isTokenGenerationRequest } from "./api-token-gate.server";
+import { PROBLEM_CONTENT_TYPE, problemBody } from "./problem.server";
+import { UNREAD_BODY_DRAIN_BYTES, drainUnreadBodies } from "./unread-body.server";
 
 // ── headers ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -241,11 +245,22 @@ const routesOfBuilds = new WeakMap<object, RouteEntry[]>();
 
 // ── the gates, in order ──────────────────────────────────────────────────────────────────────────
 
-/** The largest body any /api route takes (uploads included); each route caps its own body lower as a stream. */
-export const MAX_DECLARED_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * The largest declared body the gate lets through to a route (decision 198): as much as the server will read and drop
+ * after answering (UNREAD_BODY_DRAIN_BYTES), so that every route answers in its own order (signed in, owner, then the
+ * body: 413 naming the route's own limit) and the client reads that answer. The scene upload takes more when the
+ * clip limit (CLIP_UPLOAD_MAX_MB) is higher. Past it, the gate answers 413 at once and closes the connection.
+ */
+export const MAX_DECLARED_BODY_BYTES = UNREAD_BODY_DRAIN_BYTES;
+
+/** The declared body past which the gate refuses a request to `pathname`, unread. */
+export function declaredBodyLimit(pathname: string): number {
+  if (pathname === "/api/scene-media") return Math.max(MAX_DECLARED_BODY_BYTES, getEnv().CLIP_UPLOAD_MAX_MB * 1024 * 1024 + MULTIPART_OVERHEAD);
+  return MAX_DECLARED_BODY_BYTES;
+}
 
 export type GateOptions = {
-  env: Pick<Env, "PUBLIC_URL" | "OIDC_ISSUER" | "HOST" | "DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN" | "TRUST_PROXY">;
+  env: Pick<Env, "PUBLIC_URL" | "OIDC_ISSUER" | "HOST" | "DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN">;
   dev: boolean;
   /** The built-in provider's router, when it is on. */
   oidcRouter?: RequestHandler | null;
@@ -257,12 +272,8 @@ export type GateOptions = {
   rateLimitStore?: RateLimitStore;
 };
 
-/**
- * The client's address for rate limits and logs (decision 197): with TRUST_PROXY, Express's `req.ip` read from
- * X-Forwarded-For through the trusted proxies; without it, the socket's address (forwarded headers ignored).
- */
-export function clientAddress(req: ExpressRequest): string {
-  return req.ip ?? req.socket.remoteAddress ?? "unknown";
+function remoteKey(req: ExpressRequest): string {
+  return req.socket.remoteAddress ?? "unknown";
 }
 
 const origins = new Map<string, string>();
@@ -283,8 +294,14 @@ function originOf(url: string): string {
  */
 export function refusedAtTheDoor(req: ExpressRequest, res: ExpressResponse, publicUrl: string, { bearerOnly }: { bearerOnly: boolean }): boolean {
   const declared = Number(req.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > MAX_DECLARED_BODY_BYTES) {
-    res.status(413).set({ Connection: "close" }).json({ message: `The request body is too large: at most ${MAX_DECLARED_BODY_BYTES / (1024 * 1024)} MB is accepted.` });
+  const pathname = req.originalUrl.split("?")[0]!;
+  const limit = declaredBodyLimit(pathname);
+  if (Number.isFinite(declared) && declared > limit) {
+    // more than the server would drain: answered, then the connection is closed (the client may not read this)
+    const message = bodyTooLargeMessage(limit);
+    res.status(413).set({ Connection: "close", "Cache-Control": "no-store" });
+    if (isApiV1Path(pathname) || pathname === "/mcp") res.type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problemBody(413, message)));
+    else res.json({ message, field: null });
     return true;
   }
   const allowedOrigins = [`${req.protocol}://${req.get("host")}`, originOf(publicUrl)];
@@ -297,9 +314,9 @@ export function refusedAtTheDoor(req: ExpressRequest, res: ExpressResponse, publ
 
 /** Mounts the gates on `app`; mount static files before and Remix after. */
 export function mountGates(app: Express, options: GateOptions): void {
+  // a refused body's rest is read and dropped once the answer is sent, so the client reads the answer (decision 198)
+  app.use(drainUnreadBodies());
   const rules: typeof RATE_LIMITS = { ...RATE_LIMITS, ...options.rateLimits };
-  // who the client is behind the operator's proxies: Express's own "trust proxy" (proxy-addr), off unless TRUST_PROXY
-  app.set("trust proxy", options.env.TRUST_PROXY ?? false);
   const consume = createRateLimiters(rules, options.rateLimitStore);
   const tooMany = (res: ExpressResponse, kind: RateLimitKind, retryAfter: number) =>
     res.status(429).set({ "Retry-After": String(retryAfter), "Cache-Control": "no-store" }).json({ message: rules[kind].message });
@@ -310,9 +327,8 @@ export function mountGates(app: Express, options: GateOptions): void {
   app.use(async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const kind = rateLimitKindFor(req.method, req.path);
     if (kind !== "signin") return next();
-    const wait = await consume("signin", clientAddress(req)).catch(() => null);
+    const wait = await consume("signin", remoteKey(req)).catch(() => null);
     if (wait === null) return next();
-    console.warn(`web: too many sign-in attempts from ${clientAddress(req)}, answered 429 (retry after ${wait} s)`);
     if (req.path === "/api/login") {
       res.set("Retry-After", String(wait)).redirect(302, `/login-failed?${new URLSearchParams({ error: "too_many_attempts" })}`);
       return;
@@ -406,12 +422,12 @@ export function mountGates(app: Express, options: GateOptions): void {
  * What the Remix handler hands loaders as `context`: who is calling, for loopback-only answers (/healthz), and
  * the response's script nonce (for the page's inline scripts, and for a route that writes its own HTML).
  */
-export type RequestContext = { remoteAddress: string | null; proxied: boolean; clientAddress?: string; cspNonce?: string };
+export type RequestContext = { remoteAddress: string | null; proxied: boolean; cspNonce?: string };
 
 export function requestContext(req: ExpressRequest, res?: ExpressResponse): RequestContext {
   const proxied = ["forwarded", "x-forwarded-for", "x-real-ip"].some((h) => req.headers[h] !== undefined);
   const cspNonce = typeof res?.locals.cspNonce === "string" ? res.locals.cspNonce : undefined;
-  return { remoteAddress: req.socket.remoteAddress ?? null, proxied, clientAddress: clientAddress(req), ...(cspNonce ? { cspNonce } : {}) };
+  return { remoteAddress: req.socket.remoteAddress ?? null, proxied, ...(cspNonce ? { cspNonce } : {}) };
 }
 
 /** The script nonce in a loader's or the entry's context (undefined when the gates did not run, as in unit tests). */

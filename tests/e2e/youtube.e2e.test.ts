@@ -1,6 +1,7 @@
 // The Upload page in Chromium against the built app, whose Google endpoints are the local fake
 // (tests/fakes/youtube-server.ts, started by the test harness): a rendered video is shown, YouTube is connected
-// through the popup, the form's counters warn past YouTube's limits, and the upload ends with the video id.
+// through the popup, the form's counters warn past YouTube's limits, and the upload ends with the video id; its
+// progress bar shows only the bytes YouTube acknowledged (no number before there is one).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET } from "../fakes/youtube";
 import { baseUrl, launchChromium } from "../support/browser";
 import { signIn } from "../support/browser-auth";
+import { shootBoth } from "../support/screenshots";
 
 // the test process writes the seeded video into the app's own database and media folder
 process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
@@ -42,7 +44,8 @@ async function seedRenderedVideo(userId: string) {
     },
   });
   const file = path.join(os.tmpdir(), `reelsmith-e2e-${Date.now()}.mp4`);
-  execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=360x640:rate=25", "-f", "lavfi", "-i", "sine=frequency=440", "-t", "2", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-c:a", "aac", "-shortest", "-y", file]);
+  // noise, lossless: about 17 MB, so the upload (256 KB chunks) lasts long enough for its bar to be seen moving
+  execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "nullsrc=size=360x640:rate=25,geq=lum='random(1)*255':cb=128:cr=128", "-f", "lavfi", "-i", "sine=frequency=440", "-t", "2", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-c:a", "aac", "-shortest", "-y", file]);
   const media = await saveMediaFromPath({ userId, projectId: project.id, kind: "video", mimeType: "video/mp4", extension: "mp4", sourcePath: file, width: 360, height: 640, durationSeconds: 2 });
   await prisma.renderedVideo.create({
     data: { projectId: project.id, status: "completed", videoUrl: mediaUrl(media), mediaFileId: media.id, width: 360, height: 640, durationSeconds: 2, completedAt: new Date() },
@@ -118,10 +121,46 @@ describe("uploading to YouTube", () => {
     await page.getByLabel("Category").selectOption("27");
     await page.screenshot({ path: path.join(shots, "upload-form.png"), fullPage: true });
 
+    // every state the bar shows while it uploads, recorded in the page as it changes (issue 47: no made-up figures)
+    await page.evaluate(() => {
+      const seen: { percent: string | null; valueNow: string | null; detail: string | null }[] = [];
+      (window as unknown as { uploadBarStates: typeof seen }).uploadBarStates = seen;
+      new MutationObserver(() => {
+        const bar = document.querySelector('[role="progressbar"][aria-label="Upload progress"]');
+        if (!bar) return;
+        const state = { percent: document.querySelector('[data-testid="upload-percent"]')?.textContent ?? null, valueNow: bar.getAttribute("aria-valuenow"), detail: document.querySelector('[data-testid="upload-details"]')?.textContent ?? null };
+        const last = seen.at(-1);
+        if (!last || last.percent !== state.percent || last.detail !== state.detail || last.valueNow !== state.valueNow) seen.push(state);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
     await page.getByRole("button", { name: "Upload to YouTube" }).click();
     await page.getByRole("progressbar", { name: "Upload progress" }).waitFor();
+    // the real bytes, once the worker reports them: the changed screen, shot mid-upload
+    await page.getByText(/^Uploaded [\d.]+ (KB|MB) of [\d.]+ MB$/).waitFor({ timeout: 60_000 });
+    await shootBoth(page, "upload-progress");
     const id = page.getByTestId("youtube-video-id");
     await id.waitFor({ timeout: 90_000 });
+    const states = await page.evaluate(() => (window as unknown as { uploadBarStates: { percent: string | null; valueNow: string | null; detail: string | null }[] }).uploadBarStates);
+    const bytes = (text: string) => Number.parseFloat(text) * (text.endsWith("MB") ? 1024 * 1024 : 1024);
+    let shown = 0;
+    for (const state of states) {
+      if (state.percent === null) {
+        // no figure yet: no number, and none for assistive technology either
+        expect(state.valueNow).toBeNull();
+        continue;
+      }
+      expect(state.valueNow).toBe(state.percent.replace("%", ""));
+      if (state.detail === "Setting the thumbnail...") continue;
+      // a shown percent is the share of bytes YouTube acknowledged, never a step of a timer
+      const match = /^Uploaded (.+) of (.+)$/.exec(state.detail ?? "");
+      expect(match, JSON.stringify(state)).not.toBeNull();
+      const share = (100 * bytes(match![1]!)) / bytes(match![2]!);
+      expect(Math.abs(Number.parseInt(state.percent, 10) - share), JSON.stringify(state)).toBeLessThanOrEqual(1.5);
+      shown += 1;
+    }
+    expect(shown).toBeGreaterThan(0);
+    const percents = states.filter((s) => s.percent !== null).map((s) => Number.parseInt(s.percent!, 10));
+    expect(percents).toEqual([...percents].sort((x, y) => x - y));
     await page.screenshot({ path: path.join(shots, "upload-done.png"), fullPage: true });
     const videoId = (await id.textContent())!;
     expect(videoId).toMatch(/^[\w-]{11}$/);

@@ -1,6 +1,7 @@
 // Bodies are capped as streams. A 1 GB chunked upload (no Content-Length) sent over a real socket to a real
 // route is answered 413 with a message after about the cap, and the process's memory stays flat; so is a
-// multipart upload, whose parts are bounded too. A declared Content-Length past the limit never reaches a route.
+// multipart upload, whose parts are bounded too, and a scene clip streamed to storage (stopped at its limit, nothing
+// left stored). A declared Content-Length past what the server drains never reaches a route.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createReadableStreamFromReadable } from "@remix-run/node";
@@ -8,6 +9,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_BYTES } from "~/server/api.server";
 import { prisma } from "~/server/db.server";
+import { drainUnreadBody } from "~/server/unread-body.server";
 import { MAX_DECLARED_BODY_BYTES, mountGates } from "~/server/web-app.server";
 import { getEnv } from "~/server/env.server";
 import { seedUser, type Seeded } from "./seed";
@@ -41,15 +43,14 @@ function serve(routes: Record<string, { action: Action; params?: Record<string, 
     }
     // no "Connection: close": closing while the client still writes makes it fail with EPIPE before it reads the answer
     res.writeHead(answer.status, { "Content-Type": answer.headers.get("Content-Type") ?? "text/plain" });
+    // once answered, the rest of the body is read and dropped (bounded), as the web server does (decision 198)
+    res.once("finish", () => drainUnreadBody(req));
     res.end(Buffer.from(await answer.arrayBuffer()));
-    // as Node's server does with a body nobody read: drop the rest without keeping it
-    req.removeAllListeners("data");
-    req.resume();
   });
 }
 
 /** Streams up to `totalBytes` chunked (no Content-Length) until the server answers; returns what was sent. */
-function sendChunked(path: string, headers: Record<string, string>, totalBytes: number, chunk: Buffer) {
+function sendChunked(path: string, headers: Record<string, string>, totalBytes: number, chunk: Buffer, nextChunk: () => Buffer = () => chunk) {
   return new Promise<{ status: number; body: string; sentBytes: number; peakRss: number }>((resolve, reject) => {
     let sent = 0;
     let done = false;
@@ -67,9 +68,10 @@ function sendChunked(path: string, headers: Record<string, string>, totalBytes: 
     req.on("error", (e) => (done ? undefined : reject(e)));
     const pump = () => {
       while (!done && sent < totalBytes) {
-        sent += chunk.length;
+        const next = nextChunk();
+        sent += next.length;
         peakRss = Math.max(peakRss, process.memoryUsage().rss);
-        if (!req.write(chunk)) return void req.once("drain", pump);
+        if (!req.write(next)) return void req.once("drain", pump);
       }
       if (!done && sent >= totalBytes) req.end();
     };
@@ -120,18 +122,27 @@ describe("a 1 GB chunked body", () => {
     expect(result.peakRss - rssBefore).toBeLessThan(128 * 1024 * 1024);
   }, 120_000);
 
-  it("to the scene upload: 413 'File too large' once past the clip's 40 MB, and memory stays flat", async () => {
+  it("to the scene upload: 413 'File too large' once past the clip's 40 MB, nothing stored, and memory stays flat", async () => {
     global.gc?.();
     const rssBefore = process.memoryUsage().rss;
     const boundary = "ScEnE";
-    // many small file parts would each stay under the part limit: the body as a whole is capped too
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
-    const chunk = Buffer.concat([head, Buffer.alloc(64 * 1024 - head.length, 2)]);
-    const result = await sendChunked("/api/scene-media", { Cookie: user.cookie, Origin: "http://localhost", "Content-Type": `multipart/form-data; boundary=${boundary}` }, GB, chunk);
+    // one clip part that never ends: an MP4's first bytes (file-type calls it mp4), then filler; streamed to storage
+    // as it arrives (decision 199) and stopped at the clip limit, whatever the body's length
+    const mp4Head = Buffer.concat([Buffer.from("000000206674797069736f6d0000020069736f6d69736f32617663316d703431", "hex"), Buffer.alloc(32)]);
+    const head = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="cellIndex"\r\n\r\n0\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.mp4"\r\nContent-Type: video/mp4\r\n\r\n`), mp4Head]);
+    let first = true;
+    const filler = Buffer.alloc(64 * 1024, 2);
+    const result = await sendChunked("/api/scene-media", { Cookie: user.cookie, Origin: "http://localhost", "Content-Type": `multipart/form-data; boundary=${boundary}` }, GB, filler, () => {
+      if (!first) return filler;
+      first = false;
+      return head;
+    });
     expect(result.status).toBe(413);
-    expect(JSON.parse(result.body).message).toMatch(/File too large: a scene image must be 10 MB or smaller, a clip 40 MB/);
+    expect(JSON.parse(result.body).message).toMatch(/File too large: a scene clip must be 40 MB or smaller/);
     expect(result.sentBytes).toBeLessThan(128 * 1024 * 1024);
     expect(result.peakRss - rssBefore).toBeLessThan(160 * 1024 * 1024);
+    // the part written before the limit was removed with its row: nothing of it is left in storage
+    expect(await prisma.mediaFile.count({ where: { userId: user.user.id, kind: "clip" } })).toBe(0);
     console.log(`1 GB chunked scene upload: answered ${result.status} after ${(result.sentBytes / 1048576).toFixed(1)} MB sent; RSS grew ${((result.peakRss - rssBefore) / 1048576).toFixed(1)} MB`);
   }, 120_000);
 
@@ -164,7 +175,7 @@ describe("a 1 GB chunked body", () => {
 });
 
 describe("the /api gate", () => {
-  it("answers 413 to a declared Content-Length past the largest upload, before any route runs", async () => {
+  it("answers 413 to a declared Content-Length past what the server would drain, before any route runs", async () => {
     const app = express();
     let reached = false;
     mountGates(app, { env: getEnv(), dev: false, routes: () => [] });

@@ -1,7 +1,7 @@
 // The YouTube upload form (spec sections 2, 4, 5): title, description and tags with counters and 'Exceeds YouTube
 // limit', category, privacy, made-for-kids, an optional schedule (date with a minimum of today, time, the
-// suggested next date), then the upload with its progress: the fake steps 10/30/50/80/95 every 0.8 s, then the
-// bytes YouTube has acknowledged, and at the end the video id with a link to it.
+// suggested next date), then the upload with its progress: the bytes YouTube has acknowledged as the server reports
+// them (no number before it has one), and at the end the video id with a link to it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CalendarClock, CheckCircle2, ExternalLink, Sparkles } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -19,6 +19,7 @@ import { exceedsDescriptionLimit, exceedsTagsLimit, initialCategory, parseTags, 
 import { withChapters } from "~/lib/chapters";
 import { preflightChecks, blockingItems, trimTags, trimToBytes, YOUTUBE_RULES, type PreflightFix } from "~/lib/preflight";
 import { PreflightList } from "./preflight-list";
+import { uploadProgressView } from "./upload-progress";
 import {
   CATEGORIES_KEY,
   fetchCategories,
@@ -46,31 +47,6 @@ function Counter({ length, limit }: { length: number; limit: number }) {
     </span>
   );
 }
-
-/** The shown percent: the fake steps first, then the real acknowledged bytes. */
-function useUploadProgress(active: boolean, realPercent: number) {
-  const [step, setStep] = useState(-1);
-  useEffect(() => {
-    if (!active) {
-      setStep(-1);
-      return;
-    }
-    setStep(0);
-    const steps = UPLOAD_LIMITS.fakeProgressSteps;
-    let i = 0;
-    const timer = window.setInterval(() => {
-      i++;
-      setStep(i);
-      if (i >= steps.length) window.clearInterval(timer);
-    }, UPLOAD_LIMITS.fakeProgressStepMs);
-    return () => window.clearInterval(timer);
-  }, [active]);
-  const steps = UPLOAD_LIMITS.fakeProgressSteps;
-  const fake = step >= 0 && step < steps.length;
-  return { percent: fake ? steps[step]! : realPercent, fake };
-}
-
-const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.round(n / 1024)} KB`);
 
 export function UploadForm(props: {
   projectTitle: string;
@@ -200,7 +176,7 @@ export function UploadForm(props: {
 
   const serverUploading = status.data?.status === "uploading";
   const active = upload.isPending || serverUploading;
-  const { percent, fake } = useUploadProgress(upload.isPending, status.data?.percent ?? 0);
+  const { percent, detail } = uploadProgressView(status.data);
   const done = result ?? (status.data?.status === "completed" && status.data.videoId ? { videoId: status.data.videoId, url: status.data.url! } : null);
 
   const submit = () => {
@@ -381,19 +357,30 @@ export function UploadForm(props: {
       {active ? (
         <div className="space-y-2" aria-label="Upload progress">
           <div className="flex items-center gap-3">
-            <div role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-3 flex-1 overflow-hidden rounded-full bg-slate-800">
-              <div className="h-full rounded-full bg-brand transition-all" style={{ width: `${percent}%` }} />
+            {/* no aria-valuenow and no number until the server reports the bytes: an indeterminate bar */}
+            <div
+              role="progressbar"
+              aria-label="Upload progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent ?? undefined}
+              aria-valuetext={percent === null ? detail : undefined}
+              className="h-3 flex-1 overflow-hidden rounded-full bg-slate-800"
+            >
+              {percent === null ? (
+                <div className="h-full w-1/3 animate-pulse rounded-full bg-brand/60" />
+              ) : (
+                <div className="h-full rounded-full bg-brand transition-all" style={{ width: `${percent}%` }} />
+              )}
             </div>
-            <span className="w-12 text-right font-mono text-sm" data-testid="upload-percent">
-              {percent}%
-            </span>
+            {percent === null ? null : (
+              <span className="w-12 text-right font-mono text-sm" data-testid="upload-percent">
+                {percent}%
+              </span>
+            )}
           </div>
           <p className="text-sm text-slate-400" data-testid="upload-details">
-            {fake || !status.data?.totalBytes
-              ? "Starting the upload..."
-              : status.data.phase === "thumbnail"
-                ? "Setting the thumbnail..."
-                : `Uploaded ${formatBytes(status.data.bytesUploaded)} of ${formatBytes(status.data.totalBytes)}`}
+            {detail}
           </p>
         </div>
       ) : null}

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { jsonError, MAX_JSON_BYTES, methodNotAllowed, readBodyCapped } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
+import { getProjectForUser } from "~/server/projects.server";
 import { saveOwnScript } from "~/server/own-script.server";
 
 // PUT /api/projects/{id}/script: { text } -> { wordCount, scenes } (issue 33). The creator's own words become the
@@ -9,6 +10,8 @@ import { saveOwnScript } from "~/server/own-script.server";
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "PUT") return methodNotAllowed(["PUT"], "Use PUT to save the script.");
   const userId = await requireUserId(request);
+  // the owner before the body: another creator's id is a 404 whatever was sent (decision 198)
+  await getProjectForUser(userId, params.id!);
   // parsed here rather than with parseJsonBody: that drops NUL characters, and a NUL is how a binary file shows
   const raw = (await readBodyCapped(request, MAX_JSON_BYTES, "text")).toString("utf8");
   let body: unknown;

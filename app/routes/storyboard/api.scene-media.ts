@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, parseJsonBody, readMultipartCapped } from "~/server/api.server";
+import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, parseJsonBody, readMultipartStream } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/server/projects.server";
 import {
@@ -8,15 +8,14 @@ import {
   listProjectImages,
   pickProjectImage,
   restoreGeneratedImage,
-  SCENE_MEDIA_LIMITS,
   SceneMediaRejection,
-  uploadSceneMedia,
+  showReceivedSceneUpload,
 } from "~/server/scene-media.server";
+import { clipUploadMaxBytes, discardSceneUpload, receiveSceneUpload, sceneUploadTooLargeMessage, type ReceivedSceneUpload } from "~/server/scene-upload.server";
 
 const CellIndex = z.coerce.number({ message: "cellIndex must be a number" }).int("cellIndex must be a whole number").min(0).max(10_000);
 const PickSchema = z.object({ cellIndex: CellIndex, mediaFileId: z.string().trim().min(1, "Choose an image").max(64) });
 const UndoSchema = z.object({ cellIndex: CellIndex });
-const TOO_LARGE = `File too large: a scene image must be ${SCENE_MEDIA_LIMITS.imageBytes / (1024 * 1024)} MB or smaller, a clip ${SCENE_MEDIA_LIMITS.clipBytes / (1024 * 1024)} MB.`;
 
 async function requireProject(userId: string) {
   const project = await getCurrentProject(userId);
@@ -52,25 +51,35 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (request.method !== "POST") return methodNotAllowed(["GET", "HEAD", "POST", "PUT", "DELETE"], "Use POST to upload, PUT to pick an earlier image, DELETE to undo.");
 
-  if (Number(request.headers.get("Content-Length") ?? 0) > SCENE_MEDIA_LIMITS.clipBytes + MULTIPART_OVERHEAD) return jsonError(413, TOO_LARGE, { field: "file" });
+  // the creator's project before the body: the file goes to storage as it arrives (decision 199)
+  const project = await requireProject(userId);
   if (!request.headers.get("Content-Type")?.startsWith("multipart/form-data")) {
     return jsonError(400, 'Send the file as multipart/form-data in the field "file", with the scene in "cellIndex".', { field: "file" });
   }
-  let form: FormData;
+  let form: { fields: Map<string, string>; file: ReceivedSceneUpload | null };
   try {
-    // capped as a stream too (a chunked body has no Content-Length), with a bounded number of parts
-    form = await readMultipartCapped(request, { maxFileBytes: SCENE_MEDIA_LIMITS.clipBytes, tooLarge: TOO_LARGE, field: "file" });
+    // capped as a stream (a chunked body has no Content-Length), with a bounded number of parts; never whole in memory
+    form = await readMultipartStream(request, {
+      fileField: "file",
+      maxBodyBytes: clipUploadMaxBytes() + MULTIPART_OVERHEAD,
+      tooLarge: sceneUploadTooLargeMessage(),
+      field: "file",
+      receive: (file) => receiveSceneUpload(userId, project, file),
+      discard: discardSceneUpload,
+    });
   } catch (e) {
     if (e instanceof Response) return e;
+    if (e instanceof SceneMediaRejection) return jsonError(e.status, e.message, { field: "file" });
     throw e;
   }
-  const cellIndex = CellIndex.safeParse(form.get("cellIndex"));
-  if (!cellIndex.success) return jsonError(400, `cellIndex: ${cellIndex.error.issues[0]!.message}`, { field: "cellIndex" });
-  const file = form.get("file");
-  if (!(file instanceof File)) return jsonError(400, 'Choose an image or clip to upload (form field "file").', { field: "file" });
-  const project = await requireProject(userId);
+  const cellIndex = CellIndex.safeParse(form.fields.get("cellIndex"));
+  if (!cellIndex.success) {
+    await discardSceneUpload(form.file);
+    return jsonError(400, `cellIndex: ${cellIndex.error.issues[0]!.message}`, { field: "cellIndex" });
+  }
+  if (!form.file) return jsonError(400, 'Choose an image or clip to upload (form field "file").', { field: "file" });
   try {
-    return Response.json(await uploadSceneMedia(userId, project, cellIndex.data, { data: Buffer.from(await file.arrayBuffer()), fileName: file.name }));
+    return Response.json(await showReceivedSceneUpload(userId, project, cellIndex.data, form.file));
   } catch (e) {
     if (e instanceof SceneMediaRejection) return jsonError(e.status, e.message, { field: "file" });
     throw e;
