@@ -3,6 +3,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { WORK_CLASSES } from "../../workflows/shared/queue-names";
 
@@ -10,6 +11,33 @@ const port = z.coerce.number().int().min(1).max(65535);
 
 /** The exact value DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN needs: a sentence the operator cannot type by accident. */
 export const BUILTIN_EXPOSE_CONSENT = "yes-anyone-can-sign-in-as-anyone";
+
+const TRUST_PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+/**
+ * TRUST_PROXY as Express takes it: a hop count, or a list of addresses, CIDRs and proxy-addr's names; a string
+ * saying what is wrong otherwise. "true" is refused: it would take the first X-Forwarded-For address, which any
+ * client writes itself.
+ */
+export function parseTrustProxy(value: string): number | string[] | string {
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) {
+    const hops = Number(trimmed);
+    return hops <= 32 ? hops : "must be a hop count of at most 32, or proxy addresses";
+  }
+  const entries = trimmed.split(",").map((e) => e.trim()).filter(Boolean);
+  if (entries.length === 0) return "must be a hop count (e.g. 1) or the proxies' addresses/CIDRs, comma-separated";
+  for (const entry of entries) {
+    if (TRUST_PROXY_NAMES.includes(entry)) continue;
+    const [address, bits, extra] = entry.split("/");
+    const ipOk = ipaddr.isValid(address!);
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && ipOk && Number(bits) <= (ipaddr.parse(address!).kind() === "ipv4" ? 32 : 128));
+    if (!ipOk || !bitsOk || extra !== undefined) {
+      return `"${entry}" is not a hop count, an IP address, a CIDR (10.0.0.0/8) or one of ${TRUST_PROXY_NAMES.join(", ")} ("true" is not accepted: it would trust any X-Forwarded-For a client sends)`;
+    }
+  }
+  return entries;
+}
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -92,6 +120,29 @@ const EnvSchema = z.object({
    * unless this is set to exactly "yes-anyone-can-sign-in-as-anyone".
    */
   DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN: z.literal(BUILTIN_EXPOSE_CONSENT, { message: `must be "${BUILTIN_EXPOSE_CONSENT}" or unset` }).optional(),
+  /**
+   * "true": every creator's webhooks and OpenAI-compatible model server may be at private, loopback and link-local
+   * addresses (a receiver or an Ollama on the operator's own network). Unset or "false": only the owner's account
+   * may use them; everybody else's are refused (decision 196).
+   */
+  ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"], { message: 'must be "true" or "false"' }).transform((v) => v === "true").default(false),
+  /**
+   * The reverse proxies in front of the web server, as Express's "trust proxy" reads them (decision 197): a hop
+   * count ("1": one proxy, the client is the last address it adds to X-Forwarded-For) or the proxies' addresses
+   * and CIDRs, comma-separated ("10.0.0.2, 172.16.0.0/12", or loopback / linklocal / uniquelocal). Rate limits and
+   * logs then use the client's address; unset, forwarded headers are ignored and the socket's address is used.
+   */
+  TRUST_PROXY: z
+    .string()
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (typeof parsed === "string") {
+        ctx.addIssue({ code: "custom", message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    })
+    .optional(),
   /** Let the built-in sign-in claim OWNER_EMAIL (off by default: the owner must come from a real provider or be allowed here). */
   BUILTIN_SIGNIN_ALLOWS_OWNER: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
   /** Where media lives (decision 150): "local" (DATA_DIR/media) or "s3" (an S3-compatible bucket, the S3_* variables). */

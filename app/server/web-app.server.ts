@@ -260,7 +260,7 @@ export function declaredBodyLimit(pathname: string): number {
 }
 
 export type GateOptions = {
-  env: Pick<Env, "PUBLIC_URL" | "OIDC_ISSUER" | "HOST" | "DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN">;
+  env: Pick<Env, "PUBLIC_URL" | "OIDC_ISSUER" | "HOST" | "DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN" | "TRUST_PROXY">;
   dev: boolean;
   /** The built-in provider's router, when it is on. */
   oidcRouter?: RequestHandler | null;
@@ -272,8 +272,12 @@ export type GateOptions = {
   rateLimitStore?: RateLimitStore;
 };
 
-function remoteKey(req: ExpressRequest): string {
-  return req.socket.remoteAddress ?? "unknown";
+/**
+ * The client's address for rate limits and logs (decision 197): with TRUST_PROXY, Express's `req.ip` read from
+ * X-Forwarded-For through the trusted proxies; without it, the socket's address (forwarded headers ignored).
+ */
+export function clientAddress(req: ExpressRequest): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
 
 const origins = new Map<string, string>();
@@ -317,6 +321,8 @@ export function mountGates(app: Express, options: GateOptions): void {
   // a refused body's rest is read and dropped once the answer is sent, so the client reads the answer (decision 198)
   app.use(drainUnreadBodies());
   const rules: typeof RATE_LIMITS = { ...RATE_LIMITS, ...options.rateLimits };
+  // who the client is behind the operator's proxies: Express's own "trust proxy" (proxy-addr), off unless TRUST_PROXY
+  app.set("trust proxy", options.env.TRUST_PROXY ?? false);
   const consume = createRateLimiters(rules, options.rateLimitStore);
   const tooMany = (res: ExpressResponse, kind: RateLimitKind, retryAfter: number) =>
     res.status(429).set({ "Retry-After": String(retryAfter), "Cache-Control": "no-store" }).json({ message: rules[kind].message });
@@ -327,8 +333,9 @@ export function mountGates(app: Express, options: GateOptions): void {
   app.use(async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const kind = rateLimitKindFor(req.method, req.path);
     if (kind !== "signin") return next();
-    const wait = await consume("signin", remoteKey(req)).catch(() => null);
+    const wait = await consume("signin", clientAddress(req)).catch(() => null);
     if (wait === null) return next();
+    console.warn(`web: too many sign-in attempts from ${clientAddress(req)}, answered 429 (retry after ${wait} s)`);
     if (req.path === "/api/login") {
       res.set("Retry-After", String(wait)).redirect(302, `/login-failed?${new URLSearchParams({ error: "too_many_attempts" })}`);
       return;
@@ -422,12 +429,12 @@ export function mountGates(app: Express, options: GateOptions): void {
  * What the Remix handler hands loaders as `context`: who is calling, for loopback-only answers (/healthz), and
  * the response's script nonce (for the page's inline scripts, and for a route that writes its own HTML).
  */
-export type RequestContext = { remoteAddress: string | null; proxied: boolean; cspNonce?: string };
+export type RequestContext = { remoteAddress: string | null; proxied: boolean; clientAddress?: string; cspNonce?: string };
 
 export function requestContext(req: ExpressRequest, res?: ExpressResponse): RequestContext {
   const proxied = ["forwarded", "x-forwarded-for", "x-real-ip"].some((h) => req.headers[h] !== undefined);
   const cspNonce = typeof res?.locals.cspNonce === "string" ? res.locals.cspNonce : undefined;
-  return { remoteAddress: req.socket.remoteAddress ?? null, proxied, ...(cspNonce ? { cspNonce } : {}) };
+  return { remoteAddress: req.socket.remoteAddress ?? null, proxied, clientAddress: clientAddress(req), ...(cspNonce ? { cspNonce } : {}) };
 }
 
 /** The script nonce in a loader's or the entry's context (undefined when the gates did not run, as in unit tests). */
