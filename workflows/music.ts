@@ -22,8 +22,14 @@ import {
 
 type Activities = ReturnType<typeof createMusicActivities>;
 
-const { startMusicGeneration, markMusicTracksFailed } = proxyActivities<Activities>({
+const { markMusicTracksFailed } = proxyActivities<Activities>({
   startToCloseTimeout: "1 minute",
+  retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumAttempts: 5, nonRetryableErrorTypes: [MUSIC_INPUT_ERROR] },
+});
+// submitting calls the music service: it heartbeats while it waits, so a cancellation reaches the request (decision 200)
+const { startMusicGeneration } = proxyActivities<Activities>({
+  startToCloseTimeout: "1 minute",
+  heartbeatTimeout: "20 seconds",
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumAttempts: 5, nonRetryableErrorTypes: [MUSIC_INPUT_ERROR] },
 });
 // the offline composer renders while polled: a few minutes of music may take a minute on two cores

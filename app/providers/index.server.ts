@@ -1,6 +1,7 @@
 // The providers for one creator: each kind uses the cloud service whose key they saved, the offline one otherwise.
 import { getEnv } from "~/server/env.server";
-import type { RetryNotice, RetryPolicy } from "./http.server";
+import type { ProviderCall } from "./call";
+import type { RequestPolicy } from "./http.server";
 import { createLeonardoImageProvider } from "./image/leonardo.server";
 import { createOfflineImageProvider } from "./image/offline-scene.server";
 import { createPexelsProvider, type StockMediaProvider } from "./image/pexels.server";
@@ -12,6 +13,12 @@ import { createGeminiTextProvider } from "./text/gemini.server";
 import { createOpenAICompatibleTextProvider } from "./text/openai-compatible.server";
 import { createOfflineTextProvider } from "./text/offline";
 import type { ImageProvider, MusicProvider, ProviderKeys, SpeechProvider, TextProvider } from "./types";
+
+/**
+ * How the providers' requests behave: `call` is the attempt they work for (an activity's cancellation, deadline,
+ * heartbeat and job ledger: workflows/activities/providers.ts), `policy` the time limits (tests shorten them).
+ */
+export type ProviderTuning = { policy?: Partial<RequestPolicy>; call?: ProviderCall };
 
 export type Providers = { text: TextProvider; speech: SpeechProvider; image: ImageProvider; music: MusicProvider };
 
@@ -25,9 +32,9 @@ const present = (key: string | undefined): key is string => typeof key === "stri
  * model is a more deliberate choice than having a Gemini key; then Gemini; then the offline writer.
  * See docs/decisions/110-openai-compatible-text-provider.md.
  */
-export function textProviderFor(keys: ProviderKeys, tuning: { retry?: Partial<RetryPolicy>; onRetry?: (n: RetryNotice) => void } = {}): TextProvider {
+export function textProviderFor(keys: ProviderKeys, tuning: ProviderTuning = {}): TextProvider {
   const env = getEnv();
-  const common = { retry: tuning.retry, onRetry: tuning.onRetry };
+  const common = { policy: tuning.policy, call: tuning.call };
   const chat = keys.openaiCompatible;
   if (chat && present(chat.baseUrl) && present(chat.model)) {
     return createOpenAICompatibleTextProvider({ ...common, baseUrl: chat.baseUrl, model: chat.model.trim(), apiKey: chat.apiKey, allowPrivateNetwork: chat.allowPrivateNetwork });
@@ -38,9 +45,9 @@ export function textProviderFor(keys: ProviderKeys, tuning: { retry?: Partial<Re
   return createOfflineTextProvider();
 }
 
-export function providersFor(keys: ProviderKeys, tuning: { retry?: Partial<RetryPolicy>; onRetry?: (n: RetryNotice) => void } = {}): Providers {
+export function providersFor(keys: ProviderKeys, tuning: ProviderTuning = {}): Providers {
   const env = getEnv();
-  const common = { retry: tuning.retry, onRetry: tuning.onRetry };
+  const common = { policy: tuning.policy, call: tuning.call };
   return {
     text: textProviderFor(keys, tuning),
     speech: present(keys.elevenLabsApiKey)
@@ -56,9 +63,9 @@ export function providersFor(keys: ProviderKeys, tuning: { retry?: Partial<Retry
 }
 
 /** Pexels stock photos and clips with the creator's key; null without one (there is no offline stock library). */
-export function stockMediaFor(keys: ProviderKeys, tuning: { retry?: Partial<RetryPolicy>; onRetry?: (n: RetryNotice) => void } = {}): StockMediaProvider | null {
+export function stockMediaFor(keys: ProviderKeys, tuning: ProviderTuning = {}): StockMediaProvider | null {
   if (!present(keys.pexelsApiKey)) return null;
-  return createPexelsProvider({ retry: tuning.retry, onRetry: tuning.onRetry, apiKey: keys.pexelsApiKey.trim(), baseUrl: getEnv().PEXELS_BASE_URL });
+  return createPexelsProvider({ policy: tuning.policy, call: tuning.call, apiKey: keys.pexelsApiKey.trim(), baseUrl: getEnv().PEXELS_BASE_URL });
 }
 
 export { NON_RETRYABLE_PROVIDER_ERRORS, ProviderError, isProviderError } from "./errors";

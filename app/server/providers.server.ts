@@ -23,7 +23,7 @@ export async function listModelServerModels(userId: string, input: { baseUrl?: s
   if (!baseUrl) throw new TypeError("Enter the server's base URL first (for example http://127.0.0.1:11434/v1).");
   const apiKey = input.apiKey || (saved && saved.baseUrl === baseUrl ? saved.apiKey : undefined);
   const allowPrivateNetwork = await privateTargetsAllowedFor(userId);
-  const server = createOpenAICompatibleTextProvider({ baseUrl, model: saved?.model ?? "unused", apiKey, retry: { attempts: 1, timeoutMs: MODEL_SERVER_TEST_TIMEOUT_MS }, allowPrivateNetwork });
+  const server = createOpenAICompatibleTextProvider({ baseUrl, model: saved?.model ?? "unused", apiKey, policy: { timeoutMs: MODEL_SERVER_TEST_TIMEOUT_MS }, allowPrivateNetwork });
   return { baseUrl, models: await server.listModels() };
 }
 

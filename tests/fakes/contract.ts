@@ -1,13 +1,26 @@
-// Shared pieces of the provider contract tests: a quick retry policy and a check of classified failures.
+// Shared pieces of the provider contract tests: a short request policy, an attempt of our own (a ProviderCall with an
+// in-memory job ledger, as an activity's would be), and a check of classified failures.
 import { expect } from "vitest";
-import type { RetryNotice, RetryPolicy } from "~/providers/http.server";
+import type { JobLedger, ProviderCall } from "~/providers/call";
+import type { RequestPolicy } from "~/providers/http.server";
 
-/** Short waits so the suite stays fast; the timeout still leaves a healthy fake plenty of time. */
-export const QUICK_RETRY: Partial<RetryPolicy> = { attempts: 3, baseDelayMs: 10, maxDelayMs: 40, timeoutMs: 1500, maxRetryAfterMs: 5000 };
+/** A short timeout so the suite stays fast; it still leaves a healthy fake plenty of time. */
+export const QUICK_POLICY: Partial<RequestPolicy> = { timeoutMs: 1500, maxRetryAfterMs: 5000 };
 
-export function retryLog() {
-  const notices: RetryNotice[] = [];
-  return { notices, onRetry: (n: RetryNotice) => notices.push(n) };
+/** A job ledger in memory: what the database keeps for an activity on a worker. */
+export function memoryLedger(): JobLedger & { jobs: Map<string, string> } {
+  const jobs = new Map<string, string>();
+  return {
+    jobs,
+    recall: async (name) => jobs.get(name),
+    remember: async (name, id) => void jobs.set(name, id),
+    forget: async (name) => void jobs.delete(name),
+  };
+}
+
+/** The attempt `attempt` of an activity whose paid jobs go into `jobs`. */
+export function testCall(attempt = 1, jobs: JobLedger = memoryLedger(), extra: Partial<ProviderCall> = {}): ProviderCall {
+  return { attempt, jobs, ...extra };
 }
 
 export async function expectProviderFailure(promise: Promise<unknown>, name: string, message: RegExp) {
@@ -16,7 +29,7 @@ export async function expectProviderFailure(promise: Promise<unknown>, name: str
       throw new Error(`expected a ${name}`);
     },
     (e: unknown) => e,
-  )) as { name: string; message: string; retryable: boolean };
+  )) as { name: string; message: string; retryable: boolean; retryAfterMs?: number };
   expect(error.name).toBe(name);
   expect(error.message).toMatch(message);
   return error;

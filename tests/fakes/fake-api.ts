@@ -21,10 +21,12 @@ export type Trouble =
   | { kind: "slow"; delayMs: number }
   | { kind: "malformed" };
 
-type QueuedTrouble = Trouble & { remaining: number; path?: RegExp };
+type QueuedTrouble = Trouble & { remaining: number; path?: RegExp; skip: number };
 
 export abstract class FakeApi {
   readonly requests: FakeRequest[] = [];
+  /** Requests whose client closed the connection before the answer was sent (a cancelled or timed-out caller). */
+  readonly abandoned: FakeRequest[] = [];
   url = "";
   private server?: http.Server;
   private troubles: QueuedTrouble[] = [];
@@ -42,15 +44,19 @@ export abstract class FakeApi {
     return false;
   }
 
-  /** Makes the next `times` requests (optionally only those whose path matches) fail this way. */
-  trouble(trouble: Trouble, times = 1, path?: RegExp): this {
-    this.troubles.push({ ...trouble, remaining: times, path });
+  /**
+   * Makes the next `times` requests (optionally only those whose path matches) fail this way, after letting `skip`
+   * of them through.
+   */
+  trouble(trouble: Trouble, times = 1, path?: RegExp, skip = 0): this {
+    this.troubles.push({ ...trouble, remaining: times, path, skip });
     return this;
   }
 
   /** Forgets the requests seen and any trouble still queued (between tests). */
   reset(): this {
     this.requests.length = 0;
+    this.abandoned.length = 0;
     this.troubles = [];
     return this;
   }
@@ -95,6 +101,9 @@ export abstract class FakeApi {
       json: () => JSON.parse(body.toString("utf8") || "null"),
     };
     this.requests.push(request);
+    res.on("close", () => {
+      if (!res.writableFinished) this.abandoned.push(request);
+    });
     const send = async (r: FakeResponse) => {
       if (res.destroyed) return;
       if (r.stream) {
@@ -112,7 +121,11 @@ export abstract class FakeApi {
       res.end(payload);
     };
 
-    const trouble = this.troubles.find((t) => t.remaining > 0 && (!t.path || t.path.test(request.path)));
+    let trouble = this.troubles.find((t) => t.remaining > 0 && (!t.path || t.path.test(request.path)));
+    if (trouble && trouble.skip > 0) {
+      trouble.skip--;
+      trouble = undefined;
+    }
     if (trouble) trouble.remaining--;
     if (trouble?.kind === "slow") await new Promise((r) => setTimeout(r, trouble.delayMs));
     if (trouble?.kind === "rate-limit") {

@@ -100,6 +100,8 @@ export class FakeYoutube {
   keepUploadedBytes = true;
   /** Each chunk's answer waits this long (so a test can kill a worker mid-upload). */
   chunkDelayMs = 0;
+  /** The next this many chunk PUTs answer 503 backendError and store nothing (YouTube stumbling). */
+  failChunks = 0;
   /** The next authorization is refused by the person (error=access_denied). */
   denyNextConsent = false;
 
@@ -476,6 +478,10 @@ export class FakeYoutube {
         if (session.videoId) return json(res, 200, this.videoResponse(this.videos.get(session.videoId)!));
         if (!range) return json(res, 400, youtubeError(400, "badRequest", "Content-Range is required", "global"));
         if (range[1] === undefined) return incomplete(); // a status query: "bytes */total"
+        if (this.failChunks > 0) {
+          this.failChunks--;
+          return json(res, 503, youtubeError(503, "backendError", "Backend Error", "global"));
+        }
         const from = Number(range[1]);
         const body = Buffer.concat(parts);
         if (from > session.storedBytes) return incomplete(); // a gap: the client must resume where the Range says

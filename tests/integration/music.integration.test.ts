@@ -26,7 +26,7 @@ const volumeRoute = await import("~/routes/music/api.music-volume");
 const mixRoute = await import("~/routes/music/api.render-background-music");
 const callbackRoute = await import("~/routes/music/api.suno-callback");
 const { FakeSuno } = await import("../fakes/suno");
-const { QUICK_RETRY } = await import("../fakes/contract");
+const { QUICK_POLICY } = await import("../fakes/contract");
 const { createTestUser, sessionCookieFor } = await import("../support/auth");
 const { startTestWorker } = await import("../support/temporal");
 const { seedRenderableProject } = await import("../fixtures/render-project");
@@ -59,7 +59,7 @@ const request = (path: string, cookie: string, init: { method?: string; body?: u
     body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
   });
 
-const suno = () => createSunoMusicProvider({ apiKey: fake.apiKey, baseUrl: fake.url, callbackUrl: `${BASE}/api/suno-callback`, retry: QUICK_RETRY });
+const suno = () => createSunoMusicProvider({ apiKey: fake.apiKey, baseUrl: fake.url, callbackUrl: `${BASE}/api/suno-callback`, policy: QUICK_POLICY });
 
 async function premiumUser(options: { durationSeconds?: number } = {}) {
   const user = await createTestUser();

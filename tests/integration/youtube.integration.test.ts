@@ -227,6 +227,26 @@ describe("uploading", () => {
     expect(statusQueries.length).toBeGreaterThanOrEqual(1);
   });
 
+  it("resumes a failed chunk once within an attempt; failing again ends the attempt and Temporal's next one resumes (decision 201)", async () => {
+    const size = 3 * CHUNK;
+    const { cookie, video, project } = await connectedCreator({ videoBytes: size });
+    const sessionsBefore = fake.sessions.size;
+    fake.failChunks = 2;
+    const response = await send(uploadRoute, "POST", "/api/youtube/upload", cookie, uploadBody(video.videoUrl!));
+    expect(response.status).toBe(200);
+    const { videoId } = (await response.json()) as { videoId: string };
+    expect(fake.videos.get(videoId)!.bytes).toBe(size);
+    expect(fake.sessions.size).toBe(sessionsBefore + 1);
+    const session = [...fake.sessions.values()].at(-1)!;
+    const firstChunkPuts = fake.requests.filter((r) => r.query.get("upload_id") === session.id && r.method === "PUT" && r.bodyBytes > 0 && r.headers["content-range"]?.startsWith("bytes 0-"));
+    // attempt 1 sends it, asks the offset, sends it again, and stops; attempt 2 asks the offset and sends it once
+    expect(firstChunkPuts).toHaveLength(3);
+    const history = await worker.client.workflow.getHandle(`youtube-upload-${project.id}`).fetchHistory();
+    // the upload activity needed a second attempt (the others, one each)
+    const attempts = (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt ?? 0] : []));
+    expect(Math.max(...attempts)).toBe(2);
+  });
+
   it("stops at once with a clear message when the quota is used up (no retry storm)", async () => {
     const { cookie, video, user } = await connectedCreator({ videoBytes: 40_000 });
     const startsBefore = fake.requestsTo(/^\/upload\/youtube\/v3\/videos$/, "POST").length;

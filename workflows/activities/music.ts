@@ -52,12 +52,14 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
       await requireMusicAllowed(input.userId);
       const { music } = await deps.providersFor(input.userId);
       try {
-        const { taskId } = await music.startGeneration({
-          prompt: input.prompt,
-          trackCount: input.trackCount,
-          durationSeconds: input.durationSeconds,
-          seed: `${input.projectId}:${input.trackIds[0]}`,
-        });
+        const { taskId } = await withHeartbeat(() =>
+          music.startGeneration({
+            prompt: input.prompt,
+            trackCount: input.trackCount,
+            durationSeconds: input.durationSeconds,
+            seed: `${input.projectId}:${input.trackIds[0]}`,
+          }),
+        );
         await prisma.musicTrack.updateMany({ where: { id: { in: input.trackIds } }, data: { externalTaskId: taskId } });
         return { taskId, source: music.source };
       } catch (e) {

@@ -34,10 +34,12 @@ import { withHeartbeat } from "../shared/heartbeat";
 export type YoutubeUploadDeps = {
   /** Bytes per PUT (a multiple of 256 KiB); from YOUTUBE_UPLOAD_CHUNK_BYTES unless a test sets it. */
   chunkBytes?: number;
-  /** Consecutive failed PUTs within one attempt before the attempt gives up and Temporal retries it. */
+  /**
+   * Failed PUTs in a row, with no byte acknowledged between them, that one attempt resumes from (1: a chunk is sent
+   * at most twice per attempt). The next failure ends the attempt and Temporal, the one retry owner, retries it with
+   * its back-off; the next attempt asks YouTube for the offset and resumes (decision 201).
+   */
   maxChunkFailures?: number;
-  /** Pause before asking YouTube how far it got after a failed PUT. */
-  chunkRetryDelayMs?: number;
 };
 
 const inputError = (message: string) => ApplicationFailure.create({ message, type: YOUTUBE_UPLOAD_INPUT_ERROR, nonRetryable: true });
@@ -113,8 +115,7 @@ async function failOnStatus(response: Response, what: string): Promise<never> {
 
 export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
   const chunkSize = () => deps.chunkBytes ?? getEnv().YOUTUBE_UPLOAD_CHUNK_BYTES;
-  const maxChunkFailures = deps.maxChunkFailures ?? 5;
-  const retryDelayMs = deps.chunkRetryDelayMs ?? 1000;
+  const maxChunkFailures = deps.maxChunkFailures ?? 1;
 
   /** Checks what is to be sent; marks the upload as under way. */
   async function prepareYoutubeUpload(input: YoutubeUploadInput): Promise<{ totalBytes: number }> {
@@ -270,9 +271,9 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
         outcome = await outcomeOf(response, "upload");
       } catch (e) {
         if (e instanceof ApplicationFailure || cancelled.aborted) throw e;
-        // the connection broke or YouTube stumbled: ask how far it got, and go on from there
+        // the connection broke or YouTube stumbled: the resumable protocol asks how far it got and goes on from
+        // there (no pause: Temporal's back-off is the only one); failing again without progress ends the attempt
         if (++failures > maxChunkFailures) throw e;
-        await new Promise((r) => setTimeout(r, retryDelayMs * failures));
         outcome = await queryStatus(sessionUri);
       }
       if ("gone" in outcome) {

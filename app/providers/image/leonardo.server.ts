@@ -1,8 +1,12 @@
 // Leonardo.Ai images over its documented REST API (Bearer key): models grouped custom/featured/core, and a
 // generation that is created, then polled until COMPLETE (the /api/leonardo-webhook callback is the other way to
 // learn of completion; see leonardo-webhook.server.ts). The image is resized to the storyboard's exact size.
+// A generation is paid for: it is created once per activity, its id kept in the call's job ledger before it is polled,
+// so a retried attempt (or another worker) polls the same generation (decision 200). Leonardo documents no
+// idempotency key, so none is sent.
 import sharp from "sharp";
 import { z } from "zod";
+import { waitWithin } from "../call";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
 import type { AspectRatio, ImageModel, ImageProvider } from "../types";
@@ -37,10 +41,11 @@ const GenerationSchema = z.object({
     .nullable(),
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The ledger's name for the generation of this call. */
+const GENERATION_JOB = "leonardo:generation";
 
 export function createLeonardoImageProvider(options: LeonardoOptions): ImageProvider {
-  const http = createHttpClient({ provider: PROVIDER, retry: options.retry, onRetry: options.onRetry });
+  const http = createHttpClient({ provider: PROVIDER, policy: options.policy, call: options.call });
   const headers = { authorization: `Bearer ${options.apiKey}`, accept: "application/json" };
   const url = (path: string) => joinUrl(options.baseUrl, path);
   const pollIntervalMs = options.pollIntervalMs ?? 2000;
@@ -74,22 +79,33 @@ export function createLeonardoImageProvider(options: LeonardoOptions): ImageProv
     async generateImage({ prompt, aspectRatio, modelId }) {
       if (!prompt.trim()) throw new ProviderError(PROVIDER, "rejected", "The image prompt is empty: write one for this scene first.");
       const size = REQUEST_SIZES[aspectRatio];
-      const created = await http.getJson(
-        url("/generations"),
-        {
-          method: "POST",
-          headers: { ...headers, "content-type": "application/json" },
-          body: JSON.stringify({ prompt: prompt.trim().slice(0, 1500), modelId: modelId || DEFAULT_LEONARDO_MODEL, width: size.width, height: size.height, num_images: 1 }),
-        },
-        CreateSchema,
-        "the generation job",
-      );
-      const id = created.sdGenerationJob.generationId;
+      const jobs = options.call?.jobs;
+      let id = await jobs?.recall(GENERATION_JOB);
+      if (!id) {
+        const created = await http.getJson(
+          url("/generations"),
+          {
+            method: "POST",
+            headers: { ...headers, "content-type": "application/json" },
+            body: JSON.stringify({ prompt: prompt.trim().slice(0, 1500), modelId: modelId || DEFAULT_LEONARDO_MODEL, width: size.width, height: size.height, num_images: 1 }),
+          },
+          CreateSchema,
+          "the generation job",
+          { paid: true },
+        );
+        id = created.sdGenerationJob.generationId;
+        await jobs?.remember(GENERATION_JOB, id);
+      }
       const deadline = Date.now() + pollTimeoutMs;
       for (;;) {
         const { generations_by_pk: generation } = await http.getJson(url(`/generations/${encodeURIComponent(id)}`), { headers }, GenerationSchema, "the generation status");
-        if (!generation) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} no longer knows generation ${id}.`);
+        if (!generation) {
+          await jobs?.forget(GENERATION_JOB);
+          throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} no longer knows generation ${id}.`);
+        }
         if (generation.status === "FAILED") {
+          // a failed generation is not polled again: the next attempt starts a new one
+          await jobs?.forget(GENERATION_JOB);
           throw new ProviderError(PROVIDER, "unavailable", `${PROVIDER} could not generate this image (status FAILED). Try again, or reword the prompt.`);
         }
         if (generation.status === "COMPLETE") {
@@ -108,7 +124,7 @@ export function createLeonardoImageProvider(options: LeonardoOptions): ImageProv
         if (Date.now() > deadline) {
           throw new ProviderError(PROVIDER, "timeout", `${PROVIDER} did not finish the image within ${Math.round(pollTimeoutMs / 1000)} s. Try again.`);
         }
-        await sleep(pollIntervalMs);
+        await waitWithin(options.call, pollIntervalMs);
       }
     },
   };

@@ -163,7 +163,7 @@ function pickFresh<T extends { id: number }>(items: T[], exclude: readonly numbe
 // ── The provider ─────────────────────────────────────────────────────────────────────────────────────
 
 export function createPexelsProvider(options: CloudAdapterOptions): StockMediaProvider {
-  const http = createHttpClient({ provider: PROVIDER, retry: options.retry, onRetry: options.onRetry });
+  const http = createHttpClient({ provider: PROVIDER, policy: options.policy, call: options.call });
   const headers = { authorization: options.apiKey, accept: "application/json" };
 
   function searchUrl(path: string, query: string, search: StockSearch, size: "small" | "medium") {

@@ -1,6 +1,8 @@
 // Suno-style music over the sunoapi.org REST API (Bearer key): submit a generation (two tracks per task), poll
 // its record, then fetch each track's audio. More than two tracks take several tasks; our task id lists them.
 // The service also POSTs results to callBackUrl (see parseSunoCallback); polling alone is enough to finish.
+// Each submitted task is paid for: its id goes into the call's job ledger as soon as it is known, so a retried
+// attempt submits only the tasks not yet started (decision 200). sunoapi.org documents no idempotency key.
 import { z } from "zod";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
@@ -57,10 +59,13 @@ export function decodeSunoTask(taskId: string): { trackCount: number; taskIds: s
 }
 
 export function createSunoMusicProvider(options: SunoOptions): MusicProvider {
-  const http = createHttpClient({ provider: PROVIDER, retry: options.retry, onRetry: options.onRetry });
+  const http = createHttpClient({ provider: PROVIDER, policy: options.policy, call: options.call });
   const headers = { authorization: `Bearer ${options.apiKey}`, accept: "application/json" };
 
-  async function submit(prompt: string): Promise<string> {
+  async function submit(prompt: string, index: number): Promise<string> {
+    const job = `suno:task:${index}`;
+    const kept = await options.call?.jobs?.recall(job);
+    if (kept) return kept;
     const body = await http.getJson(
       joinUrl(options.baseUrl, "/api/v1/generate"),
       {
@@ -70,9 +75,11 @@ export function createSunoMusicProvider(options: SunoOptions): MusicProvider {
       },
       SubmitSchema,
       "the generation task",
+      { paid: true },
     );
     checkEnvelope(body);
     if (!body.data) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} accepted the request but sent no task id.`);
+    await options.call?.jobs?.remember(job, body.data.taskId);
     return body.data.taskId;
   }
 
@@ -97,7 +104,7 @@ export function createSunoMusicProvider(options: SunoOptions): MusicProvider {
       if (!text) throw new ProviderError(PROVIDER, "rejected", "Please enter a music prompt to generate tracks.");
       const count = Math.min(5, Math.max(1, Math.round(trackCount)));
       const taskIds: string[] = [];
-      for (let i = 0; i < Math.ceil(count / TRACKS_PER_TASK); i++) taskIds.push(await submit(text));
+      for (let i = 0; i < Math.ceil(count / TRACKS_PER_TASK); i++) taskIds.push(await submit(text, i));
       return { taskId: encodeSunoTask(count, taskIds) };
     },
 

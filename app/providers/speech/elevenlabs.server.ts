@@ -4,6 +4,9 @@
 // follow the words as they are spoken.
 // The multilingual model speaks the project's language from the text itself. The voice speed goes into
 // voice_settings.speed within its documented 0.7-1.2; beyond that (1.2-1.3) the rest is time-stretched.
+// Speech is paid per character and made in one synchronous POST with no job to poll and no documented idempotency
+// key: a POST that was sent and whose answer was lost (a timeout, a dropped connection, a 5xx other than 503) is not
+// sent again (decision 200); one refused before any work (429, 503, no connection) is retried by Temporal.
 import { z } from "zod";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
@@ -45,7 +48,7 @@ const TimestampedSpeechSchema = z.object({
 });
 
 export function createElevenLabsSpeechProvider(options: CloudAdapterOptions): SpeechProvider {
-  const http = createHttpClient({ provider: PROVIDER, retry: options.retry, onRetry: options.onRetry });
+  const http = createHttpClient({ provider: PROVIDER, policy: options.policy, call: options.call });
   const headers = { "xi-api-key": options.apiKey };
 
   return {
@@ -77,12 +80,15 @@ export function createElevenLabsSpeechProvider(options: CloudAdapterOptions): Sp
       const voice = voiceId || DEFAULT_ELEVENLABS_VOICE;
       const plan = speedPlan("elevenlabs", speed ?? 1);
       const url = `${joinUrl(options.baseUrl, `/v1/text-to-speech/${encodeURIComponent(voice)}/with-timestamps`)}?output_format=pcm_${PCM_RATE}`;
-      const response = await http.request(url, {
-        method: "POST",
-        headers: { ...headers, "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ text, model_id: ELEVENLABS_MODEL, ...(plan.native !== 1 ? { voice_settings: { speed: plan.native } } : {}) }),
-      });
-      const body = await response.text();
+      const body = await http.text(
+        url,
+        {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify({ text, model_id: ELEVENLABS_MODEL, ...(plan.native !== 1 ? { voice_settings: { speed: plan.native } } : {}) }),
+        },
+        { paid: true },
+      );
       let data: z.infer<typeof TimestampedSpeechSchema>;
       try {
         data = TimestampedSpeechSchema.parse(JSON.parse(body));

@@ -30,7 +30,7 @@ export function cleanNarration(text: string): string {
 }
 
 export function createGeminiTextProvider(options: GeminiOptions): TextProvider {
-  const http = createHttpClient({ provider: PROVIDER, retry: options.retry, onRetry: options.onRetry, isAuthFailure: isGeminiKeyError });
+  const http = createHttpClient({ provider: PROVIDER, policy: options.policy, call: options.call, isAuthFailure: isGeminiKeyError });
   const ai = new GoogleGenAI({
     apiKey: options.apiKey,
     httpOptions: { baseUrl: options.baseUrl, fetch: (input, init) => http.request(input, init) },

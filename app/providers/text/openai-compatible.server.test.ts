@@ -60,7 +60,7 @@ describe("extractJson and base URLs", () => {
 describe("the provider against a Chat Completions server", () => {
   const fake = new FakeOpenAICompatible("my-local-pass-42");
   const provider = (overrides: { apiKey?: string; model?: string } = {}) =>
-    createOpenAICompatibleTextProvider({ baseUrl: `${fake.baseUrl}/`, model: overrides.model ?? "llama3.2", apiKey: overrides.apiKey ?? fake.apiKey, retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20, timeoutMs: 5000 }, allowPrivateNetwork: true });
+    createOpenAICompatibleTextProvider({ baseUrl: `${fake.baseUrl}/`, model: overrides.model ?? "llama3.2", apiKey: overrides.apiKey ?? fake.apiKey, policy: { timeoutMs: 5000 }, allowPrivateNetwork: true });
   const request = { title: "Tides", topic: "why the sea rises and falls", chunkIndex: 0, totalChunks: 2, targetWords: 120, seed: "s" };
 
   beforeAll(() => fake.start());

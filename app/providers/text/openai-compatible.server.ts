@@ -11,7 +11,8 @@ import { normalizeBaseUrl } from "~/lib/openai-compatible";
 import { checkOutboundUrl, createOutboundGuard, outboundRefusalIn, type OutboundGuard } from "~/lib/outbound-fetch.server";
 import { scrubSecrets } from "~/lib/scrub";
 import { ProviderError } from "../errors";
-import { createHttpClient, joinUrl, type RetryNotice, type RetryPolicy } from "../http.server";
+import type { ProviderCall } from "../call";
+import { createHttpClient, joinUrl, type RequestPolicy } from "../http.server";
 import type { TextProvider, TextStreamOptions } from "../types";
 import { cleanNarration } from "./gemini.server";
 import { writeInLanguage } from "~/lib/languages";
@@ -30,8 +31,8 @@ export type OpenAICompatibleOptions = {
   allowPrivateNetwork?: boolean;
   /** The guard every request goes through; one made from `allowPrivateNetwork` unless given (tests inject one). */
   outbound?: OutboundGuard;
-  retry?: Partial<RetryPolicy>;
-  onRetry?: (notice: RetryNotice) => void;
+  policy?: Partial<RequestPolicy>;
+  call?: ProviderCall;
 };
 
 export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
@@ -159,7 +160,7 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
   const provider = OPENAI_COMPATIBLE_PROVIDER;
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const apiKey = options.apiKey?.trim() || undefined;
-  const http = createHttpClient({ provider, retry: options.retry, onRetry: options.onRetry, authDetail: true });
+  const http = createHttpClient({ provider, policy: options.policy, call: options.call, authDetail: true });
   const guard = options.outbound ?? createOutboundGuard({ allowPrivate: options.allowPrivateNetwork ?? false });
   /**
    * One request through the guard: the address checked first (refused at once), then every connection checked as

@@ -3,17 +3,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createElevenLabsSpeechProvider } from "~/providers/speech/elevenlabs.server";
 import { readWavInfo, wavRms } from "~/providers/wav";
 import { FAKE_SECONDS_PER_WORD, FakeElevenLabs } from "../../fakes/elevenlabs";
-import { QUICK_RETRY, expectProviderFailure, retryLog } from "../../fakes/contract";
+import { QUICK_POLICY, expectProviderFailure, testCall } from "../../fakes/contract";
 
 const fake = new FakeElevenLabs("xi-good-key");
-let log = retryLog();
-const provider = (apiKey = fake.apiKey) => createElevenLabsSpeechProvider({ apiKey, baseUrl: fake.url, retry: QUICK_RETRY, onRetry: log.onRetry });
+const provider = (apiKey = fake.apiKey, attempt = 1) => createElevenLabsSpeechProvider({ apiKey, baseUrl: fake.url, policy: QUICK_POLICY, call: testCall(attempt) });
 
 beforeAll(() => fake.start());
 afterAll(() => fake.stop());
 beforeEach(() => {
-  fake.requests.length = 0;
-  log = retryLog();
+  fake.reset();
 });
 
 describe("ElevenLabs speech provider", () => {
@@ -63,17 +61,32 @@ describe("ElevenLabs speech provider", () => {
     expect(result.durationSeconds).toBeCloseTo(4 * FAKE_SECONDS_PER_WORD, 3);
   });
 
-  it("waits out a 429's Retry-After, then succeeds", async () => {
+  it("answers a 429 with one request and a retryable failure carrying the Retry-After", async () => {
     fake.trouble({ kind: "rate-limit", retryAfterSeconds: 1 });
-    expect(await provider().listVoices()).toHaveLength(4);
-    expect(fake.requests).toHaveLength(2);
-    expect(log.notices[0]!.delayMs).toBe(1000);
+    const error = await expectProviderFailure(provider().synthesize({ text: "hello", voiceId: "v-rachel" }), "ProviderRateLimitedError", /HTTP 429/);
+    expect([error.retryable, error.retryAfterMs]).toEqual([true, 1000]);
+    expect(fake.requests).toHaveLength(1);
   });
 
-  it("gives up after the last attempt when the service keeps failing with 503", async () => {
-    fake.trouble({ kind: "server-error", status: 503 }, 3);
-    await expectProviderFailure(provider().synthesize({ text: "hello", voiceId: "v-rachel" }), "ProviderUnavailableError", /ElevenLabs failed with HTTP 503 after 3 attempt/);
-    expect(fake.requests).toHaveLength(3);
+  it("leaves a 503 (refused before any speech was made) to Temporal's next attempt, saying how many ran", async () => {
+    fake.trouble({ kind: "server-error", status: 503 }, 1);
+    const error = await expectProviderFailure(provider(fake.apiKey, 3).synthesize({ text: "hello", voiceId: "v-rachel" }), "ProviderUnavailableError", /ElevenLabs failed with HTTP 503 after 3 attempts/);
+    expect(error.retryable).toBe(true);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("does not send speech again when its answer was lost (a 500 or a timeout): it may have been paid for", async () => {
+    fake.trouble({ kind: "server-error", status: 500 }, 1);
+    const failed = await expectProviderFailure(provider().synthesize({ text: "hello", voiceId: "v-rachel" }), "ProviderUnconfirmedError", /ElevenLabs answered HTTP 500/);
+    expect(failed.retryable).toBe(false);
+    fake.trouble({ kind: "slow", delayMs: 2500 }, 1);
+    const slow = await expectProviderFailure(
+      provider().synthesize({ text: "hello", voiceId: "v-rachel" }),
+      "ProviderUnconfirmedError",
+      /ElevenLabs did not answer within 2 s after the request was sent \(1 attempt\), so it may have started the generation\. It was not sent again/,
+    );
+    expect(slow.retryable).toBe(false);
+    expect(fake.requestsTo(/with-timestamps$/)).toHaveLength(2);
   });
 
   it("reads a rejected key as 'ElevenLabs rejected the API key' without retrying", async () => {

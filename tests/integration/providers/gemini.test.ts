@@ -3,19 +3,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createGeminiTextProvider } from "~/providers/text/gemini.server";
 import { countWords } from "~/providers/text/language";
 import { FakeGemini } from "../../fakes/gemini";
-import { QUICK_RETRY, expectProviderFailure, retryLog } from "../../fakes/contract";
+import { QUICK_POLICY, expectProviderFailure, testCall } from "../../fakes/contract";
 
 const fake = new FakeGemini("gemini-good-key");
 const chunk = { title: "Tides", topic: "why the sea rises and falls", chunkIndex: 0, totalChunks: 1, targetWords: 120, seed: "s" };
-let log = retryLog();
-const provider = (apiKey = fake.apiKey) =>
-  createGeminiTextProvider({ apiKey, baseUrl: fake.url, model: "gemini-2.5-flash", retry: QUICK_RETRY, onRetry: log.onRetry });
+const provider = (apiKey = fake.apiKey, attempt = 1) =>
+  createGeminiTextProvider({ apiKey, baseUrl: fake.url, model: "gemini-2.5-flash", policy: QUICK_POLICY, call: testCall(attempt) });
 
 beforeAll(() => fake.start());
 afterAll(() => fake.stop());
 beforeEach(() => {
-  fake.requests.length = 0;
-  log = retryLog();
+  fake.reset();
 });
 
 describe("Gemini text provider", () => {
@@ -37,19 +35,20 @@ describe("Gemini text provider", () => {
     expect(scenes[2]!.imagePrompt).toContain("scene 3");
   });
 
-  it("waits out a 429's Retry-After, then succeeds", async () => {
+  it("answers a 429 with one request and a retryable failure carrying the Retry-After for Temporal's next attempt", async () => {
     fake.trouble({ kind: "rate-limit", retryAfterSeconds: 1 });
-    const text = await provider().proofreadScript({ title: "T", text: "Hello there. General words." });
-    expect(text.length).toBeGreaterThan(0);
-    expect(fake.requests).toHaveLength(2);
-    expect(log.notices[0]).toMatchObject({ attempt: 1, delayMs: 1000, reason: "HTTP 429" });
+    const error = await expectProviderFailure(provider().proofreadScript({ title: "T", text: "Hello there. General words." }), "ProviderRateLimitedError", /HTTP 429/);
+    expect([error.retryable, error.retryAfterMs]).toEqual([true, 1000]);
+    expect(fake.requests).toHaveLength(1);
+    // the next attempt (Temporal's) goes through
+    expect((await provider(fake.apiKey, 2).proofreadScript({ title: "T", text: "Hello there. General words." })).length).toBeGreaterThan(0);
   });
 
-  it("gives up after the last attempt when the service keeps failing with 500", async () => {
+  it("makes one request for a 500 and says how many attempts ran", async () => {
     fake.trouble({ kind: "server-error" }, 3);
-    const error = await expectProviderFailure(provider().writeScriptChunk(chunk), "ProviderUnavailableError", /Gemini failed with HTTP 500 after 3 attempt/);
+    const error = await expectProviderFailure(provider(fake.apiKey, 3).writeScriptChunk(chunk), "ProviderUnavailableError", /Gemini failed with HTTP 500 after 3 attempts/);
     expect(error.retryable).toBe(true);
-    expect(fake.requests).toHaveLength(3);
+    expect(fake.requests).toHaveLength(1);
   });
 
   it("reads a rejected key as such and does not retry it", async () => {
@@ -66,6 +65,7 @@ describe("Gemini text provider", () => {
 
   it("times out a slow answer and says so", async () => {
     fake.trouble({ kind: "slow", delayMs: 2500 }, 3);
-    await expectProviderFailure(provider().writeScriptChunk(chunk), "ProviderTimeoutError", /Gemini did not answer within 2 s/);
+    await expectProviderFailure(provider().writeScriptChunk(chunk), "ProviderTimeoutError", /Gemini did not answer within 2 s \(1 attempt\)/);
+    expect(fake.requests).toHaveLength(1);
   });
 });

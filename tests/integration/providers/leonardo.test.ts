@@ -4,19 +4,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLeonardoImageProvider } from "~/providers/image/leonardo.server";
 import { readLeonardoWebhook } from "~/providers/image/leonardo-webhook.server";
 import { FakeLeonardo } from "../../fakes/leonardo";
-import { QUICK_RETRY, expectProviderFailure, retryLog } from "../../fakes/contract";
+import type { ProviderCall } from "~/providers/call";
+import { QUICK_POLICY, expectProviderFailure, memoryLedger, testCall } from "../../fakes/contract";
 
 const fake = new FakeLeonardo("leo-good-key");
-let log = retryLog();
-const provider = (apiKey = fake.apiKey) =>
-  createLeonardoImageProvider({ apiKey, baseUrl: fake.url, retry: QUICK_RETRY, onRetry: log.onRetry, pollIntervalMs: 20, pollTimeoutMs: 5000 });
+const provider = (apiKey = fake.apiKey, call: ProviderCall = testCall()) =>
+  createLeonardoImageProvider({ apiKey, baseUrl: fake.url, policy: QUICK_POLICY, call, pollIntervalMs: 20, pollTimeoutMs: 5000 });
 
 beforeAll(() => fake.start());
 afterAll(() => fake.stop());
 beforeEach(() => {
-  fake.requests.length = 0;
+  fake.reset();
+  fake.generations.clear();
   fake.failGenerations = false;
-  log = retryLog();
+  fake.pendingPolls = 1;
 });
 
 describe("Leonardo image provider", () => {
@@ -42,18 +43,51 @@ describe("Leonardo image provider", () => {
     expect(fake.requestsTo(/^\/generations\/gen-/).length).toBeGreaterThanOrEqual(2);
   });
 
-  it("waits out a 429's Retry-After while polling, then succeeds", async () => {
+  it("answers a 429 while polling with one request and a retryable failure carrying the Retry-After", async () => {
     fake.trouble({ kind: "rate-limit", retryAfterSeconds: 1 }, 1, /^\/generations\/gen-/);
-    const result = await provider().generateImage({ prompt: "retry me", aspectRatio: "16:9" });
-    expect(result.width).toBe(1920);
-    expect(log.notices).toHaveLength(1);
-    expect(log.notices[0]!.delayMs).toBe(1000);
+    const error = await expectProviderFailure(provider().generateImage({ prompt: "retry me", aspectRatio: "16:9" }), "ProviderRateLimitedError", /HTTP 429\) after 1 attempt\b/);
+    expect([error.retryable, error.retryAfterMs]).toEqual([true, 1000]);
+    expect(fake.requestsTo(/^\/generations\/gen-/)).toHaveLength(1);
   });
 
-  it("gives up after the last attempt when the service keeps failing with 500", async () => {
+  it("makes one request for a 500 and says how many attempts ran", async () => {
     fake.trouble({ kind: "server-error" }, 3);
-    await expectProviderFailure(provider().listModels(), "ProviderUnavailableError", /Leonardo failed with HTTP 500 after 3 attempt/);
-    expect(fake.requests).toHaveLength(3);
+    const error = await expectProviderFailure(provider(fake.apiKey, testCall(3)).listModels(), "ProviderUnavailableError", /Leonardo failed with HTTP 500 after 3 attempts/);
+    expect(error.retryable).toBe(true);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("pays once: an attempt that times out while polling leaves its generation to the next attempt, which polls it", async () => {
+    const ledger = memoryLedger();
+    fake.pendingPolls = 2;
+    fake.trouble({ kind: "slow", delayMs: 2500 }, 1, /^\/generations\/gen-/);
+    await expectProviderFailure(provider(fake.apiKey, testCall(1, ledger)).generateImage({ prompt: "once", aspectRatio: "16:9" }), "ProviderTimeoutError", /did not answer within 2 s/);
+    expect(ledger.jobs.get("leonardo:generation")).toBe("gen-1");
+    const result = await provider(fake.apiKey, testCall(2, ledger)).generateImage({ prompt: "once", aspectRatio: "16:9" });
+    expect(result.width).toBe(1920);
+    expect(fake.requestsTo(/^\/generations$/)).toHaveLength(1);
+    expect(fake.generations.size).toBe(1);
+  });
+
+  it("does not send a generation again when its answer was lost: a non-retryable failure that says why", async () => {
+    fake.trouble({ kind: "slow", delayMs: 2500 }, 1, /^\/generations$/);
+    const error = await expectProviderFailure(
+      provider().generateImage({ prompt: "lost", aspectRatio: "16:9" }),
+      "ProviderUnconfirmedError",
+      /Leonardo did not answer within 2 s after the request was sent \(1 attempt\).*not paid for twice/,
+    );
+    expect(error.retryable).toBe(false);
+    expect(fake.requestsTo(/^\/generations$/)).toHaveLength(1);
+  });
+
+  it("starts a new generation after one FAILED: the ledger forgets it", async () => {
+    const ledger = memoryLedger();
+    fake.failGenerations = true;
+    await expectProviderFailure(provider(fake.apiKey, testCall(1, ledger)).generateImage({ prompt: "x", aspectRatio: "16:9" }), "ProviderUnavailableError", /could not generate/);
+    expect(ledger.jobs.size).toBe(0);
+    fake.failGenerations = false;
+    await provider(fake.apiKey, testCall(2, ledger)).generateImage({ prompt: "x", aspectRatio: "16:9" });
+    expect(fake.generations.size).toBe(2);
   });
 
   it("reads a rejected key as such and does not retry it", async () => {

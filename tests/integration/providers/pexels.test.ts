@@ -3,18 +3,16 @@ import { fileTypeFromBuffer } from "file-type";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPexelsProvider } from "~/providers/image/pexels.server";
 import { FakePexels } from "../../fakes/pexels";
-import { QUICK_RETRY, expectProviderFailure, retryLog } from "../../fakes/contract";
+import { QUICK_POLICY, expectProviderFailure, testCall } from "../../fakes/contract";
 
 const fake = new FakePexels("pexels-good-key");
-let log = retryLog();
-const provider = (apiKey = fake.apiKey) => createPexelsProvider({ apiKey, baseUrl: fake.url, retry: QUICK_RETRY, onRetry: log.onRetry });
+const provider = (apiKey = fake.apiKey) => createPexelsProvider({ apiKey, baseUrl: fake.url, policy: QUICK_POLICY, call: testCall() });
 const portrait = { prompt: "lighthouse, coast — scene 1 of \"Sea\", cinematic photograph", aspectRatio: "9:16" as const, size: { width: 1080, height: 1920 } };
 
 beforeAll(() => fake.start());
 afterAll(() => fake.stop());
 beforeEach(() => {
   fake.reset();
-  log = retryLog();
 });
 
 describe("Pexels stock media provider", () => {
@@ -62,20 +60,20 @@ describe("Pexels stock media provider", () => {
     expect(fake.requestsTo(/^\/v1\/search$/)).toHaveLength(1);
   });
 
-  it("retries 429 and then says Pexels is limiting requests", async () => {
+  it("says Pexels is limiting requests on a 429, after one request, and leaves the retry to Temporal", async () => {
     fake.trouble({ kind: "rate-limit" }, 1);
-    await provider().searchPhoto(portrait);
-    expect(log.notices).toHaveLength(1);
-    fake.trouble({ kind: "rate-limit" }, 5);
-    await expectProviderFailure(provider().searchClip(portrait), "ProviderRateLimitedError", /^Pexels is limiting requests \(HTTP 429\)/);
+    const error = await expectProviderFailure(provider().searchClip(portrait), "ProviderRateLimitedError", /^Pexels is limiting requests \(HTTP 429\) after 1 attempt\./);
+    expect([error.retryable, error.retryAfterMs]).toEqual([true, undefined]);
+    expect(fake.requestsTo(/^\/videos\/search$/)).toHaveLength(1);
+    await provider().searchClip(portrait);
   });
 
   it("says when the hourly allowance renews once it is used up, without retrying (X-Ratelimit-* headers)", async () => {
     const reset = Math.floor(Date.now() / 1000) + 40 * 60;
     fake.trouble({ kind: "rate-limit", headers: { "x-ratelimit-limit": "200", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) } }, 5);
     const renews = new Date(reset * 1000).toISOString().slice(11, 16);
-    await expectProviderFailure(provider().searchPhoto(portrait), "ProviderRateLimitedError", new RegExp(`^The Pexels request allowance is used up until ${renews} UTC \\(HTTP 429\\)\\. Try again after that time\\.$`));
+    const error = await expectProviderFailure(provider().searchPhoto(portrait), "ProviderRateLimitedError", new RegExp(`^The Pexels request allowance is used up until ${renews} UTC \\(HTTP 429, after 1 attempt\\)\\. Try again after that time\\.$`));
     expect(fake.requestsTo(/^\/v1\/search$/)).toHaveLength(1);
-    expect(log.notices).toHaveLength(0);
+    expect(error.retryable).toBe(false);
   });
 });

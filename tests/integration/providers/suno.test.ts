@@ -3,19 +3,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createSunoMusicProvider, parseSunoCallback } from "~/providers/music/suno.server";
 import { readWavInfo } from "~/providers/wav";
 import { FAKE_TRACK_SECONDS, FakeSuno } from "../../fakes/suno";
-import { QUICK_RETRY, expectProviderFailure, retryLog } from "../../fakes/contract";
+import type { ProviderCall } from "~/providers/call";
+import { QUICK_POLICY, expectProviderFailure, memoryLedger, testCall } from "../../fakes/contract";
 
 const fake = new FakeSuno("suno-good-key");
-let log = retryLog();
-const provider = (apiKey = fake.apiKey) =>
-  createSunoMusicProvider({ apiKey, baseUrl: fake.url, callbackUrl: "http://app.test/api/suno-callback", retry: QUICK_RETRY, onRetry: log.onRetry });
+const provider = (apiKey = fake.apiKey, call: ProviderCall = testCall()) =>
+  createSunoMusicProvider({ apiKey, baseUrl: fake.url, callbackUrl: "http://app.test/api/suno-callback", policy: QUICK_POLICY, call });
 
 beforeAll(() => fake.start());
 afterAll(() => fake.stop());
 beforeEach(() => {
-  fake.requests.length = 0;
+  fake.reset();
   fake.failTasks = false;
-  log = retryLog();
 });
 
 async function pollUntilDone(taskId: string, p = provider()) {
@@ -57,17 +56,41 @@ describe("Suno music provider", () => {
     expect(result.error).toMatch(/Audio generation failed/);
   });
 
-  it("waits out a 429's Retry-After, then succeeds", async () => {
+  it("answers a 429 with one request and a retryable failure carrying the Retry-After", async () => {
     fake.trouble({ kind: "rate-limit", retryAfterSeconds: 1 });
-    const { taskId } = await provider().startGeneration({ prompt: "upbeat", trackCount: 1, durationSeconds: 30 });
-    expect(taskId).toMatch(/^suno:1:task-/);
-    expect(log.notices[0]!.delayMs).toBe(1000);
+    const error = await expectProviderFailure(provider().startGeneration({ prompt: "upbeat", trackCount: 1, durationSeconds: 30 }), "ProviderRateLimitedError", /HTTP 429/);
+    expect([error.retryable, error.retryAfterMs]).toEqual([true, 1000]);
+    expect(fake.requests).toHaveLength(1);
   });
 
-  it("gives up after the last attempt when the service keeps failing with 500", async () => {
+  it("does not submit a paid task again after a 500: the service may have started it", async () => {
     fake.trouble({ kind: "server-error" }, 3);
-    await expectProviderFailure(provider().startGeneration({ prompt: "x", trackCount: 1, durationSeconds: 30 }), "ProviderUnavailableError", /Suno failed with HTTP 500 after 3 attempt/);
-    expect(fake.requests).toHaveLength(3);
+    const error = await expectProviderFailure(
+      provider(fake.apiKey, testCall(2)).startGeneration({ prompt: "x", trackCount: 1, durationSeconds: 30 }),
+      "ProviderUnconfirmedError",
+      /Suno answered HTTP 500 \(Internal error\) after the request was sent \(2 attempts\).*not paid for twice/,
+    );
+    expect(error.retryable).toBe(false);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("leaves a 503 (nothing started) to the next attempt, which submits only the tasks not yet started", async () => {
+    const ledger = memoryLedger();
+    const before = fake.tasks.size;
+    // three tracks take two tasks: the first is accepted, the second refused with 503
+    fake.trouble({ kind: "server-error", status: 503 }, 1, /^\/api\/v1\/generate$/, 1);
+    const error = await expectProviderFailure(
+      provider(fake.apiKey, testCall(1, ledger)).startGeneration({ prompt: "calm", trackCount: 3, durationSeconds: 60 }),
+      "ProviderUnavailableError",
+      /Suno failed with HTTP 503 after 1 attempt/,
+    );
+    expect(error.retryable).toBe(true);
+    expect(fake.tasks.size).toBe(before + 1);
+    expect([...ledger.jobs.keys()]).toEqual(["suno:task:0"]);
+    const retried = await provider(fake.apiKey, testCall(2, ledger)).startGeneration({ prompt: "calm", trackCount: 3, durationSeconds: 60 });
+    expect(fake.requestsTo(/^\/api\/v1\/generate$/)).toHaveLength(3);
+    expect(fake.tasks.size).toBe(before + 2);
+    expect(retried.taskId).toBe(`suno:3:${ledger.jobs.get("suno:task:0")},${ledger.jobs.get("suno:task:1")}`);
   });
 
   it("reads a rejected key as such and does not retry it", async () => {
