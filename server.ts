@@ -5,6 +5,8 @@
 // before Remix: security headers, the /api gates (cross-site writes 403, signed-out calls 401, declared body
 // size 413), rate limits (429) and 405 for methods a route does not take. The status polls come first of all,
 // answered by their own route modules (app/server/status-routes.server.ts).
+// first of all: every setting checked, a bad one stops the server named (issue 47)
+import "~/server/settings-at-start.server";
 import http from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";

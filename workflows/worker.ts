@@ -2,6 +2,8 @@
 // heavy, render: decision 155), a Temporal Worker per queue it serves, run and stopped together as one. The light
 // queue's worker also runs the workflows; the heavy and render queues' workers run activities only, each with its
 // own slot count, so renders never take the slots a script needs.
+// first of all: every setting checked, a bad one stops the worker named (issue 47)
+import "~/server/settings-at-start.server";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { NativeConnection, Worker } from "@temporalio/worker";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, loadGeneratedSecrets, parseEnv } from "./env.server";
+import { EnvError, SETTING_NAMES, loadGeneratedSecrets, parseEnv } from "./env.server";
 
 describe("parseEnv", () => {
   it("fills safe defaults for a bare environment", () => {
@@ -59,5 +59,120 @@ describe("loadGeneratedSecrets", () => {
     expect(loadGeneratedSecrets(dir)).toEqual(first);
     expect(fs.statSync(path.join(dir, "secrets.json")).mode & 0o777).toBe(0o600);
     fs.rmSync(dir, { recursive: true });
+  });
+});
+
+/**
+ * Every setting, each with a value that must stop the process (issue 47: "a bad value stops the process" held for most,
+ * not for WORKER_NICE, FFMPEG_PATH, FFPROBE_PATH, ESPEAK_NG_PATH). `null`: any non-blank value is valid (a path to a
+ * folder or file Reelsmith creates), with the reason beside it. A setting added to the schema without a row here
+ * fails the first test.
+ */
+const BAD_VALUES: Record<string, string | null> = {
+  NODE_ENV: "staging",
+  PORT: "seventy",
+  PUBLIC_URL: "reels.example.com",
+  DATA_DIR: null, // any folder: created on first use
+  DATABASE_URL: "mysql://db/reelsmith",
+  DATABASE_POOL_SIZE: "1",
+  DATABASE_QUERY_TIMEOUT_MS: "100",
+  WORKER_DATABASE_POOL_SIZE: "many",
+  OBJECT_STORE_PORT: "70000",
+  WEB_PROCESSES: "0",
+  TEMPORAL_ADDRESS: "temporal",
+  TEMPORAL_NAMESPACE: "my namespace",
+  TEMPORAL_TASK_QUEUE: "reel smith",
+  SESSION_SECRET: "too-short",
+  ENCRYPTION_KEY: "abc123",
+  OWNER_EMAIL: "owner-at-example.com",
+  OIDC_ISSUER: "accounts.google.com",
+  OIDC_CLIENT_ID: "client id",
+  OIDC_CLIENT_SECRET: "secret\n",
+  STRIPE_SECRET_KEY: "sk_test 123",
+  STRIPE_WEBHOOK_SECRET: "whsec 123",
+  STRIPE_PRICE_LOOKUP_KEY: "k".repeat(201),
+  STRIPE_API_URL: "api.stripe.com",
+  CHROMIUM_PATH: "/nowhere/chromium",
+  FFMPEG_PATH: "/nowhere/ffmpeg",
+  FFPROBE_PATH: "/nowhere/ffprobe",
+  ESPEAK_NG_PATH: "espeak-ng-not-installed",
+  WORKER_NICE: "high",
+  RENDER_ENGINE: "gpu",
+  RENDER_CONCURRENCY: "0",
+  GEMINI_BASE_URL: "gemini",
+  GEMINI_MODEL: "gemini 2.5",
+  ELEVENLABS_BASE_URL: "elevenlabs",
+  LEONARDO_BASE_URL: "leonardo",
+  SUNO_BASE_URL: "suno",
+  PEXELS_BASE_URL: "pexels",
+  GOOGLE_OAUTH_AUTHORIZE_URL: "authorize",
+  GOOGLE_OAUTH_TOKEN_URL: "token",
+  GOOGLE_OAUTH_REVOKE_URL: "revoke",
+  YOUTUBE_API_BASE_URL: "youtube",
+  YOUTUBE_UPLOAD_CHUNK_BYTES: "1000000",
+  LEONARDO_WEBHOOK_SECRET: "short",
+  HOST: "local host",
+  ALLOWED_EMAILS: "a@example.com,nobody",
+  ALLOWED_DOMAINS: "example",
+  DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN: "yes",
+  BUILTIN_SIGNIN_ALLOWS_OWNER: "yes",
+  ALLOW_PRIVATE_TARGETS: "yes",
+  TRUST_PROXY: "my proxy",
+  STORAGE: "ftp",
+  S3_ENDPOINT: "not an address",
+  S3_REGION: "US East",
+  S3_BUCKET: "Not_A_Bucket",
+  S3_ACCESS_KEY_ID: "key id",
+  S3_SECRET_ACCESS_KEY: "secret key",
+  S3_FORCE_PATH_STYLE: "yes",
+  CLIP_UPLOAD_MAX_MB: "0",
+  SCRATCH_DIR: null, // any folder: created on first use
+  SCRATCH_MAX_BYTES: "1000",
+  WORKER_QUEUES: "render,gpu",
+  WORKER_ALIVE_FILE: null, // any file: created (and touched) by the worker
+  WORKER_RENDERS: "0",
+  WORKER_HEAVY_ACTIVITIES: "0",
+  RENDER_CHUNKED_MIN_SECONDS: "-1",
+  RENDER_CHUNK_MAX_SECONDS: "-5",
+};
+
+describe("every setting is checked at start, the bad one named (issue 47)", () => {
+  it("has a case for every setting", () => {
+    const cases = Object.keys(BAD_VALUES);
+    expect(SETTING_NAMES.filter((name) => !cases.includes(name)), "settings without a row in BAD_VALUES").toEqual([]);
+    expect(cases.filter((name) => !(SETTING_NAMES as string[]).includes(name)), "rows for settings that no longer exist").toEqual([]);
+  });
+
+  for (const [name, bad] of Object.entries(BAD_VALUES)) {
+    if (bad === null) {
+      it(`${name}: any path is accepted`, () => {
+        expect(parseEnv({ [name]: "/srv/reelsmith/anything" })[name as keyof ReturnType<typeof parseEnv>]).toBe("/srv/reelsmith/anything");
+      });
+      continue;
+    }
+    it(`${name}=${JSON.stringify(bad.length > 40 ? `${bad.slice(0, 12)}...` : bad)} is refused, named`, () => {
+      let error: unknown;
+      try {
+        parseEnv({ [name]: bad });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(EnvError);
+      // the line names this setting, and only this one is wrong
+      expect((error as Error).message.split("\n").slice(1)).toEqual([expect.stringMatching(new RegExp(`^  ${name}(\\.\\d+)?: \\S`))]);
+    });
+  }
+
+  it("finds a program on PATH or at an absolute path, and refuses what cannot be run", () => {
+    expect(parseEnv({ FFMPEG_PATH: process.execPath }).FFMPEG_PATH).toBe(process.execPath);
+    expect(parseEnv({ ESPEAK_NG_PATH: "sh" }).ESPEAK_NG_PATH).toBe("sh");
+    expect(() => parseEnv({ FFMPEG_PATH: os.tmpdir() })).toThrow(/FFMPEG_PATH: must be an executable file, or a command on PATH/);
+  });
+
+  it("WORKER_NICE is a whole number from 0 to 19, 10 by default", () => {
+    expect(parseEnv({}).WORKER_NICE).toBe(10);
+    expect(parseEnv({ WORKER_NICE: "0" }).WORKER_NICE).toBe(0);
+    expect(parseEnv({ WORKER_NICE: "19" }).WORKER_NICE).toBe(19);
+    for (const bad of ["40", "-1", "2.5", "high"]) expect(() => parseEnv({ WORKER_NICE: bad })).toThrow(/WORKER_NICE/);
   });
 });

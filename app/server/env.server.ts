@@ -9,6 +9,25 @@ import { WORK_CLASSES } from "../../workflows/shared/queue-names";
 
 const port = z.coerce.number().int().min(1).max(65535);
 
+/** Whether `command` can be run: an executable file when it names a path, else a command found on PATH. */
+export function isRunnable(command: string): boolean {
+  const candidates = command.includes("/") ? [command] : (process.env.PATH ?? "").split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+  return candidates.some((file) => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** A program Reelsmith runs (ffmpeg, eSpeak NG, a browser): checked when set, so a wrong path stops the process at start. */
+const program = z.string().refine(isRunnable, "must be an executable file, or a command on PATH");
+
+/** A name, key or secret: no spaces in it (a value pasted with a stray space or line break is refused at start). */
+const token = z.string().regex(/^\S+$/, "must not contain spaces or line breaks");
+
 /** The exact value DANGEROUSLY_EXPOSE_BUILTIN_SIGNIN needs: a sentence the operator cannot type by accident. */
 export const BUILTIN_EXPOSE_CONSENT = "yes-anyone-can-sign-in-as-anyone";
 
@@ -56,33 +75,44 @@ const EnvSchema = z.object({
    * retries by itself, not a page that waits for ever. Far above any query of ours (milliseconds).
    */
   DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+  /** The pool `npm start` gives its worker (the worker's DATABASE_POOL_SIZE; 10 by default, decision 130). */
+  WORKER_DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
+  /** The port of the development object store `STORAGE=s3 npm start` runs when S3_ENDPOINT is unset (decision 150). */
+  OBJECT_STORE_PORT: port.default(7333),
   /** Web server processes `npm start` runs on PORT (node's cluster, scripts/lib/web-cluster.mjs; decision 133). */
   WEB_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, "must be host:port").default("127.0.0.1:7233"),
-  TEMPORAL_NAMESPACE: z.string().min(1).default("default"),
-  TEMPORAL_TASK_QUEUE: z.string().min(1).default("reelsmith"),
+  TEMPORAL_NAMESPACE: token.default("default"),
+  TEMPORAL_TASK_QUEUE: token.default("reelsmith"),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** 32 bytes as 64 hex characters: the AES-256-GCM key for secrets at rest. */
   ENCRYPTION_KEY: z.string().regex(/^[0-9a-f]{64}$/i, "must be 64 hex characters (32 bytes)").optional(),
   OWNER_EMAIL: z.email().optional(),
   OIDC_ISSUER: z.url().optional(),
-  OIDC_CLIENT_ID: z.string().min(1).optional(),
-  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  OIDC_CLIENT_ID: token.optional(),
+  OIDC_CLIENT_SECRET: token.optional(),
+  STRIPE_SECRET_KEY: token.optional(),
   /** The signing secret of the Stripe webhook endpoint (whsec_...); /api/stripe/webhook refuses events without it. */
-  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: token.optional(),
   /** The lookup key of the 10 USD / month price; created on first checkout when Stripe has none. */
   STRIPE_PRICE_LOOKUP_KEY: z.string().min(1).max(200).default("reelsmith_premium_monthly"),
   /** Where the Stripe API is (tests point it at stripe-mock, e.g. http://127.0.0.1:12111). */
   STRIPE_API_URL: z.url().default("https://api.stripe.com"),
-  CHROMIUM_PATH: z.string().min(1).optional(),
+  CHROMIUM_PATH: program.optional(),
+  /** The ffmpeg and ffprobe the renderer, the music mix, the voices' tempo and uploaded clips run (Debian's by default). */
+  FFMPEG_PATH: program.default("/usr/bin/ffmpeg"),
+  FFPROBE_PATH: program.default("/usr/bin/ffprobe"),
+  /** eSpeak NG, the offline voices in languages other than English (found on PATH by default). */
+  ESPEAK_NG_PATH: program.default("espeak-ng"),
+  /** The worker's CPU priority (decision 130): 0 is the web server's, 19 the lowest. */
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** Which renderer renders videos: "auto" (the fast ffmpeg renderer when it supports the video, else Remotion), "fast" or "exact". */
   RENDER_ENGINE: z.enum(["auto", "fast", "exact"]).default("auto"),
   /** Browser tabs the exact (Remotion) renderer captures frames with; see docs/decisions/061. */
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** Cloud provider endpoints (tests point them at the local fakes in tests/fakes). */
   GEMINI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),
-  GEMINI_MODEL: z.string().min(1).default("gemini-2.5-flash"),
+  GEMINI_MODEL: token.default("gemini-2.5-flash"),
   ELEVENLABS_BASE_URL: z.url().default("https://api.elevenlabs.io"),
   LEONARDO_BASE_URL: z.url().default("https://cloud.leonardo.ai/api/rest/v1"),
   SUNO_BASE_URL: z.url().default("https://api.sunoapi.org"),
@@ -103,7 +133,7 @@ const EnvSchema = z.object({
   /** The webhook API key configured on the Leonardo key; /api/leonardo-webhook accepts only calls bearing it. */
   LEONARDO_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   /** The interface the web server listens on; loopback while the built-in sign-in is on (see exposure.server). */
-  HOST: z.string().min(1).optional(),
+  HOST: token.optional(),
   /** Closed sign-up: only these e-mails (comma-separated) and/or e-mails at these domains may sign in. */
   ALLOWED_EMAILS: z
     .string()
@@ -149,13 +179,13 @@ const EnvSchema = z.object({
   STORAGE: z.enum(["local", "s3"]).default("local"),
   /** The S3 API's address, e.g. http://127.0.0.1:7333; unset means AWS S3 itself, in S3_REGION. */
   S3_ENDPOINT: z.url().optional(),
-  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_REGION: z.string().regex(/^[a-z0-9-]+$/, "must be a region name like us-east-1").default("us-east-1"),
   S3_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)")
     .optional(),
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: token.optional(),
+  S3_SECRET_ACCESS_KEY: token.optional(),
   /** "true": <endpoint>/<bucket> (self-hosted servers); "false": <bucket>.<endpoint>. Default: true with S3_ENDPOINT, false without. */
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
   /**
@@ -201,6 +231,9 @@ const EnvSchema = z.object({
     if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when STORAGE=s3" });
   }
 });
+
+/** Every setting's name (each has its own case in env.server.test.ts: a bad value is refused, named). */
+export const SETTING_NAMES = Object.keys(EnvSchema.shape) as (keyof z.infer<typeof EnvSchema>)[];
 
 export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; ENCRYPTION_KEY: string; PUBLIC_URL: string };
 

@@ -11,11 +11,10 @@ import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
 import { type Project } from "~/generated/prisma/client";
 import { resolutionValue, videoSizeFor } from "~/lib/video-format";
+import { getEnv } from "./env.server";
 import { saveMedia, saveMediaFromPath } from "./storage.server";
 
 const run = promisify(execFile);
-const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
-const FFPROBE = process.env.FFPROBE_PATH ?? "/usr/bin/ffprobe";
 
 export const SCENE_MEDIA_LIMITS = {
   imageBytes: 10 * 1024 * 1024,
@@ -99,7 +98,7 @@ type ProbedClip = { width: number; height: number; durationSeconds: number };
 
 async function probeClip(file: string): Promise<ProbedClip> {
   try {
-    const { stdout } = await run(FFPROBE, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:format=duration", "-of", "json", file]);
+    const { stdout } = await run(getEnv().FFPROBE_PATH, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:format=duration", "-of", "json", file]);
     const info = JSON.parse(stdout) as { streams?: { width?: number; height?: number }[]; format?: { duration?: string } };
     const stream = info.streams?.[0];
     const durationSeconds = Number.parseFloat(info.format?.duration ?? "");
@@ -120,7 +119,7 @@ export type ClipOptions = {
 /** Runs ffmpeg, reporting its progress (out_time against the input's duration) as it goes. */
 function runFfmpegWithProgress(args: string[], totalSeconds: number, onProgress: ClipOptions["onProgress"], timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(FFMPEG, ["-progress", "pipe:1", "-nostats", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(getEnv().FFMPEG_PATH, ["-progress", "pipe:1", "-nostats", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -176,7 +175,7 @@ export async function prepareSceneClip(inputPath: string, size: { width: number;
       300_000,
     );
     const poster = path.join(dir, "poster.jpg");
-    await run(FFMPEG, ["-v", "error", "-y", "-i", output, "-frames:v", "1", "-q:v", "3", poster]);
+    await run(getEnv().FFMPEG_PATH, ["-v", "error", "-y", "-i", output, "-frames:v", "1", "-q:v", "3", poster]);
     const result = await probeClip(output);
     return { clipPath: output, poster: await fsp.readFile(poster), durationSeconds: result.durationSeconds, dir };
   } catch (e) {

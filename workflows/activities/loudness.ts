@@ -11,9 +11,8 @@
 // render (decision 156) runs its two passes on its sound track alone, before the join: the first where the sound is
 // mixed, the second on the first worker done with its chunk; the join copies that sound as it is.
 import { spawn } from "node:child_process";
+import { getEnv } from "~/server/env.server";
 import { DELIVERY_CONTAINER_ARGS, deliveryAudioArgs } from "./delivery-encoding";
-
-const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
 
 /**
  * YouTube and Shorts: about -14 LUFS integrated, true peak at most -1 dBTP (decision 190). A gain alone is used while
@@ -34,7 +33,7 @@ type LoudnormStats = { input_i: string; input_tp: string; input_lra: string; inp
 /** Runs ffmpeg; resolves with its log. `onSeconds`: how far into the input it has written (its -progress lines). */
 function ffmpeg(args: string[], signal?: AbortSignal, onSeconds?: (seconds: number) => void): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(FFMPEG, onSeconds ? ["-progress", "pipe:1", "-nostats", ...args] : args, { stdio: ["ignore", onSeconds ? "pipe" : "ignore", "pipe"] });
+    const child = spawn(getEnv().FFMPEG_PATH, onSeconds ? ["-progress", "pipe:1", "-nostats", ...args] : args, { stdio: ["ignore", onSeconds ? "pipe" : "ignore", "pipe"] });
     if (onSeconds) {
       let partial = "";
       child.stdout!.setEncoding("utf8");

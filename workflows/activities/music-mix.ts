@@ -5,12 +5,10 @@
 // the loudness step muxes with the picture (one write of the video, not two); `npm run bench:music` for the video.
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
+import { getEnv } from "~/server/env.server";
 import { deliveryAudioArgs } from "./delivery-encoding";
-import { FFPROBE } from "./render-probe";
 
 const run = promisify(execFile);
-
-export const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
 
 /** The music's fade-out at the end: 2 s, or a quarter of a very short video. */
 export function fadeOutSeconds(durationSeconds: number): number {
@@ -48,7 +46,7 @@ export type VideoInfo = { durationSeconds: number; hasAudio: boolean; width: num
 export type ChannelCounts = { video: number; music: number; clips: number[] };
 
 export async function probeVideoInfo(file: string): Promise<VideoInfo> {
-  const { stdout } = await run(FFPROBE, ["-v", "error", "-show_entries", "format=duration:stream=codec_type,width,height", "-of", "json", file]);
+  const { stdout } = await run(getEnv().FFPROBE_PATH, ["-v", "error", "-show_entries", "format=duration:stream=codec_type,width,height", "-of", "json", file]);
   const parsed = JSON.parse(stdout) as { format?: { duration?: string }; streams?: { codec_type?: string; width?: number; height?: number }[] };
   const durationSeconds = Number.parseFloat(parsed.format?.duration ?? "");
   const video = parsed.streams?.find((s) => s.codec_type === "video");
@@ -68,7 +66,7 @@ const toStereo = (channels: number) => (channels === 1 ? `pan=stereo|c0=c0|c1=c0
 
 /** Channels of the first audio stream (0 without one). */
 export async function probeAudioChannels(file: string): Promise<number> {
-  const { stdout } = await run(FFPROBE, ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=channels", "-of", "csv=p=0", file]);
+  const { stdout } = await run(getEnv().FFPROBE_PATH, ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=channels", "-of", "csv=p=0", file]);
   return Number.parseInt(stdout.trim(), 10) || 0;
 }
 
@@ -133,7 +131,7 @@ export async function mixMusicIntoVideo(request: MixRequest): Promise<{ seconds:
   };
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(FFMPEG, mixArguments(request, info, channels), { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(getEnv().FFMPEG_PATH, mixArguments(request, info, channels), { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     let buffered = "";
     child.stdout.setEncoding("utf8");

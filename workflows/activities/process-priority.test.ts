@@ -4,7 +4,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { workerNiceness } from "./process-priority";
 
 const tsx = path.resolve("node_modules/.bin/tsx");
 
@@ -13,7 +12,6 @@ describe("lowerProcessPriority", () => {
     const before = os.getPriority(process.pid);
     const script = `
       import { execFileSync, spawn } from "node:child_process";
-import fs from "node:fs";
       import fs from "node:fs";
       import { lowerProcessPriority } from "./workflows/activities/process-priority.ts";
       lowerProcessPriority(7);
@@ -30,12 +28,6 @@ import fs from "node:fs";
     expect(os.getPriority(process.pid)).toBe(before);
   });
 
-  it("reads WORKER_NICE within 0..19, 10 by default", () => {
-    expect(workerNiceness({})).toBe(10);
-    expect(workerNiceness({ WORKER_NICE: "0" })).toBe(0);
-    expect(workerNiceness({ WORKER_NICE: "40" })).toBe(19);
-    expect(workerNiceness({ WORKER_NICE: "high" })).toBe(10);
-  });
 });
 
 /** Runs lowerSessionPriority(7) in a child, in a session of its own or in this one; its answer and its group's nice. */

@@ -6,13 +6,14 @@
 // its own lowers its session's group as well (lowerSessionPriority).
 import fs from "node:fs";
 import os from "node:os";
+import { getEnv } from "~/server/env.server";
 
-/** The niceness the worker runs at unless WORKER_NICE says otherwise (0 = the web server's, 19 = the lowest). */
-export const DEFAULT_WORKER_NICE = 10;
-
-export function workerNiceness(env: Record<string, string | undefined> = process.env): number {
-  const asked = Number(env.WORKER_NICE ?? DEFAULT_WORKER_NICE);
-  return Number.isInteger(asked) ? Math.min(19, Math.max(0, asked)) : DEFAULT_WORKER_NICE;
+/**
+ * The niceness the worker runs at: WORKER_NICE (0 = the web server's, 19 = the lowest, 10 by default), checked with
+ * every other setting at start, so a value out of range or not a number stops the worker, named (issue 47).
+ */
+export function workerNiceness(): number {
+  return getEnv().WORKER_NICE;
 }
 
 /** Lowers every thread of this process to `nice` (never raises: an unprivileged process could not take it back). */

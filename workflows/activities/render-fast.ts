@@ -7,12 +7,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { renderFrames, selectComposition } from "@remotion/renderer";
 import sharp from "sharp";
+import { getEnv } from "~/server/env.server";
 import { CAPTION_SHEET_ID, type CaptionSheetProps } from "../../remotion/Caption";
 import type { Timeline } from "../../remotion/timeline";
 import { captionConcat, compileTimeline } from "./render-fast-compile";
 import { chromiumOptions, ENCODING, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
-
-export const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
 
 export type FastProgress = { phase: "captions"; done: number; total: number } | { phase: "encoding"; frame: number; total: number };
 
@@ -139,7 +138,7 @@ export async function rasteriseCaptions(timeline: Timeline, workDir: string, onP
 /** Runs ffmpeg with `args`, reporting the frame it reached (from -progress on stdout). Aborts kill it. */
 export function runFfmpeg(args: string[], { onFrame, signal }: { onFrame?: (frame: number) => void; signal?: AbortSignal } = {}): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const child = spawn(FFMPEG, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(getEnv().FFMPEG_PATH, args, { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     let buffered = "";
     child.stdout.on("data", (chunk: Buffer) => {

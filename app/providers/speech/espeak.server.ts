@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
 import { languageOf } from "~/lib/languages";
+import { getEnv } from "~/server/env.server";
 import { espeakVoiceId, espeakVoices, parseEspeakVoice } from "~/lib/voices";
 import { espeakWordsPerMinute, speedPlan } from "~/lib/voice-speed";
 import { ProviderError } from "../errors";
@@ -15,7 +16,6 @@ import { wordTimingsByPauses } from "./pause-anchored-timings";
 import { speakable } from "./speakable";
 
 export const ESPEAK_PROVIDER = "eSpeak NG";
-export const ESPEAK_BINARY = process.env.ESPEAK_NG_PATH ?? "espeak-ng";
 export const ESPEAK_MISSING =
   "eSpeak NG is not installed, and offline voices other than English need it: install the Debian package espeak-ng (npm start installs it when run as root).";
 
@@ -29,7 +29,7 @@ export function espeakArguments(voiceId: string, speed: number, textFile: string
 
 function run(args: string[]): Promise<{ code: number | null; signal: string | null; stderr: string; missing: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn(ESPEAK_BINARY, args, { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(getEnv().ESPEAK_NG_PATH, args, { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     child.once("error", (e: NodeJS.ErrnoException) => resolve({ code: null, signal: null, stderr: e.message, missing: e.code === "ENOENT" }));

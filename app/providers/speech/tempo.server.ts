@@ -4,9 +4,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
+import { getEnv } from "~/server/env.server";
 import { ProviderError } from "../errors";
-
-const FFMPEG = process.env.FFMPEG_PATH ?? "/usr/bin/ffmpeg";
 
 /** atempo takes 0.5 to 100 per instance; our factors stay within 0.5-2, so one instance is enough. */
 export function atempoFilter(tempo: number): string {
@@ -23,7 +22,7 @@ export async function timeStretchWav(wav: Buffer, tempo: number, provider = "Voi
     const output = path.join(dir, "out.wav");
     await fs.promises.writeFile(input, wav);
     const stderr = await new Promise<string>((resolve, reject) => {
-      const child = spawn(FFMPEG, ["-v", "error", "-y", "-i", input, "-filter:a", atempoFilter(tempo), "-c:a", "pcm_s16le", "-map_metadata", "-1", "-fflags", "+bitexact", output], {
+      const child = spawn(getEnv().FFMPEG_PATH, ["-v", "error", "-y", "-i", input, "-filter:a", atempoFilter(tempo), "-c:a", "pcm_s16le", "-map_metadata", "-1", "-fflags", "+bitexact", output], {
         stdio: ["ignore", "ignore", "pipe"],
       });
       let err = "";
