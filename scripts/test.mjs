@@ -13,7 +13,6 @@ import { stripVTControlCharacters } from "node:util";
 import { ensureDependencies } from "./lib/dependencies.mjs";
 import { ensureSupportedNode } from "./lib/node-runtime.mjs";
 import { ensureSystemPackages } from "./lib/system-packages.mjs";
-import { ensureTemporalCli } from "./lib/temporal-cli.mjs";
 import { ensureTestVoice } from "./lib/voices.mjs";
 import { DATA_DIR, ROOT } from "./lib/paths.mjs";
 import { logger } from "./lib/log.mjs";
@@ -139,7 +138,15 @@ let failed = null;
 try {
   ensureDependencies();
   if (["e2e", "fleet", "integration", "security"].some((s) => steps.includes(s))) ensureSystemPackages();
-  ensureTemporalCli();
+  const needsServers = steps.some((s) => ["unit", "integration", "security", "e2e", "fleet"].includes(s));
+  // the Go programs the test servers run are built first, alone, never beside a starting server (issue 47)
+  if (needsServers) {
+    const t0 = performance.now();
+    const { ensureTestServerTools } = await import("./lib/test-servers.mjs");
+    await ensureTestServerTools();
+    const seconds = (performance.now() - t0) / 1000;
+    if (seconds > 1) timings.push(["server tools", seconds]);
+  }
   // the neural voice the tests speak with, once per machine (decision 205)
   await ensureTestVoice();
 
@@ -147,9 +154,11 @@ try {
   if (steps.includes("lint")) await run("lint", bin("eslint"), [".", "--max-warnings", "0"]);
   if (steps.includes("dbcheck")) await run("db:check", process.execPath, ["scripts/db.mjs", "check"]);
 
-  if (steps.some((s) => ["unit", "integration", "security", "e2e", "fleet"].includes(s))) {
+  if (needsServers) {
+    const t0 = performance.now();
     const { startTestServers } = await import("./lib/test-servers.mjs");
     servers = await startTestServers();
+    timings.push(["servers", (performance.now() - t0) / 1000]);
     log.info(`test servers up: PostgreSQL ${servers.env.TEST_PG_ADMIN_URL.replace(/:[^:@]+@/, ":***@")}, Temporal ${servers.env.TEMPORAL_ADDRESS}`);
   }
   // each project also writes a JSON report, from which the slowest test files are printed at the end (issue 34)

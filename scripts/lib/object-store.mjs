@@ -6,7 +6,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { ensureVersitygw } from "./versitygw.mjs";
-import { isPortOpen, startChild, superviseChild, waitForHttp } from "./processes.mjs";
+import { logger } from "./log.mjs";
+import { isPortOpen, startChild, superviseChild } from "./processes.mjs";
+import { httpProbe, waitUntilReady } from "./readiness.mjs";
 
 export const OBJECT_STORE_PORT = Number(process.env.OBJECT_STORE_PORT ?? 7333);
 export const OBJECT_STORE_BUCKET = "reelsmith";
@@ -79,7 +81,7 @@ export async function startObjectStore({ dir, port = OBJECT_STORE_PORT, bucket =
   let child;
   const attached = await isPortOpen(port);
   if (!attached) {
-    const binary = ensureVersitygw();
+    const binary = await ensureVersitygw();
     const data = path.join(dir, "data");
     // `fresh` (the test servers): what an earlier run left is removed first
     if (fresh) fs.rmSync(data, { recursive: true, force: true });
@@ -98,7 +100,7 @@ export async function startObjectStore({ dir, port = OBJECT_STORE_PORT, bucket =
     const secrets = { ROOT_ACCESS_KEY_ID: credentials.accessKeyId, ROOT_SECRET_ACCESS_KEY: credentials.secretAccessKey };
     child = supervise ? superviseChild(name, binary, args, { env: secrets, quiet: true }).child : startChild(name, binary, args, { env: secrets, quiet: true });
   }
-  await waitForHttp(health, { timeoutMs: 30_000 });
+  await waitUntilReady({ what: `the object store (versitygw) at ${env.S3_ENDPOINT}`, child, probe: httpProbe(health), log: logger(name) });
   await ensureBucket(env);
   return { env, attached, child, url: env.S3_ENDPOINT };
 }

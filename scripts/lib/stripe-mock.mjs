@@ -4,7 +4,8 @@
 // It is stateless: it checks each request against Stripe's OpenAPI spec and answers with fixtures.
 import { ensureGoTool, findGoTool } from "./go-tool.mjs";
 import { logger } from "./log.mjs";
-import { isPortOpen, startChild, waitForPort } from "./processes.mjs";
+import { isPortOpen, startChild } from "./processes.mjs";
+import { httpProbe, waitUntilReady } from "./readiness.mjs";
 
 export const STRIPE_MOCK_MODULE = "github.com/stripe/stripe-mock@v0.203.0";
 const log = logger("stripe-mock");
@@ -23,13 +24,21 @@ export function ensureStripeMock() {
   });
 }
 
-/** Starts stripe-mock on 127.0.0.1:`port` (HTTP) and `port`+1 (HTTPS, unused but always opened), unless one runs. */
+/** Ready when it answers an API call the way Stripe would (it loads Stripe's whole OpenAPI spec first). */
+const stripeMockProbe = (url) => httpProbe(`${url}/v1/customers?limit=1`, { init: { headers: { authorization: "Bearer sk_test_123" } } });
+
+/**
+ * Starts stripe-mock on 127.0.0.1:`port` (HTTP) and `port`+1 (HTTPS, unused but always opened), unless one runs;
+ * resolves once it answers an API call (several seconds on a busy machine).
+ */
 export async function startStripeMock({ port }) {
   const url = `http://127.0.0.1:${port}`;
-  if (await isPortOpen(port)) return { url, attached: true };
-  const bin = ensureStripeMock();
+  if (await isPortOpen(port)) {
+    await waitUntilReady({ what: `stripe-mock at ${url}`, probe: stripeMockProbe(url), log });
+    return { url, attached: true };
+  }
+  const bin = await ensureStripeMock();
   const child = startChild("stripe-mock", bin, ["-http-addr", `127.0.0.1:${port}`, "-https-addr", `127.0.0.1:${port + 1}`], { quiet: true });
-  // it loads Stripe's whole OpenAPI spec first: several seconds on a busy machine
-  await waitForPort(port, { what: "stripe-mock", child, timeoutMs: 90_000 });
+  await waitUntilReady({ what: "stripe-mock", child, probe: stripeMockProbe(url), log });
   return { url, attached: false, child };
 }

@@ -8,7 +8,9 @@ import { DATA_DIR } from "./paths.mjs";
 import { embeddedUrl, ensureDatabase, startEmbeddedPostgres } from "./postgres.mjs";
 import { applyMigrations } from "./migrations.mjs";
 import { startTemporalDevServer } from "./temporal-server.mjs";
-import { startStripeMock } from "./stripe-mock.mjs";
+import { ensureTemporalCli } from "./temporal-cli.mjs";
+import { ensureStripeMock, startStripeMock } from "./stripe-mock.mjs";
+import { ensureVersitygw } from "./versitygw.mjs";
 import { startObjectStore } from "./object-store.mjs";
 
 // Overridable so that two checkouts (or two people) can run the suite on one machine at once.
@@ -36,7 +38,19 @@ async function prepareTemplate(port) {
   await applyMigrations(url);
 }
 
+/**
+ * Builds what the test servers run and this machine lacks (the Temporal CLI, stripe-mock, versitygw: Go programs, a
+ * few minutes each the first time), one after another and before any server starts: built beside a starting server on
+ * two cores, they took its CPU and its time to come up (issue 47). Nothing to do once they are in the per-machine cache.
+ */
+export async function ensureTestServerTools() {
+  await ensureTemporalCli();
+  await ensureStripeMock();
+  await ensureVersitygw();
+}
+
 export async function startTestServers() {
+  await ensureTestServerTools();
   const postgres = await startEmbeddedPostgres({ dataDir: path.join(DATA_DIR, `test-postgres-${TEST_PG_PORT}`), port: TEST_PG_PORT });
   await prepareTemplate(TEST_PG_PORT);
   const [temporal, stripeMock, objectStore] = await Promise.all([

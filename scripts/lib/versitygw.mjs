@@ -1,7 +1,7 @@
 // Finds versitygw (Versity's S3 gateway, Apache-2.0: a real S3 API over a POSIX folder), the object store that
 // `STORAGE=s3 npm start` and the tests run on (decision 150). Found like the Temporal CLI ($VERSITYGW, PATH,
 // <project>/.bin, the per-machine cache), else built with `go install` into the per-machine cache (about a
-// minute cold, once per machine) and linked into .bin.
+// minute cold, once per machine) and linked into .bin, before any server starts (scripts/lib/go-tool.mjs).
 import { ensureGoTool, findGoTool } from "./go-tool.mjs";
 import { logger } from "./log.mjs";
 
