@@ -139,6 +139,8 @@ describe("a project's life on a free account", () => {
       expect(await page.getByLabel("Title").inputValue()).toBe("");
       await page.getByLabel("Title").fill(title);
       await page.getByLabel("Topic").fill("How lighthouses kept ships safe before satellites");
+      // no text model in the tests: the template's sample draft writes the script (issue 48)
+      await page.getByText("Sample draft (template)").click();
       await Promise.all([page.waitForURL(/\/script$/), page.getByRole("button", { name: "Create Video" }).click()]);
     };
     await create("Lighthouses");

@@ -89,6 +89,8 @@ describe("the whole journey, from signing in to a scheduled YouTube upload", () 
     await slider.press("Home"); // 5 s, the Short's shortest
     for (let i = 0; i < 5; i++) await slider.press("ArrowRight"); // 5 s steps: 30 s
     expect(await slider.getAttribute("aria-valuenow")).toBe("30");
+    // no text model in the tests: the template's sample draft writes the script (issue 48)
+    await page.getByText("Sample draft (template)").click();
     await shootBoth(page, "03-create-filled");
     await page.getByRole("button", { name: "Create Video" }).click();
     await page.waitForURL(`${baseUrl()}/script`);

@@ -67,11 +67,23 @@ async function currentProject(email: string) {
 const cellsOf = (storyboardId: string) => prisma.storyboardCell.findMany({ where: { storyboardId }, orderBy: { cellIndex: "asc" } });
 const sceneCards = (page: Page) => page.locator("article[aria-label^='Scene ']");
 
+/** The page's React has taken over its server HTML: a click before that would do nothing. */
+const hydrated = (page: Page) => page.waitForFunction(() => Object.keys(document).some((k) => k.startsWith("__reactContainer")), undefined, { timeout: 30_000 });
+
 async function createWithOwnScript(page: Page, input: { title: string; script: string; durationSteps: number }) {
   await page.goto(`${baseUrl()}/create`);
+  await hydrated(page);
   await page.getByLabel("Title").fill(input.title);
   await page.getByText("Use my own script").click();
-  await page.getByLabel("Your script").fill(input.script);
+  // with no text model /create opens on the outline (issue 48): a pasted script goes in the one-text editor
+  const editor = page.getByRole("textbox", { name: "Your script", exact: true });
+  await expect
+    .poll(async () => {
+      if (!(await editor.count())) await page.getByRole("button", { name: "Edit as one text" }).click();
+      return editor.count();
+    })
+    .toBe(1);
+  await editor.fill(input.script);
   await page.getByText("9:16 Shorts").click();
   const slider = page.getByRole("slider", { name: "Duration in seconds" });
   await slider.focus();
@@ -89,6 +101,54 @@ async function generateAll(page: Page): Promise<string> {
   await page.getByText("Every scene has its image and voiceover.").waitFor({ timeout: 30_000 });
   return text ?? "";
 }
+
+describe("with no text model, /create opens on the creator's own words as an outline (issue 48)", () => {
+  // a 30 s Short's outline, four parts filled, the others left empty
+  const FILLED = {
+    Hook: "An octopus can taste with its arms.",
+    "Point 1": "Each arm holds a cluster of nerves that decides on its own.",
+    "Point 2": "Suckers read the chemistry of everything they touch.",
+    Close: "Follow for the next strange animal.",
+  };
+  const OUTLINE_SCRIPT = Object.values(FILLED).join("\n---\n");
+
+  it("offers the outline first, the template only as a labelled sample, and a video says exactly the outline's words", { timeout: 300_000 }, async () => {
+    const page = await signedInPage("outliner");
+    await page.goto(`${baseUrl()}/create`);
+    await hydrated(page);
+    expect(await page.getByRole("radio", { name: /Use my own script/ }).isChecked()).toBe(true);
+    await page.getByText("Sample draft (template)").waitFor();
+    expect(await page.getByText("They are not meant for publishing.").count()).toBe(1);
+    await page.getByLabel("Title").fill("Arms That Taste");
+    await page.getByText("9:16 Shorts").click();
+    // the Short's default 30 s: a hook, four points and a close, each with its hint and its share of the words
+    await expect.poll(() => page.getByTestId("script-outline").locator("label").allInnerTexts()).toEqual(["Hook", "Point 1", "Point 2", "Point 3", "Point 4", "Close"]);
+    expect(await page.getByLabel("Hook").getAttribute("placeholder")).toMatch(/most surprising fact/);
+    for (const [label, text] of Object.entries(FILLED)) await page.getByLabel(label, { exact: true }).fill(text);
+    await page.getByText(/^7 of about \d+ words$/).first().waitFor();
+    await page.getByTestId("script-length").getByText(/^\d+ words, about/).waitFor({ timeout: 60_000 });
+    await shootBoth(page, "create-outline");
+    await audit(page, "/create with the outline");
+
+    await page.getByRole("button", { name: "Create Video" }).click();
+    await page.waitForURL(`${baseUrl()}/script`);
+    await page.getByText("Your own words").waitFor({ timeout: 30_000 });
+    expect(normalise((await page.getByTestId("script-text").textContent()) ?? "")).toBe(normalise(OUTLINE_SCRIPT));
+
+    await page.getByRole("button", { name: "Generate Storyboard" }).click();
+    await page.waitForURL(`${baseUrl()}/storyboard`);
+    await sceneCards(page).first().waitFor({ timeout: 120_000 });
+    const storyboardId = (await currentProject("outliner")).storyboard!.id;
+    expect(normalise((await cellsOf(storyboardId)).map((c) => c.voiceoverText).join(" "))).toBe(normalise(spokenWords(OUTLINE_SCRIPT)));
+    await generateAll(page);
+    const cells = await cellsOf(storyboardId);
+    expect(cells.every((c) => c.audioUrl)).toBe(true);
+    // what the voices say, word by word: the words their timings were read from
+    const spoken = cells.flatMap((c) => (c.wordTimings as { words: { text: string }[] }).words.map((w) => w.text));
+    expect(normalise(spoken.join(" "))).toBe(normalise(spokenWords(OUTLINE_SCRIPT)));
+    await page.context().close();
+  });
+});
 
 describe("a video from the creator's own words", () => {
   let page: Page;

@@ -36,6 +36,8 @@ async function createStoryboard(title: string, topic: string, format: "9:16 Shor
   await slider.focus();
   await slider.press("Home");
   if (format === "9:16 Shorts") for (let step = 0; step < 2; step++) await slider.press("ArrowRight");
+  // no text model in the tests: the template's sample draft writes the script (issue 48)
+  await page.getByText("Sample draft (template)").click();
   await page.getByRole("button", { name: "Create Video" }).click();
   await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 150_000 });
   await page.waitForURL(`${baseUrl()}/storyboard`);

@@ -35,6 +35,8 @@ async function createStoryboard(title: string, topic: string, format: "9:16 Shor
   await slider.focus();
   await slider.press("Home");
   for (let i = 0; i < stepsAboveMinimum; i++) await slider.press("ArrowRight");
+  // no text model in the tests: the template's sample draft writes the script (issue 48)
+  await page.getByText("Sample draft (template)").click();
   await page.getByRole("button", { name: "Create Video" }).click();
   await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 150_000 });
   await page.waitForURL(`${baseUrl()}/storyboard`);

@@ -241,13 +241,15 @@ describe("the keyboard", () => {
     expect(await page.getByText("Keys and Bees").count()).toBeGreaterThan(0);
   });
 
-  it("on /create, Tab goes Title, Script, Topic, Format, Duration, Language, Voice, Voice speed, Create Video, and every stop shows its focus", async () => {
+  it("on /create, Tab goes Title, Script, Settings, Topic, Format, Duration, Language, Voice, Voice speed, Create Video, and every stop shows its focus", async () => {
     await page.goto(`${baseUrl()}/create`);
     await page.getByRole("heading", { name: "Create New Video" }).waitFor();
+    // no text model here: the outline is the default (issue 48); the sample draft shows the form's own stops
+    await page.getByText("Sample draft (template)").click();
     // start just before the form: focus the page heading's area, then tab through the form
     await page.getByLabel("Title").focus();
     const stops: string[] = [];
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 11; i++) {
       const stop = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
         if (!el) return "";
@@ -261,20 +263,20 @@ describe("the keyboard", () => {
     }
     expect(stops[0]).toBe("input: Title");
     // who writes the script (issue 33): one radio group, one tab stop
-    expect(stops[1]).toBe("input: Write it for me");
-    expect(stops[2]).toBe("textarea: Topic");
+    expect(stops[1]).toBe("input: Sample draft (template)");
+    // with no text model the script group says where a model is set
+    expect(stops[2]).toBe("a: Settings");
+    expect(stops[3]).toBe("textarea: Topic");
     // the format the creator's last project had (decision 191): whichever it is, the group is one stop
-    expect(stops[3]).toMatch(/^input: (16:9 Landscape|9:16 Shorts|9:16 TikTok)$/);
-    expect(stops[4]).toBe("span[slider]: Duration in seconds");
-    expect(stops[5]).toBe("select: Language");
-    expect(stops[6]).toBe("select: Voice");
-    expect(stops[7]).toBe("span[slider]: Voice speed");
-    expect(stops[8]).toBe("button: Create Video");
+    expect(stops[4]).toMatch(/^input: (16:9 Landscape|9:16 Shorts|9:16 TikTok)$/);
+    expect(stops[5]).toBe("span[slider]: Duration in seconds");
+    expect(stops[6]).toBe("select: Language");
+    expect(stops[7]).toBe("select: Voice");
+    expect(stops[8]).toBe("span[slider]: Voice speed");
+    expect(stops[9]).toBe("button: Create Video");
     // arrows move between the formats (one radio group, one tab stop)
     await page.getByLabel("Title").focus();
-    await page.keyboard.press("Tab");
-    await page.keyboard.press("Tab");
-    await page.keyboard.press("Tab");
+    for (let i = 0; i < 4; i++) await page.keyboard.press("Tab");
     await page.keyboard.press("ArrowRight");
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).checked)).toBe(true);
     await expectFocusVisible(page, "the second format");

@@ -36,6 +36,8 @@ describe("create a video and write its script (offline writer)", () => {
     await page.getByLabel("Title").fill(title);
     await page.getByLabel("Topic").fill("The science of purring: how cats make the sound and why they do it");
     await page.getByText("9:16 Shorts").click();
+    // no text model in the tests: the template's sample draft writes the script (issue 48)
+    await page.getByText("Sample draft (template)").click();
     await page.getByRole("button", { name: "Create Video" }).click();
     await page.waitForURL(`${baseUrl()}/script`);
 

@@ -32,6 +32,8 @@ describe("the Thumbnail Generator", () => {
     const slider = page.getByRole("slider", { name: "Duration in seconds" });
     await slider.focus();
     for (let i = 0; i < 5; i++) await slider.press("ArrowLeft"); // 30 s -> 5 s: one scene
+    // no text model in the tests: the template's sample draft writes the script (issue 48)
+    await page.getByText("Sample draft (template)").click();
     await page.getByRole("button", { name: "Create Video" }).click();
     await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 90_000 });
     await page.waitForURL(`${baseUrl()}/storyboard`);

@@ -53,6 +53,8 @@ describe("language, voice and speed on /create", () => {
     await shot("create-390x844");
     await page.setViewportSize({ width: 1280, height: 800 });
 
+    // no text model in the tests: the template's sample draft writes the script (issue 48)
+    await page.getByText("Sample draft (template)").click();
     await page.getByRole("button", { name: "Create Video" }).click();
     await page.waitForURL(`${baseUrl()}/script`);
     const summary = page.getByTestId("narration-summary");
@@ -71,6 +73,8 @@ describe("language, voice and speed on /create", () => {
     await page.getByLabel("Title").fill("Bienen");
     await page.getByLabel("Topic").fill("Wie Bienen Honig machen");
     await page.getByText("9:16 Shorts").click();
+    // no text model in the tests: the template's sample draft writes the script (issue 48)
+    await page.getByText("Sample draft (template)").click();
     await page.getByRole("button", { name: "Create Video" }).click();
     await page.waitForURL(`${baseUrl()}/script`);
     const note = page.getByRole("note");

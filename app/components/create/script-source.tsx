@@ -1,5 +1,8 @@
-// /create's choice (issue 33): Reelsmith writes the script, or the creator brings their own words.
-import { PenLine, Sparkles } from "lucide-react";
+// /create's choice (issue 33): Reelsmith writes the script, or the creator brings their own words. With no text
+// model set (issue 48) the creator's words come first and the template draft is offered only as a labelled sample:
+// its sentences show the steps, they are not words to publish.
+import { Link } from "@remix-run/react";
+import { FileText, PenLine, Sparkles } from "lucide-react";
 
 export type ScriptSource = "write" | "own";
 
@@ -8,12 +11,23 @@ const OPTIONS: { value: ScriptSource; name: string; hint: string; Icon: typeof P
   { value: "own", name: "Use my own script", hint: "Type, paste or load your words. They are read exactly as written.", Icon: PenLine },
 ];
 
-export function ScriptSourcePicker({ value, onChange }: { value: ScriptSource; onChange: (next: ScriptSource) => void }) {
+/** With no text model: the creator's words first, the template's draft labelled as the sample it is. */
+const OPTIONS_WITHOUT_MODEL: typeof OPTIONS = [
+  { value: "own", name: "Use my own script", hint: "Fill the outline below, or type, paste or load your words. They are read exactly as written.", Icon: PenLine },
+  {
+    value: "write",
+    name: "Sample draft (template)",
+    hint: "No text model is set: a template fills in sample sentences to show the steps. They are not meant for publishing.",
+    Icon: FileText,
+  },
+];
+
+export function ScriptSourcePicker({ value, onChange, modelSet = true }: { value: ScriptSource; onChange: (next: ScriptSource) => void; modelSet?: boolean }) {
   return (
     <fieldset className="grid gap-2">
       <legend className="mb-2 text-sm font-medium">Script</legend>
       <div className="grid gap-3 sm:grid-cols-2">
-        {OPTIONS.map(({ value: option, name, hint, Icon }) => (
+        {(modelSet ? OPTIONS : OPTIONS_WITHOUT_MODEL).map(({ value: option, name, hint, Icon }) => (
           <label
             key={option}
             className={`flex cursor-pointer gap-3 rounded-lg border p-3 text-sm has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand ${value === option ? "border-brand bg-brand/10" : "border-slate-700"}`}
@@ -27,6 +41,15 @@ export function ScriptSourcePicker({ value, onChange }: { value: ScriptSource; o
           </label>
         ))}
       </div>
+      {modelSet ? null : (
+        <p className="text-xs text-slate-400">
+          To have drafts written, add a Gemini key, or a model server running on your own machine (free, no cloud key), in{" "}
+          <Link to="/settings" className="text-violet-300 underline underline-offset-2 hover:text-violet-200">
+            Settings
+          </Link>
+          .
+        </p>
+      )}
     </fieldset>
   );
 }

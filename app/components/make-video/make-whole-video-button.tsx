@@ -8,7 +8,8 @@ import { Button } from "~/components/ui/button";
 import { toast } from "~/hooks/use-toast";
 import { apiRequest, serverMessage } from "~/lib/api-client";
 
-export type WholeVideoDetails = { title: string; topic: string; format: string; duration: number; language: string; voice: string | null; voiceSpeed: number };
+/** `script`: the creator's own words (the outline or the one-text editor), read exactly; the topic is then optional. */
+export type WholeVideoDetails = { title: string; topic: string; format: string; duration: number; language: string; voice: string | null; voiceSpeed: number; script?: string };
 type RunView = { id: string; projectId: string | null; status: string; stageLabel: string; percent: number; error: string | null };
 
 const POLL_MS = 2000;
@@ -34,7 +35,8 @@ export function MakeWholeVideoButton({ details, disabled, valid }: { details: Wh
     try {
       const made = await apiRequest<RunView>("POST", "/api/v1/videos", {
         title: details.title.trim(),
-        topic: details.topic.trim(),
+        ...(details.topic.trim() ? { topic: details.topic.trim() } : {}),
+        ...(details.script ? { script: details.script } : {}),
         format: details.format,
         duration: details.duration,
         language: details.language,

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { DurationSlider } from "~/components/create/duration-slider";
 import { NarrationFields, type VoicesResponse } from "~/components/create/narration-fields";
 import { ScriptSourcePicker, topicFromScript, type ScriptSource } from "~/components/create/script-source";
+import { ScriptOutlineFields, scriptFromOutline, type OutlineValues } from "~/components/create/script-outline-fields";
 import { OwnScriptEditor } from "~/components/script/own-script-editor";
 import { OWN_SCRIPT_MESSAGES, scriptSections } from "~/lib/own-script";
 import { DEFAULT_LANGUAGE } from "~/lib/languages";
@@ -39,6 +40,12 @@ async function voicesSentWithPage(userId: string): Promise<VoicesResponse | null
   return { voices: await speech.listVoices(), source: speech.source, provider: speech.name };
 }
 
+/** Whether a text model writes this creator's drafts (a Gemini key or a model server); else only the template can. */
+async function textModelSet(userId: string): Promise<boolean> {
+  const { text } = await userProviders(userId);
+  return text.source !== "offline";
+}
+
 /** The format and duration the creator's last project had (a Shorts creator keeps making Shorts), else the defaults. */
 function lastFormat(last: { resolution: Resolution; durationSeconds: number } | null): { resolution: ResolutionValue; duration: number } {
   const resolution = last ? resolutionValue(last.resolution) : "16:9";
@@ -50,7 +57,7 @@ function lastFormat(last: { resolution: Resolution; durationSeconds: number } | 
 // French), and knows the saved voice. Title and topic start empty: they are the new video's own (decision 191).
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
-  const [last, settings, voices] = await Promise.all([
+  const [last, settings, voices, modelSet] = await Promise.all([
     prisma.project.findFirst({
       where: { userId },
       orderBy: { createdAt: "desc" },
@@ -58,12 +65,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }),
     getUserSettings(userId),
     voicesSentWithPage(userId),
+    textModelSet(userId),
   ]);
   return {
     narration: { language: last?.language ?? DEFAULT_LANGUAGE, voiceId: last?.voiceId ?? "", voiceSpeed: last?.voiceSpeed ?? VOICE_SPEED.default },
     format: lastFormat(last),
     savedVoiceId: settings.elevenLabsVoiceId,
     voices,
+    modelSet,
   };
 }
 
@@ -121,7 +130,7 @@ const FORMAT_LABELS: Record<ResolutionValue, { name: string; hint: string }> = {
 };
 
 export default function CreateVideo() {
-  const { narration, format, savedVoiceId, voices } = useLoaderData<typeof loader>();
+  const { narration, format, savedVoiceId, voices, modelSet } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<ActionResult>();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -132,9 +141,13 @@ export default function CreateVideo() {
   const [language, setLanguage] = useState(narration.language);
   const [voiceId, setVoiceId] = useState(narration.voiceId);
   const [voiceSpeed, setVoiceSpeed] = useState(narration.voiceSpeed);
-  const [scriptSource, setScriptSource] = useState<ScriptSource>("write");
-  const [ownScript, setOwnScript] = useState("");
+  // with no text model the creator's own words come first, as an outline to fill (issue 48)
+  const [scriptSource, setScriptSource] = useState<ScriptSource>(modelSet ? "write" : "own");
+  const [outlineMode, setOutlineMode] = useState(!modelSet);
+  const [outline, setOutline] = useState<OutlineValues>({});
+  const [plainScript, setPlainScript] = useState("");
   const own = scriptSource === "own";
+  const ownScript = outlineMode ? scriptFromOutline(outline) : plainScript;
   const busy = fetcher.state !== "idle";
 
   // Words typed before the page came alive (a slow phone) are in the fields but not yet in the form's state: keep them.
@@ -168,6 +181,11 @@ export default function CreateVideo() {
 
   function submit(event: React.FormEvent) {
     event.preventDefault();
+    // an empty form hears the spec's message first, whichever script source is chosen
+    if (!title.trim()) {
+      toast({ ...MISSING_INFORMATION, variant: "destructive" });
+      return;
+    }
     if (own && !scriptSections(ownScript).length) {
       toast({ title: "Missing Information", description: OWN_SCRIPT_MESSAGES.empty, variant: "destructive" });
       return;
@@ -215,11 +233,25 @@ export default function CreateVideo() {
             className="rounded-md border border-slate-700 bg-slate-950 px-3 py-2 outline-none focus:border-brand"
           />
         </label>
-        <ScriptSourcePicker value={scriptSource} onChange={setScriptSource} />
-        {own ? (
+        <ScriptSourcePicker value={scriptSource} onChange={setScriptSource} modelSet={modelSet} />
+        {own && outlineMode ? (
+          <ScriptOutlineFields
+            values={outline}
+            onChange={setOutline}
+            onWholeText={() => {
+              setPlainScript(scriptFromOutline(outline));
+              setOutlineMode(false);
+            }}
+            durationSeconds={duration}
+            resolution={resolution}
+            language={language}
+            voiceId={voiceId || null}
+            voiceSpeed={voiceSpeed}
+          />
+        ) : own ? (
           <OwnScriptEditor
             value={ownScript}
-            onChange={setOwnScript}
+            onChange={setPlainScript}
             title={title}
             durationSeconds={duration}
             resolution={resolution}
@@ -272,10 +304,11 @@ export default function CreateVideo() {
           {busy ? "Creating..." : "Create Video"}
         </Button>
         <MakeWholeVideoButton
-          details={{ title, topic, format: resolution, duration, language, voice: voiceId, voiceSpeed }}
+          details={{ title, topic, format: resolution, duration, language, voice: voiceId, voiceSpeed, ...(own ? { script: ownScript } : {}) }}
           disabled={busy}
           valid={() => {
-            if (!title.trim() || !topic.trim()) toast({ ...MISSING_INFORMATION, variant: "destructive" });
+            if (!title.trim() || (!own && !topic.trim())) toast({ ...MISSING_INFORMATION, variant: "destructive" });
+            else if (own && !scriptSections(ownScript).length) toast({ title: "Missing Information", description: OWN_SCRIPT_MESSAGES.empty, variant: "destructive" });
             else if (!durationIsValid(resolution, duration)) toast({ title: "Invalid Duration", description: invalidDurationMessage(resolution), variant: "destructive" });
             else return true;
             return false;
