@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Voice } from "~/providers/types";
 import { FLITE_VOICES } from "~/providers/speech/flite.server";
 import { LANGUAGES } from "./languages";
-import { LANGUAGE_NAME_ORDER, MULTILINGUAL_HEADING, defaultVoiceFor, espeakVoices, groupVoicesByLanguage, parseEspeakVoice, speaksLanguage } from "./voices";
+import { LANGUAGE_NAME_ORDER, MULTILINGUAL_HEADING, defaultVoiceFor, espeakVoices, groupVoicesByLanguage, neuralVoiceFor, parseEspeakVoice, speaksLanguage } from "./voices";
 
 const offline: Voice[] = [...FLITE_VOICES, ...espeakVoices()];
 
@@ -47,5 +47,17 @@ describe("voices by language", () => {
     // multilingual voices speak anything
     expect(speaksLanguage({ language: undefined }, "ja")).toBe(true);
     expect(defaultVoiceFor("de", [{ id: "george", name: "George", category: "premade" }], ["george"])).toBe("george");
+  });
+
+  it("makes an installed neural voice its language's offline default, the creator's own choice still first (decision 205)", () => {
+    const joe: Voice = { id: "piper:en_US-joe-medium", name: "Joe, medium (neural, offline)", category: "premade", language: "en", neural: true, licence: "CC0" };
+    const withNeural = [joe, ...offline];
+    expect(neuralVoiceFor("en-GB", withNeural)).toBe(joe);
+    expect(neuralVoiceFor("fr", withNeural)).toBeUndefined();
+    expect(defaultVoiceFor("en", withNeural)).toBe(joe.id);
+    expect(defaultVoiceFor("fr", withNeural)).toBe("espeak:fr");
+    expect(defaultVoiceFor("en", withNeural, [null, "slt"])).toBe("slt");
+    // a chosen neural voice that is no longer installed gives the language's default
+    expect(defaultVoiceFor("en", offline, ["piper:en_US-joe-medium"])).toBe("rms");
   });
 });

@@ -66,7 +66,9 @@ describe("Generate All at 240 scenes (a 60-minute 16:9 video)", () => {
     const title = "Secrets of the Coral Reef";
     const topic = "How coral reefs live and grow";
     const user = await createTestUser();
-    const project = await prisma.project.create({ data: { userId: user.id, title, topic, resolution: "landscape", durationSeconds: 3600, imageSource: "offline" } });
+    // Flite's voice: this checks Generate All at 240 scenes, not the voice; the neural voice (decision 205), about three
+    // times Flite's work per word, is checked by neural-voice.integration.test.ts
+    const project = await prisma.project.create({ data: { userId: user.id, title, topic, resolution: "landscape", durationSeconds: 3600, imageSource: "offline", voiceId: "rms" } });
     expect(sceneCountFor("16:9", 3600)).toBe(SCENES);
     const targets = planChunks(targetWordsFor(3600));
     const script = targets.map((targetWords, chunkIndex) => writeOfflineChunk({ title, topic, chunkIndex, totalChunks: targets.length, targetWords, seed: "240" })).join("\n\n");

@@ -35,7 +35,8 @@ describe("long offline narration fits its time", () => {
   it("a 20-minute 16:9 script lands within 5 % of 20 minutes, its timing bounded", async () => {
     const { title, topic } = TITLE;
     const user = await prisma.user.create({ data: { email: `fit-long-${Math.random().toString(36).slice(2)}@example.com` } });
-    const project = await prisma.project.create({ data: { userId: user.id, title, topic, resolution: resolutionEnum("16:9"), durationSeconds: DURATION_SECONDS } });
+    // Flite's voice, as this check was written (the neural voice's fit, decision 205: neural-voice.integration.test.ts)
+    const project = await prisma.project.create({ data: { userId: user.id, title, topic, resolution: resolutionEnum("16:9"), durationSeconds: DURATION_SECONDS, voiceId: "rms" } });
     const started = performance.now();
     await testWorker.client.workflow.execute(scriptWorkflow, {
       taskQueue: testWorker.taskQueue,
@@ -49,7 +50,7 @@ describe("long offline narration fits its time", () => {
     const scenes = await offline.text.splitIntoScenes({ title, script, resolution: "16:9", durationSeconds: DURATION_SECONDS, sceneCount, seed: project.id });
     // every scene spoken by the default offline voice and trimmed, as generateSceneVoiceover does (one per core)
     const limit = pLimit(Math.max(1, os.cpus().length));
-    const seconds = await Promise.all(scenes.map((scene) => limit(async () => trimVoiceover(await offline.speech.synthesize({ text: scene.voiceoverText })).durationSeconds)));
+    const seconds = await Promise.all(scenes.map((scene) => limit(async () => trimVoiceover(await offline.speech.synthesize({ text: scene.voiceoverText, voiceId: "rms" })).durationSeconds)));
     const timeline = buildTimeline({
       width: 320,
       height: 180,
