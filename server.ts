@@ -9,6 +9,7 @@
 import "~/server/settings-at-start.server";
 import http from "node:http";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
@@ -16,6 +17,7 @@ import { withBusyAnswers } from "~/server/busy.server";
 import { getEnv } from "~/server/env.server";
 import { exposureBanner, exposureProblem, listenHost } from "~/server/exposure.server";
 import { EMBEDDED_PROVIDER_PATH, createEmbeddedOidcRouter, isEmbeddedProviderEnabled } from "~/server/oidc-provider.server";
+import { projectFile } from "~/lib/project-files.server";
 import { upgradeLegacySecrets } from "~/server/settings.server";
 import { compressedResponses, fingerprintedAssets } from "~/server/static-assets.server";
 import { forgetCallersOnOtherRequests, statusFastPath } from "~/server/status-routes.server";
@@ -50,7 +52,7 @@ const viteDevServer =
 // every loader and action answers 503 "busy" when the database pool is exhausted (app/server/busy.server.ts)
 const build = viteDevServer
   ? () => (viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>).then(withBusyAnswers)
-  : withBusyAnswers((await import(new URL("./build/server/index.js", import.meta.url).href)) as ServerBuild);
+  : withBusyAnswers((await import(pathToFileURL(projectFile("build/server/index.js")).href)) as ServerBuild);
 const routes = async () => routesOfBuild(typeof build === "function" ? await build() : build);
 
 // The status polls, answered by their route modules' loaders before anything else looks at them (decision 186)

@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ensureDependencies } from "./lib/dependencies.mjs";
 import { ensureSupportedNode } from "./lib/node-runtime.mjs";
-import { DATA_DIR } from "./lib/paths.mjs";
+import { DATA_DIR, ROOT } from "./lib/paths.mjs";
 import { logger } from "./lib/log.mjs";
 import { webProcessCount } from "./lib/web-cluster.mjs";
 
@@ -23,6 +23,16 @@ const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
 // on an older Node, runs this script again under Node 24 from the npm registry (issue 31)
 await ensureSupportedNode();
 ensureDependencies();
+// every setting checked before anything starts (the web server's and the worker's schema): a bad one stops this
+// command, named, instead of a web server or worker the supervisor would restart again and again (issue 47)
+{
+  const { spawnSync } = await import("node:child_process");
+  const check = spawnSync(process.execPath, ["--import", "tsx", "scripts/check-settings.ts"], { cwd: ROOT, stdio: "inherit" });
+  if (check.status !== 0) {
+    log.error("fix the setting(s) above and start again");
+    process.exit(1);
+  }
+}
 const { ensureSystemPackages } = await import("./lib/system-packages.mjs");
 try {
   ensureSystemPackages({ for: "render" });
@@ -37,7 +47,10 @@ const { openDatabase } = await import("./lib/database.mjs");
 const { applyMigrations } = await import("./lib/migrations.mjs");
 const { startTemporalDevServer } = await import("./lib/temporal-server.mjs");
 const { OBJECT_STORE_PORT, startObjectStore } = await import("./lib/object-store.mjs");
-const { superviseChild, stopChildren, waitForHttp } = await import("./lib/processes.mjs");
+const { superviseChild, stopChildren } = await import("./lib/processes.mjs");
+const { httpProbe, waitUntilReady } = await import("./lib/readiness.mjs");
+const { ensureTemporalCli } = await import("./lib/temporal-cli.mjs");
+const { ensureVersitygw } = await import("./lib/versitygw.mjs");
 const { ensureBuild } = await import("./lib/build.mjs");
 
 const PORT = Number(process.env.PORT ?? 3000);
@@ -69,6 +82,9 @@ process.on("SIGINT", () => shutdown(0));
 process.on("SIGTERM", () => shutdown(0));
 
 try {
+  // the Go programs this run needs are built first, alone, never beside a starting server (issue 47)
+  if (!process.env.TEMPORAL_ADDRESS) await ensureTemporalCli();
+  if (process.env.STORAGE === "s3" && !process.env.S3_ENDPOINT) await ensureVersitygw();
   fs.mkdirSync(path.join(DATA_DIR, "logs"), { recursive: true });
   const pgLog = fs.createWriteStream(path.join(DATA_DIR, "logs/postgres.log"), { flags: "a" });
   // PostgreSQL and Temporal are supervised like the web and the worker (issue 31)
@@ -99,7 +115,8 @@ try {
   const applied = await applyMigrations(database.url);
   log.info(applied.length ? `migrations applied: ${applied.join(", ")}` : "database schema up to date");
 
-  if (!dev && ensureBuild()) log.info("web app built");
+  // production: the built web app and the compiled web server and worker (dist/, decision 204), run by node alone
+  if (!dev && ensureBuild({ server: true })) log.info("web app built, web server and worker compiled");
 
   const env = {
     DATABASE_URL: database.url,
@@ -107,16 +124,20 @@ try {
     PORT: String(PORT),
     NODE_ENV: dev ? "development" : "production",
     DATA_DIR,
+    // readable log lines in this terminal; JSON lines (the default) where a log collector reads them (issue 54)
+    LOG_FORMAT: process.env.LOG_FORMAT ?? "pretty",
     ...storageEnv,
   };
   const tsx = ["--import", "tsx"];
-  // WEB_PROCESSES > 1: that many server.ts processes share PORT through node's cluster (decision 133)
+  const [webArgs, workerArgs] = dev ? [[...tsx, "server.ts"], [...tsx, "--watch", "workflows/worker.ts"]] : [["dist/server.js"], ["dist/worker.js"]];
+  // WEB_PROCESSES > 1: that many web server processes share PORT through node's cluster (decision 133)
   if (webProcesses > 1) superviseChild("web", process.execPath, ["scripts/lib/web-cluster.mjs"], { env: { ...env, WEB_PROCESSES: String(webProcesses) } });
-  else superviseChild("web", process.execPath, [...tsx, "server.ts"], { env });
+  else superviseChild("web", process.execPath, webArgs, { env });
   // the worker's pool: its activity slots and heartbeats need about 10 connections (decision 130)
   const workerEnv = { ...env, DATABASE_POOL_SIZE: process.env.WORKER_DATABASE_POOL_SIZE ?? "10" };
-  superviseChild("worker", process.execPath, dev ? [...tsx, "--watch", "workflows/worker.ts"] : [...tsx, "workflows/worker.ts"], { env: workerEnv });
-  await waitForHttp(`http://127.0.0.1:${PORT}/healthz`, { timeoutMs: 120_000 });
+  superviseChild("worker", process.execPath, workerArgs, { env: workerEnv });
+  // the web server's own health answer (database and Temporal reachable), with the patience of a busy first start
+  await waitUntilReady({ what: "the web server", probe: httpProbe(`http://127.0.0.1:${PORT}/healthz`), log });
 
   log.info(`ready in ${seconds()} s`);
   log.info(`  Reelsmith:        http://localhost:${PORT}${webProcesses > 1 ? ` (${webProcesses} web processes)` : ""}`);

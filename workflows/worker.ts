@@ -8,6 +8,7 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { workerSlots } from "~/lib/limits";
+import { projectFile } from "~/lib/project-files.server";
 import { getEnv } from "~/server/env.server";
 import { startLeftoverSweeps } from "~/server/render-cleanup.server";
 import * as activities from "./activities";
@@ -106,7 +107,8 @@ export async function createWorker(
   return createQueueWorkers({
     connection,
     taskQueue: options.taskQueue ?? env.TEMPORAL_TASK_QUEUE,
-    workflowsPath: fileURLToPath(new URL("./index.ts", import.meta.url)),
+    // the sources, found from the project's root: the compiled worker (dist/worker.js) bundles them too (decision 204)
+    workflowsPath: projectFile("workflows/index.ts"),
     activities: { ...activities, ...options.activities },
     queues: options.queues,
   });

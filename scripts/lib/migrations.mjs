@@ -2,6 +2,8 @@
 // The WebAssembly schema engine (@prisma/schema-engine-wasm) runs over @prisma/adapter-pg. Same layout
 // (prisma/migrations/<timestamp>_<name>/migration.sql + migration_lock.toml) and same `_prisma_migrations`
 // table and checksums as `prisma migrate`, so the official CLI can take over where it can be downloaded.
+// The engine's JavaScript API is not one Prisma supports for applications: decision 203 says why we use it anyway,
+// and tests/unit/schema-engine-api.test.ts fails when the pinned package no longer offers what this file calls.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -17,7 +19,7 @@ const LOCKFILE =
 
 let wasmModule;
 /** The package's entry imports its .wasm directly, which Node cannot: instantiate it by hand, once. */
-async function loadSchemaEngine() {
+export async function loadSchemaEngine() {
   if (wasmModule) return wasmModule;
   const bindings = createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm/schema_engine_bg");
   globalThis.PRISMA_WASM_PANIC_REGISTRY = { set_message: (m) => console.error(`schema engine panicked: ${m}`) };
@@ -30,7 +32,7 @@ async function loadSchemaEngine() {
   return wasm;
 }
 
-// Three defects of @prisma/adapter-pg 7.10.1 when used for migrations, mended here:
+// Three defects of @prisma/adapter-pg 7.10 when used for migrations, mended here:
 // 1. executeScript() splits a script on every ";" (breaking $$-bodies and leaving failures half-applied):
 //    send the whole script as one query, as the native engine does.
 // 2. Postgres' internal "char" type (OID 18), returned by the catalog queries, is rejected: read it as text.

@@ -5,6 +5,7 @@
 // answer any request. A worker that dies is started again with back-off; SIGTERM/SIGINT stop them all.
 //   node scripts/lib/web-cluster.mjs        (scripts/start.mjs runs it when WEB_PROCESSES > 1; so does docker-compose.yml)
 import cluster from "node:cluster";
+import fs from "node:fs";
 import path from "node:path";
 import { ROOT } from "./paths.mjs";
 
@@ -18,7 +19,10 @@ export function webProcessCount(value = process.env.WEB_PROCESSES) {
 
 function runPrimary(count) {
   const log = (line) => console.log(`web-cluster: ${line}`);
-  cluster.setupPrimary({ exec: path.join(ROOT, "server.ts"), execArgv: ["--import", "tsx"], cwd: ROOT });
+  // in production the compiled server (dist/server.js: `npm run build`, the Docker image; decision 204), else the source
+  const compiled = path.join(ROOT, "dist/server.js");
+  const exec = process.env.NODE_ENV === "production" && fs.existsSync(compiled) ? { exec: compiled, execArgv: [] } : { exec: path.join(ROOT, "server.ts"), execArgv: ["--import", "tsx"] };
+  cluster.setupPrimary({ ...exec, cwd: ROOT });
   let stopping = false;
   const backoff = new Map(); // slot -> next delay (ms)
 

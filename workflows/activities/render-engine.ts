@@ -6,13 +6,13 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { openBrowser, type HeadlessBrowser } from "@remotion/renderer";
 import { getEnv } from "~/server/env.server";
+import { projectFile } from "~/lib/project-files.server";
 import { DELIVERY } from "./delivery-encoding";
 
-const ENTRY_POINT = fileURLToPath(new URL("../../remotion/index.ts", import.meta.url));
-const BUNDLER = fileURLToPath(new URL("./bundle-composition.mjs", import.meta.url));
+const ENTRY_POINT = projectFile("remotion/index.ts");
+const BUNDLER = projectFile("workflows/activities/bundle-composition.mjs");
 // the headless shell first: it captures frames as fast as full Chromium with a quarter less memory (decision 061)
 const CHROMIUM_CANDIDATES = [
   "/usr/bin/chromium-headless-shell",

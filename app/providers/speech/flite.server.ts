@@ -7,9 +7,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { ProviderError } from "../errors";
 import { fliteDurationStretch, speedPlan } from "~/lib/voice-speed";
+import { projectFile } from "~/lib/project-files.server";
 import type { SpeechProvider, Voice } from "../types";
 import { readWavInfo } from "../wav";
 import { parsePhoneDurations, wordTimingsFromPhones, type TimedPhone } from "./phone-alignment";
@@ -30,7 +30,7 @@ export const DEFAULT_FLITE_VOICE = "rms";
 
 /** One synthesis in its own process (see flite-process.mjs for why); its output is the phones' timings. */
 function runFliteProcess(voice: string, dir: string, stretch: number): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
-  const script = fileURLToPath(new URL("./flite-process.mjs", import.meta.url));
+  const script = projectFile("app/providers/speech/flite-process.mjs");
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--no-warnings", script, voice, dir, String(stretch)], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
