@@ -1,7 +1,8 @@
 // Narration that fits its time (issue 24): offline, a 30 s and a 60 s Short and a 3 min 16:9 video land within 5 %
 // of the requested length, over several titles, and no scene ends mid-sentence (only a sentence too long for one
 // picture is cut, at a clause). The script is written by the real
-// script workflow (offline writer, the length planned from the Flite voice's measured pace); the scenes are split
+// script workflow (offline writer, the length planned from the default offline voice's measured pace: the neural
+// voice where one is installed, as npm test installs it, decision 205; Flite's otherwise); the scenes are split
 // as the storyboard splits them and each is spoken and trimmed as the voiceover activity does; the length is the
 // timeline's (the function both renderers draw), so no 3-minute video is rendered.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
