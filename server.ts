@@ -21,6 +21,7 @@ import { projectFile } from "~/lib/project-files.server";
 import { upgradeLegacySecrets } from "~/server/settings.server";
 import { compressedResponses, fingerprintedAssets } from "~/server/static-assets.server";
 import { forgetCallersOnOtherRequests, statusFastPath } from "~/server/status-routes.server";
+import { webObservability } from "~/server/observability/web.server";
 import { mountGates, requestContext, routesOfBuild, securityHeaders } from "~/server/web-app.server";
 
 const env = getEnv();
@@ -54,6 +55,9 @@ const build = viteDevServer
   ? () => (viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>).then(withBusyAnswers)
   : withBusyAnswers((await import(pathToFileURL(projectFile("build/server/index.js")).href)) as ServerBuild);
 const routes = async () => routesOfBuild(typeof build === "function" ? await build() : build);
+
+// JSON log lines with request and trace ids, a span and a histogram observation per request, /metrics (issue 54)
+app.use(...webObservability(env, routes));
 
 // The status polls, answered by their route modules' loaders before anything else looks at them (decision 186)
 app.use(

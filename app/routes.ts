@@ -105,6 +105,7 @@ const billing: Group = (route) => {
 const settings: Group = (route) => {
   route("/settings", "routes/settings/settings.tsx");
   route("/settings/legacy", "routes/settings/settings_.legacy.tsx");
+  route("/settings/operations", "routes/settings/settings_.operations.tsx");
   route("/api/config", "routes/settings/api.config.ts");
   route("/api/elevenlabs/voices", "routes/settings/api.elevenlabs.voices.ts");
   route("/api/elevenlabs/default-voices", "routes/settings/api.elevenlabs.default-voices.ts");

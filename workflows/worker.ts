@@ -17,6 +17,7 @@ import { keepAliveFile } from "./activities/worker-alive";
 import { closeBrowser, getCompositionBundle } from "./activities/render-engine";
 import { lowerProcessPriority, lowerSessionPriority, workerNiceness } from "./activities/process-priority";
 import { taskQueueFor, type WorkClass } from "./shared/queue-names";
+import { WORKFLOW_INTERCEPTOR_MODULES, startWorkerTelemetry, workerActivityInterceptors, workerSinks } from "./observability/worker-telemetry";
 
 export type QueueWorkers = {
   /** The task queues polled, by work class. */
@@ -60,7 +61,9 @@ export async function createQueueWorkers(options: {
         ...(work === "light" ? { workflowsPath: options.workflowsPath } : {}),
         activities: options.activities,
         // a full disk and a restarting database, handled the same way for every activity (decision 182)
-        interceptors: { activity: activityInterceptors },
+        // and the metrics, log ids and trace spans of every activity and workflow (issue 54)
+        interceptors: { activity: workerActivityInterceptors(activityInterceptors), workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+        sinks: workerSinks(),
         maxConcurrentActivityTaskExecutions: queueSlots(work),
       }),
     );
@@ -115,6 +118,8 @@ export async function createWorker(
 }
 
 async function main() {
+  // JSON log lines with workflow and activity ids, /metrics, traces; before the first connection (issue 54)
+  const telemetry = await startWorkerTelemetry(getEnv());
   // renders, speech and images yield the cores to the web server, PostgreSQL and Temporal (decision 130)
   const nice = workerNiceness();
   lowerProcessPriority(nice);
@@ -139,6 +144,7 @@ async function main() {
   stopAliveFile();
   stopSweeps();
   await closeBrowser();
+  await telemetry.close();
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

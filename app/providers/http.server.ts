@@ -5,6 +5,7 @@
 // was lost is never worth a retry: the service may have started, and charged for, the job.
 import type { z } from "zod";
 import { attemptsSaid, type ProviderCall } from "./call";
+import { providerCallStarted } from "./call-observers";
 import { ProviderError } from "./errors";
 
 export type RequestPolicy = {
@@ -153,6 +154,19 @@ export function createHttpClient(options: HttpClientOptions) {
    * A timeout or a network failure becomes a ProviderError; a cancellation is rethrown as it is.
    */
   async function within<T>(work: (signal: AbortSignal) => Promise<T>, paid: boolean): Promise<T> {
+    // each request's provider, outcome and time, for the metrics (issue 54; call-observers.ts)
+    const observed = providerCallStarted(provider, paid);
+    try {
+      const result = await withinLimits(work, paid);
+      observed();
+      return result;
+    } catch (error) {
+      observed(error);
+      throw error;
+    }
+  }
+
+  async function withinLimits<T>(work: (signal: AbortSignal) => Promise<T>, paid: boolean): Promise<T> {
     const limit = timeoutMs();
     const timeout = AbortSignal.timeout(limit);
     const signal = call?.signal ? AbortSignal.any([call.signal, timeout]) : timeout;

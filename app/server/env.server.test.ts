@@ -134,6 +134,11 @@ const BAD_VALUES: Record<string, string | null> = {
   WORKER_HEAVY_ACTIVITIES: "0",
   RENDER_CHUNKED_MIN_SECONDS: "-1",
   RENDER_CHUNK_MAX_SECONDS: "-5",
+  METRICS: "yes",
+  METRICS_TOKEN: "short token",
+  WORKER_METRICS_PORT: "70000",
+  OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318",
+  LOG_FORMAT: "xml",
 };
 
 describe("every setting is checked at start, the bad one named (issue 47)", () => {

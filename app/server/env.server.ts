@@ -225,6 +225,19 @@ const EnvSchema = z.object({
    * (decision 194). 0 never cuts for length.
    */
   RENDER_CHUNK_MAX_SECONDS: z.coerce.number().min(0).max(36000).default(300),
+  /**
+   * Observability (issue 54, decision 208). /metrics on the web server and the worker answers loopback callers
+   * without a token; with METRICS_TOKEN set, any caller presenting it as a bearer token (Prometheus on another host).
+   */
+  /** "off": no /metrics and no recording of requests (bench:metrics measures what "on" costs). */
+  METRICS: z.enum(["on", "off"]).default("on"),
+  METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,}$/, "must be at least 16 printable characters, no spaces").optional(),
+  /** The worker's /metrics port (its own metrics and the Temporal SDK's); on loopback unless METRICS_TOKEN is set. */
+  WORKER_METRICS_PORT: port.default(9464),
+  /** Where traces go over OTLP/HTTP (e.g. http://collector:4318); unset: no traces leave the process. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" }).optional(),
+  /** Log lines: "json" (one JSON object a line, the default) or "pretty" (readable; npm start sets it). */
+  LOG_FORMAT: z.enum(["json", "pretty"]).default("json"),
 }).superRefine((env, ctx) => {
   if (env.STORAGE !== "s3") return;
   for (const name of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {

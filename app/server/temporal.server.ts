@@ -10,6 +10,7 @@ import {
   type WorkflowStartOptions,
 } from "@temporalio/client";
 import type { Duration } from "@temporalio/common";
+import { OpenTelemetryWorkflowClientInterceptor } from "@temporalio/interceptors-opentelemetry/lib/client";
 import type { Workflow } from "@temporalio/workflow";
 import { CONCURRENCY_LIMITS } from "~/lib/limits";
 // types only: the worker's bundle entry, so a workflow type name is checked against what the worker registers
@@ -26,7 +27,8 @@ declare global {
 async function connect(): Promise<Client> {
   const env = getEnv();
   const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS, connectTimeout: "5s" });
-  return new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+  // the web request's trace goes on into the workflow and its activities (issue 54)
+  return new Client({ connection, namespace: env.TEMPORAL_NAMESPACE, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
 }
 
 export function getTemporalClient(): Promise<Client> {

@@ -19,7 +19,9 @@ const RENDER = [
   // offline voices in languages other than English (Flite's English voices ship in npm)
   { pkg: "espeak-ng", file: "/usr/bin/espeak-ng" },
 ];
-const TEST = [...RENDER, { pkg: "chromium", file: "/usr/bin/chromium" }];
+// the observability test scrapes the web server and the worker with the real Prometheus (issue 54); only its binary
+// is used (no system service is started: the test runs /usr/bin/prometheus with its own configuration)
+const TEST = [...RENDER, { pkg: "chromium", file: "/usr/bin/chromium" }, { pkg: "prometheus", file: "/usr/bin/prometheus" }];
 
 /** `for: "render"` is what npm start needs; `"test"` adds the browser the browser tests drive. */
 export function ensureSystemPackages({ for: purpose = "test" } = {}) {

@@ -177,6 +177,23 @@ describe("every screen, photographed and checked with axe", () => {
     await page.context().close();
   });
 
+  it("the owner: the Operations page with a render running, a video waiting and a failed stage (issue 54)", { timeout: 120_000 }, async () => {
+    const page = await newPage();
+    const email = process.env.E2E_OWNER_EMAIL ?? process.env.OWNER_EMAIL ?? "owner@reelsmith.test";
+    await signIn(page, { email, name: "Olive Owner" });
+    const owner = await prisma.user.findUniqueOrThrow({ where: { email } });
+    const { projectId } = await seedRenderableProject({ userId: owner.id, sceneSeconds: [2, 2], title: "Operations at Noon", resolution: "shorts" });
+    await prisma.renderedVideo.create({ data: { projectId, status: "processing" } });
+    await prisma.renderedVideo.create({ data: { projectId, status: "error", error: "Rendering failed: the renderer stopped unexpectedly." } });
+    await prisma.videoRun.create({ data: { userId: owner.id, options: {}, status: "queued" } });
+    await visit(page, "/settings/operations", "/settings/operations", "owner", heading("Operations"));
+    const figure = (label: string) => page.locator("dt", { hasText: label }).locator("xpath=following-sibling::dd[1]").innerText();
+    expect(Number(await figure("Renders running"))).toBeGreaterThanOrEqual(1);
+    expect(Number(await figure("Videos waiting"))).toBeGreaterThanOrEqual(1);
+    await expect(page.getByRole("table", { name: "Failures by stage" }).getByRole("row", { name: /Render/ }).innerText()).resolves.toMatch(/Render\s+[1-9]/);
+    await page.context().close();
+  });
+
   it("covered every screen of the route list, with no serious or critical axe violation", async () => {
     const missing = (await screenPatterns()).filter((p) => !visited.has(p));
     expect(missing, "screens in app/routes.ts the tour did not visit").toEqual([]);

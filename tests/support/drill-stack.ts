@@ -43,7 +43,7 @@ export type DrillStack = {
  * Starts the stack and points this process's environment (DATABASE_URL, DATA_DIR, TEMPORAL_ADDRESS,
  * TEMPORAL_TASK_QUEUE) at it: import app modules only after this resolves.
  */
-export async function startDrillStack(options: { log?: (line: string) => void } = {}): Promise<DrillStack> {
+export async function startDrillStack(options: { log?: (line: string) => void; env?: Record<string, string> } = {}): Promise<DrillStack> {
   const log = options.log ?? (() => {});
   ensureBuild(); // the web server runs the production build, as npm start does
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-drills-"));
@@ -86,6 +86,7 @@ export async function startDrillStack(options: { log?: (line: string) => void } 
     TMPDIR: tmpDir,
     YOUTUBE_UPLOAD_CHUNK_BYTES: String(256 * 1024),
     ...youtube.env(),
+    ...options.env,
   };
   const collect = (name: string) => (child: { stdout: NodeJS.ReadableStream | null; stderr: NodeJS.ReadableStream | null }) => {
     child.stdout?.on("data", (d) => out.write(`[${name}] ${d}`));

@@ -26,6 +26,7 @@ import { withRenderSlot } from "./render-slots";
 import { inputError, loadRenderPlan, planProps, planSeconds, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
 import { signalPace } from "./render-signal-pace";
 import { analyseLoudness, applyLoudness, storedLoudness, type LoudnessAnalysis, type StoredLoudness } from "./loudness";
+import { recordRender } from "~/server/observability/metrics.server";
 
 // @temporalio/proto is CommonJS: its enums come from the default export
 const { TaskQueueType } = protos.temporal.api.enums.v1;
@@ -160,6 +161,7 @@ export async function renderVideoChunk(input: { plan: RenderPlanInput; chunk: Re
   try {
     return await withRenderSlot(
       async () => {
+        const chunkStarted = performance.now();
         const timeline = await chunkTimeline(plan, folder.dir, folder.media, chunk);
         const output = path.join(folder.dir, "chunk.mp4");
         // the chunk's frames stand for its work: drawing its captions moves them as well (render-fast-progress.ts)
@@ -186,6 +188,8 @@ export async function renderVideoChunk(input: { plan: RenderPlanInput; chunk: Re
           height: plan.height,
         });
         reporter.report({ chunk: chunk.index, frames: chunk.frames }, true);
+        // render seconds per second of video: a chunk of a fast render (issue 54)
+        recordRender("fast-chunk", (performance.now() - chunkStarted) / 1000, chunk.frames / plan.fps);
         return { chunk: chunk.index, mediaFileId: file.id, frames: chunk.frames };
       },
       { signal: abort.signal },

@@ -42,6 +42,7 @@ import { signalPace } from "./render-signal-pace";
 import { normaliseLoudness, storedLoudness, type StoredLoudness } from "./loudness";
 import { framesPercent, savingPercent } from "../shared/render-percent";
 import { captionTrackCues } from "~/lib/caption-track";
+import { recordRender } from "~/server/observability/metrics.server";
 
 
 /** The composition's props for a plan, with each file's src given by `src` (URLs for Chromium, paths for ffmpeg). */
@@ -223,6 +224,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
   const earlier = await storedEarlier(plan);
   if (earlier) return earlier;
 
+  const renderStarted = performance.now();
   const ctx = Context.current();
   const attempt = ctx.info.attempt;
   const total = plan.scenes.length;
@@ -358,7 +360,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
 
         const saving = { status: "saving", completedScenes: total, currentScene: total, stage: "Saving video", step: "Step 3 of 3: Saving the video" } as const;
         progress.report({ ...saving, details: "Bringing the sound to -14 LUFS", progress: savingPercent(0, engine) }, true);
-        return await storeRenderedVideo({
+        const stored = await storeRenderedVideo({
           plan,
           output,
           engine,
@@ -368,6 +370,9 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
           // the loudness step is most of the save step; storing the MP4 the last few seconds
           onLoudnessProgress: (done) => progress.report({ details: done < 1 ? "Bringing the sound to -14 LUFS" : "Storing the MP4", progress: savingPercent(done * 0.9, engine) }, done === 1),
         });
+        // render seconds per second of video, by renderer (issue 54)
+        recordRender(engine, (performance.now() - renderStarted) / 1000, stored.durationSeconds);
+        return stored;
       },
       {
         signal: abort.signal,

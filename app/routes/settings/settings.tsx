@@ -9,6 +9,7 @@ import { MaintenanceCard } from "~/components/settings/maintenance-card";
 import { ModelServerCard } from "~/components/settings/model-server-card";
 import { useConfig } from "~/components/settings/queries";
 import { RecentErrorsCard } from "~/components/settings/recent-errors-card";
+import { OperationsLink } from "~/components/operations/operations-page";
 import { SignedOutNotice } from "~/components/settings/signed-out-notice";
 import { UsageTipsCard } from "~/components/settings/usage-tips-card";
 import { VoiceCard } from "~/components/settings/voice-card";
@@ -55,6 +56,7 @@ function SettingsCards({ isOwner, origin, currentProjectId }: { isOwner: boolean
         <>
           <BrandingCard config={config.data} />
           <RecentErrorsCard />
+          <OperationsLink />
         </>
       ) : null}
       <UsageTipsCard />

@@ -1,0 +1,22 @@
+// The web server's observability, started by server.ts in one call (issue 54, decision 208): JSON log lines (or
+// readable ones, LOG_FORMAT=pretty) carrying the request and trace ids, tracing exported over OTLP when
+// OTEL_EXPORTER_OTLP_ENDPOINT is set, and the middleware that answers /metrics and observes every request.
+import type { RequestHandler } from "express";
+import type { Env } from "../env.server";
+import type { RouteEntry } from "../web-app.server";
+import { metricsEndpoint, observeRequests } from "./http-metrics.server";
+import { keyFigures } from "./key-figures.server";
+import { bridgeConsole, setProcessLogger } from "./log.server";
+import { registerKeyFigureGauges, startMetrics } from "./metrics.server";
+import { startTracing } from "./tracing.server";
+
+/** Starts logging, tracing and metrics for the web process; the handlers to mount first of all. */
+export function webObservability(env: Pick<Env, "LOG_FORMAT" | "OTEL_EXPORTER_OTLP_ENDPOINT" | "METRICS" | "METRICS_TOKEN">, routes: () => Promise<RouteEntry[]>): RequestHandler[] {
+  setProcessLogger("web", env.LOG_FORMAT);
+  bridgeConsole();
+  startTracing({ process: "web", endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
+  if (env.METRICS === "off") return [observeRequests({ routes, record: false })];
+  startMetrics("web");
+  const readFigures = registerKeyFigureGauges(() => keyFigures());
+  return [metricsEndpoint({ token: env.METRICS_TOKEN, before: readFigures }), observeRequests({ routes })];
+}

@@ -1,0 +1,161 @@
+// npm run bench:metrics: what Prometheus metrics cost the web process (issue 54, decision 208). A benchmark, not a
+// test: loopback only, bounded in time and count, figures that depend on the machine's load.
+// The app is started as bench:load starts it (the built web server and a worker against a fresh database, the test
+// servers on TEST_PG_PORT / TEST_TEMPORAL_PORT / E2E_PORT), once with METRICS=off and once with METRICS=on, in turn
+// (BENCH_METRICS_ROUNDS rounds, default 2). Each time 32 signed-in creators' status polls (/api/render-progress and
+// /api/script-status, as the render page polls) are sent at BENCH_METRICS_RATE requests a second (2,000) for
+// BENCH_METRICS_SECONDS (20); with metrics on, /metrics is also scraped every second (Prometheus' default is every
+// 15 s: this is the costlier case). It prints the web process's CPU per request and share of a core in each mode,
+// and what metrics cost: (on - off) / off of the CPU per request. The goal: at most 3 %.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import { Pool } from "undici";
+import { pidListeningOn } from "../tests/support/ports";
+import { startBenchApp, stopBenchApp } from "./lib/bench-app";
+
+const RATE = Number(process.env.BENCH_METRICS_RATE ?? 2000);
+const SECONDS = Number(process.env.BENCH_METRICS_SECONDS ?? 20);
+const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 2);
+const CREATORS = 32;
+const GOAL_PERCENT = 3;
+
+process.once("SIGINT", () => void stopBenchApp().then(() => process.exit(130)));
+
+/** CPU seconds (user + system) of one process, from /proc. */
+function cpuOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // utime and stime, in clock ticks of 10 ms
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+
+type Result = { mode: "on" | "off"; requests: number; errors: number; seconds: number; cpu: number; scrapes: number; scrapeBytes: number };
+
+async function measure(mode: "on" | "off"): Promise<Result> {
+  process.env.METRICS = mode;
+  const app = await startBenchApp();
+  try {
+    // the web server: the process listening on the app's port (other runs on this machine have web servers too)
+    const web = pidListeningOn(Number(new URL(app.baseUrl).port));
+    const pool = new Pool(app.baseUrl, { keepAliveTimeout: 30_000, connections: 64 });
+    const { prisma } = await import("~/server/db.server");
+    const { createSession } = await import("~/server/session.server");
+    const cookies: string[] = [];
+    for (let i = 0; i < CREATORS; i++) {
+      const user = await prisma.user.create({ data: { email: `metrics-${mode}-${i}-${Date.now()}@example.com`, name: `creator ${i}` } });
+      const project = await prisma.project.create({
+        data: { userId: user.id, title: "Why the sea is salty", topic: "Rivers, rocks and vents", resolution: "shorts", durationSeconds: 60, script: { create: { status: "completed", text: "Rivers carry salt to the sea.", wordCount: 6, targetWords: 150 } } },
+      });
+      await prisma.user.update({ where: { id: user.id }, data: { currentProjectId: project.id } });
+      cookies.push((await createSession(user.id, { secure: false })).split(";")[0]!);
+    }
+    const get = async (path: string, headers: Record<string, string>) => {
+      const response = await pool.request({ path, method: "GET", headers });
+      const body = await response.body.arrayBuffer();
+      return { status: response.statusCode, bytes: body.byteLength };
+    };
+    // warm up: the route table, the session cache, JIT
+    for (let i = 0; i < 500; i++) await get(i % 2 ? "/api/script-status" : "/api/render-progress", { Cookie: cookies[i % CREATORS]! });
+
+    let requests = 0;
+    let errors = 0;
+    let scrapes = 0;
+    let scrapeBytes = 0;
+    const inFlight = new Set<Promise<void>>();
+    const cpu0 = cpuOf(web);
+    const started = performance.now();
+    const until = started + SECONDS * 1000;
+    let nextScrape = started + 1000;
+    let sent = 0;
+    // paced: every 5 ms, as many requests as keep the rate, at most 256 in flight
+    while (performance.now() < until) {
+      const due = Math.floor(((performance.now() - started) / 1000) * RATE);
+      while (sent < due && inFlight.size < 256) {
+        const i = sent++;
+        const p: Promise<void> = get(i % 2 ? "/api/script-status" : "/api/render-progress", { Cookie: cookies[i % CREATORS]! }).then(
+          (r) => {
+            requests++;
+            if (r.status !== 200) errors++;
+          },
+          () => void errors++,
+        );
+        inFlight.add(p);
+        void p.finally(() => inFlight.delete(p));
+      }
+      if (mode === "on" && performance.now() >= nextScrape) {
+        nextScrape += 1000;
+        const p = get("/metrics", {}).then((r) => {
+          if (r.status !== 200) throw new Error(`/metrics answered ${r.status}`);
+          scrapes++;
+          scrapeBytes = r.bytes;
+        });
+        inFlight.add(p);
+        void p.finally(() => inFlight.delete(p));
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await Promise.all(inFlight);
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = cpuOf(web) - cpu0;
+    await pool.close();
+    return { mode, requests, errors, seconds, cpu, scrapes, scrapeBytes };
+  } finally {
+    await stopBenchApp();
+  }
+}
+
+/** One mode in a process of its own (the app modules hold the first database they were given). */
+function measureInChild(mode: "on" | "off"): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench-metrics.ts", `--measure=${mode}`], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.once("exit", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith("RESULT "));
+      if (code === 0 && line) resolve(JSON.parse(line.slice("RESULT ".length)) as Result);
+      else reject(new Error(`the ${mode} run failed (exit ${code}):\n${out.slice(-3000)}`));
+    });
+  });
+}
+
+async function main() {
+  const only = process.argv.find((a) => a.startsWith("--measure="))?.slice("--measure=".length);
+  if (only === "on" || only === "off") {
+    console.log(`RESULT ${JSON.stringify(await measure(only))}`);
+    return;
+  }
+  console.log(`${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(`status polls at ${RATE}/s for ${SECONDS} s, ${ROUNDS} round(s) of METRICS=off then METRICS=on (with /metrics scraped every second)`);
+  const results: Result[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const mode of ["off", "on"] as const) {
+      const r = await measureInChild(mode);
+      results.push(r);
+      console.log(
+        `  round ${round + 1}, metrics ${mode}: ${r.requests} requests in ${r.seconds.toFixed(1)} s (${(r.requests / r.seconds).toFixed(0)}/s, ${r.errors} errors); web CPU ${r.cpu.toFixed(2)} s = ${((r.cpu / r.seconds) * 100).toFixed(1)} % of a core, ${((r.cpu / r.requests) * 1e6).toFixed(1)} µs/request` +
+          (mode === "on" ? `; ${r.scrapes} scrapes of ${(r.scrapeBytes / 1024).toFixed(1)} KiB` : ""),
+      );
+    }
+  }
+  const perRequest = (mode: "on" | "off") => {
+    const rs = results.filter((r) => r.mode === mode);
+    return rs.reduce((s, r) => s + r.cpu, 0) / rs.reduce((s, r) => s + r.requests, 0);
+  };
+  const off = perRequest("off");
+  const on = perRequest("on");
+  const cost = ((on - off) / off) * 100;
+  console.log(
+    `\nweb CPU per status request: ${(off * 1e6).toFixed(1)} µs without metrics, ${(on * 1e6).toFixed(1)} µs with them (recording and a scrape a second): ${cost >= 0 ? "+" : ""}${cost.toFixed(1)} % (goal: at most ${GOAL_PERCENT} %) ${cost <= GOAL_PERCENT ? "OK" : "OVER"}`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  async (e: unknown) => {
+    console.error(e);
+    await stopBenchApp();
+    process.exit(1);
+  },
+);
