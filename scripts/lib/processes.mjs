@@ -172,16 +172,6 @@ export function isPortOpen(port, host = "127.0.0.1") {
   });
 }
 
-export async function waitForPort(port, { timeoutMs = 60_000, what = `port ${port}`, child } = {}) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await isPortOpen(port)) return;
-    if (child && child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} before it was ready`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${what} did not come up within ${timeoutMs / 1000} s`);
-}
-
 export async function waitForHttp(url, { timeoutMs = 60_000, ok = (r) => r.ok } = {}) {
   const deadline = Date.now() + timeoutMs;
   let last;
