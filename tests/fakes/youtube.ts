@@ -184,6 +184,10 @@ export class FakeYoutube {
     switch (route) {
       case "GET /__fake/state":
         return json(res, 200, this.state());
+      case "POST /__fake/chunk-delay":
+        // a browser test run against the fake's own process slows the upload so its progress can be watched
+        this.chunkDelayMs = Math.max(0, Math.min(10_000, Number(url.searchParams.get("ms") ?? 0) || 0));
+        return json(res, 200, { chunkDelayMs: this.chunkDelayMs });
       case "GET /o/oauth2/v2/auth":
         return this.authorize(url, res);
       case "POST /token":
