@@ -2,7 +2,7 @@
 // length planned from the neural voice's measured pace), each scene spoken by the Piper voice npm test installs and
 // trimmed as the voiceover activity does. Its voiceovers last what the narration fit planned, within 5 %; its
 // captions start each word on the frame the model's own phoneme durations give; a word after a sentence's end starts
-// where the voice is heard again. A chosen voice whose file is gone is spoken by the labelled eSpeak NG voice, with
+// where the voice is heard again; the event loop stays free while it speaks. A chosen voice whose file is gone is spoken by the labelled eSpeak NG voice, with
 // a message saying what is missing.
 import fs from "node:fs";
 import path from "node:path";
@@ -115,6 +115,23 @@ describe("the offline neural voice", () => {
     // the syllable estimate would have put many words on other frames
     expect(differsFromEstimate).toBeGreaterThan(5);
   }, 400_000);
+
+  it("keeps the event loop free while it speaks, so an activity's heartbeat timer keeps ticking", async () => {
+    await offline.speech.synthesize({ text: "Ready.", voiceId: VOICE });
+    // one long sentence (about 25 s of speech): its inference takes seconds of CPU, on the voice's own thread
+    const sentence = `${Array.from({ length: 4 }, () => "the tide climbs the beach, lingers for a while and slips back out to sea").join(", and ")}.`;
+    let longestGap = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 20);
+    const result = await offline.speech.synthesize({ text: `Every day ${sentence}`, voiceId: VOICE });
+    clearInterval(timer);
+    expect(result.durationSeconds).toBeGreaterThan(15);
+    expect(longestGap).toBeLessThan(500);
+  });
 
   it("a chosen neural voice whose file is missing: a clear message, and the labelled eSpeak NG voice speaks", async () => {
     const dir = ownerVoicesDir();

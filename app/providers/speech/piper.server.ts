@@ -1,5 +1,5 @@
 // Offline neural speech: any Piper voice (a VITS model exported to ONNX, with its .onnx.json) run in this process
-// by onnxruntime-node on the CPU, its phonemes from eSpeak NG as a separate program (piper-phonemes.server.ts).
+// by onnxruntime-node on the CPU (on a thread of its own: piper-session.server.ts), its phonemes from eSpeak NG as a separate program (piper-phonemes.server.ts).
 // Sentence by sentence: each is one inference, written to the WAV as soon as it is made, with the event loop free
 // between them (an activity's heartbeat timer keeps ticking through a long narration). The model's phoneme
 // durations (its w_ceil tensor, exposed as an output: onnx-duration-output.ts) time the words for captions.
@@ -7,7 +7,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import ort from "onnxruntime-node";
 import { clampVoiceSpeed } from "~/lib/voice-speed";
 import { ProviderError } from "../errors";
 import type { SpeechRequest, SpeechResult, SpokenWord } from "../types";
@@ -15,6 +14,7 @@ import { wavHeader } from "../wav";
 import { withDurationOutput } from "./onnx-duration-output";
 import { encodeSentence, timeSentenceWords } from "./piper-alignment";
 import { phonemizeSentence, sentencesOf } from "./piper-phonemes.server";
+import { PiperSession } from "./piper-session.server";
 import { findPiperVoice, missingVoiceMessage, PIPER_PROVIDER, type PiperVoice } from "./piper-voices.server";
 import { speakable } from "./speakable";
 
@@ -32,7 +32,7 @@ export class PiperVoiceMissingError extends ProviderError {
   }
 }
 
-type LoadedVoice = { session: ort.InferenceSession; durationsOutput: string | null };
+type LoadedVoice = { session: PiperSession; durationsOutput: string | null };
 /** One session per voice file and version, kept for the process's life (loading takes about a second). */
 const sessions = new Map<string, Promise<LoadedVoice>>();
 
@@ -43,8 +43,8 @@ function loadVoice(voice: PiperVoice): Promise<LoadedVoice> {
   if (!loaded) {
     loaded = (async () => {
       const { model, durationsOutput } = withDurationOutput(await fs.promises.readFile(voice.modelFile));
-      // one thread: the worker runs several activities side by side on a small machine
-      const session = await ort.InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders: ["cpu"] });
+      // one inference thread a voice, one core for it: the worker runs several activities side by side
+      const session = await PiperSession.load(model, durationsOutput);
       return { session, durationsOutput };
     })();
     loaded.catch(() => sessions.delete(key));
@@ -80,7 +80,7 @@ export async function synthesizeWithPiper(request: SpeechRequest & { voiceId: st
   const inference = { ...DEFAULT_INFERENCE, ...voice.config.inference };
   // the speed is the model's own length scale: any factor, no time-stretching
   const lengthScale = inference.length_scale / clampVoiceSpeed(request.speed ?? 1);
-  const scales = new ort.Tensor("float32", Float32Array.from([inference.noise_scale, lengthScale, inference.noise_w]), [3]);
+  const scales: [number, number, number] = [inference.noise_scale, lengthScale, inference.noise_w];
   const silence = Buffer.alloc(Math.round(rate * SENTENCE_SILENCE_SECONDS) * 2);
 
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "reelsmith-piper-"));
@@ -97,15 +97,14 @@ export async function synthesizeWithPiper(request: SpeechRequest & { voiceId: st
       const clauses = await phonemizeSentence(sentence, voice.config.espeak.voice);
       const encoded = encodeSentence(clauses, voice.config.phoneme_id_map);
       if (encoded.phonemes.length === 0) continue;
-      const ids = BigInt64Array.from(encoded.ids.map(BigInt));
-      const result = await session.run({
-        input: new ort.Tensor("int64", ids, [1, ids.length]),
-        input_lengths: new ort.Tensor("int64", BigInt64Array.from([BigInt(ids.length)]), [1]),
-        scales,
-      });
-      const audio = result[session.outputNames[0]!]!.data as Float32Array;
-      const frames = durationsOutput ? (result[durationsOutput]?.data as Float32Array | undefined) : undefined;
-      if (frames && frames.length === ids.length) {
+      let audio: Float32Array;
+      let frames: Float32Array | null;
+      try {
+        ({ audio, frames } = await session.run(encoded.ids, scales));
+      } catch (e) {
+        throw new ProviderError(PIPER_PROVIDER, "unavailable", `The neural voice ${voice.name} stopped (${e instanceof Error ? e.message : e}).`);
+      }
+      if (frames && frames.length === encoded.ids.length) {
         const totalFrames = frames.reduce((sum, f) => sum + f, 0);
         // the model's hop: its frames cover its samples exactly (256 samples a frame for Piper's voices)
         const secondsPerFrame = totalFrames > 0 ? audio.length / totalFrames / rate : 0;
