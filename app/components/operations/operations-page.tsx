@@ -16,6 +16,7 @@ export type OperationsFigures = {
 };
 
 const STAGE_NAMES: Record<string, string> = { script: "Script", storyboard: "Storyboard", render: "Render", music: "Music", upload: "YouTube upload" };
+const KIND_NAMES: Record<string, string> = { image: "Images", clip: "Clips", voiceover: "Voiceovers", music: "Music", video: "Videos", thumbnail: "Thumbnails", branding: "Branding", watermark: "Watermarks" };
 
 /** 1536 -> "1.5 KB", in powers of 1024 as the storage card shows sizes. */
 export function formatBytes(bytes: number): string {
@@ -34,7 +35,7 @@ function Figure({ label, value, hint }: { label: string; value: string | number;
     <div className="rounded-md border border-slate-800 bg-slate-950 p-4">
       <dt className="text-sm text-slate-400">{label}</dt>
       <dd className="mt-1 text-3xl font-semibold tabular-nums text-slate-100">{value}</dd>
-      {hint ? <dd className="mt-1 text-xs text-slate-500">{hint}</dd> : null}
+      {hint ? <dd className="mt-1 text-xs text-slate-400">{hint}</dd> : null}
     </div>
   );
 }
@@ -62,7 +63,9 @@ export function OperationsPage({ figures }: { figures: OperationsFigures }) {
   const failures = Object.entries(figures.failuresByStage).map(([stage, n]) => [STAGE_NAMES[stage] ?? stage, n] as [string, number]);
   const failed = failures.reduce((sum, [, n]) => sum + n, 0);
   const paid = Object.entries(figures.paidGenerationsByProvider).sort((a, b) => b[1] - a[1]);
-  const stored = Object.entries(figures.storedBytesByKind).sort((a, b) => b[1] - a[1]);
+  const stored = Object.entries(figures.storedBytesByKind)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, n]) => [KIND_NAMES[kind] ?? kind, n] as [string, number]);
   return (
     <main className="mx-auto grid max-w-4xl gap-6 px-4 py-10">
       <div>
