@@ -109,6 +109,7 @@ const settings: Group = (route) => {
   route("/api/config", "routes/settings/api.config.ts");
   route("/api/elevenlabs/voices", "routes/settings/api.elevenlabs.voices.ts");
   route("/api/elevenlabs/default-voices", "routes/settings/api.elevenlabs.default-voices.ts");
+  route("/api/voice-sample", "routes/settings/api.voice-sample.ts");
   route("/api/leonardo/models", "routes/settings/api.leonardo.models.ts");
   route("/api/openai-compatible/models", "routes/settings/api.openai-compatible.models.ts");
   route("/api/upload/:kind", "routes/settings/api.upload.$kind.ts");

@@ -11,3 +11,4 @@ export { makeVideoWorkflow } from "./make-video";
 export { webhookDeliveryWorkflow } from "./webhooks";
 export { videoBatchWorkflow } from "./video-batch";
 export { voicePaceWorkflow } from "./voice-pace";
+export { voiceSampleWorkflow } from "./voice-sample";

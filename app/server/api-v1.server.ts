@@ -94,7 +94,16 @@ export const BatchIdParamsSchema = z.object({ id: z.string().min(1).max(64).meta
 export const DeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: "Deleted" });
 
 export const VoiceSchema = z
-  .object({ id: z.string(), name: z.string(), category: z.string(), language: z.string().nullable(), gender: z.string().nullable(), accent: z.string().nullable() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    category: z.string(),
+    language: z.string().nullable(),
+    gender: z.string().nullable(),
+    accent: z.string().nullable(),
+    neural: z.boolean().describe("An offline neural voice (a Piper voice file): the offline default for its language when installed."),
+    licence: z.string().nullable().describe("The voice's licence as its files state it (offline neural voices); null when the voice service states none."),
+  })
   .meta({ id: "Voice" });
 export const VoicesSchema = z
   .object({

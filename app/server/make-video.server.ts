@@ -311,7 +311,16 @@ export async function listVoicesAndLanguages(userId: string) {
   const voices = await speech.listVoices();
   return {
     source: speech.source,
-    voices: voices.map((v) => ({ id: v.id, name: v.name, category: v.category, language: v.language ?? null, gender: v.gender ?? null, accent: v.accent ?? null })),
+    voices: voices.map((v) => ({
+      id: v.id,
+      name: v.name,
+      category: v.category,
+      language: v.language ?? null,
+      gender: v.gender ?? null,
+      accent: v.accent ?? null,
+      neural: v.neural ?? false,
+      licence: v.licence ?? null,
+    })),
     languages: LANGUAGE_LIST,
   };
 }

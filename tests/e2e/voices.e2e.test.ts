@@ -106,3 +106,77 @@ describe("the settings voice list", () => {
     }
   });
 });
+
+/** Seconds of sound in a PCM WAV: its data chunk's size over its byte rate (fmt chunk). */
+function wavSeconds(wav: Buffer): number {
+  expect(wav.subarray(0, 4).toString("ascii")).toBe("RIFF");
+  expect(wav.subarray(8, 12).toString("ascii")).toBe("WAVE");
+  let byteRate = 0;
+  for (let at = 12; at + 8 <= wav.length; ) {
+    const id = wav.subarray(at, at + 4).toString("ascii");
+    const size = wav.readUInt32LE(at + 4);
+    if (id === "fmt ") byteRate = wav.readUInt32LE(at + 16);
+    if (id === "data") return Math.min(size, wav.length - at - 8) / byteRate;
+    at += 8 + size + (size % 2);
+  }
+  throw new Error("no data chunk in the WAV");
+}
+
+/** Plays the sample beside the picker and waits until the <audio> element has played part of it (or all). */
+async function playSample(voiceName: string) {
+  const button = page.getByRole("button", { name: `Play sample of ${voiceName}` });
+  await button.waitFor({ timeout: 30_000 });
+  const answer = page.waitForResponse((r) => r.url().includes("/api/voice-sample?"), { timeout: 120_000 });
+  await button.click();
+  const response = await answer;
+  expect(response.status()).toBeLessThan(300);
+  expect(response.headers()["content-type"]).toBe("audio/wav");
+  const audio = page.locator("audio[data-voice-sample]");
+  // it plays: the element reaches its end or its clock moves on
+  await expect
+    .poll(() => audio.evaluate((el: HTMLAudioElement) => ({ ended: el.ended, time: el.currentTime })).then((s) => s.ended || s.time > 0.3), { timeout: 60_000 })
+    .toBe(true);
+  const duration = await audio.evaluate((el: HTMLAudioElement) => el.duration);
+  expect(duration).toBeGreaterThan(1.5);
+  expect(duration).toBeLessThan(15);
+  // the bytes a creator hears: a WAV of a sentence, seconds long
+  const src = (await audio.getAttribute("src"))!;
+  const wav = Buffer.from(await (await page.request.get(`${baseUrl()}${src}`)).body());
+  expect(wavSeconds(wav)).toBeGreaterThan(1.5);
+  return { src, seconds: wavSeconds(wav), duration };
+}
+
+describe("the voice sample beside the pickers (issue 48)", () => {
+  it("plays the neural voice's sample on /create, its licence beside it, and reuses the stored sample", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${baseUrl()}/create`);
+    // the page keeps the last project's language (German, above): back to English
+    await page.getByLabel("Language").selectOption("en");
+    const voice = page.getByLabel("Voice", { exact: true });
+    await expect.poll(() => voice.locator("option").first().textContent(), { timeout: 30_000 }).toBe("Automatic: Joe, medium (neural, offline)");
+    await expect.poll(() => page.locator("[data-voice-licence]").textContent()).toContain("Licence of Joe, medium (neural, offline): Voice data CC0");
+    const first = await playSample("Joe, medium (neural, offline)");
+    expect(first.src).toBe("/api/voice-sample?voiceId=piper%3Aen_US-joe-medium");
+    await shot("create-voice-sample-1280x800", false);
+    // a second play is the stored sample, byte for byte the same length
+    const again = await page.request.get(`${baseUrl()}${first.src}`);
+    expect(again.headers()["content-type"]).toBe("audio/wav");
+    expect(wavSeconds(Buffer.from(await again.body()))).toBe(first.seconds);
+    // another voice, another sentence: eSpeak NG's French
+    await page.getByLabel("Language").selectOption("fr");
+    await voice.selectOption("espeak:fr+f3");
+    const french = await playSample("French, female (eSpeak NG)");
+    expect(french.src).toBe("/api/voice-sample?voiceId=espeak%3Afr%2Bf3");
+  });
+
+  it("plays the chosen voice's sample in Settings, with the neural voice's licence", async () => {
+    await page.goto(`${baseUrl()}/settings`);
+    const trigger = page.getByRole("combobox", { name: "Narration voice" });
+    await expect.poll(() => trigger.isEnabled(), { timeout: 30_000 }).toBe(true);
+    await trigger.click();
+    await page.getByRole("option", { name: /^Joe, medium \(neural, offline\)/ }).click();
+    await expect.poll(() => page.locator("[data-voice-licence]").textContent()).toContain("Licence of Joe, medium (neural, offline): Voice data CC0");
+    await playSample("Joe, medium (neural, offline)");
+    await shot("settings-voice-sample-1280x800", false);
+  });
+});

@@ -412,6 +412,10 @@ export interface components {
             language: string | null;
             gender: string | null;
             accent: string | null;
+            /** @description An offline neural voice (a Piper voice file): the offline default for its language when installed. */
+            neural: boolean;
+            /** @description The voice's licence as its files state it (offline neural voices); null when the voice service states none. */
+            licence: string | null;
         };
     };
     responses: never;

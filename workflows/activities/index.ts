@@ -49,3 +49,4 @@ import { createVideoBatchActivities } from "./video-batch";
 
 export const { queuedBatchRows, startBatchRow } = createVideoBatchActivities();
 export { measureVoicePace } from "./voice-pace";
+export { makeVoiceSample } from "./voice-sample";

@@ -8,6 +8,7 @@ import { defaultVoiceFor, groupVoicesByLanguage, neuralVoiceFor, speaksLanguage 
 import { VOICE_SPEED, formatVoiceSpeed } from "~/lib/voice-speed";
 import type { Voice } from "~/providers/types";
 import { voiceLabel } from "~/components/settings/voice-options";
+import { VoiceSampleButton } from "~/components/settings/voice-sample-button";
 import { LabelledSlider } from "./labelled-slider";
 
 export type VoicesResponse = { voices: Voice[]; source: "cloud" | "offline"; provider: string };
@@ -104,6 +105,7 @@ export function NarrationFields(props: {
             </optgroup>
           ))}
         </select>
+        {speaking ? <VoiceSampleButton voiceId={speaking.id} voiceName={speaking.name} /> : null}
         {voices.isError ? <span className="text-sm text-red-400">{serverMessage(voices.error)}</span> : null}
         {speaking?.licence ? (
           <span className="text-xs text-slate-400" data-voice-licence>

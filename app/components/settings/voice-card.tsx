@@ -9,6 +9,7 @@ import { apiGet, serverMessage } from "~/lib/api-client";
 import { useSaveConfig } from "./queries";
 import type { DefaultVoicesResponse, PublicConfig, VoicesResponse } from "./types";
 import { groupVoices, voiceLabel } from "./voice-options";
+import { VoiceSampleButton } from "./voice-sample-button";
 import { groupVoicesByLanguage } from "~/lib/voices";
 
 export function OfflineBadge({ children }: { children: React.ReactNode }) {
@@ -67,6 +68,7 @@ export function VoiceCard({ config }: { config: PublicConfig | null | undefined 
               ))}
             </SelectContent>
           </Select>
+          {voiceId ? <VoiceSampleButton voiceId={voiceId} voiceName={voices.data?.voices.find((v) => v.id === voiceId)?.name} /> : null}
           {voices.isError ? <p className="text-sm text-red-400">{serverMessage(voices.error)}</p> : null}
           {(() => {
             // the chosen voice's licence beside the picker (neural voices carry one; decision 205)

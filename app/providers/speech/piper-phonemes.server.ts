@@ -3,6 +3,7 @@
 // inference each, so a long narration streams) and clauses (the voice hears their punctuation). For word timings
 // each word is also phonemized alone (piper-alignment.ts lines the two readings up). Two eSpeak runs a sentence.
 import { spawn } from "node:child_process";
+import { getEnv } from "~/server/env.server";
 import { ProviderError } from "../errors";
 import { splitSentences } from "../text/language";
 import { wordsOf } from "../../../remotion/word-timings";
@@ -11,8 +12,8 @@ import type { PhonemizedClause } from "./piper-alignment";
 import { speakable } from "./speakable";
 
 const PROVIDER = "Offline neural voice (Piper)";
-/** The eSpeak NG program, as the eSpeak voice finds it. */
-const espeakProgram = () => process.env.ESPEAK_NG_PATH || "espeak-ng";
+/** The eSpeak NG program, as the eSpeak voice finds it: the checked setting (env.server.ts, issue 47). */
+const espeakProgram = () => getEnv().ESPEAK_NG_PATH;
 
 /** eSpeak's IPA for `text` (one clause or word a line), one output line per clause eSpeak heard. */
 function espeakIpa(voice: string, text: string): Promise<string[]> {

@@ -1,0 +1,78 @@
+// The voice picker's "Play sample" (issue 48): an offline voice's sample WAV, made once per voice on the worker (the
+// web process runs no voices: workflows/voice-sample.ts) and kept in media storage under the voice's key; every later
+// play, by any creator, streams the stored file. Cloud voices have no sample here (each would be a paid request).
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { WorkflowFailedError } from "@temporalio/client";
+import { voiceSampleKey } from "~/lib/voice-samples";
+import type { voiceSampleWorkflow } from "../../workflows/voice-sample";
+import { VOICE_SAMPLE_UNKNOWN_VOICE, voiceSampleWorkflowId } from "../../workflows/shared/voice-sample";
+import { jsonError } from "./api.server";
+import { parseRange } from "./media-response.server";
+import { mediaBackend, StorageNotFoundError } from "./storage.server";
+import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
+
+export const VOICE_SAMPLE_NOT_FOUND = "This voice has no sample: it is not one of the offline voices installed here.";
+
+/** The stored sample's key, made first when no sample of the voice is stored yet. */
+async function ensureVoiceSample(voiceId: string): Promise<string> {
+  const key = voiceSampleKey(voiceId);
+  if (await mediaBackend().stat(key)) return key;
+  const workflowId = voiceSampleWorkflowId(voiceId);
+  try {
+    const handle = await startWorkflow<typeof voiceSampleWorkflow>("voiceSampleWorkflow", {
+      workflowId,
+      args: [{ voiceId }],
+      memo: { startedBy: "the voice picker's sample" },
+      executionTimeout: "3 minutes",
+    }).catch(async (e: unknown) => {
+      // another play of the same voice started it a moment ago: wait for that run
+      if (e instanceof WorkflowAlreadyRunningError) return (await getTemporalClient()).workflow.getHandle<typeof voiceSampleWorkflow>(workflowId);
+      throw e;
+    });
+    return (await handle.result()).storageKey;
+  } catch (e) {
+    if (e instanceof WorkflowFailedError) {
+      let cause: unknown = e.cause;
+      while (cause && typeof cause === "object" && "cause" in cause && (cause as { type?: string }).type !== VOICE_SAMPLE_UNKNOWN_VOICE) cause = (cause as { cause?: unknown }).cause;
+      if ((cause as { type?: string } | undefined)?.type === VOICE_SAMPLE_UNKNOWN_VOICE) throw jsonError(404, VOICE_SAMPLE_NOT_FOUND);
+      throw jsonError(502, `The voice sample could not be made: ${(e.cause as Error | undefined)?.message ?? e.message}`);
+    }
+    throw e;
+  }
+}
+
+/** GET /api/voice-sample?voiceId=: the sample as audio/wav, with Range (an <audio> element seeks and probes with it). */
+export async function serveVoiceSample(request: Request, voiceId: string): Promise<Response> {
+  const key = await ensureVoiceSample(voiceId);
+  const info = await mediaBackend().stat(key);
+  if (!info) throw jsonError(404, VOICE_SAMPLE_NOT_FOUND);
+  const size = info.bytes;
+  const headers = new Headers({
+    "Content-Type": "audio/wav",
+    "Accept-Ranges": "bytes",
+    "Cache-Control": "private, max-age=3600",
+    ETag: `"${info.version.replace(/"/g, "")}"`,
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "sandbox; default-src 'none'; media-src 'self'",
+  });
+  const range = parseRange(request.headers.get("Range"), size);
+  if (range === "invalid") {
+    headers.set("Content-Range", `bytes */${size}`);
+    return new Response(null, { status: 416, headers });
+  }
+  const status = range ? 206 : 200;
+  if (range) headers.set("Content-Range", `bytes ${range.start}-${range.end}/${size}`);
+  headers.set("Content-Length", String(range ? range.end - range.start + 1 : size));
+  if (request.method === "HEAD") return new Response(null, { status, headers });
+  const body = await mediaBackend()
+    .openRead(key, range ?? undefined)
+    .catch((e: unknown) => {
+      throw e instanceof StorageNotFoundError ? jsonError(404, VOICE_SAMPLE_NOT_FOUND) : e;
+    });
+  return new Response(createReadableStreamFromReadable(body), { status, headers });
+}
+
+/** Forgets a voice's sample (its voice file was replaced): the next play makes it again. */
+export async function discardVoiceSample(voiceId: string): Promise<void> {
+  await mediaBackend().delete(voiceSampleKey(voiceId));
+}
