@@ -110,6 +110,7 @@ const settings: Group = (route) => {
   route("/api/elevenlabs/voices", "routes/settings/api.elevenlabs.voices.ts");
   route("/api/elevenlabs/default-voices", "routes/settings/api.elevenlabs.default-voices.ts");
   route("/api/voice-sample", "routes/settings/api.voice-sample.ts");
+  route("/api/voices", "routes/settings/api.voices.ts");
   route("/api/leonardo/models", "routes/settings/api.leonardo.models.ts");
   route("/api/openai-compatible/models", "routes/settings/api.openai-compatible.models.ts");
   route("/api/upload/:kind", "routes/settings/api.upload.$kind.ts");

@@ -81,7 +81,15 @@ export type StreamedFilePart = { fileName: string | null; contentType: string | 
  */
 export async function readMultipartStream<T>(
   request: Request,
-  options: { fileField: string; maxBodyBytes: number; tooLarge: string; field: string; receive: (file: StreamedFilePart) => Promise<T>; discard?: (received: T) => Promise<void> },
+  options: {
+    fileField: string;
+    maxBodyBytes: number;
+    tooLarge: string;
+    field: string;
+    /** given the small fields that came before the file in the form, too */
+    receive: (file: StreamedFilePart, fieldsBefore: Map<string, string>) => Promise<T>;
+    discard?: (received: T) => Promise<void>;
+  },
 ): Promise<{ fields: Map<string, string>; file: T | null }> {
   const { fileField, maxBodyBytes, tooLarge, field } = options;
   if (Number(request.headers.get("Content-Length") ?? 0) > maxBodyBytes) throw jsonError(413, tooLarge, { field });
@@ -112,7 +120,7 @@ export async function readMultipartStream<T>(
       }
       if (received) throw jsonError(400, `Send one file, in the form field "${fileField}".`, { field });
       try {
-        received = { value: await options.receive({ fileName: part.filename || null, contentType: part.contentType || null, data: part.data }) };
+        received = { value: await options.receive({ fileName: part.filename || null, contentType: part.contentType || null, data: part.data }, fields) };
       } catch (e) {
         throw new ReceiveError(e);
       }

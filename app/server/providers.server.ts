@@ -5,6 +5,8 @@ import { createOpenAICompatibleTextProvider } from "~/providers/text/openai-comp
 import { outboundRefusalIn } from "~/lib/outbound-fetch.server";
 import { privateTargetsAllowedFor } from "./permissions.server";
 import { getProviderKeys } from "./settings.server";
+// the owner's uploaded voices, from media storage, for the offline voice provider (decision 210)
+import "./stored-voices.server";
 
 export type { ImageModel } from "~/providers/types";
 

@@ -8,6 +8,7 @@ import type { Express, NextFunction, Request as ExpressRequest, RequestHandler, 
 import pg from "pg";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { bodyTooLargeMessage } from "~/lib/request-body.server";
+import { VOICE_UPLOAD_MAX_BYTES, VOICE_UPLOAD_PATH } from "~/lib/voice-upload";
 import { CROSS_SITE_MESSAGE, MULTIPART_OVERHEAD, NOT_SIGNED_IN_MESSAGE, isCrossSiteWrite, isPublicApiPath, methodNotAllowed } from "./api.server";
 import { getEnv, type Env } from "./env.server";
 import { unavailableResponseFor } from "./busy.server";
@@ -256,6 +257,8 @@ export const MAX_DECLARED_BODY_BYTES = UNREAD_BODY_DRAIN_BYTES;
 /** The declared body past which the gate refuses a request to `pathname`, unread. */
 export function declaredBodyLimit(pathname: string): number {
   if (pathname === "/api/scene-media") return Math.max(MAX_DECLARED_BODY_BYTES, getEnv().CLIP_UPLOAD_MAX_MB * 1024 * 1024 + MULTIPART_OVERHEAD);
+  // the owner's neural voice upload (decision 210): a Piper model of up to 200 MB
+  if (pathname === VOICE_UPLOAD_PATH) return Math.max(MAX_DECLARED_BODY_BYTES, VOICE_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD);
   return MAX_DECLARED_BODY_BYTES;
 }
 

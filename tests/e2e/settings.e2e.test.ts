@@ -37,6 +37,8 @@ describe("the settings page", () => {
       "API Tokens",
       "Webhooks",
       "Voice Settings",
+      // the owner's own neural voices (issue 48, decision 210)
+      "Add a Neural Voice",
       "Image Model Settings",
       "Watermark Settings",
       "Custom Branding",

@@ -9,7 +9,7 @@ import type { SpeechProvider } from "../types";
 import { createEspeakSpeechProvider, ESPEAK_PROVIDER } from "./espeak.server";
 import { createFliteSpeechProvider, isFliteVoice } from "./flite.server";
 import { PiperVoiceMissingError, synthesizeWithPiper } from "./piper.server";
-import { installedPiperVoices, piperVoiceListing } from "./piper-voices.server";
+import { installedPiperVoices, piperVoiceListing, refreshStoredVoices } from "./piper-voices.server";
 
 export function createOfflineSpeechProvider(): SpeechProvider {
   const flite = createFliteSpeechProvider();
@@ -19,10 +19,13 @@ export function createOfflineSpeechProvider(): SpeechProvider {
     name: "Offline voices (Piper, Flite, eSpeak NG)",
     source: "offline",
     async listVoices(category) {
+      // the voices the owner uploaded, brought onto this machine on first use (decision 210)
+      await refreshStoredVoices();
       const neural = category && category !== "premade" ? [] : neuralVoices();
       return [...neural, ...(await flite.listVoices(category)), ...(await espeak.listVoices(category))];
     },
     async synthesize(request) {
+      await refreshStoredVoices();
       if (isPiperVoice(request.voiceId)) {
         try {
           return await synthesizeWithPiper({ ...request, voiceId: request.voiceId });

@@ -1,5 +1,6 @@
 // The neural voices on this machine: Piper voice files (`<name>.onnx` with its `<name>.onnx.json`) in the voices
-// folders, DATA_DIR/voices (the owner's own) and the per-machine cache ~/.cache/reelsmith/voices (where
+// folders, DATA_DIR/voices (the operator's own), the voices the owner uploaded in Settings (kept in media storage,
+// brought here by app/server/stored-voices.server.ts) and the per-machine cache ~/.cache/reelsmith/voices (where
 // `npm run voices:install` puts the voice the tests use; scripts/lib/voices.mjs). A voice's licence is read from
 // `<name>.licence.txt` beside it; a voice without one says so. Voice ids: "piper:<name>".
 import fs from "node:fs";
@@ -15,7 +16,7 @@ import type { Voice } from "../types";
 export const PIPER_PROVIDER = "Offline neural voice (Piper)";
 
 /** What a voice's .onnx.json says that we use (Piper's own config; other fields are ignored). */
-const PiperConfigSchema = z.object({
+export const PiperConfigSchema = z.object({
   audio: z.object({ sample_rate: z.number().int().positive() }),
   espeak: z.object({ voice: z.string().min(1) }),
   inference: z.object({ noise_scale: z.number(), length_scale: z.number().positive(), noise_w: z.number() }).partial().optional(),
@@ -45,14 +46,30 @@ export function machineVoicesDir(): string {
   return path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "reelsmith", "voices");
 }
 
-/** The owner's voices folder (uploads from Settings go here). */
+/** The operator's voices folder (`npm run voices:install -- <voice.onnx>` adds to it; uploads from Settings go to media storage: stored-voices.server.ts). */
 export function ownerVoicesDir(): string {
   return path.join(getEnv().DATA_DIR, "voices");
 }
 
-/** Where voices are looked for, in order: the owner's folder first (its voice wins a name both hold). */
+/**
+ * The voices the owner uploaded in Settings, kept in media storage (app/server/stored-voices.server.ts plugs this in,
+ * so this module needs no storage): the local folder they are read from, and how that folder is brought up to date
+ * with the storage (a download on a worker of another host; nothing with the local backend).
+ */
+export type StoredVoices = { dir: () => string; sync: () => Promise<void> };
+let storedVoices: StoredVoices | null = null;
+export function registerStoredVoices(source: StoredVoices): void {
+  storedVoices = source;
+}
+
+/** Brings the uploaded voices onto this machine (the provider calls it before it lists or speaks). */
+export async function refreshStoredVoices(): Promise<void> {
+  await storedVoices?.sync();
+}
+
+/** Where voices are looked for, in order: the owner's folder first (its voice wins a name both hold), the uploaded ones, the machine's. */
 export function voicesDirs(): string[] {
-  return [ownerVoicesDir(), machineVoicesDir()];
+  return [ownerVoicesDir(), ...(storedVoices ? [storedVoices.dir()] : []), machineVoicesDir()];
 }
 
 export const piperVoiceId = (name: string) => `${PIPER_PREFIX}${name}`;

@@ -13,6 +13,7 @@ import { OperationsLink } from "~/components/operations/operations-page";
 import { SignedOutNotice } from "~/components/settings/signed-out-notice";
 import { UsageTipsCard } from "~/components/settings/usage-tips-card";
 import { VoiceCard } from "~/components/settings/voice-card";
+import { VoiceUploadCard } from "~/components/settings/voice-upload-card";
 import { WatermarkCard } from "~/components/settings/watermark-card";
 import { YoutubeCard } from "~/components/settings/youtube-card";
 import { serverMessage } from "~/lib/api-client";
@@ -50,6 +51,7 @@ function SettingsCards({ isOwner, origin, currentProjectId }: { isOwner: boolean
       <ApiTokensCard />
       <WebhooksCard />
       <VoiceCard config={config.data} />
+      {isOwner ? <VoiceUploadCard /> : null}
       <ImageModelCard config={config.data} />
       <WatermarkCard config={config.data} />
       {isOwner ? (
