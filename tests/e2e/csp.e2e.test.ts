@@ -25,9 +25,10 @@ beforeAll(async () => {
   page = await context.newPage();
   page.on("console", (m) => {
     if (m.type() !== "error") return;
-    // the 404 of the page that does not exist (asked for on purpose), and the built-in sign-in page's favicon
+    // the 404 of the page that does not exist (asked for on purpose), the built-in sign-in page's favicon, and the
+    // owner's operations page, which tells this (plain) creator there is no such page (issue 54)
     const resource = m.location().url;
-    if (/Failed to load resource.*404/.test(m.text()) && (/\/no-such-page$|\/favicon\.ico$/.test(resource))) return;
+    if (/Failed to load resource.*404/.test(m.text()) && /\/no-such-page$|\/favicon\.ico$|\/settings\/operations$/.test(resource)) return;
     problems.push(`console error on ${page.url()} (${resource}): ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`page error on ${page.url()}: ${e.message}`));

@@ -244,7 +244,8 @@ describe("the whole journey, from signing in to a scheduled YouTube upload", () 
     await openToast().getByText("Thumbnail generated").waitFor({ timeout: 120_000 });
     const preview = page.getByRole("img", { name: `Thumbnail: ${TITLE}` });
     await preview.waitFor();
-    expect(await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1280);
+    // the image element shows before its bytes arrive on a busy machine: wait for it to load
+    await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 30_000 }).toBe(1280);
     await page.getByRole("button", { name: "Approve Thumbnail" }).click();
     await openToast().getByText("Thumbnail approved").waitFor();
     await page.getByTestId("thumbnail-approved").waitFor();

@@ -142,7 +142,8 @@ describe("issue 22: every screen tells the truth", () => {
     await page.getByText("Every scene has its image and voiceover.").waitFor({ timeout: 150_000 });
     const madeWith = page.getByRole("group", { name: "Made with" });
     await expect.poll(() => madeWith.textContent()).toContain("Images: offline illustrations (no AI) (1)");
-    expect(await madeWith.textContent()).toContain("Voiceovers: Flite, the offline voice (1)");
+    // npm test installs the neural voice, the offline default for English once installed (issue 48)
+    expect(await madeWith.textContent()).toContain("Voiceovers: Piper, the offline neural voice (1)");
     expect(await madeWith.getByRole("link", { name: "Change providers in Settings" }).getAttribute("href")).toBe("/settings");
 
     // the "Play all scenes" control sits in the page header, not floating over the scene cards
