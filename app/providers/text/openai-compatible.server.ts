@@ -287,7 +287,7 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
     async listModels() {
       try {
         const url = joinUrl(baseUrl, "models");
-        const list = await http.readJson(await guarded(url, (through) => http.request(url, { ...through, headers: headers() })), ModelList, "a model list");
+        const list = await http.readJson(await guarded(url, (through) => http.text(url, { ...through, headers: headers() })), ModelList, "a model list");
         return list.data.map((m) => m.id).sort((a, b) => a.localeCompare(b));
       } catch (error) {
         throw scrubbed(error);
