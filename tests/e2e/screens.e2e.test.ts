@@ -258,7 +258,7 @@ describe("the keyboard", () => {
     expect(await page.getByText("Keys and Bees").count()).toBeGreaterThan(0);
   });
 
-  it("on /create, Tab goes Title, Script, Settings, Topic, Format, Duration, Language, Voice, Voice speed, Create Video, and every stop shows its focus", async () => {
+  it("on /create, Tab goes Title, Script, Settings, Topic, Format, Duration, Language, Voice, Play sample, Voice speed, Create Video, and every stop shows its focus", async () => {
     await page.goto(`${baseUrl()}/create`);
     await page.getByRole("heading", { name: "Create New Video" }).waitFor();
     // no text model here: the outline is the default (issue 48); the sample draft shows the form's own stops
@@ -266,7 +266,7 @@ describe("the keyboard", () => {
     // start just before the form: focus the page heading's area, then tab through the form
     await page.getByLabel("Title").focus();
     const stops: string[] = [];
-    for (let i = 0; i < 11; i++) {
+    for (let i = 0; i < 12; i++) {
       const stop = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
         if (!el) return "";
@@ -289,8 +289,10 @@ describe("the keyboard", () => {
     expect(stops[5]).toBe("span[slider]: Duration in seconds");
     expect(stops[6]).toBe("select: Language");
     expect(stops[7]).toBe("select: Voice");
-    expect(stops[8]).toBe("span[slider]: Voice speed");
-    expect(stops[9]).toBe("button: Create Video");
+    // the offline voice's sample, beside its picker (issue 48)
+    expect(stops[8]).toMatch(/^button: Play sample of /);
+    expect(stops[9]).toBe("span[slider]: Voice speed");
+    expect(stops[10]).toBe("button: Create Video");
     // arrows move between the formats (one radio group, one tab stop)
     await page.getByLabel("Title").focus();
     for (let i = 0; i < 4; i++) await page.keyboard.press("Tab");
