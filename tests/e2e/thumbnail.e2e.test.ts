@@ -67,7 +67,7 @@ describe("the Thumbnail Generator", () => {
     await openToast().getByText("Thumbnail generated").waitFor({ timeout: 120_000 });
     const preview = page.getByRole("img", { name: "Thumbnail: They Glow in the Dark" });
     await preview.waitFor();
-    expect(await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1280);
+    await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 30_000 }).toBe(1280);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/thumbnail-generated.png`, fullPage: true });
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download Thumbnail" }).click()]);
