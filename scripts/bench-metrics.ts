@@ -1,14 +1,16 @@
 // npm run bench:metrics: what Prometheus metrics cost the web process (issue 54, decision 208). A benchmark, not a
 // test: loopback only, bounded in time and count, figures that depend on the machine's load.
-// The app is started as bench:load starts it (the built web server and a worker against a fresh database, the test
-// servers on TEST_PG_PORT / TEST_TEMPORAL_PORT / E2E_PORT), once with METRICS=off and once with METRICS=on, in turn
-// (BENCH_METRICS_ROUNDS rounds, default 2, the order alternating). Each time 32 signed-in creators' status polls (/api/render-progress and
-// /api/script-status, as the render page polls) are sent at BENCH_METRICS_RATE requests a second (2,000) for
-// BENCH_METRICS_SECONDS (20); with metrics on, /metrics is also scraped every second (Prometheus' default is every
-// 15 s: this is the costlier case). It prints the web process's CPU per request and share of a core in each mode,
-// and what metrics cost: (on - off) / off of the CPU per request. The goal: at most 3 %. On a machine shared with
-// other work the two modes' CPU per request moves by more than that from run to run, so it also measures the
-// recording and a scrape alone, in its own process, and prints their share of a status request's CPU.
+// The app is started as bench:load starts it (the built web server and a worker against a fresh database, with test
+// servers of its own), once with METRICS=off and once with METRICS=on, side by side on ports of their own (the second
+// app's TEST_PG_PORT / TEST_TEMPORAL_PORT / TEST_S3_PORT / E2E_PORT moved by 5), both warmed up and then measured in
+// the same seconds, so the rest of the machine's load weighs on both alike (BENCH_METRICS_PAIRED=0: one after the
+// other instead, the order alternating). BENCH_METRICS_ROUNDS rounds (default 2). Each app gets 32 signed-in
+// creators' status polls (/api/render-progress and /api/script-status, as the render page polls) at
+// BENCH_METRICS_RATE requests a second (2,000) for BENCH_METRICS_SECONDS (20); with metrics on, /metrics is also
+// scraped every second (Prometheus' default is every 15 s: this is the costlier case). It prints the web process's
+// CPU per request and share of a core in each mode, and what metrics cost: (on - off) / off of the CPU per request.
+// The goal: at most 3 %. It also measures the recording and a scrape alone, in its own process, and prints their
+// share of a status request's CPU.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -60,6 +62,9 @@ async function measure(mode: "on" | "off"): Promise<Result> {
     };
     // warm up: the route table, the session cache, JIT
     for (let i = 0; i < 500; i++) await get(i % 2 ? "/api/script-status" : "/api/render-progress", { Cookie: cookies[i % CREATORS]! });
+    // side by side (the default): both modes wait here until the parent says go, so they are measured in the same
+    // 20 s, under the same load from the rest of the machine
+    if (process.env.BENCH_METRICS_BARRIER) await waitForGo();
 
     let requests = 0;
     let errors = 0;
@@ -139,18 +144,55 @@ async function measureInProcess(): Promise<{ recordUs: number; scrapeMs: number;
   return { recordUs: (t1.user + t1.system) / N, scrapeMs: (s1.user + s1.system) / 1000 / S, scrapeBytes: bytes };
 }
 
-/** One mode in a process of its own (the app modules hold the first database they were given). */
-function measureInChild(mode: "on" | "off"): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench-metrics.ts", `--measure=${mode}`], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
+/** In a child measured side by side: says it is warmed up, then waits for the parent's "go" on stdin. */
+function waitForGo(): Promise<void> {
+  console.log("READY");
+  return new Promise((resolve) => {
+    process.stdin.on("data", (d) => {
+      if (String(d).includes("go")) resolve();
+    });
+  });
+}
+
+/** The app's ports moved by `offset`, so two apps (and their test servers) run at once. */
+function portsMovedBy(offset: number): Record<string, string> {
+  const moved = (name: string, fallback: number) => String(Number(process.env[name] ?? fallback) + offset);
+  return { TEST_PG_PORT: moved("TEST_PG_PORT", 54339), TEST_TEMPORAL_PORT: moved("TEST_TEMPORAL_PORT", 7239), TEST_S3_PORT: moved("TEST_S3_PORT", 7339), E2E_PORT: moved("E2E_PORT", 3100) };
+}
+
+type Child = { ready: Promise<void>; go: () => void; result: Promise<Result> };
+
+/**
+ * One mode in a process of its own (the app modules hold the first database they were given), on ports of its own.
+ * With `barrier`, it warms up, then waits for go() before measuring.
+ */
+function measureInChild(mode: "on" | "off", offset: number, barrier: boolean): Child {
+  const env = { ...process.env, ...portsMovedBy(offset), ...(barrier ? { BENCH_METRICS_BARRIER: "1" } : {}) };
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench-metrics.ts", `--measure=${mode}`], { stdio: ["pipe", "pipe", "inherit"], env });
+  let out = "";
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((r) => (markReady = r));
+  child.stdout.on("data", (d) => {
+    out += d;
+    if (out.includes("READY")) markReady();
+  });
+  const result = new Promise<Result>((resolve, reject) => {
     child.once("exit", (code) => {
       const line = out.split("\n").find((l) => l.startsWith("RESULT "));
       if (code === 0 && line) resolve(JSON.parse(line.slice("RESULT ".length)) as Result);
       else reject(new Error(`the ${mode} run failed (exit ${code}):\n${out.slice(-3000)}`));
     });
   });
+  // a child that fails before it is ready must not leave the barrier waiting
+  void result.catch(() => markReady());
+  return { ready, go: () => child.stdin.end("go\n"), result };
+}
+
+function describe(round: number, r: Result): string {
+  return (
+    `  round ${round + 1}, metrics ${r.mode}: ${r.requests} requests in ${r.seconds.toFixed(1)} s (${(r.requests / r.seconds).toFixed(0)}/s, ${r.errors} errors); web CPU ${r.cpu.toFixed(2)} s = ${((r.cpu / r.seconds) * 100).toFixed(1)} % of a core, ${((r.cpu / r.requests) * 1e6).toFixed(1)} µs/request` +
+    (r.mode === "on" ? `; ${r.scrapes} scrapes of ${(r.scrapeBytes / 1024).toFixed(1)} KiB` : "")
+  );
 }
 
 async function main() {
@@ -160,17 +202,30 @@ async function main() {
     return;
   }
   console.log(`${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  console.log(`status polls at ${RATE}/s for ${SECONDS} s, ${ROUNDS} round(s) of METRICS=off and METRICS=on, in alternating order (with /metrics scraped every second)`);
+  console.log(`status polls at ${RATE}/s for ${SECONDS} s, ${ROUNDS} round(s) of METRICS=off and METRICS=on, ${process.env.BENCH_METRICS_PAIRED === "0" ? "in alternating order" : "side by side"} (with /metrics scraped every second)`);
   const results: Result[] = [];
+  // BENCH_METRICS_PAIRED=0: one mode after the other, alternating the order (the machine's other load drifts between
+  // them). Otherwise (the default) both at once, each with its own app and test servers on its own ports, measured in
+  // the same seconds: what the rest of the machine does weighs on both alike.
+  const paired = process.env.BENCH_METRICS_PAIRED !== "0";
   for (let round = 0; round < ROUNDS; round++) {
-    // the order alternates (off, on; on, off; ...): the machine's other load drifts, and neither mode always goes first
-    for (const mode of round % 2 ? (["on", "off"] as const) : (["off", "on"] as const)) {
-      const r = await measureInChild(mode);
+    const modes = round % 2 ? (["on", "off"] as const) : (["off", "on"] as const);
+    if (paired) {
+      const { ensureBuild } = await import("./lib/build.mjs");
+      ensureBuild(); // once, before two children would both see a stale build
+      const children = modes.map((mode, i) => measureInChild(mode, i * 5, true));
+      await Promise.all(children.map((c) => c.ready));
+      for (const c of children) c.go();
+      for (const r of await Promise.all(children.map((c) => c.result))) {
+        results.push(r);
+        console.log(describe(round, r));
+      }
+      continue;
+    }
+    for (const mode of modes) {
+      const r = await measureInChild(mode, 0, false).result;
       results.push(r);
-      console.log(
-        `  round ${round + 1}, metrics ${mode}: ${r.requests} requests in ${r.seconds.toFixed(1)} s (${(r.requests / r.seconds).toFixed(0)}/s, ${r.errors} errors); web CPU ${r.cpu.toFixed(2)} s = ${((r.cpu / r.seconds) * 100).toFixed(1)} % of a core, ${((r.cpu / r.requests) * 1e6).toFixed(1)} µs/request` +
-          (mode === "on" ? `; ${r.scrapes} scrapes of ${(r.scrapeBytes / 1024).toFixed(1)} KiB` : ""),
-      );
+      console.log(describe(round, r));
     }
   }
   const perRequest = (mode: "on" | "off") => {
