@@ -1,6 +1,6 @@
 // The publish stage's thumbnail and metadata half as the web sees it: what the Thumbnail Generator reads,
 // generating (the thumbnail and metadata workflows, whose results the routes wait for: docs/decisions/021),
-// and approval. The renderer itself is app/server/thumbnail-render.server.ts (run by the worker).
+// and approval. The renderer itself is workflows/engine/thumbnail-render.ts (run by the worker).
 import { createHash } from "node:crypto";
 import { WorkflowFailedError } from "@temporalio/client";
 import {
@@ -25,11 +25,11 @@ import { UPLOAD_LIMITS } from "~/lib/constants";
 import { sceneChapters } from "./preflight.server";
 import { mediaCreditLines } from "~/providers/image/pexels.server";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
-import { getCurrentProject, getProjectForUser } from "./projects.server";
+import { prisma } from "~/core/db.server";
+import { getCurrentProject, getProjectForUser } from "~/core/projects.server";
 import { projectMediaCredits } from "./scene-media.server";
-import { getUserSettings } from "./settings.server";
-import { findMediaForUser, mediaIdFromUrl } from "./storage.server";
+import { getUserSettings } from "~/core/settings.server";
+import { findMediaForUser, mediaIdFromUrl } from "~/core/storage.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, type WorkflowMemo } from "./temporal.server";
 
 // ── What the Thumbnail Generator reads ────────────────────────────────────────────────────────────

@@ -7,9 +7,9 @@ vi.hoisted(() => {
   process.env.OWNER_EMAIL = "owner@example.com";
 });
 
-const { prisma } = await import("~/server/db.server");
-const { assertCanUpload, assertCanUseMusic, getAccessLevel, maxRenderHeight } = await import("~/server/permissions.server");
-const { createProject, getCurrentProject } = await import("~/server/projects.server");
+const { prisma } = await import("~/core/db.server");
+const { assertCanUpload, assertCanUseMusic, getAccessLevel, maxRenderHeight } = await import("~/core/permissions.server");
+const { createProject, getCurrentProject } = await import("~/core/projects.server");
 const projectsRoute = await import("~/routes/projects/api.projects");
 const { loader: projectDetails } = await import("~/routes/projects/api.projects.$id");
 const { action: openProject } = await import("~/routes/projects/api.projects.$id.open");

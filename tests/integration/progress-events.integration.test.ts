@@ -9,7 +9,7 @@ import type { RenderProgress } from "~/lib/render-progress";
 import { loader as progressEventsLoader } from "~/routes/projects/api.progress-events";
 import { loader as renderProgressLoader } from "~/routes/render/api.render-progress";
 import { action as renderVideoAction } from "~/routes/render/api.render-video";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { PROGRESS_INTERVAL_MS } from "~/server/progress-cache.server";
 import { progressEventStream } from "~/server/progress-events.server";
 import { getTemporalClient } from "~/server/temporal.server";

@@ -2,7 +2,7 @@
 import type { Client } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RenderProgress } from "~/lib/render-progress";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { loader as mediaLoader } from "~/routes/projects/api.media.$id";
 import { action as deleteVideosAction } from "~/routes/render/api.delete-videos";
 import { loader as latestVideoLoader } from "~/routes/render/api.latest-video";
@@ -108,7 +108,7 @@ describe("a render through the API", () => {
     const bytes = Buffer.from(await whole.arrayBuffer());
     expect(bytes.subarray(4, 8).toString("ascii")).toBe("ftyp");
     const file = await prisma.mediaFile.findUniqueOrThrow({ where: { id: mediaId } });
-    const { mediaFilePath } = await import("~/server/storage.server");
+    const { mediaFilePath } = await import("~/core/storage.server");
     expect((await probeVideo(mediaFilePath(file))).video).toMatchObject({ width: 1920, height: 1080 });
 
     const part = await call(mediaLoader, latest.videoUrl, { cookie, params: { id: mediaId }, headers: { Range: "bytes=4-11" } });

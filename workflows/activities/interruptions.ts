@@ -8,7 +8,7 @@
 //     until the database answers again (within the attempt's own time limit), then fails so Temporal retries it.
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from "@temporalio/worker";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { DISK_FULL, DISK_FULL_MESSAGE } from "../shared/errors";
 
 

@@ -7,11 +7,11 @@ import { captionStyleFor } from "~/lib/caption-style";
 import { thumbnailFontFor, thumbnailFontSizeFor } from "~/lib/thumbnail";
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import { defaultRenderHeight, resolutionValue, videoSizeFor } from "~/lib/video-format";
-import { prisma } from "~/server/db.server";
-import { saveOwnScript } from "~/server/own-script.server";
-import { canUseMusic, maxRenderHeight } from "~/server/permissions.server";
-import { getUserSettings } from "~/server/settings.server";
-import { emitWebhookEvent } from "~/server/webhooks.server";
+import { prisma } from "~/core/db.server";
+import { checkedOwnScript, writeOwnScript } from "~/core/own-script.server";
+import { canUseMusic, maxRenderHeight } from "~/core/permissions.server";
+import { getUserSettings } from "~/core/settings.server";
+import { emitWebhookEvent } from "~/core/webhooks.server";
 import type { WebhookEvent } from "../shared/webhooks";
 import type { GenerateAllProgress } from "../shared/scene-media";
 import { MAKE_VIDEO_INPUT_ERROR, MAKE_VIDEO_STAGES, type MakeVideoOptions, type MakeVideoResult, type MakeVideoStage, type MakeVideoTuning } from "../shared/make-video";
@@ -85,12 +85,15 @@ export function createMakeVideoActivities() {
     async prepareScriptStage(ref: RunRef): Promise<ScriptWorkflowInput | null> {
       const { project, options } = await runAndProject(ref);
       if (options.script) {
+        let text: string;
         try {
-          await saveOwnScript({ userId: ref.userId, projectId: project.id, text: options.script });
+          text = checkedOwnScript(options.script);
         } catch (e) {
           if (e instanceof Response) throw inputError(((await e.json().catch(() => ({}))) as { message?: string }).message ?? "The script could not be saved.");
           throw e;
         }
+        // the run owns its project: no draft of its own is being written, and its scenes are not split yet
+        await writeOwnScript(project, text);
         return null;
       }
       const workflowId = scriptWorkflowId(project.id);

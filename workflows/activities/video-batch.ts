@@ -3,8 +3,8 @@
 // failed in words and not retried.
 import { ApplicationFailure } from "@temporalio/activity";
 import type { MakeVideoOptions } from "~/lib/make-video-options";
-import { prisma } from "~/server/db.server";
-import { createProjectForRun } from "~/server/make-video.server";
+import { prisma } from "~/core/db.server";
+import { createProjectForRun } from "~/core/video-run.server";
 import { makeVideoWorkflowId } from "../shared/make-video";
 import { BATCH_ROW_REFUSED } from "../shared/video-batch";
 

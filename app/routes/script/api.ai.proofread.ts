@@ -3,8 +3,8 @@ import { z } from "zod";
 import { LanguageSchema } from "~/lib/languages";
 import { MAX_JSON_BYTES, jsonError, methodNotAllowed, readBodyCapped } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { providerFailure } from "~/server/error-log.server";
-import { proofreadSuggestion } from "~/server/own-script.server";
+import { providerFailure } from "~/core/error-log.server";
+import { proofreadSuggestion } from "~/server/script.server";
 
 const Body = z.object({
   text: z.unknown(),

@@ -11,8 +11,8 @@ import { OWN_SCRIPT_MESSAGES, scriptSections } from "~/lib/own-script";
 import { DEFAULT_LANGUAGE } from "~/lib/languages";
 import { ProjectVoiceSchema } from "~/lib/project-voice";
 import { VOICE_SPEED } from "~/lib/voice-speed";
-import { prisma } from "~/server/db.server";
-import { getUserSettings } from "~/server/settings.server";
+import { prisma } from "~/core/db.server";
+import { getUserSettings } from "~/core/settings.server";
 import { userProviders } from "~/server/providers.server";
 import { Button } from "~/components/ui/button";
 import { MakeWholeVideoButton } from "~/components/make-video/make-whole-video-button";
@@ -22,8 +22,9 @@ import { DURATION_RULES, RESOLUTIONS, resolutionEnum, resolutionValue, type Reso
 import type { Resolution } from "~/generated/prisma/client";
 import { MISSING_INFORMATION, VideoDetailsSchema, durationIsValid, invalidDurationMessage, type VideoDetails } from "~/lib/video-details";
 import { requireUserId } from "~/server/auth.server";
-import { createProject } from "~/server/projects.server";
-import { checkedOwnScript, saveOwnScript } from "~/server/own-script.server";
+import { createProject } from "~/core/projects.server";
+import { checkedOwnScript } from "~/core/own-script.server";
+import { saveOwnScript } from "~/server/script.server";
 import { MAX_JSON_BYTES, readBodyCapped } from "~/server/api.server";
 import { pageMeta } from "~/lib/meta";
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, readMultipartCapped } from "~/server/api.server";
 import { requireUser } from "~/server/auth.server";
-import { isOwner } from "~/server/permissions.server";
+import { isOwner } from "~/core/permissions.server";
 import { checkImageUpload, saveBrandingImage, saveWatermarkImage, UPLOAD_RULES, UploadRejection } from "~/server/uploads.server";
 
 const Kind = z.enum(["watermark", "logo", "favicon"]);

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { VOICE_UPLOAD_MAX_BYTES, voiceUploadTooLargeMessage } from "~/lib/voice-upload";
 import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, readMultipartStream } from "~/server/api.server";
 import { requireUser } from "~/server/auth.server";
-import { isOwner } from "~/server/permissions.server";
-import { receiveVoiceUpload, VoiceUploadRejection, type UploadedVoice } from "~/server/stored-voices.server";
+import { isOwner } from "~/core/permissions.server";
+import { receiveVoiceUpload, VoiceUploadRejection, type UploadedVoice } from "~/core/stored-voices.server";
 
 // POST /api/voices (multipart: licence, config, then model): the owner adds a Piper neural voice (issue 48, decision
 // 210). "licence" is the text shown beside the voice, "config" the voice's .onnx.json as text, "model" its .onnx file,

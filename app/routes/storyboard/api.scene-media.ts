@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, parseJsonBody, readMultipartStream } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import {
   clipConversionProgress,
   listProjectImages,

@@ -6,7 +6,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Prisma } from "~/generated/prisma/client";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "../../workflows/shared/webhooks";
-import { jsonError } from "./api.server";
+import { jsonError } from "./refusal.server";
 import { prisma } from "./db.server";
 import { decryptSecret, encryptSecret } from "./encryption.server";
 import { privateTargetsAllowedFor } from "./permissions.server";

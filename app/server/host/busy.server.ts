@@ -4,8 +4,8 @@
 // sentence and retry by themselves (app/root.tsx). The web server wraps every route's loader and action with
 // withBusyAnswers, so no route needs to think of it.
 import type { ServerBuild } from "@remix-run/node";
-import { jsonError } from "./api.server";
-import { isDatabaseBusyError } from "./db.server";
+import { jsonError } from "../api.server";
+import { isDatabaseBusyError } from "~/core/db.server";
 
 export const BUSY_MESSAGE = "Reelsmith is busy; try again in a few seconds.";
 export const DATABASE_DOWN_MESSAGE = "Reelsmith's database is not answering; your work is safe; this page retries by itself.";

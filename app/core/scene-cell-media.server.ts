@@ -4,7 +4,7 @@
 import fsp from "node:fs/promises";
 import { Prisma, type MediaFile, type Project, type StoryboardCell } from "~/generated/prisma/client";
 import { resolutionValue, videoSizeFor } from "~/lib/video-format";
-import { jsonError } from "./api.server";
+import { jsonError } from "./refusal.server";
 import { prisma } from "./db.server";
 import { deleteMedia, mediaUrl, withLocalMediaCopy } from "./storage.server";
 import { SceneMediaRejection, prepareSceneClip, storePreparedClip } from "./scene-media-files.server";

@@ -6,10 +6,7 @@ import { estimatedDurationFor } from "~/lib/storyboard";
 import { resolutionValue } from "~/lib/video-format";
 import type { Project } from "~/generated/prisma/client";
 import { offlineImagePrompt } from "~/providers/text/scenes";
-import { jsonError } from "./api.server";
-import { workflowIsRunning } from "./temporal.server";
-import { generateAllWorkflowId } from "../../workflows/shared/scene-media";
-import { storyboardWorkflowId } from "../../workflows/shared/storyboard";
+import { jsonError } from "./refusal.server";
 
 /** No storyboard is laid out with more scenes than this (the split plans at most 240). */
 export const MAX_LAID_OUT_SCENES = 500;
@@ -43,19 +40,6 @@ const DROP_IMAGE = {
   generatedClipDuration: null,
   generatedMediaCredit: Prisma.DbNull,
 };
-
-/**
- * Refuses (409) while the storyboard is being split or Generate All runs: both work on scenes by index, and a
- * reorder under them would put a picture on the wrong words.
- */
-export async function assertScenesEditable(projectId: string, storyboardStatus: string | null) {
-  if (storyboardStatus === "processing" && (await workflowIsRunning(storyboardWorkflowId(projectId)))) {
-    throw jsonError(409, "The storyboard is being split into scenes. Edit the scenes once it is done.");
-  }
-  if (await workflowIsRunning(generateAllWorkflowId(projectId))) {
-    throw jsonError(409, "Generate All is making pictures and voiceovers. Edit the scenes once it is done.");
-  }
-}
 
 /**
  * Lays the storyboard's scenes out as `items` say, inside the caller's transaction: kept scenes move to their new

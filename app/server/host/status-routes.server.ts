@@ -8,7 +8,7 @@
 // generation, error reports and API tokens only).
 import type { ServerBuild } from "@remix-run/node";
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
-import { forgetCaller, mayReuseCaller } from "./status-request.server";
+import { forgetCaller, mayReuseCaller } from "../status-request.server";
 import { refusedAtTheDoor } from "./web-app.server";
 
 /** The polling routes the pages call while something runs (spec section 7), answered by the fast path. */

@@ -4,7 +4,7 @@ import type { JobStatus, Project, Resolution } from "~/generated/prisma/client";
 import type { ProjectStage } from "~/lib/project-stage";
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import { resolutionValue, type ResolutionValue } from "~/lib/video-format";
-import { jsonError } from "./api.server";
+import { jsonError } from "./refusal.server";
 import { POOL_WAIT_MS, prisma } from "./db.server";
 import { FREE_PROJECT_LIMIT, assertCanCreateProject, getAccessLevel, isBillingEnabled } from "./permissions.server";
 

@@ -2,7 +2,7 @@
 // off and every signed-in user gets premium ("self-hosted mode"). With it, premium needs an active
 // subscription; everybody else is free: one project, 720p at most, no background music, no upload.
 import type { User } from "~/generated/prisma/client";
-import { jsonError } from "./api.server";
+import { jsonError } from "./refusal.server";
 import { prisma, type DbClient } from "./db.server";
 import { getEnv } from "./env.server";
 import type { AccessLevel } from "~/lib/subscription";
