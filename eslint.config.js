@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "node_modules/", ".data/", ".bin/", "app/generated/", ".cache/"] },
+  { ignores: ["build/", "dist/", "node_modules/", ".data/", ".bin/", "app/generated/", ".cache/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,7 +7,7 @@ import type { Project } from "~/generated/prisma/client";
 import { OWN_SCRIPT_WRITER, normaliseOwnScript, ownScriptProblem, ownScriptWords, planScriptEdit, type ScriptEditPlan } from "~/lib/own-script";
 import { targetWordsFor } from "~/lib/script";
 import { splitVoiceover } from "~/providers/text/scenes";
-import { jsonError } from "./refusal.server";
+import { refusal } from "./refusal.server";
 import { prisma } from "./db.server";
 import { applySceneLayout, type LayoutItem } from "./scene-layout.server";
 
@@ -21,10 +21,10 @@ export type SavedOwnScript = {
 
 /** The text as it will be saved, or a thrown 400/413 JSON response `{ message, field: "text" }`. */
 export function checkedOwnScript(text: unknown): string {
-  if (typeof text !== "string") throw jsonError(400, "text: Send the script as a string.", { field: "text" });
+  if (typeof text !== "string") throw refusal(400, "text: Send the script as a string.", { field: "text" });
   const normalised = normaliseOwnScript(text);
   const problem = ownScriptProblem(normalised);
-  if (problem) throw jsonError(problem.status, problem.message, { field: "text" });
+  if (problem) throw refusal(problem.status, problem.message, { field: "text" });
   return normalised;
 }
 

@@ -3,9 +3,10 @@
 import { resolutionEnum } from "~/lib/video-format";
 import type { MakeVideoOptions } from "~/lib/make-video-options";
 import { prisma } from "./db.server";
-import { assertCanUpload, assertCanUseMusic, maxRenderHeight } from "./permissions.server";
+import { assertCanUpload, assertCanUseMusic } from "./permissions.server";
+import { renderHeightFor } from "./render-input.server";
 import { createProject } from "./projects.server";
-import { jsonError } from "./refusal.server";
+import { refusal } from "./refusal.server";
 import { getProviderKeys } from "./settings.server";
 
 /**
@@ -18,16 +19,15 @@ export async function assertMakeVideoAllowed(userId: string, options: MakeVideoO
   if (options.upload) {
     await assertCanUpload(userId);
     const connection = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { revokedAt: true } });
-    if (!connection || connection.revokedAt) throw jsonError(409, "YouTube is not connected. Connect YouTube on the Upload page first, or leave upload off.", { field: "upload", needsConnection: true });
-    if (options.publishAt && new Date(options.publishAt).getTime() <= Date.now()) throw jsonError(400, "publishAt must be in the future.", { field: "publishAt" });
+    if (!connection || connection.revokedAt) throw refusal(409, "YouTube is not connected. Connect YouTube on the Upload page first, or leave upload off.", { field: "upload", needsConnection: true });
+    if (options.publishAt && new Date(options.publishAt).getTime() <= Date.now()) throw refusal(400, "publishAt must be in the future.", { field: "publishAt" });
   }
-  if (options.quality && options.quality > (await maxRenderHeight(userId))) {
-    throw jsonError(402, `${options.quality}p is a Premium feature; the free plan renders up to 720p. Upgrade on the Subscription page (/subscription).`, { field: "quality", limit: "quality" });
-  }
+  // the same rule and words as the render page (core/render-input.server.ts)
+  if (options.quality) await renderHeightFor(userId, options.quality);
   if (options.imageSource && options.imageSource !== "offline") {
     const keys = await getProviderKeys(userId);
-    if (options.imageSource === "leonardo" && !keys.leonardoApiKey) throw jsonError(400, "imageSource leonardo needs your Leonardo API key: save it in Settings first.", { field: "imageSource" });
-    if (options.imageSource !== "leonardo" && !keys.pexelsApiKey) throw jsonError(400, `imageSource ${options.imageSource} needs your free Pexels API key: save it in Settings first.`, { field: "imageSource" });
+    if (options.imageSource === "leonardo" && !keys.leonardoApiKey) throw refusal(400, "imageSource leonardo needs your Leonardo API key: save it in Settings first.", { field: "imageSource" });
+    if (options.imageSource !== "leonardo" && !keys.pexelsApiKey) throw refusal(400, `imageSource ${options.imageSource} needs your free Pexels API key: save it in Settings first.`, { field: "imageSource" });
   }
 }
 

@@ -5,8 +5,9 @@ import type { z } from "zod";
 import { BodyLimitError, isBodyLimitError, MAX_JSON_BYTES, readBodyWithin, withBodyLimit } from "~/lib/request-body.server";
 import { getEnv } from "~/core/env.server";
 
-import { jsonError } from "~/core/refusal.server";
-export { jsonError };
+import { jsonError, refusalResponse, thrownResponse } from "./json-answer.server";
+
+export { jsonError, refusalResponse, thrownResponse };
 
 /** 405 with the Allow header and a JSON message naming the methods this path takes. */
 export function methodNotAllowed(allow: string[], message?: string): Response {
@@ -130,7 +131,7 @@ export async function readMultipartStream<T>(
     const cause = e instanceof ReceiveError ? e.thrown : e;
     if (isBodyLimitError(cause)) throw jsonError(413, tooLarge, { field });
     if (cause instanceof TooManyPartsError) throw jsonError(413, `The upload has too many form fields: send at most ${MAX_MULTIPART_PARTS}.`, { field });
-    if (e instanceof ReceiveError || cause instanceof Response) throw cause;
+    if (e instanceof ReceiveError || thrownResponse(cause)) throw cause;
     throw jsonError(400, `The upload could not be read as a multipart form: ${(cause as Error).message}`, { field });
   }
   const kept = received as { value: T } | null;

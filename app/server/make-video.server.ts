@@ -17,7 +17,7 @@ import {
   type MakeVideoTuning,
   type MakeVideoWorkflowInput,
 } from "../../workflows/shared/make-video";
-import { jsonError } from "./api.server";
+import { jsonError, thrownResponse } from "./api.server";
 import { assertMakeVideoAllowed, createProjectForRun } from "~/core/video-run.server";
 import { LANGUAGES } from "~/lib/languages";
 import { userProviders } from "./providers.server";
@@ -225,7 +225,7 @@ export async function deleteMakeVideo(userId: string, id: string): Promise<{ id:
     await (await getTemporalClient()).workflow.getHandle(run.workflowId).terminate("The creator deleted the video");
     forgetWorkflow(run.workflowId);
   }
-  if (run.projectId) await deleteProject(userId, run.projectId).catch((e: unknown) => (e instanceof Response && e.status === 404 ? null : Promise.reject(e)));
+  if (run.projectId) await deleteProject(userId, run.projectId).catch((e: unknown) => (thrownResponse(e)?.status === 404 ? null : Promise.reject(e)));
   await prisma.videoRun.deleteMany({ where: { id: run.id, userId } });
   return { id: run.id, deleted: true };
 }

@@ -13,6 +13,7 @@ import { seedRenderableProject } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { startTestWorker } from "../support/temporal";
+import { thrownResponse } from "~/server/json-answer.server";
 
 let stopWorker: () => Promise<void>;
 let client: Client;
@@ -35,7 +36,9 @@ const call = async (handler: (args: never) => Promise<unknown>, path: string, in
   try {
     return (await handler({ request, params: init.params ?? {}, context: {} } as never)) as Response;
   } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
+    // as the server does: a thrown Response is the answer, a refusal of the core is said as JSON
+    const answer = thrownResponse(thrown);
+    if (answer) return answer;
     throw thrown;
   }
 };

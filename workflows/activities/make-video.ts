@@ -3,20 +3,21 @@
 // processing, a render row, a music track row, an upload row), so the pages show the stage while it runs; the
 // run's VideoRun row records the stage, the percent, the error in words and, at the end, the links.
 import { ApplicationFailure } from "@temporalio/activity";
-import { captionStyleFor } from "~/lib/caption-style";
 import { thumbnailFontFor, thumbnailFontSizeFor } from "~/lib/thumbnail";
 import { allScenesHaveMedia } from "~/lib/storyboard";
-import { defaultRenderHeight, resolutionValue, videoSizeFor } from "~/lib/video-format";
 import { prisma } from "~/core/db.server";
 import { checkedOwnScript, writeOwnScript } from "~/core/own-script.server";
-import { canUseMusic, maxRenderHeight } from "~/core/permissions.server";
+import { canUseMusic } from "~/core/permissions.server";
+import { startRenderRow } from "~/core/render-input.server";
 import { getUserSettings } from "~/core/settings.server";
+import { isRefusal } from "~/core/refusal.server";
+import { refusalFailure } from "./refusals";
 import { emitWebhookEvent } from "~/core/webhooks.server";
 import type { WebhookEvent } from "../shared/webhooks";
 import type { GenerateAllProgress } from "../shared/scene-media";
 import { MAKE_VIDEO_INPUT_ERROR, MAKE_VIDEO_STAGES, type MakeVideoOptions, type MakeVideoResult, type MakeVideoStage, type MakeVideoTuning } from "../shared/make-video";
 import { DEFAULT_MUSIC_POLL_INTERVAL_MS, musicTracksWorkflowId, type BackgroundMusicInput, type MusicTracksInput } from "../shared/music";
-import { renderWorkflowId, type RenderWorkflowInput } from "../shared/render";
+import type { RenderWorkflowInput } from "../shared/render";
 import { scriptWorkflowId, type ScriptWorkflowInput } from "../shared/script";
 import { storyboardWorkflowId } from "../shared/storyboard";
 import type { ThumbnailWorkflowInput } from "../shared/thumbnail";
@@ -89,7 +90,7 @@ export function createMakeVideoActivities() {
         try {
           text = checkedOwnScript(options.script);
         } catch (e) {
-          if (e instanceof Response) throw inputError(((await e.json().catch(() => ({}))) as { message?: string }).message ?? "The script could not be saved.");
+          if (isRefusal(e)) throw refusalFailure(e, MAKE_VIDEO_INPUT_ERROR);
           throw e;
         }
         // the run owns its project: no draft of its own is being written, and its scenes are not split yet
@@ -152,12 +153,14 @@ export function createMakeVideoActivities() {
     /** A render row at the chosen quality (the plan's best HD by default) with the project's caption style. */
     async prepareRenderStage(input: RunRef & { tuning?: MakeVideoTuning }): Promise<RenderWorkflowInput> {
       const { project, options } = await runAndProject(input);
-      const format = resolutionValue(project.resolution);
-      const allowed = await maxRenderHeight(input.userId);
-      const size = input.tuning?.renderSize ?? videoSizeFor(format, Math.min(options.quality ?? defaultRenderHeight(allowed), allowed));
-      const render = await prisma.renderedVideo.create({ data: { projectId: project.id, status: "processing", workflowId: renderWorkflowId(project.id) } });
-      const captionStyle = captionStyleFor(format, project);
-      return { renderId: render.id, userId: input.userId, projectId: project.id, ...size, captions: captionStyle.preset !== "none", captionStyle };
+      // as the render page: a quality above the plan (it may have changed since the run began) is refused in the
+      // same words, a non-retryable failure (workflows/activities/refusals.ts), never lowered in silence
+      try {
+        return await startRenderRow(input.userId, project, options.quality, input.tuning?.renderSize);
+      } catch (e) {
+        if (isRefusal(e)) throw refusalFailure(e, MAKE_VIDEO_INPUT_ERROR);
+        throw e;
+      }
     },
 
     /** The mix, when the latest render lacks the music (the render mixes a finished track in itself). null: nothing to mix. */

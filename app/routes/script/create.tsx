@@ -27,6 +27,8 @@ import { checkedOwnScript } from "~/core/own-script.server";
 import { saveOwnScript } from "~/server/script.server";
 import { MAX_JSON_BYTES, readBodyCapped } from "~/server/api.server";
 import { pageMeta } from "~/lib/meta";
+import { isRefusal } from "~/core/refusal.server";
+import { thrownResponse } from "~/server/api.server";
 
 export const meta: MetaFunction = () => pageMeta("Create New Video · Reelsmith");
 
@@ -100,9 +102,8 @@ export async function action({ request }: ActionFunctionArgs): Promise<Response>
     try {
       ownScript = checkedOwnScript(form.script ?? "");
     } catch (e) {
-      if (!(e instanceof Response)) throw e;
-      const body = (await e.json().catch(() => ({}))) as { message?: string };
-      return Response.json({ ok: false, message: body.message ?? "The script cannot be saved.", field: "script" } satisfies ActionResult, { status: e.status });
+      if (!isRefusal(e)) throw e;
+      return Response.json({ ok: false, message: e.message, field: "script" } satisfies ActionResult, { status: e.status });
     }
   }
   try {
@@ -115,9 +116,10 @@ export async function action({ request }: ActionFunctionArgs): Promise<Response>
     });
     if (ownScript !== null) await saveOwnScript({ userId, projectId: project.id, text: ownScript });
   } catch (e) {
-    if (e instanceof Response) {
-      const body = (await e.json().catch(() => ({}))) as { message?: string };
-      return Response.json({ ok: false, message: body.message ?? "Could not create the project." } satisfies ActionResult, { status: e.status });
+    const answer = thrownResponse(e);
+    if (answer) {
+      const body = (await answer.json().catch(() => ({}))) as { message?: string };
+      return Response.json({ ok: false, message: body.message ?? "Could not create the project." } satisfies ActionResult, { status: answer.status });
     }
     throw e;
   }
