@@ -12,6 +12,7 @@ import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflow
 import { normaliseOwnScript, ownScriptWords, scriptSections } from "~/lib/own-script";
 import { jsonError } from "./api.server";
 import { checkedOwnScript, writeOwnScript, type SavedOwnScript } from "~/core/own-script.server";
+import { startScriptRow } from "~/core/script-input.server";
 import { getProjectForUser } from "~/core/projects.server";
 import { userProviders } from "./providers.server";
 import { assertScenesEditable } from "./scene-edit.server";
@@ -56,17 +57,12 @@ export async function startScriptGeneration(userId: string, project: Project, de
     }
     await client.workflow.getHandle(workflowId).terminate("Replaced by a new script generation").catch(() => {});
   }
-  const startedAt = new Date();
-  // Marked processing now, so a status read right after this call already says so.
-  await prisma.script.upsert({
-    where: { projectId: project.id },
-    create: { projectId: project.id, status: "processing", targetWords: 0, startedAt, workflowId },
-    update: { status: "processing", text: null, wordCount: null, error: null, startedAt, completedAt: null, workflowId },
-  });
+  // Marked processing now, so a status read right after this call already says so (as make-video's script stage).
+  const { input, startedAt } = await startScriptRow(userId, { ...project, title: details.title, topic: details.topic, durationSeconds: details.duration });
   try {
     await startWorkflow<typeof scriptWorkflow>("scriptWorkflow", {
       workflowId,
-      args: [{ projectId: project.id, userId, title: details.title, topic: details.topic, durationSeconds: details.duration, language: project.language }],
+      args: [input],
       memo: { userId, projectId: project.id, projectTitle: details.title },
     });
     forgetWorkflow(workflowId);

@@ -9,6 +9,7 @@ import { prisma } from "~/core/db.server";
 import { checkedOwnScript, writeOwnScript } from "~/core/own-script.server";
 import { canUseMusic } from "~/core/permissions.server";
 import { startRenderRow } from "~/core/render-input.server";
+import { startScriptRow } from "~/core/script-input.server";
 import { getUserSettings } from "~/core/settings.server";
 import { isRefusal } from "~/core/refusal.server";
 import { refusalFailure } from "./refusals";
@@ -18,7 +19,7 @@ import type { GenerateAllProgress } from "../shared/scene-media";
 import { MAKE_VIDEO_INPUT_ERROR, MAKE_VIDEO_STAGES, type MakeVideoOptions, type MakeVideoResult, type MakeVideoStage, type MakeVideoTuning } from "../shared/make-video";
 import { DEFAULT_MUSIC_POLL_INTERVAL_MS, musicTracksWorkflowId, type BackgroundMusicInput, type MusicTracksInput } from "../shared/music";
 import type { RenderWorkflowInput } from "../shared/render";
-import { scriptWorkflowId, type ScriptWorkflowInput } from "../shared/script";
+import type { ScriptWorkflowInput } from "../shared/script";
 import { storyboardWorkflowId } from "../shared/storyboard";
 import type { ThumbnailWorkflowInput } from "../shared/thumbnail";
 import { youtubeUploadWorkflowId, youtubeWatchUrl, type YoutubeUploadInput } from "../shared/youtube-upload";
@@ -97,14 +98,7 @@ export function createMakeVideoActivities() {
         await writeOwnScript(project, text);
         return null;
       }
-      const workflowId = scriptWorkflowId(project.id);
-      const startedAt = new Date();
-      await prisma.script.upsert({
-        where: { projectId: project.id },
-        create: { projectId: project.id, status: "processing", targetWords: 0, startedAt, workflowId },
-        update: { status: "processing", text: null, wordCount: null, error: null, startedAt, completedAt: null, workflowId },
-      });
-      return { projectId: project.id, userId: ref.userId, title: project.title, topic: project.topic, durationSeconds: project.durationSeconds, language: project.language };
+      return (await startScriptRow(ref.userId, project)).input;
     },
 
     /** The storyboard row marked processing, as /storyboard does before it starts the split. */
