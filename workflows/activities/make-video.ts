@@ -3,14 +3,13 @@
 // processing, a render row, a music track row, an upload row), so the pages show the stage while it runs; the
 // run's VideoRun row records the stage, the percent, the error in words and, at the end, the links.
 import { ApplicationFailure } from "@temporalio/activity";
-import { thumbnailFontFor, thumbnailFontSizeFor } from "~/lib/thumbnail";
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import { prisma } from "~/core/db.server";
 import { checkedOwnScript, writeOwnScript } from "~/core/own-script.server";
 import { canUseMusic } from "~/core/permissions.server";
 import { startRenderRow } from "~/core/render-input.server";
 import { startScriptRow } from "~/core/script-input.server";
-import { getUserSettings } from "~/core/settings.server";
+import { thumbnailInputFor } from "~/core/thumbnail-input.server";
 import { isRefusal } from "~/core/refusal.server";
 import { refusalFailure } from "./refusals";
 import { emitWebhookEvent } from "~/core/webhooks.server";
@@ -174,16 +173,7 @@ export function createMakeVideoActivities() {
         select: { cellIndex: true, imageUrl: true },
       });
       if (!cell?.imageUrl) throw inputError("No scene has a picture to make the thumbnail from.");
-      const settings = await getUserSettings(ref.userId);
-      return {
-        userId: ref.userId,
-        projectId: project.id,
-        imageUrl: cell.imageUrl,
-        cellIndex: cell.cellIndex,
-        title: options.thumbnailText,
-        font: thumbnailFontFor(settings.preferredThumbnailFont).value,
-        fontSize: thumbnailFontSizeFor(settings.preferredThumbnailFontSize),
-      };
+      return thumbnailInputFor(ref.userId, project.id, { imageUrl: cell.imageUrl, cellIndex: cell.cellIndex, title: options.thumbnailText });
     },
 
     /** The made thumbnail becomes the project's approved one (the upload sets it on the video). */
