@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "node_modules/", ".data/", ".bin/", "app/generated/", ".cache/"] },
+  { ignores: ["build/", "dist/", "node_modules/", ".data/", ".bin/", "app/generated/", ".cache/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -45,18 +45,31 @@ export default tseslint.config(
       ],
     },
   },
+  // The folder rule (decision 211): the worker's code takes what it shares with the web from the core (app/core),
+  // app/lib, app/providers and workflows/shared, never from the web's app/server; the core never imports the web.
+  // tests/unit/layer-walls.test.ts checks the same rule (type-only imports included) and the circles.
   {
-    files: ["workflows/activities/**/*.ts"],
+    files: ["workflows/activities/**/*.ts", "workflows/engine/**/*.ts", "workflows/observability/**/*.ts", "workflows/worker.ts", "workflows/shared/heartbeat.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
           patterns: [
-            { group: ["~/routes/*", "~/components/*"], message: "Activities never import routes or UI components." },
-            {
-              regex: "^~/server/(script|storyboard|render|music|thumbnail|youtube|upload|publish|billing|projects|auth|session|api)\\.server$",
-              message: "Activities never import a web stage module: put the shared rule in app/lib or workflows/shared.",
-            },
+            { group: ["~/routes/*", "~/components/*"], message: "The worker never imports routes or UI components." },
+            { regex: "^~/server/|/app/server/", message: "The worker imports the core (~/core/*), never app/server: move the shared piece into app/core." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/core/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "^~/(server|routes|components)/|^\\.\\./(server|routes|components)/", message: "The core never imports the web (app/server, routes, UI components)." },
           ],
         },
       ],

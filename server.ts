@@ -1,28 +1,28 @@
 // The web server: Express in front of Remix. In development Vite serves the app with hot reload;
 // in production the built app is served from build/. Without OIDC_ISSUER the embedded identity provider is
 // mounted under /oidc, and then the server is a local tool: it listens on loopback only and refuses a
-// non-loopback PUBLIC_URL (app/server/exposure.server.ts). The gates in app/server/web-app.server.ts run
+// non-loopback PUBLIC_URL (app/core/exposure.server.ts). The gates in app/server/host/web-app.server.ts run
 // before Remix: security headers, the /api gates (cross-site writes 403, signed-out calls 401, declared body
 // size 413), rate limits (429) and 405 for methods a route does not take. The status polls come first of all,
-// answered by their own route modules (app/server/status-routes.server.ts).
+// answered by their own route modules (app/server/host/status-routes.server.ts).
 // first of all: every setting checked, a bad one stops the server named (issue 47)
-import "~/server/settings-at-start.server";
+import "~/core/settings-at-start.server";
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
-import { withBusyAnswers } from "~/server/busy.server";
-import { getEnv } from "~/server/env.server";
-import { exposureBanner, exposureProblem, listenHost } from "~/server/exposure.server";
-import { EMBEDDED_PROVIDER_PATH, createEmbeddedOidcRouter, isEmbeddedProviderEnabled } from "~/server/oidc-provider.server";
+import { withBusyAnswers } from "~/server/host/busy.server";
+import { getEnv } from "~/core/env.server";
+import { exposureBanner, exposureProblem, listenHost } from "~/core/exposure.server";
+import { EMBEDDED_PROVIDER_PATH, createEmbeddedOidcRouter, isEmbeddedProviderEnabled } from "~/server/host/oidc-provider.server";
 import { projectFile } from "~/lib/project-files.server";
-import { upgradeLegacySecrets } from "~/server/settings.server";
-import { compressedResponses, fingerprintedAssets } from "~/server/static-assets.server";
-import { forgetCallersOnOtherRequests, statusFastPath } from "~/server/status-routes.server";
-import { webObservability } from "~/server/observability/web.server";
-import { mountGates, requestContext, routesOfBuild, securityHeaders } from "~/server/web-app.server";
+import { upgradeLegacySecrets } from "~/core/settings.server";
+import { compressedResponses, fingerprintedAssets } from "~/server/host/static-assets.server";
+import { forgetCallersOnOtherRequests, statusFastPath } from "~/server/host/status-routes.server";
+import { webObservability } from "~/server/host/observability.server";
+import { mountGates, requestContext, routesOfBuild, securityHeaders } from "~/server/host/web-app.server";
 
 const env = getEnv();
 const problem = exposureProblem(env);
@@ -50,7 +50,7 @@ const viteDevServer =
         }),
       );
 
-// every loader and action answers 503 "busy" when the database pool is exhausted (app/server/busy.server.ts)
+// every loader and action answers 503 "busy" when the database pool is exhausted (app/server/host/busy.server.ts)
 const build = viteDevServer
   ? () => (viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>).then(withBusyAnswers)
   : withBusyAnswers((await import(pathToFileURL(projectFile("build/server/index.js")).href)) as ServerBuild);

@@ -14,7 +14,7 @@ declare module "@remix-run/node" {
 
 /**
  * Writes a .br (brotli, best) and a .gz (gzip, best) twin beside each compressible client asset, so the server
- * sends them without compressing per request (app/server/static-assets.server.ts; decision 134). Runs when each
+ * sends them without compressing per request (app/server/host/static-assets.server.ts; decision 134). Runs when each
  * of Remix's two builds closes: the server build moves its CSS into the client's assets after the client build.
  */
 function precompressClientAssets(): Plugin {

@@ -1,5 +1,5 @@
 // Remix's Node entry (the default one), plus the per-request CSP nonce (decision 052): the gates in
-// app/server/web-app.server.ts make a nonce for each request, put it in the Content-Security-Policy header and in
+// app/server/host/web-app.server.ts make a nonce for each request, put it in the Content-Security-Policy header and in
 // the load context; here it is handed to React (for the scripts it streams) and to the page (<Scripts nonce>).
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
@@ -9,7 +9,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/layout/csp-nonce";
 import { modulePreloadsAtLowPriority } from "~/server/module-preload-priority.server";
-import { cspNonceOf } from "~/server/web-app.server";
+import { cspNonceOf } from "~/server/host/web-app.server";
 
 const ABORT_DELAY = 5_000;
 

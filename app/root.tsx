@@ -23,9 +23,9 @@ import { pageMeta } from "~/lib/meta";
 import { createQueryClient } from "~/lib/query-client";
 import { getUser, isSignedInPage, signedOutRedirect } from "~/server/auth.server";
 import { getGlobalBranding } from "~/server/branding.server";
-import { prisma } from "~/server/db.server";
-import { getAccessLevel, isBillingEnabled, isOwner } from "~/server/permissions.server";
-import { getNavigationGates } from "~/server/projects.server";
+import { prisma } from "~/core/db.server";
+import { getAccessLevel, isBillingEnabled, isOwner } from "~/core/permissions.server";
+import { getNavigationGates } from "~/core/projects.server";
 import stylesheet from "~/tailwind.css?url";
 
 // Scripts run under a nonce-only CSP (decision 052): in the browser zod must not probe for eval (`new Function`),
@@ -137,7 +137,7 @@ function messageOf(data: unknown): string | null {
 }
 
 /**
- * A part of Reelsmith is down or busy (503 from app/server/busy.server.ts): say so in words, and try again every
+ * A part of Reelsmith is down or busy (503 from app/server/host/busy.server.ts): say so in words, and try again every
  * few seconds, so the page comes back by itself once the part does (issue 31).
  */
 function ComingBack({ message }: { message: string }) {

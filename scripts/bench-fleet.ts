@@ -45,9 +45,9 @@ delete process.env.STRIPE_SECRET_KEY;
 // this process seeds the projects in the local folder; the S3 render's files are copied into the bucket
 process.env.STORAGE = "local";
 // the app's modules read the environment once: imported after it is set
-const { prisma } = await import("~/server/db.server");
-const { mediaBackend } = await import("~/server/storage.server");
-const { createS3Backend, createS3Client } = await import("~/server/storage/s3.server");
+const { prisma } = await import("~/core/db.server");
+const { mediaBackend } = await import("~/core/storage.server");
+const { createS3Backend, createS3Client } = await import("~/core/storage/s3.server");
 const { seedRenderableProject } = await import("../tests/fixtures/render-project");
 const { renderVideoWorkflow } = await import("../workflows/render");
 const { taskQueueFor } = await import("../workflows/shared/queue-names");

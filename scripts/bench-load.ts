@@ -152,7 +152,7 @@ try {
   const web = childPid("server.ts");
   const worker = childPid("workflows/worker.ts");
   console.log(`${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; web process ${web ?? "not found"}, worker ${worker ?? "not found"}`);
-  const { prisma } = await import("~/server/db.server");
+  const { prisma } = await import("~/core/db.server");
   const { createSession } = await import("~/server/session.server");
   const { seedRenderableProject } = await import("../tests/fixtures/render-project");
   const { getTemporalClient } = await import("~/server/temporal.server");

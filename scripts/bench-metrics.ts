@@ -44,7 +44,7 @@ async function measure(mode: "on" | "off"): Promise<Result> {
     // the web server: the process listening on the app's port (other runs on this machine have web servers too)
     const web = pidListeningOn(Number(new URL(app.baseUrl).port));
     const pool = new Pool(app.baseUrl, { keepAliveTimeout: 30_000, connections: 64 });
-    const { prisma } = await import("~/server/db.server");
+    const { prisma } = await import("~/core/db.server");
     const { createSession } = await import("~/server/session.server");
     const cookies: string[] = [];
     for (let i = 0; i < CREATORS; i++) {
@@ -119,8 +119,8 @@ async function measure(mode: "on" | "off"): Promise<Result> {
  * series. What a noisy machine cannot hide.
  */
 async function measureInProcess(): Promise<{ recordUs: number; scrapeMs: number; scrapeBytes: number }> {
-  const { httpRequestDuration, metricsText, startMetrics } = await import("~/server/observability/metrics.server");
-  const { routePatterns } = await import("~/server/observability/http-metrics.server");
+  const { httpRequestDuration, metricsText, startMetrics } = await import("~/core/observability/metrics.server");
+  const { routePatterns } = await import("~/core/observability/http-metrics.server");
   startMetrics("web");
   const routes = [
     { id: "root", path: "", module: {} },

@@ -101,9 +101,9 @@ try {
   const app = await startAppForTests(servers.env);
   const base = app.baseUrl;
   Object.assign(process.env, { DATABASE_URL: process.env.E2E_DATABASE_URL, DATA_DIR: process.env.E2E_DATA_DIR });
-  const { prisma } = await import("~/server/db.server");
+  const { prisma } = await import("~/core/db.server");
   const { createSession } = await import("~/server/session.server");
-  const { mediaUrl, saveMedia } = await import("~/server/storage.server");
+  const { mediaUrl, saveMedia } = await import("~/core/storage.server");
   const { seedRenderableProject } = await import("../tests/fixtures/render-project");
 
   // A creator with a six-scene project, its images and voiceovers, and one finished render.

@@ -3,14 +3,14 @@
 // queue's worker also runs the workflows; the heavy and render queues' workers run activities only, each with its
 // own slot count, so renders never take the slots a script needs.
 // first of all: every setting checked, a bad one stops the worker named (issue 47)
-import "~/server/settings-at-start.server";
+import "~/core/settings-at-start.server";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { workerSlots } from "~/lib/limits";
 import { projectFile } from "~/lib/project-files.server";
-import { getEnv } from "~/server/env.server";
-import { startLeftoverSweeps } from "~/server/render-cleanup.server";
+import { getEnv } from "~/core/env.server";
+import { startLeftoverSweeps } from "./engine/render-cleanup";
 import * as activities from "./activities";
 import { activityInterceptors } from "./activities/interruptions";
 import { keepAliveFile } from "./activities/worker-alive";

@@ -1,6 +1,6 @@
 // Where the dashboard opens a project: the page of the step it has reached (its next thing to do).
 
-/** How far a project has come (app/server/projects.server.ts works it out). */
+/** How far a project has come (app/core/projects.server.ts works it out). */
 export type ProjectStage = "script" | "storyboard" | "media" | "music" | "rendered" | "uploaded";
 
 export const STAGE_STEPS: { stage: ProjectStage; label: string; page: string }[] = [

@@ -71,3 +71,6 @@ export function withBodyLimit(request: Request, maxBytes: number): Request {
   );
   return new Request(request.url, { method: request.method, headers: request.headers, body: limited, signal: request.signal, duplex: "half" } as RequestInit);
 }
+
+/** The file part of a streamed multipart upload, as it arrives: its bytes are read once, in order. */
+export type StreamedFilePart = { fileName: string | null; contentType: string | null; data: AsyncIterable<Uint8Array> };

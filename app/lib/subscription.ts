@@ -1,6 +1,6 @@
 // What the subscription page and the dashboard say about a plan, from GET /api/subscription/status.
 
-/** What an account may do: the owner is admin; without billing everyone is premium (app/server/permissions.server.ts). */
+/** What an account may do: the owner is admin; without billing everyone is premium (app/core/permissions.server.ts). */
 export type AccessLevel = "admin" | "premium" | "free";
 
 export const SUBSCRIPTION_PRICE_LABEL = "10 USD / month";

@@ -1,5 +1,5 @@
 // Who hears of each cloud provider request (issue 54): the HTTP client (http.server.ts) reports every request's
-// provider, outcome and time here; the metrics module (app/server/observability/metrics.server.ts) listens. No
+// provider, outcome and time here; the metrics module (app/core/observability/metrics.server.ts) listens. No
 // listener, no cost beyond one clock read. Kept apart from the client so that observing never changes a request.
 import { ProviderError } from "./errors";
 

@@ -1,5 +1,5 @@
 // The providers for one creator: each kind uses the cloud service whose key they saved, the offline one otherwise.
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 import type { ProviderCall } from "./call";
 import type { RequestPolicy } from "./http.server";
 import { createLeonardoImageProvider } from "./image/leonardo.server";

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
+import { prisma } from "~/core/db.server";
 import { API_TOKEN_NAME_MAX, API_TOKEN_PREFIX, API_TOKEN_SCOPES, MAX_API_TOKENS_PER_USER, type ApiTokenScope, type ApiTokenView } from "~/lib/api-tokens";
 
 export { API_TOKEN_PREFIX, type ApiTokenScope, type ApiTokenView };

@@ -3,12 +3,11 @@
 import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
 import type { z } from "zod";
 import { BodyLimitError, isBodyLimitError, MAX_JSON_BYTES, readBodyWithin, withBodyLimit } from "~/lib/request-body.server";
-import { getEnv } from "./env.server";
+import { getEnv } from "~/core/env.server";
 
-/** A JSON error response: `{ message, ...extra }` with the given status. */
-export function jsonError(status: number, message: string, extra?: Record<string, unknown>): Response {
-  return Response.json({ message, ...extra }, { status, headers: { "Cache-Control": "no-store" } });
-}
+import { jsonError, refusalResponse, thrownResponse } from "./json-answer.server";
+
+export { jsonError, refusalResponse, thrownResponse };
 
 /** 405 with the Allow header and a JSON message naming the methods this path takes. */
 export function methodNotAllowed(allow: string[], message?: string): Response {
@@ -69,8 +68,8 @@ export async function readMultipartCapped(request: Request, options: { maxFileBy
   }
 }
 
-/** The file part of a streamed multipart upload, as it arrives: its bytes are read once, in order. */
-export type StreamedFilePart = { fileName: string | null; contentType: string | null; data: AsyncIterable<Uint8Array> };
+import type { StreamedFilePart } from "~/lib/request-body.server";
+export type { StreamedFilePart };
 
 /**
  * A multipart upload read as a stream (decision 199): the small fields kept as text, the one file part (named
@@ -132,7 +131,7 @@ export async function readMultipartStream<T>(
     const cause = e instanceof ReceiveError ? e.thrown : e;
     if (isBodyLimitError(cause)) throw jsonError(413, tooLarge, { field });
     if (cause instanceof TooManyPartsError) throw jsonError(413, `The upload has too many form fields: send at most ${MAX_MULTIPART_PARTS}.`, { field });
-    if (e instanceof ReceiveError || cause instanceof Response) throw cause;
+    if (e instanceof ReceiveError || thrownResponse(cause)) throw cause;
     throw jsonError(400, `The upload could not be read as a multipart form: ${(cause as Error).message}`, { field });
   }
   const kept = received as { value: T } | null;

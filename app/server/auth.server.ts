@@ -9,8 +9,8 @@ import type { User } from "~/generated/prisma/client";
 import { signInErrorMessage } from "~/lib/sign-in-errors";
 import { NOT_SIGNED_IN_MESSAGE, appOrigin, jsonError } from "./api.server";
 import { scrubSecrets } from "./scrub.server";
-import { getEnv } from "./env.server";
-import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, embeddedProviderInternalUrl } from "./oidc-provider.server";
+import { getEnv } from "~/core/env.server";
+import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, embeddedProviderInternalUrl } from "./host/oidc-provider.server";
 import { createSession, destroySession, getSessionUserId } from "./session.server";
 import { findUserById, SignInRefused, upsertUserFromProfile } from "./users.server";
 

@@ -9,8 +9,9 @@ import { MakeVideoOptionsSchema, type MakeVideoOptions } from "~/lib/make-video-
 import type { videoBatchWorkflow } from "../../workflows/video-batch";
 import { BATCH_CONCURRENCY, BATCH_MAX_ROWS, videoBatchWorkflowId } from "../../workflows/shared/video-batch";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
-import { assertMakeVideoAllowed, toApiVideo, toMakeVideoView, type MakeVideoView } from "./make-video.server";
+import { prisma } from "~/core/db.server";
+import { toApiVideo, toMakeVideoView, type MakeVideoView } from "./make-video.server";
+import { assertMakeVideoAllowed } from "~/core/video-run.server";
 import { forgetWorkflow } from "./progress-cache.server";
 import { startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 

@@ -6,9 +6,9 @@ import Stripe from "stripe";
 import type { Subscription, User } from "~/generated/prisma/client";
 import { Prisma } from "~/generated/prisma/client";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
-import { getEnv } from "./env.server";
-import { getAccessLevel, isBillingEnabled, isOwner, isSubscriptionActive, type AccessLevel } from "./permissions.server";
+import { prisma } from "~/core/db.server";
+import { getEnv } from "~/core/env.server";
+import { getAccessLevel, isBillingEnabled, isOwner, isSubscriptionActive, type AccessLevel } from "~/core/permissions.server";
 
 export const PREMIUM_PRICE = { unitAmount: 1000, currency: "usd", interval: "month", productName: "Reelsmith Premium" } as const;
 

@@ -1,5 +1,5 @@
 // The owner's logo and favicon, shown to every visitor (model GlobalBranding, a single row with id 1).
-import { prisma } from "./db.server";
+import { prisma } from "~/core/db.server";
 
 export type GlobalBranding = { customLogoUrl: string | null; customFaviconUrl: string | null };
 

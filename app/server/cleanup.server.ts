@@ -1,9 +1,9 @@
 // Project Maintenance: voiceover and image files that no storyboard scene points to any more (replaced by a
 // regeneration, or left by a failed run) are found and deleted.
 import { CLEANUP_PROJECT_ID } from "~/lib/constants";
-import { prisma } from "./db.server";
-import { logError } from "./error-log.server";
-import { deleteMedia, mediaIdFromUrl, withByteCount, type StoredMediaFile } from "./storage.server";
+import { prisma } from "~/core/db.server";
+import { logError } from "~/core/error-log.server";
+import { deleteMedia, mediaIdFromUrl, withByteCount, type StoredMediaFile } from "~/core/storage.server";
 
 export type CleanupCounts = { deleted: number; orphaned: number };
 export type CleanupResult = { voiceoverFiles: CleanupCounts; imageFiles: CleanupCounts };

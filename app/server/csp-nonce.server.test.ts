@@ -1,6 +1,6 @@
 // The CSP nonces: 128 random bits each, base64, never the same twice (they come from the CSPRNG in batches).
 import { describe, expect, it } from "vitest";
-import { newCspNonce } from "./web-app.server";
+import { newCspNonce } from "./host/web-app.server";
 
 describe("newCspNonce", () => {
   it("gives 16 random bytes in base64, a new one every call, across batch refills", () => {

@@ -3,12 +3,12 @@
 // is checked with its own time limit, so the answer comes within 2 s whatever is down (issue 31); the error
 // texts go to the log (once per change, not once per poll) and to trusted callers, never to the public.
 import { randomUUID } from "node:crypto";
-import { getEnv } from "./env.server";
-import { prisma } from "./db.server";
+import { getEnv } from "~/core/env.server";
+import { prisma } from "~/core/db.server";
 import type { healthCheckWorkflow } from "../../workflows/health-check";
 import { healthCheckWorkflowId } from "../../workflows/shared/health";
 import { getTemporalClient, startWorkflow } from "./temporal.server";
-import { mediaBackend } from "./storage.server";
+import { mediaBackend } from "~/core/storage.server";
 import protos from "@temporalio/proto";
 import { livePollerIdentities } from "../../workflows/shared/live-pollers";
 

@@ -3,7 +3,6 @@
 // links), list, cancel, retry and delete runs. Called by /create's "Make the whole video", the /api/v1 routes and
 // the MCP tools. Every call is scoped to its user: another user's run is a 404.
 import type { Prisma, VideoRun } from "~/generated/prisma/client";
-import { resolutionEnum } from "~/lib/video-format";
 import type { makeVideoWorkflow } from "../../workflows/make-video";
 import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
 import { scriptProgressQuery, scriptWorkflowId } from "../../workflows/shared/script";
@@ -18,15 +17,13 @@ import {
   type MakeVideoTuning,
   type MakeVideoWorkflowInput,
 } from "../../workflows/shared/make-video";
-import { jsonError } from "./api.server";
+import { jsonError, thrownResponse } from "./api.server";
+import { assertMakeVideoAllowed, createProjectForRun } from "~/core/video-run.server";
 import { LANGUAGES } from "~/lib/languages";
 import { userProviders } from "./providers.server";
-import { prisma } from "./db.server";
-import { assertCanUpload, assertCanUseMusic, maxRenderHeight } from "./permissions.server";
+import { prisma } from "~/core/db.server";
 import { deleteProject } from "./project-deletion.server";
-import { createProject } from "./projects.server";
 import { forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
-import { getProviderKeys } from "./settings.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 import type { PublishVideo } from "~/lib/make-video-options";
@@ -60,56 +57,6 @@ export type MakeVideoView = {
   };
   options: MakeVideoOptions;
 };
-
-/**
- * What the account's plan and settings allow, checked before anything is made: music and upload are Premium
- * (402), the quality at most the plan's (402), a cloud image source needs its key (400), an upload needs a live
- * YouTube connection (409). The free plan's one project is checked when the project is created.
- */
-export async function assertMakeVideoAllowed(userId: string, options: MakeVideoOptions): Promise<void> {
-  if (options.music) await assertCanUseMusic(userId);
-  if (options.upload) {
-    await assertCanUpload(userId);
-    const connection = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { revokedAt: true } });
-    if (!connection || connection.revokedAt) throw jsonError(409, "YouTube is not connected. Connect YouTube on the Upload page first, or leave upload off.", { field: "upload", needsConnection: true });
-    if (options.publishAt && new Date(options.publishAt).getTime() <= Date.now()) throw jsonError(400, "publishAt must be in the future.", { field: "publishAt" });
-  }
-  if (options.quality && options.quality > (await maxRenderHeight(userId))) {
-    throw jsonError(402, `${options.quality}p is a Premium feature; the free plan renders up to 720p. Upgrade on the Subscription page (/subscription).`, { field: "quality", limit: "quality" });
-  }
-  if (options.imageSource && options.imageSource !== "offline") {
-    const keys = await getProviderKeys(userId);
-    if (options.imageSource === "leonardo" && !keys.leonardoApiKey) throw jsonError(400, "imageSource leonardo needs your Leonardo API key: save it in Settings first.", { field: "imageSource" });
-    if (options.imageSource !== "leonardo" && !keys.pexelsApiKey) throw jsonError(400, `imageSource ${options.imageSource} needs your free Pexels API key: save it in Settings first.`, { field: "imageSource" });
-  }
-}
-
-/** Creates the run's project (free plan: one), styled as the options say. `makeCurrent`: the pages open it. */
-export async function createProjectForRun(userId: string, options: MakeVideoOptions, makeCurrent: boolean) {
-  const project = await createProject(
-    userId,
-    {
-      title: options.title,
-      topic: options.topic,
-      resolution: resolutionEnum(options.format),
-      durationSeconds: options.duration,
-      language: options.language,
-      voiceId: options.voice,
-      voiceSpeed: options.voiceSpeed,
-    },
-    { makeCurrent },
-  );
-  return prisma.project.update({
-    where: { id: project.id },
-    data: {
-      captionPreset: options.captions ? options.captionStyle : "none",
-      captionPosition: options.captionPosition,
-      captionSize: options.captionSize,
-      imageSource: options.imageSource ?? null,
-      ...(options.musicVolume !== undefined ? { musicVolume: options.musicVolume } : {}),
-    },
-  });
-}
 
 /**
  * Starts making a whole video from options MakeVideoOptionsSchema parsed: checks the plan, creates the project (made the current one unless `makeCurrent`
@@ -278,7 +225,7 @@ export async function deleteMakeVideo(userId: string, id: string): Promise<{ id:
     await (await getTemporalClient()).workflow.getHandle(run.workflowId).terminate("The creator deleted the video");
     forgetWorkflow(run.workflowId);
   }
-  if (run.projectId) await deleteProject(userId, run.projectId).catch((e: unknown) => (e instanceof Response && e.status === 404 ? null : Promise.reject(e)));
+  if (run.projectId) await deleteProject(userId, run.projectId).catch((e: unknown) => (thrownResponse(e)?.status === 404 ? null : Promise.reject(e)));
   await prisma.videoRun.deleteMany({ where: { id: run.id, userId } });
   return { id: run.id, deleted: true };
 }

@@ -13,7 +13,7 @@ import type { ApiRequestCaller } from "./api-token-gate.server";
 import { API_V1_VERSION, ListVideosQuerySchema, VIDEO_STATUSES } from "./api-v1.server";
 import { getMakeVideo, listMakeVideos, listVoicesAndLanguages, publishMakeVideo, startMakeVideo, toApiVideo } from "./make-video.server";
 import { problem, toProblem } from "./problem.server";
-import { createRateLimiters, RATE_LIMITS } from "./web-app.server";
+import { createRateLimiters, RATE_LIMITS } from "./host/web-app.server";
 
 export const MCP_TOOLS = ["make_video", "get_video_status", "list_videos", "list_voices", "publish_video"] as const;
 

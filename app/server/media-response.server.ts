@@ -3,7 +3,7 @@
 // and by /api/v1's video and thumbnail downloads (issue 32).
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { jsonError } from "./api.server";
-import { findMediaForUser, mediaSize, openMediaStream, StorageNotFoundError } from "./storage.server";
+import { findMediaForUser, mediaSize, openMediaStream, StorageNotFoundError } from "~/core/storage.server";
 
 /** The 404 for a missing file and for another user's alike. */
 export const MEDIA_NOT_FOUND = "Media file not found. It may have been deleted; generate it again.";

@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { RESIZABLE_IMAGE_TYPES, type MediaVariantWidth } from "~/lib/media-variants";
 import { jsonError } from "./api.server";
 import { MEDIA_NOT_FOUND, serveMedia } from "./media-response.server";
-import { findMediaForUser, mediaBackend, mediaVariantKey, readMedia, StorageNotFoundError, type StoredMediaFile } from "./storage.server";
+import { findMediaForUser, mediaBackend, mediaVariantKey, readMedia, StorageNotFoundError, type StoredMediaFile } from "~/core/storage.server";
 
 /** The most pixels a variant is made from (the scene upload's own limit); a larger original is answered as itself. */
 const MAX_SOURCE_PIXELS = 40_000_000;

@@ -18,10 +18,10 @@ import {
   type MusicTracksInput,
 } from "../../workflows/shared/music";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
-import { assertCanUseMusic } from "./permissions.server";
-import { getCurrentProject } from "./projects.server";
-import { deleteMedia, mediaIdFromUrl } from "./storage.server";
+import { prisma } from "~/core/db.server";
+import { assertCanUseMusic } from "~/core/permissions.server";
+import { getCurrentProject } from "~/core/projects.server";
+import { deleteMedia, mediaIdFromUrl } from "~/core/storage.server";
 import { forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 

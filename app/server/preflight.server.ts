@@ -9,9 +9,9 @@ import { CAPTIONS_SCOPE } from "~/lib/youtube";
 import { blockingItems, preflightChecks, type PreflightItem, type PreflightThumbnail, type PreflightVideo } from "~/lib/preflight";
 import { VIDEO_FPS } from "../../remotion/timing";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
-import { getCurrentProject } from "./projects.server";
-import { findMediaForUser, mediaIdFromUrl, mediaSize } from "./storage.server";
+import { prisma } from "~/core/db.server";
+import { getCurrentProject } from "~/core/projects.server";
+import { findMediaForUser, mediaIdFromUrl, mediaSize } from "~/core/storage.server";
 
 export type PreflightFacts = {
   video: PreflightVideo | null;

@@ -3,6 +3,7 @@
 // The service functions the pages share throw `{ message, field?, limit? }` JSON responses; toProblem turns those
 // into problems so every door answers the same cause with the same status and words.
 import { z } from "zod";
+import { isRefusal } from "~/core/refusal.server";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 export const PROBLEM_TYPE_BASE = "https://reelsmith.dev/problems/";
@@ -88,6 +89,10 @@ export function problem(status: number, detail: string, extra: { field?: string 
  * its message not shown).
  */
 export async function toProblem(thrown: unknown): Promise<Response> {
+  if (isRefusal(thrown)) {
+    const limit = thrown.extra.limit;
+    return problem(thrown.status, thrown.message, { field: thrown.field, limit: typeof limit === "string" ? limit : undefined });
+  }
   if (thrown instanceof Response) {
     if (thrown.headers.get("Content-Type")?.startsWith(PROBLEM_CONTENT_TYPE)) return thrown;
     if (thrown.status < 400) return thrown;

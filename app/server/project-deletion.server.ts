@@ -2,9 +2,9 @@
 // its media files (files and rows), then the project's rows (the schema cascades from Project). Only the
 // owner can delete; another user's id answers 404 exactly like a missing one. Frees the free plan's slot.
 import { WorkflowNotFoundError, type Client } from "@temporalio/client";
-import { prisma } from "./db.server";
-import { getProjectForUser } from "./projects.server";
-import { deleteMedia } from "./storage.server";
+import { prisma } from "~/core/db.server";
+import { getProjectForUser } from "~/core/projects.server";
+import { deleteMedia } from "~/core/storage.server";
 import { getTemporalClient, workflowIsRunning } from "./temporal.server";
 
 /**

@@ -3,10 +3,10 @@
 import { isProviderError, providersFor, type Providers } from "~/providers/index.server";
 import { createOpenAICompatibleTextProvider } from "~/providers/text/openai-compatible.server";
 import { outboundRefusalIn } from "~/lib/outbound-fetch.server";
-import { privateTargetsAllowedFor } from "./permissions.server";
-import { getProviderKeys } from "./settings.server";
+import { privateTargetsAllowedFor } from "~/core/permissions.server";
+import { getProviderKeys } from "~/core/settings.server";
 // the owner's uploaded voices, from media storage, for the offline voice provider (decision 210)
-import "./stored-voices.server";
+import "~/core/stored-voices.server";
 
 export type { ImageModel } from "~/providers/types";
 

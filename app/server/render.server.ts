@@ -4,15 +4,14 @@ import { CAPTION_FORMATS, captionTrackUrl, storedCaptionCues, type CaptionFormat
 import { IDLE_RENDER_PROGRESS, type RenderProgress } from "~/lib/render-progress";
 import type { Project, RenderedVideo } from "~/generated/prisma/client";
 import type { renderVideoWorkflow } from "../../workflows/render";
-import { renderProgressQuery, renderWorkflowId, type RenderProgressState, type RenderWorkflowInput } from "../../workflows/shared/render";
+import { renderProgressQuery, renderWorkflowId, type RenderProgressState } from "../../workflows/shared/render";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
-import { maxRenderHeight } from "./permissions.server";
+import { prisma } from "~/core/db.server";
+import { startRenderRow } from "~/core/render-input.server";
 import { allScenesHaveMedia } from "~/lib/storyboard";
-import { captionStyleFor } from "~/lib/caption-style";
-import { defaultRenderHeight, RENDER_HEIGHT_LABELS, resolutionValue, videoSizeFor, type RenderHeight } from "~/lib/video-format";
-import { getCurrentProject } from "./projects.server";
-import { deleteMedia, mediaIdFromUrl } from "./storage.server";
+import type { RenderHeight } from "~/lib/video-format";
+import { getCurrentProject } from "~/core/projects.server";
+import { deleteMedia, mediaIdFromUrl } from "~/core/storage.server";
 import { endedUnrecorded, forgetWorkflow, workflowSnapshot, type WorkflowSnapshot } from "./progress-cache.server";
 import { readRenderProgress } from "./status-reads.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
@@ -94,19 +93,11 @@ export async function startRender(userId: string, quality?: RenderHeight): Promi
   }
   if (await activeRender(project)) throw jsonError(409, "A render is already in progress for this project. Wait for it to finish.");
 
-  const format = resolutionValue(project.resolution);
-  const allowed = await maxRenderHeight(userId);
-  if (quality && quality > allowed) {
-    throw jsonError(402, `${RENDER_HEIGHT_LABELS[quality]} is a Premium feature; the free plan renders up to 720p. Upgrade on the Subscription page (/subscription).`, {
-      field: "quality",
-      limit: "quality",
-    });
-  }
-  const size = videoSizeFor(format, quality ?? defaultRenderHeight(allowed));
+  // the quality refused above the plan (402) and the row made as every door makes it (core/render-input.server.ts)
+  const input = await startRenderRow(userId, project, quality);
   const workflowId = renderWorkflowId(project.id);
-  const render = await prisma.renderedVideo.create({ data: { projectId: project.id, status: "processing", workflowId } });
-  const captionStyle = captionStyleFor(format, project);
-  const input: RenderWorkflowInput = { renderId: render.id, userId, projectId: project.id, ...size, captions: captionStyle.preset !== "none", captionStyle };
+  const render = { id: input.renderId };
+  const size = { width: input.width, height: input.height };
   try {
     await startWorkflow<typeof renderVideoWorkflow>("renderVideoWorkflow", { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
     forgetWorkflow(workflowId);

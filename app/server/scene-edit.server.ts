@@ -1,13 +1,29 @@
 // Shaping the storyboard's scenes (issue 33): add, delete, move, split and merge, each in one transaction, for the
 // project's owner only. The plan is app/lib/scene-edit.ts (the page runs the same one to show the change at once);
-// the rows move with app/server/scene-layout.server.ts, so a scene's picture and voiceover go where its words go.
+// the rows move with app/core/scene-layout.server.ts, so a scene's picture and voiceover go where its words go.
 // See docs/decisions/171-scene-editing.md.
 import { planSceneEdit, type SceneEdit } from "~/lib/scene-edit";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
-import { getProjectForUser } from "./projects.server";
-import { applySceneLayout, assertScenesEditable, type LayoutItem } from "./scene-layout.server";
+import { prisma } from "~/core/db.server";
+import { getProjectForUser } from "~/core/projects.server";
+import { applySceneLayout, type LayoutItem } from "~/core/scene-layout.server";
 import { listCells, type StoryboardCellView } from "./storyboard.server";
+import { workflowIsRunning } from "./temporal.server";
+import { generateAllWorkflowId } from "../../workflows/shared/scene-media";
+import { storyboardWorkflowId } from "../../workflows/shared/storyboard";
+
+/**
+ * Refuses (409) while the storyboard is being split or Generate All runs: both work on scenes by index, and a
+ * reorder under them would put a picture on the wrong words.
+ */
+export async function assertScenesEditable(projectId: string, storyboardStatus: string | null) {
+  if (storyboardStatus === "processing" && (await workflowIsRunning(storyboardWorkflowId(projectId)))) {
+    throw jsonError(409, "The storyboard is being split into scenes. Edit the scenes once it is done.");
+  }
+  if (await workflowIsRunning(generateAllWorkflowId(projectId))) {
+    throw jsonError(409, "Generate All is making pictures and voiceovers. Edit the scenes once it is done.");
+  }
+}
 
 /**
  * Does `edit` to the scenes of the user's project `projectId` (another user's, or a missing one: 404) and answers

@@ -15,13 +15,13 @@ import { innermostMessage } from "../../workflows/shared/errors";
 import { SCENE_MEDIA_REJECTED, sceneClipWorkflowId, type SceneClipProgress } from "../../workflows/shared/scene-media";
 import { jsonError } from "./api.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
-import { prisma } from "./db.server";
-import { getProviderKeys } from "./settings.server";
-import { deleteMedia, mediaUrl, saveMedia } from "./storage.server";
-import { findCell, showOwnMedia } from "./scene-cell-media.server";
-import { SceneMediaRejection, prepareSceneImage, sniffSceneUpload } from "./scene-media-files.server";
+import { prisma } from "~/core/db.server";
+import { getProviderKeys } from "~/core/settings.server";
+import { deleteMedia, mediaUrl, saveMedia } from "~/core/storage.server";
+import { findCell, showOwnMedia } from "~/core/scene-cell-media.server";
+import { SceneMediaRejection, prepareSceneImage, sniffSceneUpload } from "~/core/scene-media-files.server";
 import { discardSceneUpload, type ReceivedSceneUpload } from "./scene-upload.server";
-export { SCENE_MEDIA_LIMITS, SceneMediaRejection } from "./scene-media-files.server";
+export { SCENE_MEDIA_LIMITS, SceneMediaRejection } from "~/core/scene-media-files.server";
 
 /** Stores an uploaded image or clip for the scene and shows it there. */
 export async function uploadSceneMedia(userId: string, project: Project, cellIndex: number, upload: { data: Buffer; fileName?: string | null }) {

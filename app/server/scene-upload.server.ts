@@ -4,10 +4,10 @@
 // memory twice, and a clip is never held whole at all: the web process's memory does not grow with the clip.
 import { Readable } from "node:stream";
 import type { Project } from "~/generated/prisma/client";
-import type { StreamedFilePart } from "./api.server";
-import { getEnv } from "./env.server";
-import { SCENE_MEDIA_LIMITS, SceneMediaRejection, sniffSceneUpload } from "./scene-media-files.server";
-import { deleteMedia, saveMediaFromStream, type StoredMediaFile } from "./storage.server";
+import type { StreamedFilePart } from "~/lib/request-body.server";
+import { getEnv } from "~/core/env.server";
+import { SCENE_MEDIA_LIMITS, SceneMediaRejection, sniffSceneUpload } from "~/core/scene-media-files.server";
+import { deleteMedia, saveMediaFromStream, type StoredMediaFile } from "~/core/storage.server";
 
 /** Bytes read before the type is decided: far more than file-type needs for any image or clip format we take. */
 const SNIFF_BYTES = 64 * 1024;

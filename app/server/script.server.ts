@@ -5,10 +5,17 @@ import type { VideoDetails } from "~/lib/video-details";
 import type { Project, Script } from "~/generated/prisma/client";
 import type { scriptWorkflow } from "../../workflows/script";
 import { scriptProgressQuery, scriptWorkflowId, type ScriptProgress } from "../../workflows/shared/script";
-import { prisma } from "./db.server";
+import { prisma } from "~/core/db.server";
 import { endedUnrecorded, forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
 import { readScriptForStatus } from "./status-reads.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
+import { normaliseOwnScript, ownScriptWords, scriptSections } from "~/lib/own-script";
+import { jsonError } from "./api.server";
+import { checkedOwnScript, writeOwnScript, type SavedOwnScript } from "~/core/own-script.server";
+import { startScriptRow } from "~/core/script-input.server";
+import { getProjectForUser } from "~/core/projects.server";
+import { userProviders } from "./providers.server";
+import { assertScenesEditable } from "./scene-edit.server";
 
 export type ScriptStatus = "completed" | "processing" | "error" | "not_found" | "cancelled";
 
@@ -50,17 +57,12 @@ export async function startScriptGeneration(userId: string, project: Project, de
     }
     await client.workflow.getHandle(workflowId).terminate("Replaced by a new script generation").catch(() => {});
   }
-  const startedAt = new Date();
-  // Marked processing now, so a status read right after this call already says so.
-  await prisma.script.upsert({
-    where: { projectId: project.id },
-    create: { projectId: project.id, status: "processing", targetWords: 0, startedAt, workflowId },
-    update: { status: "processing", text: null, wordCount: null, error: null, startedAt, completedAt: null, workflowId },
-  });
+  // Marked processing now, so a status read right after this call already says so (as make-video's script stage).
+  const { input, startedAt } = await startScriptRow(userId, { ...project, title: details.title, topic: details.topic, durationSeconds: details.duration });
   try {
     await startWorkflow<typeof scriptWorkflow>("scriptWorkflow", {
       workflowId,
-      args: [{ projectId: project.id, userId, title: details.title, topic: details.topic, durationSeconds: details.duration, language: project.language }],
+      args: [input],
       memo: { userId, projectId: project.id, projectTitle: details.title },
     });
     forgetWorkflow(workflowId);
@@ -104,4 +106,57 @@ export async function getScriptStatus(project: Project | null): Promise<ScriptSt
   }
   const status: ScriptStatus = script.status === "completed" ? "completed" : script.status === "cancelled" ? "cancelled" : "error";
   return { ...base, status, script: script.text, progress: null, error: script.error, isStuck: false, writtenBy: script.writtenBy };
+}
+
+/**
+ * Saves `text` as the project's script, written by the creator. Only the project's owner may (another user's
+ * project: 404, as if it did not exist). Empty or binary text: 400; over OWN_SCRIPT_MAX_CHARS: 413. A script being
+ * written for the project is stopped first; refused (409) while the scenes are being split or generated.
+ */
+export async function saveOwnScript(input: { userId: string; projectId: string; text: unknown }): Promise<SavedOwnScript> {
+  const project = await getProjectForUser(input.userId, input.projectId);
+  const text = checkedOwnScript(input.text);
+  const storyboard = await prisma.storyboard.findUnique({ where: { projectId: project.id }, select: { status: true, _count: { select: { cells: true } } } });
+  if (storyboard?._count.cells) await assertScenesEditable(project.id, storyboard.status);
+
+  const existing = await prisma.script.findUnique({ where: { projectId: project.id } });
+  if (existing?.status === "processing" && existing.workflowId) {
+    // the creator's words replace the draft being written; its run must not overwrite them when it ends
+    const client = await getTemporalClient();
+    await client.workflow.getHandle(existing.workflowId).terminate("Replaced by the creator's own script").catch(() => {});
+    forgetWorkflow(existing.workflowId);
+  }
+  return writeOwnScript(project, text);
+}
+
+/** Proofreading is offered for scripts up to this many words: the provider answers within the request. */
+export const PROOFREAD_MAX_WORDS = 3000;
+
+export type ProofreadSuggestion = {
+  /** the proofread text, each scene break as a blank line */
+  text: string;
+  /** false: the proofreader found nothing to change */
+  changed: boolean;
+  /** who proofread it, by name ("Offline writer" tidies spacing and punctuation only) */
+  by: string;
+  /** the proofreader kept every scene break where it was */
+  breaksKept: boolean;
+};
+
+/**
+ * A proofread copy of `text` offered to the creator (issue 33): nothing is saved, and nothing changes unless they
+ * take it. Read by the user's text provider (a model when one is set up; the offline writer tidies spacing and
+ * punctuation and drops repeated sentences). Same checks as saving; over PROOFREAD_MAX_WORDS: 413.
+ */
+export async function proofreadSuggestion(userId: string, input: { text: unknown; title: string; language: string }): Promise<ProofreadSuggestion> {
+  const text = checkedOwnScript(input.text);
+  const words = ownScriptWords(text);
+  if (words > PROOFREAD_MAX_WORDS) {
+    throw jsonError(413, `Proofreading is offered for scripts of up to ${PROOFREAD_MAX_WORDS.toLocaleString("en-US")} words; this one has ${words.toLocaleString("en-US")}.`, { field: "text" });
+  }
+  const sections = scriptSections(text);
+  const { text: writer } = await userProviders(userId);
+  const proofread = normaliseOwnScript(await writer.proofreadScript({ title: input.title, text: sections.join("\n\n"), language: input.language }));
+  const after = scriptSections(proofread);
+  return { text: proofread, changed: after.join("\n") !== sections.join("\n"), by: writer.name, breaksKept: after.length === sections.length };
 }

@@ -1,8 +1,8 @@
 // Sessions are rows (model Session); the cookie holds only the row's id, signed with SESSION_SECRET, so a
 // session can be revoked and expires on the server.
 import { createCookie, type Cookie } from "@remix-run/node";
-import { prisma } from "./db.server";
-import { getEnv } from "./env.server";
+import { prisma } from "~/core/db.server";
+import { getEnv } from "~/core/env.server";
 
 export const SESSION_COOKIE_NAME = "reelsmith_session";
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;

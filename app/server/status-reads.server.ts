@@ -5,7 +5,7 @@
 // StoryboardCell (storyboardId, cellIndex) unique, RenderedVideo (projectId, createdAt), Script.projectId unique).
 // The answers are still built by the stage modules (render.server, script.server, storyboard.server).
 import type { JobStatus } from "~/generated/prisma/client";
-import { prisma } from "./db.server";
+import { prisma } from "~/core/db.server";
 
 /** A render row as render progress needs it. */
 export type RenderRowForProgress = { id: string; status: JobStatus; error: string | null; createdAt: Date; completedAt: Date | null };

@@ -1,13 +1,13 @@
 // Who asks and for which project, resolved at most once per request: the status routes and the progress event
 // stream share these, so a request never looks up its session or current project twice (docs/decisions/132).
-// A status request answered before Remix (app/server/status-routes.server.ts, decision 186) may also reuse what
+// A status request answered before Remix (app/server/host/status-routes.server.ts, decision 186) may also reuse what
 // the same session's previous status request found, for up to CALLER_CACHE_MS: every other request carrying that
 // session cookie through this web process forgets it when it starts and when it has been answered, so a sign-out,
 // a project switch or an edit made here is seen by the next poll; one made elsewhere (another web process, the
 // worker, an API token) within CALLER_CACHE_MS, and a sign-out elsewhere within SESSION_READ_CACHE_MS (decision 130).
 import type { Project } from "~/generated/prisma/client";
 import { requireUserId, signedOutResponse } from "./auth.server";
-import { getCurrentProject } from "./projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { SESSION_COOKIE_NAME, SESSION_READ_CACHE_MS, getSessionUser } from "./session.server";
 
 type Resolved = { userId?: Promise<string>; project?: Promise<Project | null> };

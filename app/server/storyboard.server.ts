@@ -17,7 +17,7 @@ import { innermostMessage } from "../../workflows/shared/errors";
 import { storyboardWorkflowId } from "../../workflows/shared/storyboard";
 import type { storyboardWorkflow } from "../../workflows/storyboard";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
+import { prisma } from "~/core/db.server";
 import { endedUnrecorded, forgetWorkflow, progressCache, workflowSnapshot } from "./progress-cache.server";
 import { readStoryboardForStatus } from "./status-reads.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";

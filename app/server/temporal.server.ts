@@ -17,8 +17,8 @@ import { CONCURRENCY_LIMITS } from "~/lib/limits";
 import type * as workerWorkflows from "../../workflows/index";
 import type { renderVideoWorkflow } from "../../workflows/render";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
-import { getEnv } from "./env.server";
+import { prisma } from "~/core/db.server";
+import { getEnv } from "~/core/env.server";
 
 declare global {
   var __reelsmithTemporal: Promise<Client> | undefined;

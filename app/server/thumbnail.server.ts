@@ -1,6 +1,6 @@
 // The publish stage's thumbnail and metadata half as the web sees it: what the Thumbnail Generator reads,
 // generating (the thumbnail and metadata workflows, whose results the routes wait for: docs/decisions/021),
-// and approval. The renderer itself is app/server/thumbnail-render.server.ts (run by the worker).
+// and approval. The renderer itself is workflows/engine/thumbnail-render.ts (run by the worker).
 import { createHash } from "node:crypto";
 import { WorkflowFailedError } from "@temporalio/client";
 import {
@@ -25,12 +25,13 @@ import { UPLOAD_LIMITS } from "~/lib/constants";
 import { sceneChapters } from "./preflight.server";
 import { mediaCreditLines } from "~/providers/image/pexels.server";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
-import { getCurrentProject, getProjectForUser } from "./projects.server";
+import { prisma } from "~/core/db.server";
+import { getCurrentProject, getProjectForUser } from "~/core/projects.server";
 import { projectMediaCredits } from "./scene-media.server";
-import { getUserSettings } from "./settings.server";
-import { findMediaForUser, mediaIdFromUrl } from "./storage.server";
+import { getUserSettings } from "~/core/settings.server";
+import { findMediaForUser, mediaIdFromUrl } from "~/core/storage.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, type WorkflowMemo } from "./temporal.server";
+import { thumbnailInputFor } from "~/core/thumbnail-input.server";
 
 // ── What the Thumbnail Generator reads ────────────────────────────────────────────────────────────
 const RECENT_THUMBNAILS = 12;
@@ -118,10 +119,10 @@ async function runAndWait<R>(start: () => Promise<unknown>, workflowId: string, 
   }
 }
 
-/** The font a request names (fontValue, else fontFamily), the creator's preferred one when it names none. */
-function requestedFont(body: GenerateThumbnailRequest, preferred: string | null) {
+/** The font a request names (fontValue, else fontFamily); null when it names none (the creator's preferred one). */
+function requestedFont(body: GenerateThumbnailRequest) {
   const named = body.fontValue?.trim() || body.fontFamily?.trim();
-  if (!named) return thumbnailFontFor(preferred);
+  if (!named) return null;
   const font = THUMBNAIL_FONTS.find((f) => f.value === named.toLowerCase() || f.family.toLowerCase() === named.toLowerCase());
   if (!font) {
     const field = body.fontValue?.trim() ? "fontValue" : "fontFamily";
@@ -135,15 +136,14 @@ export async function generateThumbnail(userId: string, body: GenerateThumbnailR
   const project = await thumbnailProject(userId, body.projectId);
   if (!project) throw jsonError(404, "No project yet. Create a video first.", { success: false });
   await assertOwnedImage(userId, body.imageUrl, "imageUrl");
-  const settings = await getUserSettings(userId);
-  const font = requestedFont(body, settings.preferredThumbnailFont);
-  const fontSize = body.fontSize ?? thumbnailFontSizeFor(settings.preferredThumbnailFontSize);
+  const font = requestedFont(body);
   let cellIndex: number | null = null;
   if (typeof body.cellIndex === "number") {
     const cell = await prisma.storyboardCell.findFirst({ where: { cellIndex: body.cellIndex, storyboard: { projectId: project.id } }, select: { id: true } });
     cellIndex = cell ? body.cellIndex : null;
   }
-  const input = { userId, projectId: project.id, imageUrl: body.imageUrl, cellIndex, title: body.title, font: font.value, fontSize };
+  // the creator's preferred font and size where the request names none, as make-video's thumbnail stage
+  const input = await thumbnailInputFor(userId, project.id, { imageUrl: body.imageUrl, cellIndex, title: body.title, font: font?.value, fontSize: body.fontSize });
   const workflowId = thumbnailWorkflowId(project.id, requestKey(input));
   const memo: WorkflowMemo = { userId, projectId: project.id, projectTitle: project.title };
   return runAndWait<ThumbnailWorkflowResult>(

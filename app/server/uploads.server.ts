@@ -6,9 +6,9 @@ import sharp from "sharp";
 import type { MediaFile } from "~/generated/prisma/client";
 import { FILE_LIMITS } from "~/lib/constants";
 import { getGlobalBranding, setGlobalBranding, type GlobalBranding } from "./branding.server";
-import { prisma } from "./db.server";
-import { setWatermarkUrl } from "./settings.server";
-import { deleteMedia, mediaIdFromUrl, mediaUrl, saveMedia, withByteCount, type StoredMediaFile } from "./storage.server";
+import { prisma } from "~/core/db.server";
+import { setWatermarkUrl } from "~/core/settings.server";
+import { deleteMedia, mediaIdFromUrl, mediaUrl, saveMedia, withByteCount, type StoredMediaFile } from "~/core/storage.server";
 import { looksLikeSvg, sanitizeSvg } from "./svg-sanitize.server";
 
 export type ImageType = "svg" | "png" | "jpg" | "webp" | "gif" | "avif" | "tif" | "ico";

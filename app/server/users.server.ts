@@ -5,8 +5,8 @@
 // BUILTIN_SIGNIN_ALLOWS_OWNER=true.
 import type { User } from "~/generated/prisma/client";
 import { Prisma } from "~/generated/prisma/client";
-import { prisma } from "./db.server";
-import { getEnv } from "./env.server";
+import { prisma } from "~/core/db.server";
+import { getEnv } from "~/core/env.server";
 
 export type SignInProfile = {
   issuer: string;

@@ -8,7 +8,7 @@ import type { voiceSampleWorkflow } from "../../workflows/voice-sample";
 import { VOICE_SAMPLE_UNKNOWN_VOICE, voiceSampleWorkflowId } from "../../workflows/shared/voice-sample";
 import { jsonError } from "./api.server";
 import { parseRange } from "./media-response.server";
-import { mediaBackend, StorageNotFoundError } from "./storage.server";
+import { mediaBackend, StorageNotFoundError } from "~/core/storage.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 
 export const VOICE_SAMPLE_NOT_FOUND = "This voice has no sample: it is not one of the offline voices installed here.";

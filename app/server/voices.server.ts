@@ -10,9 +10,9 @@ import { TYPICAL_CLOUD_WORDS_PER_SECOND } from "~/lib/narration";
 import type { voicePaceWorkflow } from "../../workflows/voice-pace";
 import { voicePaceWorkflowId, type VoicePace } from "../../workflows/shared/voice-pace";
 import { startWorkflow } from "./temporal.server";
-import { prisma } from "./db.server";
-import { getProjectForUser } from "./projects.server";
-import { getUserSettings } from "./settings.server";
+import { prisma } from "~/core/db.server";
+import { getProjectForUser } from "~/core/projects.server";
+import { getUserSettings } from "~/core/settings.server";
 import { userProviders } from "./providers.server";
 
 export type ProjectNarration = {

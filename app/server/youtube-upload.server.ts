@@ -16,13 +16,13 @@ import {
 } from "../../workflows/shared/youtube-upload";
 import type { youtubeUploadWorkflow } from "../../workflows/youtube-upload";
 import { jsonError } from "./api.server";
-import { prisma } from "./db.server";
-import { assertCanUpload, getAccessLevel, LIMIT_MESSAGES } from "./permissions.server";
-import { getCurrentProject } from "./projects.server";
+import { prisma } from "~/core/db.server";
+import { assertCanUpload, getAccessLevel, LIMIT_MESSAGES } from "~/core/permissions.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { getLatestVideo } from "./render.server";
-import { getUserSettings } from "./settings.server";
+import { getUserSettings } from "~/core/settings.server";
 import { approvedThumbnail } from "./thumbnail.server";
-import { findMediaForUser, mediaIdFromUrl } from "./storage.server";
+import { findMediaForUser, mediaIdFromUrl } from "~/core/storage.server";
 import { endedUnrecorded, forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 import { assertPreflight, preflightChecks, preflightFactsFor, preflightThumbnail, preflightVideo } from "./preflight.server";

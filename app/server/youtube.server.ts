@@ -6,10 +6,10 @@ import { randomBytes } from "node:crypto";
 import { isAllowedCategory, YOUTUBE_CATEGORY_TITLES, YOUTUBE_SCOPES, type YoutubeCategory } from "~/lib/youtube";
 import { YOUTUBE_CATEGORY_IDS } from "~/lib/constants";
 import { appOrigin, jsonError } from "./api.server";
-import { prisma } from "./db.server";
-import { decryptSecret, encryptSecret } from "./encryption.server";
+import { prisma } from "~/core/db.server";
+import { decryptSecret, encryptSecret } from "~/core/encryption.server";
 import { readSessionId } from "./session.server";
-import { getGoogleOAuthClient } from "./settings.server";
+import { getGoogleOAuthClient } from "~/core/settings.server";
 import {
   authorizedYoutube,
   freshAccessToken,
@@ -20,7 +20,7 @@ import {
   oauthClient,
   youtubeCallOptions,
   type OAuth2Client,
-} from "./youtube-client.server";
+} from "~/core/youtube-client.server";
 
 export { NO_OAUTH_CLIENT_MESSAGE };
 

@@ -2,9 +2,9 @@
 // DATA_DIR/media by default; with STORAGE=s3 the bucket the S3_* variables name, or, without S3_ENDPOINT, the
 // development object store under DATA_DIR/object-store (started for the backup when Reelsmith is not running).
 import path from "node:path";
-import { parseEnv } from "../../app/server/env.server";
-import { StorageNotFoundError, type StorageBackend } from "../../app/server/storage/backend.server";
-import { createS3Backend } from "../../app/server/storage/s3.server";
+import { parseEnv } from "../../app/core/env.server";
+import { StorageNotFoundError, type StorageBackend } from "../../app/core/storage/backend.server";
+import { createS3Backend } from "../../app/core/storage/s3.server";
 import { DATA_DIR } from "./paths.mjs";
 import { localMediaStore, type MediaStore } from "./backup-archive";
 

@@ -13,7 +13,7 @@ const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
 /** A creator signed in to the app at `base` (with a fresh user of its own), and the calls a page makes. */
 export async function signedInClient(base: string, name: string) {
-  const { prisma } = await import("~/server/db.server");
+  const { prisma } = await import("~/core/db.server");
   const { createSession } = await import("~/server/session.server");
   const user = await prisma.user.create({ data: { email: `bench-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`, name } });
   const cookies = new Map<string, string>();

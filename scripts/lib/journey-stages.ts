@@ -26,7 +26,7 @@ export type JourneyResult = { projectId: string; script: string; cellCount: numb
 
 export async function runJourney(client: JourneyClient, base: string, stage: Stage, options: JourneyOptions): Promise<JourneyResult> {
   const { call, prisma, user } = client;
-  const { createProject } = await import("~/server/projects.server");
+  const { createProject } = await import("~/core/projects.server");
   const { startScriptGeneration } = await import("~/server/script.server");
   const { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET } = await import("../../tests/fakes/youtube");
   const { title, topic, seconds } = options;

@@ -23,8 +23,8 @@ vi.hoisted(() => {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
 });
 
-const { prisma } = await import("~/server/db.server");
-const { createS3Client } = await import("~/server/storage/s3.server");
+const { prisma } = await import("~/core/db.server");
+const { createS3Client } = await import("~/core/storage/s3.server");
 const { renderWorkflowId } = await import("../../workflows/shared/render");
 const { taskQueueFor } = await import("../../workflows/shared/queue-names");
 const { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET } = await import("../fakes/youtube");

@@ -11,8 +11,8 @@ vi.hoisted(() => {
   process.env.DATA_DIR = `${process.env.DATA_DIR ?? ".data"}/e2e-${process.env.E2E_PORT ?? 3100}`;
 });
 
-const { prisma } = await import("~/server/db.server");
-const { mediaFilePath, mediaIdFromUrl } = await import("~/server/storage.server");
+const { prisma } = await import("~/core/db.server");
+const { mediaFilePath, mediaIdFromUrl } = await import("~/core/storage.server");
 const { baseUrl, launchChromium } = await import("../support/browser");
 const { signIn } = await import("../support/browser-auth");
 const { seedRenderableProject } = await import("../fixtures/render-project");

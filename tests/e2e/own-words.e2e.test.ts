@@ -12,7 +12,7 @@ vi.hoisted(() => {
   process.env.DATA_DIR = process.env.E2E_DATA_DIR ?? `${process.env.DATA_DIR ?? ".data"}/e2e-${process.env.E2E_PORT ?? 3100}`;
 });
 
-const { prisma } = await import("~/server/db.server");
+const { prisma } = await import("~/core/db.server");
 const { scriptSections, spokenWords } = await import("~/lib/own-script");
 const { baseUrl, launchChromium } = await import("../support/browser");
 const { signIn } = await import("../support/browser-auth");
@@ -379,7 +379,7 @@ describe("shaping the storyboard's scenes", () => {
     const { totalDurationInFrames, VIDEO_FPS } = await import("../../remotion/timing");
     const plan = await prepareRenderPlan({ renderId: video.id, userId: project.userId, projectId: project.id, width: video.width!, height: video.height!, captions: true });
     expect(plan.scenes.map((s) => s.text)).toEqual(after.map((c) => c.voiceoverText));
-    const { mediaIdFromUrl } = await import("~/server/storage.server");
+    const { mediaIdFromUrl } = await import("~/core/storage.server");
     expect(plan.scenes.map((s) => s.audioFileId)).toEqual(after.map((c) => c.audioFileId ?? mediaIdFromUrl(c.audioUrl)));
     const timelineSeconds = totalDurationInFrames(plan.scenes.map((s) => s.audioDurationInSeconds)) / VIDEO_FPS;
     expect(Math.abs(video.durationSeconds! - timelineSeconds)).toBeLessThan(0.25);

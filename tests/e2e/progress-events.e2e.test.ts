@@ -10,7 +10,7 @@ vi.hoisted(() => {
   process.env.DATA_DIR = `${process.env.DATA_DIR ?? ".data"}/e2e-${process.env.E2E_PORT ?? 3100}`;
 });
 
-const { prisma } = await import("~/server/db.server");
+const { prisma } = await import("~/core/db.server");
 const { baseUrl, launchChromium } = await import("../support/browser");
 const { signIn } = await import("../support/browser-auth");
 const { seedRenderableProject } = await import("../fixtures/render-project");

@@ -18,8 +18,8 @@ import { shootBoth } from "../support/screenshots";
 // the test process writes the seeded project into the app's own database and media folder
 process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
 process.env.DATA_DIR = process.env.E2E_DATA_DIR;
-const { prisma } = await import("~/server/db.server");
-const { mediaUrl, saveMedia, saveMediaFromPath } = await import("~/server/storage.server");
+const { prisma } = await import("~/core/db.server");
+const { mediaUrl, saveMedia, saveMediaFromPath } = await import("~/core/storage.server");
 const { captionTrackCues } = await import("~/lib/caption-track");
 const { normaliseLoudness, storedLoudness } = await import("../../workflows/activities/loudness");
 const { chaptersInDescription, validateChapters } = await import("~/lib/chapters");

@@ -33,7 +33,7 @@ afterAll(async () => {
     await new Promise((resolve) => start!.once("exit", resolve));
   }
   await connection?.close();
-  const { prisma } = await import("~/server/db.server");
+  const { prisma } = await import("~/core/db.server");
   await prisma.$disconnect();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -61,7 +61,7 @@ describe("npm start and a killed worker", () => {
     const firstWorker = Number((await waitForLog(/worker started \(pid (\d+)\)/, 10_000))[1]);
     await waitForLog(/worker polling task queue/, 120_000);
 
-    const { prisma } = await import("~/server/db.server");
+    const { prisma } = await import("~/core/db.server");
     const { seedRenderableProject } = await import("../fixtures/render-project");
     const { renderVideoWorkflow } = await import("../../workflows/render");
     const { renderWorkflowId } = await import("../../workflows/shared/render");

@@ -16,8 +16,8 @@ import { shootBoth } from "../support/screenshots";
 // the test process writes the seeded video into the app's own database and media folder
 process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
 process.env.DATA_DIR = process.env.E2E_DATA_DIR;
-const { prisma } = await import("~/server/db.server");
-const { mediaUrl, saveMediaFromPath } = await import("~/server/storage.server");
+const { prisma } = await import("~/core/db.server");
+const { mediaUrl, saveMediaFromPath } = await import("~/core/storage.server");
 
 let browser: Browser;
 let context: BrowserContext;

@@ -7,9 +7,10 @@ vi.hoisted(() => {
   process.env.OWNER_EMAIL = "owner@example.com";
 });
 
-const { prisma } = await import("~/server/db.server");
-const { assertCanUpload, assertCanUseMusic, getAccessLevel, maxRenderHeight } = await import("~/server/permissions.server");
-const { createProject, getCurrentProject } = await import("~/server/projects.server");
+const { prisma } = await import("~/core/db.server");
+import type { Refusal } from "~/core/refusal.server";
+const { assertCanUpload, assertCanUseMusic, getAccessLevel, maxRenderHeight } = await import("~/core/permissions.server");
+const { createProject, getCurrentProject } = await import("~/core/projects.server");
 const projectsRoute = await import("~/routes/projects/api.projects");
 const { loader: projectDetails } = await import("~/routes/projects/api.projects.$id");
 const { action: openProject } = await import("~/routes/projects/api.projects.$id.open");
@@ -60,12 +61,12 @@ describe("free accounts (billing configured, no subscription)", () => {
   it("is refused background music and upload with 402, and renders at most 720p", async () => {
     const user = await createTestUser();
     await expect(getAccessLevel(user)).resolves.toBe("free");
-    const music = await assertCanUseMusic(user.id).then(() => null, (e: Response) => e);
+    const music = await assertCanUseMusic(user.id).then(() => null, (e: Refusal) => e);
     expect(music?.status).toBe(402);
-    expect((await music!.json()).message).toBe("Background music is a Premium feature. Upgrade to Premium on the Subscription page (/subscription) to unlock it.");
-    const upload = await assertCanUpload(user.id).then(() => null, (e: Response) => e);
+    expect(music?.message).toBe("Background music is a Premium feature. Upgrade to Premium on the Subscription page (/subscription) to unlock it.");
+    const upload = await assertCanUpload(user.id).then(() => null, (e: Refusal) => e);
     expect(upload?.status).toBe(402);
-    expect((await upload!.json()).message).toMatch(/Uploading to YouTube is a Premium feature/);
+    expect(upload?.message).toMatch(/Uploading to YouTube is a Premium feature/);
     await expect(maxRenderHeight(user.id)).resolves.toBe(720);
   });
 });

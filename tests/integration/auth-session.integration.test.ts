@@ -7,10 +7,10 @@ vi.hoisted(() => {
   delete process.env.STRIPE_SECRET_KEY;
 });
 
-const { prisma } = await import("~/server/db.server");
+const { prisma } = await import("~/core/db.server");
 const { requireUserId, getUserId } = await import("~/server/auth.server");
 const { getSessionUserId, SESSION_READ_CACHE_MS } = await import("~/server/session.server");
-const { getAccessLevel, maxRenderHeight, assertCanUseMusic, assertCanUpload } = await import("~/server/permissions.server");
+const { getAccessLevel, maxRenderHeight, assertCanUseMusic, assertCanUpload } = await import("~/core/permissions.server");
 const { loader: authUser } = await import("~/routes/auth/api.auth.user");
 const { action: logoutAction } = await import("~/routes/auth/api.logout");
 const { loader: globalBranding } = await import("~/routes/settings/api.global-branding");

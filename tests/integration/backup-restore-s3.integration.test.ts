@@ -12,9 +12,9 @@ import { createTestBucket, storeMediaInTestBucket } from "../support/object-stor
 
 await storeMediaInTestBucket();
 const target = await createTestBucket();
-const { prisma } = await import("~/server/db.server");
-const { mediaBackend, saveMedia } = await import("~/server/storage.server");
-const { createS3Backend } = await import("~/server/storage/s3.server");
+const { prisma } = await import("~/core/db.server");
+const { mediaBackend, saveMedia } = await import("~/core/storage.server");
+const { createS3Backend } = await import("~/core/storage/s3.server");
 const { createBackup, restoreBackup } = await import("../../scripts/lib/backup-archive");
 const { backendMediaStore, mediaStoreForBackup } = await import("../../scripts/lib/backup-media");
 const { applyMigrations } = await import("../../scripts/lib/migrations.mjs");

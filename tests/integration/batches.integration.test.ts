@@ -5,7 +5,7 @@
 import type { Client } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "~/server/api-tokens.server";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { videoBatchWorkflowId, type VideoBatchProgress } from "../../workflows/shared/video-batch";
 import { apiV1Client, openApiValidator } from "../support/api-v1-client";
 import { createTestUser } from "../support/auth";

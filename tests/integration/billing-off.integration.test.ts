@@ -12,8 +12,8 @@ vi.hoisted(() => {
 const recorder = await startStripeRecorder();
 process.env.STRIPE_API_URL = recorder.url;
 
-const { prisma } = await import("~/server/db.server");
-const { maxRenderHeight, assertCanUseMusic } = await import("~/server/permissions.server");
+const { prisma } = await import("~/core/db.server");
+const { maxRenderHeight, assertCanUseMusic } = await import("~/core/permissions.server");
 const statusRoute = await import("~/routes/billing/api.subscription.status");
 const checkoutRoute = await import("~/routes/billing/api.subscription.checkout");
 const portalRoute = await import("~/routes/billing/api.subscription.portal");

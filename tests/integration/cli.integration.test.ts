@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "~/server/api-tokens.server";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { probeVideo } from "../fixtures/video-probe";
 import { startApiV1Server } from "../support/api-v1-server";
 import { createTestUser } from "../support/auth";

@@ -2,8 +2,8 @@
 // decision 130): the real errors node-postgres and Prisma raise when no connection comes in time are recognised,
 // and a route wrapped the way server.ts wraps every loader and action turns them into that answer.
 import { afterAll, describe, expect, it } from "vitest";
-import { BUSY_MESSAGE, answerBusy, withBusyAnswers } from "~/server/busy.server";
-import { createPrismaClient, isDatabaseBusyError } from "~/server/db.server";
+import { BUSY_MESSAGE, answerBusy, withBusyAnswers } from "~/server/host/busy.server";
+import { createPrismaClient, isDatabaseBusyError } from "~/core/db.server";
 import type { ServerBuild } from "@remix-run/node";
 
 // one connection, and 2 s to wait for it (opening a connection on a loaded machine can itself take most of a second)

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { prisma } from "~/server/db.server";
-import { findMediaForUser, mediaFilePath, mediaIdFromUrl } from "~/server/storage.server";
+import { prisma } from "~/core/db.server";
+import { findMediaForUser, mediaFilePath, mediaIdFromUrl } from "~/core/storage.server";
 import { action as createAction, loader as createLoader } from "~/routes/script/create";
 import { action as generateScript } from "~/routes/script/api.generate-script";
 import { loader as scriptPage } from "~/routes/script/script";

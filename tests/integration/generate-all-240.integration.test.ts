@@ -9,7 +9,7 @@ import { renderSceneImage } from "~/providers/image/offline-scene.server";
 import { pickStoryboardSubjects } from "~/providers/image/scene-subjects.server";
 import { providersFor } from "~/providers/index.server";
 import { writeOfflineChunk } from "~/providers/text/offline-writer";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
 import { generateAllContentWorkflow } from "../../workflows/scene-media";
 import { generateAllProgressQuery, type GenerateAllProgress } from "../../workflows/shared/scene-media";

@@ -1,6 +1,6 @@
 import { Client, Connection } from "@temporalio/client";
 import { afterAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { generateAllContentWorkflow } from "../../workflows/scene-media";
 import { generateAllProgressQuery } from "../../workflows/shared/scene-media";
 import { createTestUser } from "../support/auth";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { healthReport } from "~/server/health.server";
 import { healthCheckWorkflow } from "../../workflows/health-check";
 import { startTestWorker } from "../support/temporal";

@@ -1,7 +1,7 @@
 // The image source per project through the real route: remembered per project, Leonardo only with a key.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action as putImageSource, loader as getImageSource } from "~/routes/storyboard/api.image-source";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute as call } from "../support/routes";

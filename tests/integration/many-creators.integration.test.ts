@@ -11,8 +11,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { action as createAction } from "~/routes/script/create";
 import { action as generateScriptAction } from "~/routes/script/api.generate-script";
 import { action as generateAllAction } from "~/routes/storyboard/api.generate-all-content";
-import { LIMIT_MESSAGES } from "~/server/permissions.server";
-import { prisma } from "~/server/db.server";
+import { LIMIT_MESSAGES } from "~/core/permissions.server";
+import { prisma } from "~/core/db.server";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
 

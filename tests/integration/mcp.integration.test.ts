@@ -9,10 +9,10 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action as mcpAction } from "~/routes/api-v1/mcp";
 import { createApiToken } from "~/server/api-tokens.server";
-import { prisma } from "~/server/db.server";
-import { getEnv } from "~/server/env.server";
+import { prisma } from "~/core/db.server";
+import { getEnv } from "~/core/env.server";
 import { MCP_TOOLS } from "~/server/mcp.server";
-import { mountGates } from "~/server/web-app.server";
+import { mountGates } from "~/server/host/web-app.server";
 import { createTestUser } from "../support/auth";
 import { callRoute } from "../support/routes";
 import { startTestWorker } from "../support/temporal";
@@ -130,7 +130,7 @@ describe("/mcp with the MCP SDK's client", () => {
 
   it("make_video counts against the generation limit the pages and /api/v1 share: past it, a 429 in words and nothing made", async () => {
     const owner = await createTestUser();
-    const { createRateLimiters, RATE_LIMITS } = await import("~/server/web-app.server");
+    const { createRateLimiters, RATE_LIMITS } = await import("~/server/host/web-app.server");
     // the minute's generations used up through the other doors (same PostgreSQL counter)
     const consume = createRateLimiters();
     for (let i = 0; i < RATE_LIMITS.generation.points; i++) expect(await consume("generation", owner.id)).toBeNull();

@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { storeMediaInTestBucket } from "../support/object-store";
 
 const bucket = await storeMediaInTestBucket();
-const { prisma } = await import("~/server/db.server");
-const { deleteMedia, mediaBackend, mediaRoot, saveMedia } = await import("~/server/storage.server");
+const { prisma } = await import("~/core/db.server");
+const { deleteMedia, mediaBackend, mediaRoot, saveMedia } = await import("~/core/storage.server");
 const { loader } = await import("~/routes/projects/api.media.$id");
 const { healthReport, publicHealth } = await import("~/server/health.server");
 const { callRoute } = await import("../support/routes");

@@ -6,8 +6,8 @@
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { MEDIA_VARIANT_WIDTHS, mediaSrcSet } from "~/lib/media-variants";
-import { prisma } from "~/server/db.server";
-import { deleteMedia, mediaBackend, mediaVariantKey, saveMedia } from "~/server/storage.server";
+import { prisma } from "~/core/db.server";
+import { deleteMedia, mediaBackend, mediaVariantKey, saveMedia } from "~/core/storage.server";
 import { loader } from "~/routes/projects/api.media.$id";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";

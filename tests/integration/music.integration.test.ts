@@ -12,10 +12,10 @@ vi.hoisted(() => {
   process.env.STRIPE_SECRET_KEY = "sk_test_music";
 });
 
-const { prisma } = await import("~/server/db.server");
+const { prisma } = await import("~/core/db.server");
 const { createSunoMusicProvider } = await import("~/providers/music/suno.server");
 const { createOfflineMusicProvider } = await import("~/providers/music/offline.server");
-const { mediaFilePath, mediaIdFromUrl, mediaSize } = await import("~/server/storage.server");
+const { mediaFilePath, mediaIdFromUrl, mediaSize } = await import("~/core/storage.server");
 const { startMusicGeneration } = await import("~/server/music.server");
 const { createMusicActivities } = await import("../../workflows/activities/music");
 const { prepareRenderPlan } = await import("../../workflows/activities/render");

@@ -13,7 +13,7 @@ import { providersFor } from "~/providers/index.server";
 import { countWords, splitSentences } from "~/providers/text/language";
 import { LONG_SENTENCE_WORDS } from "~/providers/text/scenes";
 import { trimVoiceover } from "~/providers/speech/voiceover";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { buildTimeline } from "../../remotion/timeline";
 import { VIDEO_FPS } from "../../remotion/timing";
 import { scriptWorkflow } from "../../workflows/script";

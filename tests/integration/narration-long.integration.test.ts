@@ -11,7 +11,7 @@ import { sceneCountFor } from "~/lib/storyboard";
 import { resolutionEnum } from "~/lib/video-format";
 import { providersFor } from "~/providers/index.server";
 import { trimVoiceover } from "~/providers/speech/voiceover";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { buildTimeline } from "../../remotion/timeline";
 import { VIDEO_FPS } from "../../remotion/timing";
 import { scriptWorkflow } from "../../workflows/script";

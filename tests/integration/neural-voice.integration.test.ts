@@ -15,7 +15,7 @@ import { speakingRateOf } from "~/providers/speech/speaking-rate.server";
 import { trimVoiceover } from "~/providers/speech/voiceover";
 import { installedPiperVoices, machineVoicesDir, ownerVoicesDir, PIPER_PROVIDER } from "~/providers/speech/piper-voices.server";
 import type { SpeechResult } from "~/providers/types";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { DEFAULT_CAPTION_STYLE } from "../../remotion/captions";
 import { buildTimeline } from "../../remotion/timeline";
 import { VIDEO_FPS } from "../../remotion/timing";

@@ -153,7 +153,7 @@ function activityRuns(history: temporal.api.history.v1.IHistory) {
 
 describe("observability: Prometheus, traces and logs on the running stack (issue 54)", () => {
   it("a make-video run and a failed render: Prometheus' figures match the run, the trace links the web request to the render activity", { timeout: 900_000 }, async () => {
-    const { prisma } = await import("~/server/db.server");
+    const { prisma } = await import("~/core/db.server");
     const { createApiToken } = await import("~/server/api-tokens.server");
     const { makeVideoWorkflowId } = await import("../../workflows/shared/make-video");
     const owner = await prisma.user.create({ data: { email: `observability-${Date.now()}@example.com`, name: "Operator" } });

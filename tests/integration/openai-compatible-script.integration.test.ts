@@ -3,9 +3,9 @@
 // Ollama / OpenAI), with progress moving while the answer streams; a server's error reaches the script's state
 // with the server's own message, and never the key.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { getScriptStatus } from "~/server/script.server";
-import { getProviderKeys, getPublicConfig, updateConfig } from "~/server/settings.server";
+import { getProviderKeys, getPublicConfig, updateConfig } from "~/core/settings.server";
 import { providersFor } from "~/providers/index.server";
 import { FakeOpenAICompatible } from "../fakes/openai-compatible";
 import { scriptWorkflow } from "../../workflows/script";

@@ -2,7 +2,7 @@
 // storyboard's scene editing (POST /api/projects/{id}/scenes). Refusals answer 400/413/404 with a message and
 // change nothing; accepted edits move each scene's picture and voiceover with its words.
 import { afterAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { action as putScript } from "~/routes/script/api.projects.$id.script";
 import { action as editScenes } from "~/routes/storyboard/api.projects.$id.scenes";
 import { action as createVideo } from "~/routes/script/create";

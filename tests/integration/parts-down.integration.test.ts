@@ -4,8 +4,8 @@
 import net from "node:net";
 import { Connection } from "@temporalio/client";
 import { afterAll, describe, expect, it } from "vitest";
-import { DATABASE_DOWN_MESSAGE, TEMPORAL_DOWN_MESSAGE, answerBusy, isDatabaseDownError, isTemporalDownError } from "~/server/busy.server";
-import { createPrismaClient, prisma } from "~/server/db.server";
+import { DATABASE_DOWN_MESSAGE, TEMPORAL_DOWN_MESSAGE, answerBusy, isDatabaseDownError, isTemporalDownError } from "~/server/host/busy.server";
+import { createPrismaClient, prisma } from "~/core/db.server";
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {

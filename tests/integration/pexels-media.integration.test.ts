@@ -10,9 +10,9 @@ import { action as generateImage } from "~/routes/storyboard/api.ai.generate-ima
 import { action as putImageSource } from "~/routes/storyboard/api.image-source";
 import { loader as readCells } from "~/routes/storyboard/api.storyboards";
 import { action as generateMetadata } from "~/routes/publish/api.generate-metadata";
-import { prisma } from "~/server/db.server";
-import { updateConfig } from "~/server/settings.server";
-import { findMediaForUser, mediaFilePath } from "~/server/storage.server";
+import { prisma } from "~/core/db.server";
+import { updateConfig } from "~/core/settings.server";
+import { findMediaForUser, mediaFilePath } from "~/core/storage.server";
 import { FAKE_PEXELS_CLIP_SECONDS } from "../fakes/pexels";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute as call } from "../support/routes";

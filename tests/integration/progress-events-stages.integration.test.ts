@@ -5,7 +5,7 @@ import { loader as progressEventsLoader } from "~/routes/projects/api.progress-e
 import { action as generateAllAction, loader as generateAllLoader } from "~/routes/storyboard/api.generate-all-content";
 import { action as generateStoryboards } from "~/routes/storyboard/api.generate-storyboards";
 import { loader as storyboardStatus } from "~/routes/storyboard/api.storyboard-status";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
 import { startTestWorker } from "../support/temporal";

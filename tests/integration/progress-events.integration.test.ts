@@ -9,7 +9,7 @@ import type { RenderProgress } from "~/lib/render-progress";
 import { loader as progressEventsLoader } from "~/routes/projects/api.progress-events";
 import { loader as renderProgressLoader } from "~/routes/render/api.render-progress";
 import { action as renderVideoAction } from "~/routes/render/api.render-video";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { PROGRESS_INTERVAL_MS } from "~/server/progress-cache.server";
 import { progressEventStream } from "~/server/progress-events.server";
 import { getTemporalClient } from "~/server/temporal.server";
@@ -20,6 +20,7 @@ import type { RenderPlan } from "../../workflows/shared/render";
 import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";
+import { thrownResponse } from "~/server/json-answer.server";
 
 // The fast render waits at this gate (heartbeating) until the test opens it: the render stays running as long
 // as the test needs, then finishes for real.
@@ -74,7 +75,9 @@ async function call(handler: (args: never) => Promise<unknown>, path: string, in
   try {
     return (await handler({ request, params: {}, context: {} } as never)) as Response;
   } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
+    // as the server does: a thrown Response is the answer, a refusal of the core is said as JSON
+    const answer = thrownResponse(thrown);
+    if (answer) return answer;
     throw thrown;
   }
 }

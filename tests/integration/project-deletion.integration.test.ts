@@ -9,8 +9,8 @@ vi.hoisted(() => {
   process.env.STRIPE_SECRET_KEY = "sk_test_projectDeletion";
 });
 
-const { prisma } = await import("~/server/db.server");
-const { mediaFilePath, mediaUrl, saveMedia } = await import("~/server/storage.server");
+const { prisma } = await import("~/core/db.server");
+const { mediaFilePath, mediaUrl, saveMedia } = await import("~/core/storage.server");
 const { getTemporalClient } = await import("~/server/temporal.server");
 const projectRoute = await import("~/routes/projects/api.projects.$id");
 const projectsRoute = await import("~/routes/projects/api.projects");

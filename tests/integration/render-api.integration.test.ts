@@ -2,7 +2,7 @@
 import type { Client } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RenderProgress } from "~/lib/render-progress";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { loader as mediaLoader } from "~/routes/projects/api.media.$id";
 import { action as deleteVideosAction } from "~/routes/render/api.delete-videos";
 import { loader as latestVideoLoader } from "~/routes/render/api.latest-video";
@@ -13,6 +13,7 @@ import { seedRenderableProject } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { startTestWorker } from "../support/temporal";
+import { thrownResponse } from "~/server/json-answer.server";
 
 let stopWorker: () => Promise<void>;
 let client: Client;
@@ -35,7 +36,9 @@ const call = async (handler: (args: never) => Promise<unknown>, path: string, in
   try {
     return (await handler({ request, params: init.params ?? {}, context: {} } as never)) as Response;
   } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
+    // as the server does: a thrown Response is the answer, a refusal of the core is said as JSON
+    const answer = thrownResponse(thrown);
+    if (answer) return answer;
     throw thrown;
   }
 };
@@ -108,7 +111,7 @@ describe("a render through the API", () => {
     const bytes = Buffer.from(await whole.arrayBuffer());
     expect(bytes.subarray(4, 8).toString("ascii")).toBe("ftyp");
     const file = await prisma.mediaFile.findUniqueOrThrow({ where: { id: mediaId } });
-    const { mediaFilePath } = await import("~/server/storage.server");
+    const { mediaFilePath } = await import("~/core/storage.server");
     expect((await probeVideo(mediaFilePath(file))).video).toMatchObject({ width: 1920, height: 1080 });
 
     const part = await call(mediaLoader, latest.videoUrl, { cookie, params: { id: mediaId }, headers: { Range: "bytes=4-11" } });

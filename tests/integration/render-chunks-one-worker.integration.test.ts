@@ -5,8 +5,8 @@
 // up and never moving back, the joined video whole (every frame, its sound as long), and the plan's scenes read from
 // the database by each activity rather than carried in the workflow's history.
 import { afterAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
-import { findMediaForUser, withLocalMediaCopy } from "~/server/storage.server";
+import { prisma } from "~/core/db.server";
+import { findMediaForUser, withLocalMediaCopy } from "~/core/storage.server";
 import { sceneDurationInFrames } from "../../remotion/timing";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";

@@ -11,7 +11,7 @@ vi.hoisted(() => {
 });
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { loadRenderPlan } from "../../workflows/activities/render";
 import type { MixedSound } from "../../workflows/activities/render-chunked";
 import type { RenderChunk } from "../../workflows/activities/render-chunks";

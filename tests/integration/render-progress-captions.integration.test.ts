@@ -6,7 +6,7 @@ import { Context } from "@temporalio/activity";
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { renderVideoFast } from "../../workflows/activities/render";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { renderProgressQuery, renderWorkflowId, type RenderPlan, type RenderProgressUpdate } from "../../workflows/shared/render";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { action as generateScript } from "~/routes/script/api.generate-script";
 import { loader as scriptStatus } from "~/routes/script/api.script-status";
 import { countWords } from "~/lib/script";

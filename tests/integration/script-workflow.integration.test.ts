@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { countWords, planChunks, targetWordsFor } from "~/lib/script";
 import { createScriptActivities } from "../../workflows/activities/script";
 import { scriptWorkflow } from "../../workflows/script";

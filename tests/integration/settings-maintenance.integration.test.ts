@@ -5,12 +5,12 @@ vi.hoisted(() => {
   process.env.OWNER_EMAIL = "owner@settings-maintenance.test";
 });
 
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { action as cleanupMedia } from "~/routes/settings/api.projects.$id.cleanup-media";
 import * as errorLogs from "~/routes/settings/api.error-logs";
 import { ORPHAN_GRACE_MS } from "~/server/cleanup.server";
-import { logPipelineError } from "~/server/error-log.server";
-import { mediaSize, mediaUrl, saveMedia } from "~/server/storage.server";
+import { logPipelineError } from "~/core/error-log.server";
+import { mediaSize, mediaUrl, saveMedia } from "~/core/storage.server";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute as call } from "../support/routes";
 

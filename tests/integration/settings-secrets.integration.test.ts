@@ -16,10 +16,10 @@ for (const name of ["GEMINI_BASE_URL", "ELEVENLABS_BASE_URL", "LEONARDO_BASE_URL
 process.env.OWNER_EMAIL = "owner@settings-secrets.test";
 
 // App modules read the environment once, so they are loaded after it is set.
-const { prisma } = await import("~/server/db.server");
-const { getProviderKeys, getPublicConfig } = await import("~/server/settings.server");
-const { SecretDecryptionError, decryptSecret } = await import("~/server/encryption.server");
-const { logError } = await import("~/server/error-log.server");
+const { prisma } = await import("~/core/db.server");
+const { getProviderKeys, getPublicConfig } = await import("~/core/settings.server");
+const { SecretDecryptionError, decryptSecret } = await import("~/core/encryption.server");
+const { logError } = await import("~/core/error-log.server");
 const config = await import("~/routes/settings/api.config");
 const { createTestUser, sessionCookieFor } = await import("../support/auth");
 

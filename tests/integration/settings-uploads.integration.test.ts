@@ -10,14 +10,14 @@ vi.hoisted(() => {
   process.env.OWNER_EMAIL = "owner@settings-uploads.test";
 });
 
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { action as uploadMultipart } from "~/routes/settings/api.upload.$kind";
 import { action as uploadLogoDataUrl } from "~/routes/settings/api.upload-logo";
 import { action as uploadWatermarkDataUrl } from "~/routes/settings/api.upload-watermark";
 import { loader as brandingFile } from "~/routes/settings/api.branding.$id";
 import { loader as readConfig } from "~/routes/settings/api.config";
 import { getGlobalBranding } from "~/server/branding.server";
-import { mediaRoot, saveMedia } from "~/server/storage.server";
+import { mediaRoot, saveMedia } from "~/core/storage.server";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute as call } from "../support/routes";
 

@@ -3,7 +3,7 @@
 // The run's state comes from the progress cache, seeded here as a poll would find it; Date is frozen so the
 // elapsed times are exact.
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { progressCache, type WorkflowSnapshot } from "~/server/progress-cache.server";
 import { loader as renderProgressLoader } from "~/routes/render/api.render-progress";
 import { loader as scriptStatusLoader } from "~/routes/script/api.script-status";

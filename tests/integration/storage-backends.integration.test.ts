@@ -10,10 +10,10 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { CreateMultipartUploadCommand, UploadPartCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StorageNotFoundError, type StorageBackend } from "~/server/storage/backend.server";
-import { createLocalBackend } from "~/server/storage/local.server";
-import { createS3Backend } from "~/server/storage/s3.server";
-import { createScratchCache } from "~/server/storage/scratch.server";
+import { StorageNotFoundError, type StorageBackend } from "~/core/storage/backend.server";
+import { createLocalBackend } from "~/core/storage/local.server";
+import { createS3Backend } from "~/core/storage/s3.server";
+import { createScratchCache } from "~/core/storage/scratch.server";
 import { createTestBucket, type TestBucket } from "../support/object-store";
 
 const MiB = 1024 * 1024;
@@ -35,8 +35,8 @@ const drain = async (stream: Readable) => {
 
 describe("the storage module with the default local folder", () => {
   it("hands programs the stored file itself, no copy, and has no scratch cache", async () => {
-    const { prisma } = await import("~/server/db.server");
-    const { localMediaPath, mediaBackend, mediaFilePath, mediaScratch, saveMedia, withLocalMediaCopy } = await import("~/server/storage.server");
+    const { prisma } = await import("~/core/db.server");
+    const { localMediaPath, mediaBackend, mediaFilePath, mediaScratch, saveMedia, withLocalMediaCopy } = await import("~/core/storage.server");
     const user = await prisma.user.create({ data: { email: "local-storage@example.com" } });
     const file = await saveMedia({ userId: user.id, kind: "voiceover", mimeType: "audio/wav", extension: "wav", data: Buffer.from("RIFF....WAVE") });
     expect(mediaBackend().kind).toBe("local");

@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
-import { findMediaForUser, mediaFilePath, mediaUrl, saveMediaFromPath } from "~/server/storage.server";
+import { prisma } from "~/core/db.server";
+import { findMediaForUser, mediaFilePath, mediaUrl, saveMediaFromPath } from "~/core/storage.server";
 import { loader as mediaLoader } from "~/routes/projects/api.media.$id";
 import { loader as preflightLoader } from "~/routes/publish/api.youtube.preflight";
 import { loader as latestVideoLoader } from "~/routes/render/api.latest-video";

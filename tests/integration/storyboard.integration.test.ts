@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providersFor } from "~/providers/index.server";
-import { prisma } from "~/server/db.server";
-import { mediaFilePath } from "~/server/storage.server";
+import { prisma } from "~/core/db.server";
+import { mediaFilePath } from "~/core/storage.server";
 import { installedPiperVoices, PIPER_PROVIDER } from "~/providers/speech/piper-voices.server";
 import { action as editCell } from "~/routes/storyboard/api.storyboard-cell";
 import { loader as readCells } from "~/routes/storyboard/api.storyboards";

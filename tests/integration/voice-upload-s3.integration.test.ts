@@ -13,10 +13,10 @@ process.env.OWNER_EMAIL = OWNER;
 // this file's own data folder: its copy of the stored voices is what a fresh worker host would have
 process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "voice-upload-"));
 const bucket = await storeMediaInTestBucket();
-const { prisma } = await import("~/server/db.server");
+const { prisma } = await import("~/core/db.server");
 const { action } = await import("~/routes/settings/api.voices");
 const { loader: voicesLoader } = await import("~/routes/settings/api.elevenlabs.voices");
-const { storedVoicesDir, syncStoredVoices } = await import("~/server/stored-voices.server");
+const { storedVoicesDir, syncStoredVoices } = await import("~/core/stored-voices.server");
 const { createOfflineSpeechProvider } = await import("~/providers/speech/offline.server");
 const { machineVoicesDir } = await import("~/providers/speech/piper-voices.server");
 const { callRoute } = await import("../support/routes");
@@ -97,7 +97,7 @@ describe("adding a neural voice by upload, with media in a bucket", () => {
   }, 120_000);
 
   it("a voice removed from the bucket leaves the worker's list at its next check", async () => {
-    const { mediaBackend } = await import("~/server/storage.server");
+    const { mediaBackend } = await import("~/core/storage.server");
     await mediaBackend().deletePrefix(`voices/${NAME}`);
     await syncStoredVoices({ force: true });
     expect(fs.existsSync(path.join(storedVoicesDir(), `${NAME}.onnx`))).toBe(false);

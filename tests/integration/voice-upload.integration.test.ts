@@ -10,13 +10,13 @@ const OWNER = "local-voice-owner@reelsmith.test";
 process.env.OWNER_EMAIL = OWNER;
 process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "voice-upload-local-"));
 process.env.STORAGE = "local";
-const { prisma } = await import("~/server/db.server");
+const { prisma } = await import("~/core/db.server");
 const { action } = await import("~/routes/settings/api.voices");
-const { storedVoicesDir } = await import("~/server/stored-voices.server");
-const { mediaBackend, mediaRoot } = await import("~/server/storage.server");
+const { storedVoicesDir } = await import("~/core/stored-voices.server");
+const { mediaBackend, mediaRoot } = await import("~/core/storage.server");
 const { createOfflineSpeechProvider } = await import("~/providers/speech/offline.server");
 const { machineVoicesDir } = await import("~/providers/speech/piper-voices.server");
-const { declaredBodyLimit, MAX_DECLARED_BODY_BYTES } = await import("~/server/web-app.server");
+const { declaredBodyLimit, MAX_DECLARED_BODY_BYTES } = await import("~/server/host/web-app.server");
 const { callRoute } = await import("../support/routes");
 const { createTestUser, sessionCookieFor } = await import("../support/auth");
 

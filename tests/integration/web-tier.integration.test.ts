@@ -4,9 +4,9 @@
 // in-memory insurance limiter taking over when PostgreSQL cannot be reached.
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
-import { PrismaOidcAdapter, deleteExpiredOidcState, findLocalAccount, loadSigningKey, rememberAccount } from "~/server/oidc-provider.server";
-import { RATE_LIMITS, createRateLimiters, rateLimitPool } from "~/server/web-app.server";
+import { prisma } from "~/core/db.server";
+import { PrismaOidcAdapter, deleteExpiredOidcState, findLocalAccount, loadSigningKey, rememberAccount } from "~/server/host/oidc-provider.server";
+import { RATE_LIMITS, createRateLimiters, rateLimitPool } from "~/server/host/web-app.server";
 
 afterAll(async () => {
   await rateLimitPool().end();

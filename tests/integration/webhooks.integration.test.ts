@@ -8,8 +8,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Client } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { prisma } from "~/server/db.server";
-import { createWebhookEndpoint, deleteWebhookEndpoint, emitWebhookEvent, listWebhookEndpoints } from "~/server/webhooks.server";
+import { prisma } from "~/core/db.server";
+import { createWebhookEndpoint, deleteWebhookEndpoint, emitWebhookEvent, listWebhookEndpoints } from "~/core/webhooks.server";
+import type { Refusal } from "~/core/refusal.server";
 import { verifyReelsmithWebhook } from "../../examples/verify-webhook.mjs";
 import { webhookDeliveryWorkflow } from "../../workflows/webhooks";
 import { webhookDeliveryWorkflowId } from "../../workflows/shared/webhooks";
@@ -57,9 +58,9 @@ describe("webhooks", () => {
   it("refuse loopback and private targets unless the owner allows them, and non-http URLs", async () => {
     const user = await createTestUser();
     await expect(createWebhookEndpoint(user.id, { url: receiverUrl, events: ["video.ready"], allowPrivate: false })).rejects.toMatchObject({ status: 400 });
-    const refused = await createWebhookEndpoint(user.id, { url: "http://10.1.2.3/hook", events: ["video.ready"], allowPrivate: false }).catch((e: Response) => e.json());
+    const refused = await createWebhookEndpoint(user.id, { url: "http://10.1.2.3/hook", events: ["video.ready"], allowPrivate: false }).catch((e: Refusal) => e);
     expect(refused.message).toMatch(/^That address is on a private network: 10\.1\.2\.3 \(a private network range\)/);
-    const ftp = await createWebhookEndpoint(user.id, { url: "ftp://example.com/x", events: ["video.ready"], allowPrivate: false }).catch((e: Response) => e.json());
+    const ftp = await createWebhookEndpoint(user.id, { url: "ftp://example.com/x", events: ["video.ready"], allowPrivate: false }).catch((e: Refusal) => e);
     expect(ftp.message).toMatch(/https:\/\//);
     expect(await prisma.webhookEndpoint.count({ where: { userId: user.id } })).toBe(0);
   });

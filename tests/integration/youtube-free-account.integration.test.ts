@@ -3,7 +3,7 @@
 import "../support/billing-on";
 import { fake } from "../support/youtube-fake";
 import { afterAll, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { action as uploadRoute } from "~/routes/publish/api.youtube.upload";
 import { APP, connectYoutube, saveOAuthClient, seedRenderedProject } from "../fixtures/youtube-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";

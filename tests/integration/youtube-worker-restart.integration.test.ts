@@ -2,7 +2,7 @@
 // on the next worker, and that attempt resumes the same resumable session from YouTube's last acknowledged byte.
 import { fake, YOUTUBE_TEST_CHUNK } from "../support/youtube-fake";
 import { afterAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { youtubeUploadProgressQuery, youtubeUploadWorkflowId } from "../../workflows/shared/youtube-upload";
 import { youtubeUploadWorkflow } from "../../workflows/youtube-upload";
 import { connectYoutube, saveOAuthClient, seedRenderedProject } from "../fixtures/youtube-project";

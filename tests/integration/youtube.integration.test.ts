@@ -5,8 +5,8 @@
 // another's video and tokens.
 import { fake, YOUTUBE_TEST_CHUNK } from "../support/youtube-fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
-import { decryptSecret } from "~/server/encryption.server";
+import { prisma } from "~/core/db.server";
+import { decryptSecret } from "~/core/encryption.server";
 import { loader as authStatus } from "~/routes/publish/api.youtube.auth-status";
 import { loader as callbackRoute } from "~/routes/publish/api.youtube.oauth.callback";
 import { loader as categoriesRoute } from "~/routes/publish/api.youtube.categories";

@@ -4,9 +4,9 @@
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashApiToken } from "~/server/api-tokens.server";
-import { prisma } from "~/server/db.server";
-import { getEnv } from "~/server/env.server";
-import { mountGates } from "~/server/web-app.server";
+import { prisma } from "~/core/db.server";
+import { getEnv } from "~/core/env.server";
+import { mountGates } from "~/server/host/web-app.server";
 import { listen } from "../support/listen";
 import { callRoute } from "../support/routes";
 import { loadRoutes, type ListedRoute } from "./route-table";

@@ -3,7 +3,7 @@
 // video ids answer 404 on every route (the same as a missing id) and their rows stay as they were.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "~/server/api-tokens.server";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { makeVideoWorkflowId } from "../../workflows/shared/make-video";
 import { callRoute } from "../support/routes";
 import { fillPath, loadRoutes, type ListedRoute } from "./route-table";

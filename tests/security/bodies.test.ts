@@ -8,10 +8,10 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_BYTES } from "~/server/api.server";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { drainUnreadBody } from "~/server/unread-body.server";
-import { MAX_DECLARED_BODY_BYTES, mountGates } from "~/server/web-app.server";
-import { getEnv } from "~/server/env.server";
+import { MAX_DECLARED_BODY_BYTES, mountGates } from "~/server/host/web-app.server";
+import { getEnv } from "~/core/env.server";
 import { seedUser, type Seeded } from "./seed";
 
 const { action: generateScript } = await import("~/routes/script/api.generate-script");

@@ -7,7 +7,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import {
   KEEP_RENDERED_VIDEOS,
   LEFTOVER_GRACE_MS,
@@ -15,8 +15,8 @@ import {
   removePartialMedia,
   removeTempLeftovers,
   removeUnrecordedVideos,
-} from "~/server/render-cleanup.server";
-import { mediaFilePath, mediaRoot, saveMedia } from "~/server/storage.server";
+} from "../../workflows/engine/render-cleanup";
+import { mediaFilePath, mediaRoot, saveMedia } from "~/core/storage.server";
 import { seedUser } from "./seed";
 
 afterAll(async () => {

@@ -2,7 +2,7 @@
 // JSON, wrong types, huge, negative and fractional numbers, numbers past PostgreSQL's integer range, long
 // strings, nulls, nested objects, odd query strings. Not one answer may be a 500 (or an uncaught error).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { callRoute } from "../support/routes";
 import { fillPath, loadRoutes, paramNames, type ListedRoute } from "./route-table";
 import { seedUser, type Seeded } from "./seed";

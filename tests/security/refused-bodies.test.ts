@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { makeVideoWorkflowId } from "../../workflows/shared/make-video";
 import { startWebProcess, type WebProcess } from "../support/web-process";
 import { seedUser, type Seeded } from "./seed";

@@ -7,12 +7,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ProviderError } from "~/providers/errors";
-import { prisma } from "~/server/db.server";
-import { SecretDecryptionError, decryptSecret } from "~/server/encryption.server";
-import { getEnv, loadGeneratedSecrets, looseModeOf, parseEnv } from "~/server/env.server";
-import { listErrorLogs, logError } from "~/server/error-log.server";
-import { getProviderKeys, upgradeLegacySecrets } from "~/server/settings.server";
-import { mediaFilePath, saveMedia } from "~/server/storage.server";
+import { prisma } from "~/core/db.server";
+import { SecretDecryptionError, decryptSecret } from "~/core/encryption.server";
+import { getEnv, loadGeneratedSecrets, looseModeOf, parseEnv } from "~/core/env.server";
+import { listErrorLogs, logError } from "~/core/error-log.server";
+import { getProviderKeys, upgradeLegacySecrets } from "~/core/settings.server";
+import { mediaFilePath, saveMedia } from "~/core/storage.server";
 import { seedUser } from "./seed";
 
 afterAll(async () => {

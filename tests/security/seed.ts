@@ -4,10 +4,10 @@
 import { randomUUID } from "node:crypto";
 import type { User } from "~/generated/prisma/client";
 import { pcm16ToWav } from "~/providers/wav";
-import { prisma } from "~/server/db.server";
-import { logError } from "~/server/error-log.server";
-import { updateConfig } from "~/server/settings.server";
-import { saveMedia } from "~/server/storage.server";
+import { prisma } from "~/core/db.server";
+import { logError } from "~/core/error-log.server";
+import { updateConfig } from "~/core/settings.server";
+import { saveMedia } from "~/core/storage.server";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 
 // 1x1 PNG and a tiny WAV header + silence

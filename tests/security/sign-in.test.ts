@@ -12,10 +12,10 @@ vi.hoisted(() => {
   process.env.OWNER_EMAIL = "owner@example.com";
 });
 
-const { prisma } = await import("~/server/db.server");
-const { getEnv } = await import("~/server/env.server");
-const { exposureProblem, listenHost, mayUseBuiltinSignIn, BUILTIN_SIGNIN_REMOTE_MESSAGE } = await import("~/server/exposure.server");
-const { mountGates } = await import("~/server/web-app.server");
+const { prisma } = await import("~/core/db.server");
+const { getEnv } = await import("~/core/env.server");
+const { exposureProblem, listenHost, mayUseBuiltinSignIn, BUILTIN_SIGNIN_REMOTE_MESSAGE } = await import("~/core/exposure.server");
+const { mountGates } = await import("~/server/host/web-app.server");
 const { isEmailAllowed, upsertUserFromProfile } = await import("~/server/users.server");
 type Refusal = { code: string } | null;
 

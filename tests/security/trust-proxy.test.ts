@@ -3,8 +3,8 @@
 // forged X-Forwarded-For changes nothing, and every request counts against the socket's address.
 import express from "express";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { getEnv, parseEnv } from "~/server/env.server";
-import { mountGates } from "~/server/web-app.server";
+import { getEnv, parseEnv } from "~/core/env.server";
+import { mountGates } from "~/server/host/web-app.server";
 import { listen } from "../support/listen";
 
 const rule = { points: 2, durationSeconds: 60, message: "Too many sign-in attempts." };

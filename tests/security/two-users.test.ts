@@ -3,7 +3,7 @@
 // rows must be exactly as they were. The route list is generated from app/routes.ts, so a new route is
 // covered the moment it is listed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { callRoute } from "../support/routes";
 import { fillPath, loadRoutes, paramNames, type ListedRoute } from "./route-table";
 import { seedUser, snapshotOf, type Seeded } from "./seed";

@@ -4,8 +4,8 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { ROUTE_GROUPS } from "~/routes";
-import { getEnv } from "~/server/env.server";
-import { mountGates } from "~/server/web-app.server";
+import { getEnv } from "~/core/env.server";
+import { mountGates } from "~/server/host/web-app.server";
 import { callRoute } from "./routes";
 
 type Module = { loader?: (args: never) => unknown; action?: (args: never) => unknown };

@@ -1,7 +1,7 @@
 // Signed-in users for integration tests, which call route loaders and actions directly with a Request.
 import { randomUUID } from "node:crypto";
 import type { User } from "~/generated/prisma/client";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { createSession } from "~/server/session.server";
 
 /** A user row, as a first sign-in would create it; a unique e-mail unless one is given. */

@@ -60,10 +60,10 @@ async function until<T>(what: string, attempt: () => Promise<T | null | undefine
 
 /** The drills' view of the stack: HTTP as a browser, a Temporal client, and the app's own modules for seeding and checking. */
 export async function openDrills(stack: DrillStack) {
-  const { prisma } = await import("~/server/db.server");
+  const { prisma } = await import("~/core/db.server");
   const { createSession } = await import("~/server/session.server");
-  const { updateConfig } = await import("~/server/settings.server");
-  const { mediaUrl, saveMedia, mediaFilePath } = await import("~/server/storage.server");
+  const { updateConfig } = await import("~/core/settings.server");
+  const { mediaUrl, saveMedia, mediaFilePath } = await import("~/core/storage.server");
   const { toneWav } = await import("../fixtures/render-project");
   const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
   const temporal = new Client({ connection });

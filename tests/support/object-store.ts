@@ -12,7 +12,7 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { afterAll } from "vitest";
-import { createS3Client, type S3Config } from "~/server/storage/s3.server";
+import { createS3Client, type S3Config } from "~/core/storage/s3.server";
 
 export type TestBucket = { config: S3Config; client: S3Client; env: Record<string, string>; keys: () => Promise<string[]> };
 

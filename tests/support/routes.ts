@@ -1,6 +1,8 @@
 // Calls a Remix loader or action directly, the way the server would. A guard's thrown Response
 // (401, 403, a redirect) is the answer too, and plain data becomes a 200 JSON answer (as single fetch
 // sends it), so tests read every outcome the same way.
+import { thrownResponse } from "~/server/json-answer.server";
+
 export async function callRoute(
   fn: (args: never) => unknown,
   request: Request,
@@ -10,7 +12,9 @@ export async function callRoute(
     const result = await fn({ request, params, context: {} } as never);
     return result instanceof Response ? result : Response.json(result);
   } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
+    // as the server does: a thrown Response is the answer, a refusal of the core is said as JSON
+    const answer = thrownResponse(thrown);
+    if (answer) return answer;
     throw thrown;
   }
 }

@@ -13,7 +13,7 @@ import {
   renderVideoFast,
 } from "../../workflows/activities/render";
 import { discardRenderChunks, joinRenderChunks, mixRenderSound, normaliseRenderSound, planRenderChunks, renderVideoChunk } from "../../workflows/activities/render-chunked";
-import { logPipelineError } from "~/server/error-log.server";
+import { logPipelineError } from "~/core/error-log.server";
 import { createQueueWorkers, createWorker, type QueueWorkers } from "../../workflows/worker";
 
 type Activities = NonNullable<Parameters<typeof createWorker>[0]>["activities"];

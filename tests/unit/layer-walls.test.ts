@@ -1,6 +1,8 @@
-// The walls between the layers (decision 185), read from every module's import statements: the web side starts
-// workflows by name and takes only types from a workflow module, providers do not reach up into the web's
-// helpers, and no two modules of app/, workflows/ and remotion/ load each other round a circle.
+// The walls between the layers (decisions 185 and 211), read from every module's import statements: the web side
+// starts workflows by name and takes only types from a workflow module; the worker's code (workflows/) takes what it
+// shares with the web from the core (app/core), never from the web's app/server; the core leans on nothing of the
+// web's; providers do not reach up into the web's helpers; and no two modules of app/, workflows/ and remotion/ name
+// each other round a circle, type-only imports included. Each rule is also run on an import put back on purpose.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,9 +76,41 @@ function importsOf(file: string): Import[] {
 
 const inside = (file: string | null, dir: string) => !!file && rel(file).startsWith(`${dir}/`);
 const appModules = modulesUnder("app");
-const allModules = [...appModules, ...modulesUnder("workflows"), ...modulesUnder("remotion")];
+const workerModules = modulesUnder("workflows");
+const allModules = [...appModules, ...workerModules, ...modulesUnder("remotion")];
 const importsByModule = new Map(allModules.map((file) => [file, importsOf(file)]));
 const listed = (file: string, i: Import) => `${rel(file)}:${i.line} imports ${i.specifier}`;
+
+/** The folder rule (decision 211): who may import whom, by room. A message when `file` may not import `i`. */
+function forbidden(file: string, i: Import): string | null {
+  if (!i.target) return null;
+  if (inside(file, "workflows") && inside(i.target, "app/server")) return "the worker's code takes the core (app/core), app/lib, app/providers and workflows/shared, never app/server";
+  if (inside(file, "app/core") && (inside(i.target, "app/server") || inside(i.target, "app/routes") || inside(i.target, "app/components"))) return "the core never imports the web (app/server, routes, components)";
+  if (inside(file, "app/providers") && (inside(i.target, "app/server") || inside(i.target, "app/routes") || inside(i.target, "app/components") || inside(i.target, "workflows"))) return "providers take their configuration from the core, never the web's helpers";
+  return null;
+}
+
+/** Every circle of `edges` (file -> files it imports), each written `a -> b -> a`. */
+function circlesOf(edges: Map<string, string[]>): string[] {
+  const circles: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const trail: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    trail.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === "open") circles.push([...trail.slice(trail.indexOf(next)), next].map(rel).join(" -> "));
+      else if (!state.has(next)) visit(next);
+    }
+    trail.pop();
+    state.set(file, "done");
+  };
+  for (const file of edges.keys()) if (!state.has(file)) visit(file);
+  return circles;
+}
+
+/** The import graph, type-only imports included: a type circle still ties the modules' rooms to each other. */
+const graph = new Map(allModules.map((file) => [file, (importsByModule.get(file) ?? []).filter((i) => i.target && importsByModule.has(i.target)).map((i) => i.target!)]));
 
 describe("the walls between the layers", () => {
   it("sees the imports it checks: value, type-only, re-exports and dynamic ones", () => {
@@ -95,42 +129,48 @@ describe("the walls between the layers", () => {
     expect(violations, "start a workflow by its name: startWorkflow<typeof xWorkflow>(\"xWorkflow\", ...) with `import type`").toEqual([]);
   });
 
-  it("providers reach into app/server for the configuration (env.server) only, never the web's /api helpers", () => {
-    const violations = appModules
-      .filter((file) => inside(file, "app/providers"))
-      .flatMap((file) =>
-        (importsByModule.get(file) ?? [])
-          .filter((i) => (inside(i.target, "app/server") && rel(i.target!) !== "app/server/env.server.ts") || inside(i.target, "app/routes") || inside(i.target, "app/components") || inside(i.target, "workflows"))
-          .map((i) => listed(file, i)),
-      );
-    expect(violations, "move the shared piece down to app/lib (as app/lib/request-body.server.ts) or into app/providers").toEqual([]);
+  it("follows the folder rule: workflows/ never imports app/server, the core never the web, providers never the web", () => {
+    const violations = allModules.flatMap((file) =>
+      (importsByModule.get(file) ?? []).flatMap((i) => {
+        const why = forbidden(file, i);
+        return why ? [`${listed(file, i)}: ${why}`] : [];
+      }),
+    );
+    expect(violations, "move what both sides need into app/core (docs/architecture.md)").toEqual([]);
+  });
+
+  it("refuses each forbidden import put back on purpose", () => {
+    const at = (file: string, specifier: string, typeOnly = false): [string, Import] => {
+      const from = path.join(ROOT, file);
+      return [from, { line: 1, specifier, target: resolveSpecifier(from, specifier), typeOnly }];
+    };
+    // each of these was an import of main before the core (issue 46), or is the kind the rule exists for
+    expect(forbidden(...at("workflows/activities/make-video.ts", "~/server/make-video.server"))).toMatch(/never app\/server/);
+    expect(forbidden(...at("workflows/activities/render.ts", "../../app/server/temporal.server", true))).toMatch(/never app\/server/);
+    expect(forbidden(...at("workflows/worker.ts", "~/server/host/web-app.server"))).toMatch(/never app\/server/);
+    expect(forbidden(...at("app/core/projects.server.ts", "~/server/api.server"))).toMatch(/never imports the web/);
+    expect(forbidden(...at("app/core/settings.server.ts", "../server/session.server", true))).toMatch(/never imports the web/);
+    expect(forbidden(...at("app/core/env.server.ts", "~/routes/site/healthz"))).toMatch(/never imports the web/);
+    expect(forbidden(...at("app/providers/text/scenes.ts", "~/server/api.server"))).toMatch(/providers/);
+    // and what the rule allows
+    expect(forbidden(...at("workflows/activities/render.ts", "~/core/db.server"))).toBeNull();
+    expect(forbidden(...at("app/server/render.server.ts", "~/core/db.server"))).toBeNull();
+    expect(forbidden(...at("app/providers/text/scenes.ts", "~/core/env.server"))).toBeNull();
+    // a circle made of type-only imports is found as well as one of values
+    const [a, b, c] = ["app/core/a.server.ts", "app/core/b.server.ts", "workflows/c.ts"].map((f) => path.join(ROOT, f));
+    expect(circlesOf(new Map([[a!, [b!]], [b!, [c!]], [c!, [a!]]]))).toEqual(["app/core/a.server.ts -> app/core/b.server.ts -> workflows/c.ts -> app/core/a.server.ts"]);
+    expect(circlesOf(new Map([[a!, [b!]], [b!, [c!]], [c!, []]]))).toEqual([]);
   });
 
   it("env.server, the one module every layer reads its configuration from, leans on nothing above it", () => {
-    const env = path.join(ROOT, "app/server/env.server.ts");
+    const env = path.join(ROOT, "app/core/env.server.ts");
     const violations = (importsByModule.get(env) ?? [])
       .filter((i) => i.target && !inside(i.target, "app/lib") && !inside(i.target, "workflows/shared"))
       .map((i) => listed(env, i));
     expect(violations).toEqual([]);
   });
 
-  it("no modules of app/, workflows/ and remotion/ load each other round a circle", () => {
-    // value imports only: a type-only import is erased and loads nothing (decision 185)
-    const edges = new Map(allModules.map((file) => [file, (importsByModule.get(file) ?? []).filter((i) => !i.typeOnly && i.target && importsByModule.has(i.target)).map((i) => i.target!)]));
-    const circles: string[] = [];
-    const state = new Map<string, "open" | "done">();
-    const trail: string[] = [];
-    const visit = (file: string) => {
-      state.set(file, "open");
-      trail.push(file);
-      for (const next of edges.get(file) ?? []) {
-        if (state.get(next) === "open") circles.push([...trail.slice(trail.indexOf(next)), next].map(rel).join(" -> "));
-        else if (!state.has(next)) visit(next);
-      }
-      trail.pop();
-      state.set(file, "done");
-    };
-    for (const file of allModules) if (!state.has(file)) visit(file);
-    expect(circles, "move the piece both sides need to the lower layer (app/lib, workflows/shared)").toEqual([]);
+  it("no modules of app/, workflows/ and remotion/ name each other round a circle, type-only imports included", () => {
+    expect(circlesOf(graph), "move the piece both sides need to the lower layer (app/core, app/lib, workflows/shared)").toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // "A bad value stops the process" (issue 47), for the processes themselves: the worker, the web server and
-// `npm start`'s check each stop at start with exit code 1 and a line naming the setting (app/server/env.server.ts has
+// `npm start`'s check each stop at start with exit code 1 and a line naming the setting (app/core/env.server.ts has
 // one case per setting for the schema itself).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";

@@ -1,7 +1,7 @@
 // WEB_PROCESSES (decision 133): how many web processes `npm start` runs, read the same way by the start script's
 // cluster and by the environment schema; a bad value is refused with the variable's name.
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "~/server/env.server";
+import { parseEnv } from "~/core/env.server";
 import { webProcessCount } from "../../scripts/lib/web-cluster.mjs";
 
 describe("WEB_PROCESSES", () => {

@@ -1,6 +1,6 @@
 import os from "node:os";
 import { Context } from "@temporalio/activity";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import type { HealthCheckResult } from "../shared/health";
 
 /** Writes a row keyed by the workflow id, so a retried activity does not write twice. */

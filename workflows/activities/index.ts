@@ -1,6 +1,6 @@
 // Every activity the worker offers. Activities do all the I/O; workflows only orchestrate them.
 export { recordHealthCheck } from "./health-check";
-export { logPipelineError } from "~/server/error-log.server";
+export { logPipelineError } from "~/core/error-log.server";
 import { createScriptActivities } from "./script";
 
 export const { planScriptLength, fitScriptToTime, markScriptStarted, writeScriptChunk, expandScriptChunk, proofreadAndSaveScript, markScriptEnded } =

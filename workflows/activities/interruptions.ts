@@ -8,8 +8,10 @@
 //     until the database answers again (within the attempt's own time limit), then fails so Temporal retries it.
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from "@temporalio/worker";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { DISK_FULL, DISK_FULL_MESSAGE } from "../shared/errors";
+import { isRefusal } from "~/core/refusal.server";
+import { refusalFailure } from "./refusals";
 
 
 /** The longest an attempt waits for the database to come back before it gives up and fails as it was. */
@@ -79,6 +81,8 @@ class InterruptionsInbound implements ActivityInboundCallsInterceptor {
       return await next(input);
     } catch (error) {
       if (error instanceof ApplicationFailure && error.type === DISK_FULL) throw error;
+      // a refusal of the core (a plan's limit, a missing row...): the next attempt would be refused alike
+      if (isRefusal(error)) throw refusalFailure(error);
       if (isDiskFull(error)) {
         // the original error stays in the worker's log; the stage's failure carries only the creator's words
         // (a cause would be what innermostMessage shows)

@@ -11,7 +11,7 @@
 // render (decision 156) runs its two passes on its sound track alone, before the join: the first where the sound is
 // mixed, the second on the first worker done with its chunk; the join copies that sound as it is.
 import { spawn } from "node:child_process";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 import { DELIVERY_CONTAINER_ARGS, deliveryAudioArgs } from "./delivery-encoding";
 
 /**

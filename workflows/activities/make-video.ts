@@ -3,21 +3,22 @@
 // processing, a render row, a music track row, an upload row), so the pages show the stage while it runs; the
 // run's VideoRun row records the stage, the percent, the error in words and, at the end, the links.
 import { ApplicationFailure } from "@temporalio/activity";
-import { captionStyleFor } from "~/lib/caption-style";
-import { thumbnailFontFor, thumbnailFontSizeFor } from "~/lib/thumbnail";
 import { allScenesHaveMedia } from "~/lib/storyboard";
-import { defaultRenderHeight, resolutionValue, videoSizeFor } from "~/lib/video-format";
-import { prisma } from "~/server/db.server";
-import { saveOwnScript } from "~/server/own-script.server";
-import { canUseMusic, maxRenderHeight } from "~/server/permissions.server";
-import { getUserSettings } from "~/server/settings.server";
-import { emitWebhookEvent } from "~/server/webhooks.server";
+import { prisma } from "~/core/db.server";
+import { checkedOwnScript, writeOwnScript } from "~/core/own-script.server";
+import { canUseMusic } from "~/core/permissions.server";
+import { startRenderRow } from "~/core/render-input.server";
+import { startScriptRow } from "~/core/script-input.server";
+import { thumbnailInputFor } from "~/core/thumbnail-input.server";
+import { isRefusal } from "~/core/refusal.server";
+import { refusalFailure } from "./refusals";
+import { emitWebhookEvent } from "~/core/webhooks.server";
 import type { WebhookEvent } from "../shared/webhooks";
 import type { GenerateAllProgress } from "../shared/scene-media";
 import { MAKE_VIDEO_INPUT_ERROR, MAKE_VIDEO_STAGES, type MakeVideoOptions, type MakeVideoResult, type MakeVideoStage, type MakeVideoTuning } from "../shared/make-video";
 import { DEFAULT_MUSIC_POLL_INTERVAL_MS, musicTracksWorkflowId, type BackgroundMusicInput, type MusicTracksInput } from "../shared/music";
-import { renderWorkflowId, type RenderWorkflowInput } from "../shared/render";
-import { scriptWorkflowId, type ScriptWorkflowInput } from "../shared/script";
+import type { RenderWorkflowInput } from "../shared/render";
+import type { ScriptWorkflowInput } from "../shared/script";
 import { storyboardWorkflowId } from "../shared/storyboard";
 import type { ThumbnailWorkflowInput } from "../shared/thumbnail";
 import { youtubeUploadWorkflowId, youtubeWatchUrl, type YoutubeUploadInput } from "../shared/youtube-upload";
@@ -85,22 +86,18 @@ export function createMakeVideoActivities() {
     async prepareScriptStage(ref: RunRef): Promise<ScriptWorkflowInput | null> {
       const { project, options } = await runAndProject(ref);
       if (options.script) {
+        let text: string;
         try {
-          await saveOwnScript({ userId: ref.userId, projectId: project.id, text: options.script });
+          text = checkedOwnScript(options.script);
         } catch (e) {
-          if (e instanceof Response) throw inputError(((await e.json().catch(() => ({}))) as { message?: string }).message ?? "The script could not be saved.");
+          if (isRefusal(e)) throw refusalFailure(e, MAKE_VIDEO_INPUT_ERROR);
           throw e;
         }
+        // the run owns its project: no draft of its own is being written, and its scenes are not split yet
+        await writeOwnScript(project, text);
         return null;
       }
-      const workflowId = scriptWorkflowId(project.id);
-      const startedAt = new Date();
-      await prisma.script.upsert({
-        where: { projectId: project.id },
-        create: { projectId: project.id, status: "processing", targetWords: 0, startedAt, workflowId },
-        update: { status: "processing", text: null, wordCount: null, error: null, startedAt, completedAt: null, workflowId },
-      });
-      return { projectId: project.id, userId: ref.userId, title: project.title, topic: project.topic, durationSeconds: project.durationSeconds, language: project.language };
+      return (await startScriptRow(ref.userId, project)).input;
     },
 
     /** The storyboard row marked processing, as /storyboard does before it starts the split. */
@@ -149,12 +146,14 @@ export function createMakeVideoActivities() {
     /** A render row at the chosen quality (the plan's best HD by default) with the project's caption style. */
     async prepareRenderStage(input: RunRef & { tuning?: MakeVideoTuning }): Promise<RenderWorkflowInput> {
       const { project, options } = await runAndProject(input);
-      const format = resolutionValue(project.resolution);
-      const allowed = await maxRenderHeight(input.userId);
-      const size = input.tuning?.renderSize ?? videoSizeFor(format, Math.min(options.quality ?? defaultRenderHeight(allowed), allowed));
-      const render = await prisma.renderedVideo.create({ data: { projectId: project.id, status: "processing", workflowId: renderWorkflowId(project.id) } });
-      const captionStyle = captionStyleFor(format, project);
-      return { renderId: render.id, userId: input.userId, projectId: project.id, ...size, captions: captionStyle.preset !== "none", captionStyle };
+      // as the render page: a quality above the plan (it may have changed since the run began) is refused in the
+      // same words, a non-retryable failure (workflows/activities/refusals.ts), never lowered in silence
+      try {
+        return await startRenderRow(input.userId, project, options.quality, input.tuning?.renderSize);
+      } catch (e) {
+        if (isRefusal(e)) throw refusalFailure(e, MAKE_VIDEO_INPUT_ERROR);
+        throw e;
+      }
     },
 
     /** The mix, when the latest render lacks the music (the render mixes a finished track in itself). null: nothing to mix. */
@@ -174,16 +173,7 @@ export function createMakeVideoActivities() {
         select: { cellIndex: true, imageUrl: true },
       });
       if (!cell?.imageUrl) throw inputError("No scene has a picture to make the thumbnail from.");
-      const settings = await getUserSettings(ref.userId);
-      return {
-        userId: ref.userId,
-        projectId: project.id,
-        imageUrl: cell.imageUrl,
-        cellIndex: cell.cellIndex,
-        title: options.thumbnailText,
-        font: thumbnailFontFor(settings.preferredThumbnailFont).value,
-        fontSize: thumbnailFontSizeFor(settings.preferredThumbnailFontSize),
-      };
+      return thumbnailInputFor(ref.userId, project.id, { imageUrl: cell.imageUrl, cellIndex: cell.cellIndex, title: options.thumbnailText });
     },
 
     /** The made thumbnail becomes the project's approved one (the upload sets it on the video). */

@@ -5,7 +5,7 @@
 // the loudness step muxes with the picture (one write of the video, not two); `npm run bench:music` for the video.
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 import { deliveryAudioArgs } from "./delivery-encoding";
 
 const run = promisify(execFile);

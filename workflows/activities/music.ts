@@ -7,10 +7,10 @@ import path from "node:path";
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import type { Providers } from "~/providers/index.server";
 import type { MusicTaskStatus } from "~/providers/types";
-import { prisma } from "~/server/db.server";
-import { canUseMusic, LIMIT_MESSAGES } from "~/server/permissions.server";
-import { deleteVideoUnlessInUse, pruneProjectVideos } from "~/server/render-cleanup.server";
-import { deleteMedia, findMediaForUser, localMediaSet, mediaIdFromUrl, mediaSize, mediaUrl, saveMedia, saveMediaFromPath } from "~/server/storage.server";
+import { prisma } from "~/core/db.server";
+import { canUseMusic, LIMIT_MESSAGES } from "~/core/permissions.server";
+import { deleteVideoUnlessInUse, pruneProjectVideos } from "../engine/render-cleanup";
+import { deleteMedia, findMediaForUser, localMediaSet, mediaIdFromUrl, mediaSize, mediaUrl, saveMedia, saveMediaFromPath } from "~/core/storage.server";
 import { sceneBoundaries, VIDEO_FPS } from "../../remotion/timing";
 import {
   backgroundMusicProgressSignal,

@@ -2,7 +2,7 @@
 // (issue 20). Temporal is not reachable from outside (docker-compose.yml), but a run started by any other means
 // (the Temporal UI, a stray script) still cannot make one user's keys or quota work on another user's project.
 import { ApplicationFailure } from "@temporalio/activity";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 
 export const PROJECT_NOT_OWNED = "ProjectNotOwned";
 

@@ -6,7 +6,7 @@
 // its own lowers its session's group as well (lowerSessionPriority).
 import fs from "node:fs";
 import os from "node:os";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 
 /**
  * The niceness the worker runs at: WORKER_NICE (0 = the web server's, 19 = the lowest, 10 by default), checked with

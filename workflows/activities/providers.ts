@@ -4,10 +4,10 @@
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import type { JobLedger, ProviderCall } from "~/providers/call";
 import { providersFor, stockMediaFor, type ProviderTuning } from "~/providers/index.server";
-import { prisma } from "~/server/db.server";
-import { getProviderKeys } from "~/server/settings.server";
+import { prisma } from "~/core/db.server";
+import { getProviderKeys } from "~/core/settings.server";
 // the owner's uploaded voices, from media storage, for the offline voice provider (decision 210)
-import "~/server/stored-voices.server";
+import "~/core/stored-voices.server";
 
 /** Ledger rows older than this are pruned: no activity attempt runs that long after its job started. */
 const JOB_ROWS_KEPT_MS = 7 * 24 * 3600_000;

@@ -12,8 +12,8 @@ import path from "node:path";
 import { Context } from "@temporalio/activity";
 import protos from "@temporalio/proto";
 import type { SignalDefinition } from "@temporalio/workflow";
-import { deleteMedia, findMediaForUser, localMediaSet, saveMediaFromPath } from "~/server/storage.server";
-import { getEnv } from "~/server/env.server";
+import { deleteMedia, findMediaForUser, localMediaSet, saveMediaFromPath } from "~/core/storage.server";
+import { getEnv } from "~/core/env.server";
 import { buildTimeline, type Timeline } from "../../remotion/timeline";
 import { sceneBoundaries } from "../../remotion/timing";
 import { JOIN_PERCENT } from "../shared/render-percent";
@@ -26,7 +26,7 @@ import { withRenderSlot } from "./render-slots";
 import { inputError, loadRenderPlan, planProps, planSeconds, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
 import { signalPace } from "./render-signal-pace";
 import { analyseLoudness, applyLoudness, storedLoudness, type LoudnessAnalysis, type StoredLoudness } from "./loudness";
-import { recordRender } from "~/server/observability/metrics.server";
+import { recordRender } from "~/core/observability/metrics.server";
 
 // @temporalio/proto is CommonJS: its enums come from the default export
 const { TaskQueueType } = protos.temporal.api.enums.v1;

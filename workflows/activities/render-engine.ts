@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openBrowser, type HeadlessBrowser } from "@remotion/renderer";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 import { projectFile } from "~/lib/project-files.server";
 import { DELIVERY } from "./delivery-encoding";
 

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { renderFrames, selectComposition } from "@remotion/renderer";
 import sharp from "sharp";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 import { CAPTION_SHEET_ID, type CaptionSheetProps } from "../../remotion/Caption";
 import type { Timeline } from "../../remotion/timeline";
 import { captionConcat, compileTimeline } from "./render-fast-compile";

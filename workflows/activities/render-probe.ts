@@ -1,7 +1,7 @@
 // ffprobe, for the real length of a voiceover or a rendered video.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 
 const run = promisify(execFile);
 

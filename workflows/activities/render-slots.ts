@@ -3,7 +3,7 @@
 // render queue's worker takes no more than that from Temporal; this limit also holds renders an older run
 // scheduled on the light queue. The rest wait their turn, heartbeating, and say so on the page.
 import pLimit from "p-limit";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 
 let limit: ReturnType<typeof pLimit> | undefined;
 /** Renders running or queued in this process. */

@@ -7,11 +7,11 @@ import path from "node:path";
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import { makeCancelSignal, renderMedia, selectComposition } from "@remotion/renderer";
 import type { Prisma } from "~/generated/prisma/client";
-import { getEnv } from "~/server/env.server";
-import { prisma } from "~/server/db.server";
-import { canUseMusic } from "~/server/permissions.server";
-import { pruneProjectVideos } from "~/server/render-cleanup.server";
-import { deleteMedia, findMediaForUser, localMediaSet, mediaIdFromUrl, mediaSize, mediaUrl, saveMediaFromPath, withLocalMediaCopy } from "~/server/storage.server";
+import { getEnv } from "~/core/env.server";
+import { prisma } from "~/core/db.server";
+import { canUseMusic } from "~/core/permissions.server";
+import { pruneProjectVideos } from "../engine/render-cleanup";
+import { deleteMedia, findMediaForUser, localMediaSet, mediaIdFromUrl, mediaSize, mediaUrl, saveMediaFromPath, withLocalMediaCopy } from "~/core/storage.server";
 import { COMPOSITION_ID, storedWordTimings, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
 import { buildTimeline } from "../../remotion/timeline";
 import { VIDEO_FPS, completedScenesAt, sceneBoundaries, totalDurationInFrames } from "../../remotion/timing";
@@ -42,7 +42,7 @@ import { signalPace } from "./render-signal-pace";
 import { normaliseLoudness, storedLoudness, type StoredLoudness } from "./loudness";
 import { framesPercent, savingPercent } from "../shared/render-percent";
 import { captionTrackCues } from "~/lib/caption-track";
-import { recordRender } from "~/server/observability/metrics.server";
+import { recordRender } from "~/core/observability/metrics.server";
 
 
 /** The composition's props for a plan, with each file's src given by `src` (URLs for Chromium, paths for ffmpeg). */

@@ -1,8 +1,8 @@
 // The scene-media stage's clip work (decision 072): a creator's uploaded clip is re-encoded here, in the worker,
 // not in the web request that received it. Progress is heartbeated (the share converted) for the scene's card.
 import { ApplicationFailure, Context } from "@temporalio/activity";
-import { convertUploadedClip } from "~/server/scene-cell-media.server";
-import { SceneMediaRejection } from "~/server/scene-media-files.server";
+import { convertUploadedClip } from "~/core/scene-cell-media.server";
+import { SceneMediaRejection } from "~/core/scene-media-files.server";
 import { SCENE_MEDIA_REJECTED, type SceneClipInput, type SceneClipResult } from "../shared/scene-media";
 
 /** A refusal the creator has to act on (too long, too large, not a video): final, with its HTTP status. */

@@ -8,8 +8,8 @@ import { fileTypeFromBuffer } from "file-type";
 import type { Project } from "~/generated/prisma/client";
 import type { MediaCredit, StockMediaProvider } from "~/providers/image/pexels.server";
 import { ProviderError } from "~/providers/errors";
-import { prepareSceneClip, prepareSceneImage, SCENE_MEDIA_LIMITS, storePreparedClip } from "~/server/scene-media-files.server";
-import { saveMedia } from "~/server/storage.server";
+import { prepareSceneClip, prepareSceneImage, SCENE_MEDIA_LIMITS, storePreparedClip } from "~/core/scene-media-files.server";
+import { saveMedia } from "~/core/storage.server";
 import { imageAspectFor, resolutionValue, videoSizeFor } from "~/lib/video-format";
 
 const PHOTO_TYPES = new Set(["jpg", "png", "webp"]);

@@ -8,9 +8,9 @@ import { estimateWordTimings, type VoiceoverWordTimings } from "../../remotion/w
 import { createOfflineImageProvider } from "~/providers/image/offline-scene.server";
 import type { Providers } from "~/providers/index.server";
 import { trimVoiceover } from "~/providers/speech/voiceover";
-import { prisma } from "~/server/db.server";
-import { getUserSettings } from "~/server/settings.server";
-import { deleteMedia, mediaIdFromUrl, mediaUrl, saveMedia } from "~/server/storage.server";
+import { prisma } from "~/core/db.server";
+import { getUserSettings } from "~/core/settings.server";
+import { deleteMedia, mediaIdFromUrl, mediaUrl, saveMedia } from "~/core/storage.server";
 import { estimatedDurationFor, needsAudio, needsImage, sceneCountFor } from "~/lib/storyboard";
 import { imageAspectFor, resolutionValue } from "~/lib/video-format";
 import { defaultVoiceFor, isEspeakVoice } from "~/lib/voices";

@@ -4,10 +4,10 @@ import { ApplicationFailure } from "@temporalio/activity";
 import { limitUploadMetadata } from "~/lib/upload-metadata";
 import { thumbnailFontFor } from "~/lib/thumbnail";
 import type { Providers } from "~/providers/index.server";
-import { prisma } from "~/server/db.server";
-import { getUserSettings } from "~/server/settings.server";
-import { findMediaForUser, mediaIdFromUrl, mediaSize, mediaUrl, readMedia, saveMedia } from "~/server/storage.server";
-import { renderThumbnail } from "~/server/thumbnail-render.server";
+import { prisma } from "~/core/db.server";
+import { getUserSettings } from "~/core/settings.server";
+import { findMediaForUser, mediaIdFromUrl, mediaSize, mediaUrl, readMedia, saveMedia } from "~/core/storage.server";
+import { renderThumbnail } from "../engine/thumbnail-render";
 import {
   THUMBNAIL_IMAGE_MISSING,
   type ThumbnailWorkflowInput,

@@ -3,15 +3,13 @@
 // failed in words and not retried.
 import { ApplicationFailure } from "@temporalio/activity";
 import type { MakeVideoOptions } from "~/lib/make-video-options";
-import { prisma } from "~/server/db.server";
-import { createProjectForRun } from "~/server/make-video.server";
+import { prisma } from "~/core/db.server";
+import { isRefusal } from "~/core/refusal.server";
+import { createProjectForRun } from "~/core/video-run.server";
+import { refusalFailure } from "./refusals";
 import { makeVideoWorkflowId } from "../shared/make-video";
 import { BATCH_ROW_REFUSED } from "../shared/video-batch";
 
-async function messageOf(e: unknown): Promise<string | null> {
-  if (e instanceof Response) return ((await e.clone().json().catch(() => ({}))) as { message?: string }).message ?? `Refused (${e.status}).`;
-  return null;
-}
 
 export function createVideoBatchActivities() {
   return {
@@ -28,10 +26,9 @@ export function createVideoBatchActivities() {
         try {
           projectId = (await createProjectForRun(input.userId, run.options as unknown as MakeVideoOptions, false)).id;
         } catch (e) {
-          const message = await messageOf(e);
-          if (!message) throw e;
-          await prisma.videoRun.update({ where: { id: run.id }, data: { status: "failed", error: `Could not start: ${message}`, completedAt: new Date() } });
-          throw ApplicationFailure.nonRetryable(message, BATCH_ROW_REFUSED);
+          if (!isRefusal(e)) throw e;
+          await prisma.videoRun.update({ where: { id: run.id }, data: { status: "failed", error: `Could not start: ${e.message}`, completedAt: new Date() } });
+          throw refusalFailure(e, BATCH_ROW_REFUSED);
         }
       }
       await prisma.videoRun.update({

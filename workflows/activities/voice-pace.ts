@@ -1,6 +1,6 @@
 // Measures a voice's pace where the voices run (issue 33): the same speakingRateOf figure the narration fit plans
 // with, measured once per offline voice and cached by the worker, typical for cloud voices.
-import { getUserSettings } from "~/server/settings.server";
+import { getUserSettings } from "~/core/settings.server";
 import { speakingRateOf } from "~/providers/speech/speaking-rate.server";
 import type { VoicePace, VoicePaceInput } from "../shared/voice-pace";
 import { providersForUser } from "./providers";

@@ -3,10 +3,10 @@
 // returned as it is. Offline voices only: a cloud voice's sample would be a paid request.
 import { ApplicationFailure } from "@temporalio/activity";
 import { sampleSentence, voiceSampleKey } from "~/lib/voice-samples";
-import { mediaBackend } from "~/server/storage.server";
+import { mediaBackend } from "~/core/storage.server";
 import { createOfflineSpeechProvider } from "~/providers/speech/offline.server";
 // the owner's uploaded voices have samples too (decision 210)
-import "~/server/stored-voices.server";
+import "~/core/stored-voices.server";
 import { VOICE_SAMPLE_UNKNOWN_VOICE, type VoiceSample, type VoiceSampleInput } from "../shared/voice-sample";
 
 export async function makeVoiceSample(input: VoiceSampleInput): Promise<VoiceSample> {

@@ -3,8 +3,8 @@
 // The POST goes through the outbound guard: the connection is made only to an address checked as it connects.
 import { ApplicationFailure } from "@temporalio/activity";
 import { createOutboundGuard, outboundRefusalIn, parseOutboundUrl, type OutboundPolicy } from "~/lib/outbound-fetch.server";
-import { prisma } from "~/server/db.server";
-import { WEBHOOK_SIGNATURE_HEADER, deliveryToSend, signWebhookBody } from "~/server/webhooks.server";
+import { prisma } from "~/core/db.server";
+import { WEBHOOK_SIGNATURE_HEADER, deliveryToSend, signWebhookBody } from "~/core/webhooks.server";
 import { WEBHOOK_TARGET_REFUSED, type WebhookDeliveryInput } from "../shared/webhooks";
 
 /** How long a receiver has to answer. */

@@ -7,10 +7,10 @@ import { ApplicationFailure, Context } from "@temporalio/activity";
 import { storedCaptionCues, toSrt } from "~/lib/caption-track";
 import { languageOf } from "~/lib/languages";
 import { CAPTIONS_NEED_RECONNECT, CAPTIONS_SCOPE, QUOTA_EXCEEDED_MESSAGE } from "~/lib/youtube";
-import { prisma } from "~/server/db.server";
-import { decryptSecret, encryptSecret } from "~/server/encryption.server";
-import { getEnv } from "~/server/env.server";
-import { findMediaForUser, mediaIdFromUrl, mediaSize, openMediaStream, readMediaRange } from "~/server/storage.server";
+import { prisma } from "~/core/db.server";
+import { decryptSecret, encryptSecret } from "~/core/encryption.server";
+import { getEnv } from "~/core/env.server";
+import { findMediaForUser, mediaIdFromUrl, mediaSize, openMediaStream, readMediaRange } from "~/core/storage.server";
 import {
   authorizedYoutube,
   freshAccessToken,
@@ -19,7 +19,7 @@ import {
   YoutubeNotConnectedError,
   youtubeCallOptions,
   type OAuth2Client,
-} from "~/server/youtube-client.server";
+} from "~/core/youtube-client.server";
 import {
   YOUTUBE_NOT_CONNECTED,
   YOUTUBE_QUOTA_EXCEEDED,

@@ -16,11 +16,11 @@ import { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundI
 import { Runtime, type ActivityInterceptorsFactory, type InjectedSinks } from "@temporalio/worker";
 import { Resource } from "@opentelemetry/resources";
 import { NoopSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import type { Env } from "~/server/env.server";
-import { bridgeConsole, log, setProcessLogger, withLogContext } from "~/server/observability/log.server";
-import { mayReadMetrics } from "~/server/observability/http-metrics.server";
-import { METRICS_CONTENT_TYPE, activityDuration, metricsText, startMetrics } from "~/server/observability/metrics.server";
-import { startTracing } from "~/server/observability/tracing.server";
+import type { Env } from "~/core/env.server";
+import { bridgeConsole, log, setProcessLogger, withLogContext } from "~/core/observability/log.server";
+import { mayReadMetrics } from "~/core/observability/http-metrics.server";
+import { METRICS_CONTENT_TYPE, activityDuration, metricsText, startMetrics } from "~/core/observability/metrics.server";
+import { startTracing } from "~/core/observability/tracing.server";
 
 const require = createRequire(import.meta.url);
 

@@ -1,5 +1,5 @@
 // The webhook delivery contract (issue 32, decision 163): the events, the delivery workflow's id and input, and
-// the error a retry cannot fix. Shared by workflows/webhooks.ts, its activities and app/server/webhooks.server.ts.
+// the error a retry cannot fix. Shared by workflows/webhooks.ts, its activities and app/core/webhooks.server.ts.
 export const WEBHOOK_EVENTS = ["video.ready", "video.failed", "video.published"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

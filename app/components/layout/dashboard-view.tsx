@@ -13,7 +13,7 @@ import { STAGE_STEPS, stageIndex, stagePage } from "~/lib/project-stage";
 import { DURATION_RULES } from "~/lib/video-format";
 import { cn } from "~/lib/utils";
 import type { AccessLevel } from "~/lib/subscription";
-import type { ProjectSummary, StepsDone } from "~/server/projects.server";
+import type { ProjectSummary, StepsDone } from "~/core/projects.server";
 
 export type DashboardData = {
   userName: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { NavigationGates } from "~/server/projects.server";
+import type { NavigationGates } from "~/core/projects.server";
 import { visibleNavLinks } from "./nav-links";
 
 const CLOSED_GATES: NavigationGates = { script: false, storyboard: false, music: false, render: false, upload: false };

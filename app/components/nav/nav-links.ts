@@ -1,6 +1,6 @@
 // The header's pipeline links in the spec's order, each shown once its gate (computed on the server from
 // the current project) is open.
-import type { NavigationGates } from "~/server/projects.server";
+import type { NavigationGates } from "~/core/projects.server";
 
 export type NavLinkItem = { to: string; label: string };
 

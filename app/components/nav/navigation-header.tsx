@@ -8,7 +8,7 @@ import { apiGet } from "~/lib/api-client";
 import { POLLING_MS, SCRIPT_STATUS_KEY } from "~/lib/constants";
 import { cn } from "~/lib/utils";
 import type { AccessLevel } from "~/lib/subscription";
-import type { NavigationGates } from "~/server/projects.server";
+import type { NavigationGates } from "~/core/projects.server";
 import { visibleNavLinks } from "./nav-links";
 import { PlanBadge } from "./plan-badge";
 import { SignOutButton } from "~/components/auth/sign-out-button";

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
-import type { ConfigUpdate } from "~/server/settings.server";
+import type { ConfigUpdate } from "~/core/settings.server";
 import type { PublicConfig } from "./types";
 
 export const CONFIG_KEY = ["config"] as const;

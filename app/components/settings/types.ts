@@ -1,6 +1,6 @@
 // Shapes of the settings calls' answers, as the browser reads them.
-export type { PublicConfig } from "~/server/settings.server";
-export type { ErrorLogEntry } from "~/server/error-log.server";
+export type { PublicConfig } from "~/core/settings.server";
+export type { ErrorLogEntry } from "~/core/error-log.server";
 export type { CleanupResult } from "~/server/cleanup.server";
 import type { ProviderSource, Voice, VoiceCategory } from "~/providers/types";
 

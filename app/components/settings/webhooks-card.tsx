@@ -9,7 +9,7 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
-import type { WebhookEndpointView } from "~/server/webhooks.server";
+import type { WebhookEndpointView } from "~/core/webhooks.server";
 import { WEBHOOK_EVENTS } from "../../../workflows/shared/webhooks";
 
 export const WEBHOOKS_KEY = ["webhooks"] as const;

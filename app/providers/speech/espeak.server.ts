@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
 import { languageOf } from "~/lib/languages";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 import { espeakVoiceId, espeakVoices, parseEspeakVoice } from "~/lib/voices";
 import { espeakWordsPerMinute, speedPlan } from "~/lib/voice-speed";
 import { ProviderError } from "../errors";

@@ -3,7 +3,7 @@
 // inference each, so a long narration streams) and clauses (the voice hears their punctuation). For word timings
 // each word is also phonemized alone (piper-alignment.ts lines the two readings up). Two eSpeak runs a sentence.
 import { spawn } from "node:child_process";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 import { ProviderError } from "../errors";
 import { splitSentences } from "../text/language";
 import { wordsOf } from "../../../remotion/word-timings";

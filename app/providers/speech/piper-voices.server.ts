@@ -1,6 +1,6 @@
 // The neural voices on this machine: Piper voice files (`<name>.onnx` with its `<name>.onnx.json`) in the voices
 // folders, DATA_DIR/voices (the operator's own), the voices the owner uploaded in Settings (kept in media storage,
-// brought here by app/server/stored-voices.server.ts) and the per-machine cache ~/.cache/reelsmith/voices (where
+// brought here by app/core/stored-voices.server.ts) and the per-machine cache ~/.cache/reelsmith/voices (where
 // `npm run voices:install` puts the voice the tests use; scripts/lib/voices.mjs). A voice's licence is read from
 // `<name>.licence.txt` beside it; a voice without one says so. Voice ids: "piper:<name>".
 import fs from "node:fs";
@@ -9,7 +9,7 @@ import path from "node:path";
 import { z } from "zod";
 import { isSupportedLanguage, languageOf } from "~/lib/languages";
 import { PIPER_PREFIX } from "~/lib/voices";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 import type { Voice } from "../types";
 
 /** The provider name recorded on each voiceover (app/lib/provenance.ts names it in a sentence). */
@@ -52,7 +52,7 @@ export function ownerVoicesDir(): string {
 }
 
 /**
- * The voices the owner uploaded in Settings, kept in media storage (app/server/stored-voices.server.ts plugs this in,
+ * The voices the owner uploaded in Settings, kept in media storage (app/core/stored-voices.server.ts plugs this in,
  * so this module needs no storage): the local folder they are read from, and how that folder is brought up to date
  * with the storage (a download on a worker of another host; nothing with the local backend).
  */

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import pLimit from "p-limit";
 import { timingSample, TYPICAL_CLOUD_WORDS_PER_SECOND, VOICE_EDGE_SECONDS } from "~/lib/narration";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 import { countWords, splitSentences } from "../text/language";
 import { splitVoiceover } from "../text/scenes";
 import type { SpeechProvider } from "../types";

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/core/env.server";
 import { ProviderError } from "../errors";
 
 /** atempo takes 0.5 to 100 per instance; our factors stay within 0.5-2, so one instance is enough. */

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/server/auth.server";
-import { getAccessLevel, isBillingEnabled, isOwner } from "~/server/permissions.server";
+import { getAccessLevel, isBillingEnabled, isOwner } from "~/core/permissions.server";
 
 // GET /api/auth/user: the signed-in user, or 401 (the client treats that as signed out).
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { jsonError, methodNotAllowed, readBodyCapped } from "~/server/api.server";
 import { receiveSunoCallback } from "~/server/music.server";
+import { isRefusal } from "~/core/refusal.server";
 
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -20,7 +21,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const known = await receiveSunoCallback(body);
     if (!known) return jsonError(404, "No music generation waits for this task");
   } catch (e) {
-    if (e instanceof Response) throw e;
+    if (e instanceof Response || isRefusal(e)) throw e;
     return jsonError(400, (e as Error).message, { field: "data" });
   }
   return Response.json({ code: 200, msg: "received" });

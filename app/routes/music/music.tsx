@@ -16,8 +16,8 @@ import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
 import { MUSIC, POLLING_MS } from "~/lib/constants";
 import { applyingMessage, generateButtonLabel, MAX_MUSIC_PROMPT_CHARS, musicAddedMessage, trackCounts, type MusicTrack } from "~/lib/music";
 import { requireUserId } from "~/server/auth.server";
-import { prisma } from "~/server/db.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { prisma } from "~/core/db.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () => pageMeta("Add Background Music · Reelsmith");

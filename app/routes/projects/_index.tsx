@@ -4,8 +4,8 @@ import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { LandingPage } from "~/components/layout/landing-page";
 import type { loader as rootLoader } from "~/root";
 import { getUser } from "~/server/auth.server";
-import { prisma } from "~/server/db.server";
-import { getDashboard } from "~/server/projects.server";
+import { prisma } from "~/core/db.server";
+import { getDashboard } from "~/core/projects.server";
 import { pageMeta } from "~/lib/meta";
 import { lazy, Suspense } from "react";
 

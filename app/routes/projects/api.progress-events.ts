@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { jsonError } from "~/server/api.server";
 import { isProgressStage, PROGRESS_STAGES, progressEventStream } from "~/server/progress-events.server";
-import { getProjectForUser } from "~/server/projects.server";
+import { getProjectForUser } from "~/core/projects.server";
 import { requestProject, requestUserId } from "~/server/status-request.server";
 
 // GET /api/progress-events?stage=render|script|storyboard|generate-all|music|upload[&projectId=…]: server-sent

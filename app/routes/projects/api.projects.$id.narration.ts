@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { ProjectVoiceUpdateSchema } from "~/lib/project-voice";
 import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getProjectForUser } from "~/server/projects.server";
+import { getProjectForUser } from "~/core/projects.server";
 import { updateNarration } from "~/server/voices.server";
 
 // PUT /api/projects/{id}/narration: { language?, voiceId? (null: the language's default), voiceSpeed? (0.7-1.3) }

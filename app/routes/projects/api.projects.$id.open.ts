@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { setCurrentProject } from "~/server/projects.server";
+import { setCurrentProject } from "~/core/projects.server";
 
 // POST /api/projects/{id}/open: make this project the current one (the pipeline pages work on it).
 export async function action({ request, params }: ActionFunctionArgs) {

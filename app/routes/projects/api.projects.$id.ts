@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { deleteProject } from "~/server/project-deletion.server";
-import { getProjectDetails } from "~/server/projects.server";
+import { getProjectDetails } from "~/core/projects.server";
 
 // GET /api/projects/{id}: one of the user's projects (another user's id: 404).
 export async function loader({ request, params }: LoaderFunctionArgs) {

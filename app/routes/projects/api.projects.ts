@@ -3,7 +3,7 @@ import { VideoDetailsSchema } from "~/lib/video-details";
 import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { resolutionEnum } from "~/lib/video-format";
-import { createProject, listProjectsWithStage } from "~/server/projects.server";
+import { createProject, listProjectsWithStage } from "~/core/projects.server";
 
 // GET /api/projects: the user's projects with their stage, newest first.
 export async function loader({ request }: LoaderFunctionArgs) {

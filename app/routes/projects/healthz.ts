@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { jsonError } from "~/server/api.server";
 import { getUser } from "~/server/auth.server";
 import { healthReport, publicHealth } from "~/server/health.server";
-import { isOwner } from "~/server/permissions.server";
-import { isLocalCaller } from "~/server/web-app.server";
+import { isOwner } from "~/core/permissions.server";
+import { isLocalCaller } from "~/server/host/web-app.server";
 
 export const DEEP_HEALTH_REFUSED = "The end-to-end check (?deep=1) is only for the owner account or from this machine.";
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUserId } from "~/server/auth.server";
-import { getUserSettings } from "~/server/settings.server";
+import { getUserSettings } from "~/core/settings.server";
 import { listYoutubeCategories } from "~/server/youtube.server";
 import { DEFAULT_CATEGORY_ID } from "~/lib/constants";
 

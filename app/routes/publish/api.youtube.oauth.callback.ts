@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getUserId } from "~/server/auth.server";
-import { cspNonceOf } from "~/server/web-app.server";
+import { cspNonceOf } from "~/server/host/web-app.server";
 import { completeYoutubeAuthorization } from "~/server/youtube.server";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { ThumbnailGenerator } from "~/components/thumbnail/thumbnail-generator";
 import { requireUserId } from "~/server/auth.server";
-import { getProjectForUser } from "~/server/projects.server";
+import { getProjectForUser } from "~/core/projects.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(`${data?.project.title ?? "Project"} · Thumbnail · Reelsmith`);

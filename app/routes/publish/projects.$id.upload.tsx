@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/server/auth.server";
-import { setCurrentProject } from "~/server/projects.server";
+import { setCurrentProject } from "~/core/projects.server";
 import { getUploadPageData } from "~/server/youtube-upload.server";
 
 export { default, meta } from "./upload";

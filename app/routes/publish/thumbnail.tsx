@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { ThumbnailGenerator } from "~/components/thumbnail/thumbnail-generator";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () => pageMeta("Thumbnail · Reelsmith");

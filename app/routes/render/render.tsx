@@ -25,11 +25,11 @@ import { serverMessage } from "~/lib/api-client";
 import { POLLING_MS } from "~/lib/constants";
 import { pollWhileUnreachable, serverUnreachable } from "~/lib/server-reachability";
 import { requireUserId } from "~/server/auth.server";
-import { prisma } from "~/server/db.server";
+import { prisma } from "~/core/db.server";
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import { defaultRenderHeight, type RenderHeight } from "~/lib/video-format";
-import { maxRenderHeight } from "~/server/permissions.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { maxRenderHeight } from "~/core/permissions.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () => pageMeta("Render · Reelsmith");

@@ -3,8 +3,9 @@ import { z } from "zod";
 import { LanguageSchema } from "~/lib/languages";
 import { MAX_JSON_BYTES, jsonError, methodNotAllowed, readBodyCapped } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { providerFailure } from "~/server/error-log.server";
-import { proofreadSuggestion } from "~/server/own-script.server";
+import { providerFailure } from "~/core/error-log.server";
+import { proofreadSuggestion } from "~/server/script.server";
+import { isRefusal } from "~/core/refusal.server";
 
 const Body = z.object({
   text: z.unknown(),
@@ -35,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const suggestion = await proofreadSuggestion(userId, { text: body.data.text, title: body.data.title || "Untitled video", language: body.data.language });
     return Response.json(suggestion, { headers: { "Cache-Control": "no-store" } });
   } catch (e) {
-    if (e instanceof Response) throw e;
+    if (e instanceof Response || isRefusal(e)) throw e;
     return providerFailure({ userId, error: e, type: "proofread", what: "proofread the script", keyName: "text model (OpenAI-compatible server or Gemini key)" });
   }
 }

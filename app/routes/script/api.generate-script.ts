@@ -4,7 +4,7 @@ import { RESOLUTIONS } from "~/lib/video-format";
 import { VideoDetailsSchema } from "~/lib/video-details";
 import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { startScriptGeneration } from "~/server/script.server";
 
 export const NO_DETAILS_MESSAGE = "No video details found. Please start from the create page.";

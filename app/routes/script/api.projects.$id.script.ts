@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { jsonError, MAX_JSON_BYTES, methodNotAllowed, readBodyCapped } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getProjectForUser } from "~/server/projects.server";
-import { saveOwnScript } from "~/server/own-script.server";
+import { getProjectForUser } from "~/core/projects.server";
+import { saveOwnScript } from "~/server/script.server";
 
 // PUT /api/projects/{id}/script: { text } -> { wordCount, scenes } (issue 33). The creator's own words become the
 // project's script, unchanged; scenes whose words did not change keep their media. Empty or binary text: 400;

@@ -11,8 +11,8 @@ import { OWN_SCRIPT_MESSAGES, scriptSections } from "~/lib/own-script";
 import { DEFAULT_LANGUAGE } from "~/lib/languages";
 import { ProjectVoiceSchema } from "~/lib/project-voice";
 import { VOICE_SPEED } from "~/lib/voice-speed";
-import { prisma } from "~/server/db.server";
-import { getUserSettings } from "~/server/settings.server";
+import { prisma } from "~/core/db.server";
+import { getUserSettings } from "~/core/settings.server";
 import { userProviders } from "~/server/providers.server";
 import { Button } from "~/components/ui/button";
 import { MakeWholeVideoButton } from "~/components/make-video/make-whole-video-button";
@@ -22,10 +22,13 @@ import { DURATION_RULES, RESOLUTIONS, resolutionEnum, resolutionValue, type Reso
 import type { Resolution } from "~/generated/prisma/client";
 import { MISSING_INFORMATION, VideoDetailsSchema, durationIsValid, invalidDurationMessage, type VideoDetails } from "~/lib/video-details";
 import { requireUserId } from "~/server/auth.server";
-import { createProject } from "~/server/projects.server";
-import { checkedOwnScript, saveOwnScript } from "~/server/own-script.server";
+import { createProject } from "~/core/projects.server";
+import { checkedOwnScript } from "~/core/own-script.server";
+import { saveOwnScript } from "~/server/script.server";
 import { MAX_JSON_BYTES, readBodyCapped } from "~/server/api.server";
 import { pageMeta } from "~/lib/meta";
+import { isRefusal } from "~/core/refusal.server";
+import { thrownResponse } from "~/server/api.server";
 
 export const meta: MetaFunction = () => pageMeta("Create New Video · Reelsmith");
 
@@ -99,9 +102,8 @@ export async function action({ request }: ActionFunctionArgs): Promise<Response>
     try {
       ownScript = checkedOwnScript(form.script ?? "");
     } catch (e) {
-      if (!(e instanceof Response)) throw e;
-      const body = (await e.json().catch(() => ({}))) as { message?: string };
-      return Response.json({ ok: false, message: body.message ?? "The script cannot be saved.", field: "script" } satisfies ActionResult, { status: e.status });
+      if (!isRefusal(e)) throw e;
+      return Response.json({ ok: false, message: e.message, field: "script" } satisfies ActionResult, { status: e.status });
     }
   }
   try {
@@ -114,9 +116,10 @@ export async function action({ request }: ActionFunctionArgs): Promise<Response>
     });
     if (ownScript !== null) await saveOwnScript({ userId, projectId: project.id, text: ownScript });
   } catch (e) {
-    if (e instanceof Response) {
-      const body = (await e.json().catch(() => ({}))) as { message?: string };
-      return Response.json({ ok: false, message: body.message ?? "Could not create the project." } satisfies ActionResult, { status: e.status });
+    const answer = thrownResponse(e);
+    if (answer) {
+      const body = (await answer.json().catch(() => ({}))) as { message?: string };
+      return Response.json({ ok: false, message: body.message ?? "Could not create the project." } satisfies ActionResult, { status: answer.status });
     }
     throw e;
   }

@@ -10,7 +10,7 @@ import { Button } from "~/components/ui/button";
 import { loadCurrentScript } from "~/lib/browser-storage";
 import type { VideoDetails } from "~/lib/video-details";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { resolutionValue } from "~/lib/video-format";
 import { describeNarration, type ProjectNarration } from "~/server/voices.server";
 import { createContext, useContext, useState } from "react";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { readMedia } from "~/server/storage.server";
+import { readMedia } from "~/core/storage.server";
 import { findBrandingFile } from "~/server/uploads.server";
 
 // GET /api/branding/<id>: the owner's logo or favicon, public (the landing page shows the logo). Only files

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { ConfigUpdateSchema, getPublicConfig, updateConfig } from "~/server/settings.server";
+import { ConfigUpdateSchema, getPublicConfig, updateConfig } from "~/core/settings.server";
 
 const noStore = { "Cache-Control": "no-store" };
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUserId } from "~/server/auth.server";
-import { providerFailure } from "~/server/error-log.server";
+import { providerFailure } from "~/core/error-log.server";
 import { userProviders } from "~/server/providers.server";
 
 // GET /api/elevenlabs/default-voices: the names of the ready-made voices (the offline ones without a key).

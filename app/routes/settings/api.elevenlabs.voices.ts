@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { jsonError } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { providerFailure } from "~/server/error-log.server";
+import { providerFailure } from "~/core/error-log.server";
 import { userProviders } from "~/server/providers.server";
 
 const Query = z.object({ category: z.enum(["premade", "cloned", "generated", "professional"]).optional() });

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUser } from "~/server/auth.server";
-import { clearErrorLogs, listErrorLogs, logError } from "~/server/error-log.server";
-import { isOwner } from "~/server/permissions.server";
+import { clearErrorLogs, listErrorLogs, logError } from "~/core/error-log.server";
+import { isOwner } from "~/core/permissions.server";
 
 const NewEntry = z.object({
   message: z.string().trim().min(1, "Describe the error.").max(4000),

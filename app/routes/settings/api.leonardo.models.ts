@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUserId } from "~/server/auth.server";
-import { providerFailure } from "~/server/error-log.server";
+import { providerFailure } from "~/core/error-log.server";
 import { userProviders, type ImageModel } from "~/server/providers.server";
 
 // GET /api/leonardo/models: the image service's models in its three groups, or the offline styles without a key.

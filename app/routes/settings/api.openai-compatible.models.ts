@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { logError } from "~/server/error-log.server";
+import { logError } from "~/core/error-log.server";
 import { listModelServerModels, modelServerTestFailure } from "~/server/providers.server";
-import { openaiBaseUrlInput } from "~/server/settings.server";
+import { openaiBaseUrlInput } from "~/core/settings.server";
 
 // POST /api/openai-compatible/models: Test Connection on the model server card. Asks the server typed (or the saved
 // one) for its models; the answer is the list, or why not in Reelsmith's own words (never the server's body): a

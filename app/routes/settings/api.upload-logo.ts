@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { jsonError, methodNotAllowed } from "~/server/api.server";
 import { requireUser } from "~/server/auth.server";
 import { readDataUrlImage } from "~/server/data-url-upload.server";
-import { isOwner } from "~/server/permissions.server";
+import { isOwner } from "~/core/permissions.server";
 import { removeBrandingImage, saveBrandingImage } from "~/server/uploads.server";
 
 // POST /api/upload-logo { imageData, fileName }: the older page's logo upload. DELETE: removes the logo.

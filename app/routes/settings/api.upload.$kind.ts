@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, readMultipartCapped } from "~/server/api.server";
+import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, readMultipartCapped, thrownResponse } from "~/server/api.server";
 import { requireUser } from "~/server/auth.server";
-import { isOwner } from "~/server/permissions.server";
+import { isOwner } from "~/core/permissions.server";
 import { checkImageUpload, saveBrandingImage, saveWatermarkImage, UPLOAD_RULES, UploadRejection } from "~/server/uploads.server";
 
 const Kind = z.enum(["watermark", "logo", "favicon"]);
@@ -29,7 +29,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     form = await readMultipartCapped(request, { maxFileBytes: rule.maxBytes, tooLarge, field });
   } catch (e) {
-    if (e instanceof Response) return e;
+    const answer = thrownResponse(e);
+    if (answer) return answer;
     throw e;
   }
   const file = form.get(field);

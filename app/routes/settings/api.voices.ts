@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { VOICE_UPLOAD_MAX_BYTES, voiceUploadTooLargeMessage } from "~/lib/voice-upload";
-import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, readMultipartStream } from "~/server/api.server";
+import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, readMultipartStream, thrownResponse } from "~/server/api.server";
 import { requireUser } from "~/server/auth.server";
-import { isOwner } from "~/server/permissions.server";
-import { receiveVoiceUpload, VoiceUploadRejection, type UploadedVoice } from "~/server/stored-voices.server";
+import { isOwner } from "~/core/permissions.server";
+import { receiveVoiceUpload, VoiceUploadRejection, type UploadedVoice } from "~/core/stored-voices.server";
 
 // POST /api/voices (multipart: licence, config, then model): the owner adds a Piper neural voice (issue 48, decision
 // 210). "licence" is the text shown beside the voice, "config" the voice's .onnx.json as text, "model" its .onnx file,
@@ -26,7 +26,8 @@ export async function action({ request }: ActionFunctionArgs) {
       receive: receiveVoiceUpload,
     });
   } catch (e) {
-    if (e instanceof Response) return e;
+    const answer = thrownResponse(e);
+    if (answer) return answer;
     if (e instanceof VoiceUploadRejection) return jsonError(e.status, e.message, { field: e.field });
     throw e;
   }

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { deleteWebhookEndpoint } from "~/server/webhooks.server";
+import { deleteWebhookEndpoint } from "~/core/webhooks.server";
 
 // DELETE /api/webhooks/{id}: removes one of the creator's endpoints and its log (another user's id: 404).
 export async function action({ request, params }: ActionFunctionArgs) {

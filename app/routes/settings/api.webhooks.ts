@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { privateTargetsAllowedFor } from "~/server/permissions.server";
-import { CreateWebhookSchema, createWebhookEndpoint, listWebhookEndpoints } from "~/server/webhooks.server";
+import { privateTargetsAllowedFor } from "~/core/permissions.server";
+import { CreateWebhookSchema, createWebhookEndpoint, listWebhookEndpoints } from "~/core/webhooks.server";
 
 // GET /api/webhooks: the creator's webhook endpoints and their latest deliveries, and whether they may tick "allow
 // private addresses" (the owner, or every creator when the operator set ALLOW_PRIVATE_TARGETS; decision 196). POST { url, events, allowPrivate }:

@@ -19,7 +19,7 @@ import { YoutubeCard } from "~/components/settings/youtube-card";
 import { serverMessage } from "~/lib/api-client";
 import { appOrigin } from "~/server/api.server";
 import { getUser } from "~/server/auth.server";
-import { isOwner } from "~/server/permissions.server";
+import { isOwner } from "~/core/permissions.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () => pageMeta("Settings · Reelsmith");

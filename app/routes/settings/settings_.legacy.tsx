@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { LegacyApiConfig } from "~/components/settings/legacy-api-config";
 import { SignedOutNotice } from "~/components/settings/signed-out-notice";
 import { getUser } from "~/server/auth.server";
-import { isOwner } from "~/server/permissions.server";
+import { isOwner } from "~/core/permissions.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () => pageMeta("API Configuration · Reelsmith");

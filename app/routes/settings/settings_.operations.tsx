@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { OperationsPage } from "~/components/operations/operations-page";
 import { requireUser } from "~/server/auth.server";
-import { keyFigures } from "~/server/observability/key-figures.server";
-import { isOwner } from "~/server/permissions.server";
+import { keyFigures } from "~/core/observability/key-figures.server";
+import { isOwner } from "~/core/permissions.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () => pageMeta("Operations · Reelsmith");

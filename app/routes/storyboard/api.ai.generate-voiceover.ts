@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { MAX_SCENE_INDEX, jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { generateSceneMedia } from "~/server/storyboard.server";
 
 // The scene's saved voiceover text is spoken (edit it with PUT /api/storyboard-cell); `text` is accepted as the spec sends it.

@@ -7,7 +7,7 @@ import {
 } from "~/lib/caption-style";
 import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { getCaptionStyle, setCaptionStyle } from "~/server/storyboard.server";
 
 const BodySchema = z.object({

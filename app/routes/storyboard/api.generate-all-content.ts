@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { jsonError, methodNotAllowed } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { requestProject } from "~/server/status-request.server";
 import { getGenerateAllProgress, startGenerateAll } from "~/server/storyboard.server";
 

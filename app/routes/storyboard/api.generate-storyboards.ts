@@ -3,7 +3,7 @@ import { z } from "zod";
 import { RESOLUTIONS } from "~/lib/video-format";
 import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { NO_SCRIPT_MESSAGE, startStoryboardGeneration } from "~/server/storyboard.server";
 
 // The page sends the script and title it shows (and, the first time, topic, format and duration); the server

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { IMAGE_SOURCES } from "~/lib/image-source";
 import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { getImageSource, setImageSource } from "~/server/scene-media.server";
 
 const BodySchema = z.object({ imageSource: z.enum(IMAGE_SOURCES, { message: `imageSource must be one of: ${IMAGE_SOURCES.join(", ")}` }) });

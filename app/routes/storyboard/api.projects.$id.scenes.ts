@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { SceneEditSchema } from "~/lib/scene-edit-schema";
 import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getProjectForUser } from "~/server/projects.server";
+import { getProjectForUser } from "~/core/projects.server";
 import { editScenes } from "~/server/scene-edit.server";
 
 // POST /api/projects/{id}/scenes: { action: "add", at, text } | { action: "delete" | "merge", sceneId } |

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, parseJsonBody, readMultipartStream } from "~/server/api.server";
+import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, parseJsonBody, readMultipartStream, thrownResponse } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import {
   clipConversionProgress,
   listProjectImages,
@@ -68,7 +68,8 @@ export async function action({ request }: ActionFunctionArgs) {
       discard: discardSceneUpload,
     });
   } catch (e) {
-    if (e instanceof Response) return e;
+    const answer = thrownResponse(e);
+    if (answer) return answer;
     if (e instanceof SceneMediaRejection) return jsonError(e.status, e.message, { field: "file" });
     throw e;
   }

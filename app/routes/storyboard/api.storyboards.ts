@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { listCells } from "~/server/storyboard.server";
 
 // GET /api/storyboards: the current project's scenes, in order.

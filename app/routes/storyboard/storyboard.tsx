@@ -13,7 +13,7 @@ import { SplitTimer } from "~/components/storyboard/split-timer";
 import { storyboardPageState } from "~/components/storyboard/storyboard-view";
 import { needsAudio, needsImage, allScenesHaveMedia } from "~/lib/storyboard";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/server/projects.server";
+import { getCurrentProject } from "~/core/projects.server";
 import { getStoryboardStatus, listCells } from "~/server/storyboard.server";
 import { getImageSource } from "~/server/scene-media.server";
 import { resolutionValue } from "~/lib/video-format";

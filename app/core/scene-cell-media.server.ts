@@ -4,7 +4,7 @@
 import fsp from "node:fs/promises";
 import { Prisma, type MediaFile, type Project, type StoryboardCell } from "~/generated/prisma/client";
 import { resolutionValue, videoSizeFor } from "~/lib/video-format";
-import { jsonError } from "./api.server";
+import { refusal } from "./refusal.server";
 import { prisma } from "./db.server";
 import { deleteMedia, mediaUrl, withLocalMediaCopy } from "./storage.server";
 import { SceneMediaRejection, prepareSceneClip, storePreparedClip } from "./scene-media-files.server";
@@ -44,7 +44,7 @@ export async function importSceneClip(userId: string, project: Project, cellInde
 
 export async function findCell(projectId: string, cellIndex: number): Promise<StoryboardCell> {
   const cell = await prisma.storyboardCell.findFirst({ where: { cellIndex, storyboard: { projectId } } });
-  if (!cell) throw jsonError(404, `Scene ${cellIndex + 1} does not exist`, { field: "cellIndex" });
+  if (!cell) throw refusal(404, `Scene ${cellIndex + 1} does not exist`, { field: "cellIndex" });
   return cell;
 }
 

@@ -11,9 +11,9 @@ import type { Request as ExpressRequest, Response as ExpressResponse, Router } f
 import type { Account, AdapterPayload, InteractionDetails } from "oidc-provider";
 import { z } from "zod";
 import type { Prisma } from "~/generated/prisma/client";
-import { prisma } from "./db.server";
-import { decryptSecret, encryptSecret } from "./encryption.server";
-import { getEnv } from "./env.server";
+import { prisma } from "~/core/db.server";
+import { decryptSecret, encryptSecret } from "~/core/encryption.server";
+import { getEnv } from "~/core/env.server";
 
 export const EMBEDDED_PROVIDER_PATH = "/oidc";
 export const EMBEDDED_CLIENT_ID = "reelsmith";

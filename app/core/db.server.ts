@@ -1,6 +1,6 @@
 // One Prisma client per process, over node-postgres (@prisma/adapter-pg), with a pool sized on purpose
 // (DATABASE_POOL_SIZE; decision 130) and a bounded wait for a connection, so an exhausted pool answers
-// "busy" (503, app/server/busy.server.ts) instead of hanging.
+// "busy" (503, app/server/host/busy.server.ts) instead of hanging.
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient, type Prisma } from "~/generated/prisma/client";
 import { getEnv } from "./env.server";

@@ -1,4 +1,4 @@
-// The part of oidc-provider's API (it ships no types) that app/server/oidc-provider.server.ts uses.
+// The part of oidc-provider's API (it ships no types) that app/server/host/oidc-provider.server.ts uses.
 declare module "oidc-provider" {
   import type { IncomingMessage, ServerResponse } from "node:http";
 

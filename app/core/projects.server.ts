@@ -4,7 +4,7 @@ import type { JobStatus, Project, Resolution } from "~/generated/prisma/client";
 import type { ProjectStage } from "~/lib/project-stage";
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import { resolutionValue, type ResolutionValue } from "~/lib/video-format";
-import { jsonError } from "./api.server";
+import { refusal } from "./refusal.server";
 import { POOL_WAIT_MS, prisma } from "./db.server";
 import { FREE_PROJECT_LIMIT, assertCanCreateProject, getAccessLevel, isBillingEnabled } from "./permissions.server";
 
@@ -54,7 +54,7 @@ export async function getCurrentProject(userId: string): Promise<Project | null>
 /** The user's own project, or a 404 JSON response (another user's id looks exactly like a missing one). */
 export async function getProjectForUser(userId: string, projectId: string): Promise<Project> {
   const project = await prisma.project.findFirst({ where: { id: projectId, userId } });
-  if (!project) throw jsonError(404, "Project not found. Open one of your projects from the dashboard.");
+  if (!project) throw refusal(404, "Project not found. Open one of your projects from the dashboard.");
   return project;
 }
 
@@ -219,7 +219,7 @@ export async function getProjectStoryboard(userId: string, projectId: string) {
     where: { projectId },
     include: { cells: { orderBy: { cellIndex: "asc" } } },
   });
-  if (!storyboard) throw jsonError(404, "This project has no storyboard yet. Generate one from the Storyboard page.");
+  if (!storyboard) throw refusal(404, "This project has no storyboard yet. Generate one from the Storyboard page.");
   return {
     title: storyboard.title,
     status: storyboard.status,

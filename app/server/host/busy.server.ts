@@ -4,8 +4,9 @@
 // sentence and retry by themselves (app/root.tsx). The web server wraps every route's loader and action with
 // withBusyAnswers, so no route needs to think of it.
 import type { ServerBuild } from "@remix-run/node";
-import { jsonError } from "./api.server";
-import { isDatabaseBusyError } from "./db.server";
+import { jsonError, refusalResponse } from "../api.server";
+import { isDatabaseBusyError } from "~/core/db.server";
+import { isRefusal } from "~/core/refusal.server";
 
 export const BUSY_MESSAGE = "Reelsmith is busy; try again in a few seconds.";
 export const DATABASE_DOWN_MESSAGE = "Reelsmith's database is not answering; your work is safe; this page retries by itself.";
@@ -78,6 +79,8 @@ export function answerBusy<H extends Handler>(handler: H): H {
       return await handler(...args);
     } catch (e) {
       if (e instanceof Response) throw e;
+      // a refusal of the core, said as the pages and /api say it: { message, field } JSON with its status
+      if (isRefusal(e)) throw refusalResponse(e);
       throw unavailableResponseFor(e) ?? e;
     }
   };

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { THUMBNAIL } from "~/lib/constants";
 import { PICTURE_BOX, THUMBNAIL_FONTS, THUMBNAIL_TITLE_MAX_CHARS, titleBox } from "~/lib/thumbnail";
-import { renderThumbnail } from "./thumbnail-render.server";
+import { renderThumbnail } from "./thumbnail-render";
 
 const GRAY = 128;
 const plainImage = (width: number, height: number) =>

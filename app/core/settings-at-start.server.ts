@@ -1,7 +1,7 @@
 // Imported first by the web server (server.ts) and the worker (workflows/worker.ts), before any module that reads a
 // setting while it loads (db.server.ts does): every setting is checked here, and a bad one stops the process with
 // exit code 1 and a line naming it and saying what it must be, not a stack from whichever module read it first
-// (issue 47). The worker's settings are the web's: one schema, app/server/env.server.ts.
+// (issue 47). The worker's settings are the web's: one schema, app/core/env.server.ts.
 import { EnvError, getEnv } from "./env.server";
 
 try {

@@ -2,7 +2,7 @@
 // off and every signed-in user gets premium ("self-hosted mode"). With it, premium needs an active
 // subscription; everybody else is free: one project, 720p at most, no background music, no upload.
 import type { User } from "~/generated/prisma/client";
-import { jsonError } from "./api.server";
+import { refusal } from "./refusal.server";
 import { prisma, type DbClient } from "./db.server";
 import { getEnv } from "./env.server";
 import type { AccessLevel } from "~/lib/subscription";
@@ -55,7 +55,7 @@ export async function getAccessLevel(user: Pick<User, "id" | "email">, db: DbCli
 
 async function accessLevelOf(userId: string, db: DbClient = prisma): Promise<AccessLevel> {
   const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
-  if (!user) throw jsonError(401, "Not signed in");
+  if (!user) throw refusal(401, "Not signed in");
   return getAccessLevel(user, db);
 }
 
@@ -71,11 +71,11 @@ export const LIMIT_MESSAGES = {
 export async function assertCanCreateProject(userId: string, db: DbClient = prisma): Promise<void> {
   if ((await accessLevelOf(userId, db)) !== "free") return;
   const count = await db.project.count({ where: { userId } });
-  if (count >= FREE_PROJECT_LIMIT) throw jsonError(402, LIMIT_MESSAGES.projects, { limit: "projects" });
+  if (count >= FREE_PROJECT_LIMIT) throw refusal(402, LIMIT_MESSAGES.projects, { limit: "projects" });
 }
 
 export async function assertCanUseMusic(userId: string): Promise<void> {
-  if (!(await canUseMusic(userId))) throw jsonError(402, LIMIT_MESSAGES.music, { limit: "music" });
+  if (!(await canUseMusic(userId))) throw refusal(402, LIMIT_MESSAGES.music, { limit: "music" });
 }
 
 /** Background music (generation, volume, mixing, the render's music layer) is for premium and admin accounts. */
@@ -84,7 +84,7 @@ export async function canUseMusic(userId: string): Promise<boolean> {
 }
 
 export async function assertCanUpload(userId: string): Promise<void> {
-  if ((await accessLevelOf(userId)) === "free") throw jsonError(402, LIMIT_MESSAGES.upload, { limit: "upload" });
+  if ((await accessLevelOf(userId)) === "free") throw refusal(402, LIMIT_MESSAGES.upload, { limit: "upload" });
 }
 
 /** The tallest render this account may make: free 720p; premium and admin up to 4K. */

@@ -6,10 +6,7 @@ import { estimatedDurationFor } from "~/lib/storyboard";
 import { resolutionValue } from "~/lib/video-format";
 import type { Project } from "~/generated/prisma/client";
 import { offlineImagePrompt } from "~/providers/text/scenes";
-import { jsonError } from "./api.server";
-import { workflowIsRunning } from "./temporal.server";
-import { generateAllWorkflowId } from "../../workflows/shared/scene-media";
-import { storyboardWorkflowId } from "../../workflows/shared/storyboard";
+import { refusal } from "./refusal.server";
 
 /** No storyboard is laid out with more scenes than this (the split plans at most 240). */
 export const MAX_LAID_OUT_SCENES = 500;
@@ -45,30 +42,17 @@ const DROP_IMAGE = {
 };
 
 /**
- * Refuses (409) while the storyboard is being split or Generate All runs: both work on scenes by index, and a
- * reorder under them would put a picture on the wrong words.
- */
-export async function assertScenesEditable(projectId: string, storyboardStatus: string | null) {
-  if (storyboardStatus === "processing" && (await workflowIsRunning(storyboardWorkflowId(projectId)))) {
-    throw jsonError(409, "The storyboard is being split into scenes. Edit the scenes once it is done.");
-  }
-  if (await workflowIsRunning(generateAllWorkflowId(projectId))) {
-    throw jsonError(409, "Generate All is making pictures and voiceovers. Edit the scenes once it is done.");
-  }
-}
-
-/**
  * Lays the storyboard's scenes out as `items` say, inside the caller's transaction: kept scenes move to their new
  * index (their media with them), new ones are created, scenes not listed are deleted. Two passes over the indexes
  * (first negative, then final) so the unique (storyboard, index) pair never clashes mid-way.
  */
 export async function applySceneLayout(tx: Prisma.TransactionClient, project: Project, storyboardId: string, items: LayoutItem[]) {
-  if (items.length > MAX_LAID_OUT_SCENES) throw jsonError(413, `A storyboard has at most ${MAX_LAID_OUT_SCENES} scenes.`);
+  if (items.length > MAX_LAID_OUT_SCENES) throw refusal(413, `A storyboard has at most ${MAX_LAID_OUT_SCENES} scenes.`);
   const keptIds = items.flatMap((item) => ("keep" in item ? [item.keep] : []));
   if (new Set(keptIds).size !== keptIds.length) throw new Error("A scene cannot be laid out twice");
   const existing = await tx.storyboardCell.findMany({ where: { storyboardId }, select: { id: true } });
   const known = new Set(existing.map((c) => c.id));
-  if (keptIds.some((id) => !known.has(id))) throw jsonError(409, "The storyboard changed meanwhile. Reload the page and try again.");
+  if (keptIds.some((id) => !known.has(id))) throw refusal(409, "The storyboard changed meanwhile. Reload the page and try again.");
   await tx.storyboardCell.deleteMany({ where: { storyboardId, id: { notIn: keptIds } } });
   const indexes = items.flatMap((item, index) => ("keep" in item ? [index] : []));
   if (keptIds.length) {

@@ -9,14 +9,15 @@ import pg from "pg";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { bodyTooLargeMessage } from "~/lib/request-body.server";
 import { VOICE_UPLOAD_MAX_BYTES, VOICE_UPLOAD_PATH } from "~/lib/voice-upload";
-import { CROSS_SITE_MESSAGE, MULTIPART_OVERHEAD, NOT_SIGNED_IN_MESSAGE, isCrossSiteWrite, isPublicApiPath, methodNotAllowed } from "./api.server";
-import { getEnv, type Env } from "./env.server";
+import { CROSS_SITE_MESSAGE, MULTIPART_OVERHEAD, NOT_SIGNED_IN_MESSAGE, isCrossSiteWrite, isPublicApiPath, methodNotAllowed } from "../api.server";
+import { getEnv, type Env } from "~/core/env.server";
 import { unavailableResponseFor } from "./busy.server";
-import { BUILTIN_SIGNIN_REMOTE_MESSAGE, isLoopbackAddress, mayUseBuiltinSignIn } from "./exposure.server";
-import { getSessionUserId } from "./session.server";
-import { PUBLIC_API_V1_PATHS, checkApiToken, isApiV1Path, isBearerOnlyRequest, isTokenGenerationRequest } from "./api-token-gate.server";
-import { PROBLEM_CONTENT_TYPE, problemBody } from "./problem.server";
-import { UNREAD_BODY_DRAIN_BYTES, drainUnreadBodies } from "./unread-body.server";
+import { BUILTIN_SIGNIN_REMOTE_MESSAGE, isLoopbackAddress, mayUseBuiltinSignIn } from "~/core/exposure.server";
+import { getSessionUserId } from "../session.server";
+import { PUBLIC_API_V1_PATHS, checkApiToken, isApiV1Path, isBearerOnlyRequest, isTokenGenerationRequest } from "../api-token-gate.server";
+import { PROBLEM_CONTENT_TYPE, problemBody } from "../problem.server";
+import { UNREAD_BODY_DRAIN_BYTES, drainUnreadBodies } from "../unread-body.server";
+import type { RouteEntry, RouteModuleShape } from "~/core/observability/http-metrics.server";
 
 // ── headers ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -160,8 +161,7 @@ export function createRateLimiters(limits = RATE_LIMITS, store: RateLimitStore =
 
 // ── 405 for methods a route does not take ────────────────────────────────────────────────────────
 
-export type RouteModuleShape = { loader?: unknown; action?: unknown; default?: unknown };
-export type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolean; module: RouteModuleShape };
+export type { RouteEntry, RouteModuleShape };
 
 const READ = ["GET", "HEAD"];
 const WRITE = ["POST", "PUT", "PATCH", "DELETE"];

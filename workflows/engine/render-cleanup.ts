@@ -6,8 +6,8 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Prisma } from "~/generated/prisma/client";
-import { prisma } from "./db.server";
-import { deleteMedia, mediaIdFromUrl, removeStalePartialMedia } from "./storage.server";
+import { prisma } from "../../app/core/db.server";
+import { deleteMedia, mediaIdFromUrl, removeStalePartialMedia } from "../../app/core/storage.server";
 
 /** Finished videos a project keeps: the latest and the one before it (to compare, or to upload the earlier cut). */
 export const KEEP_RENDERED_VIDEOS = 2;

@@ -8,8 +8,9 @@
 // generation, error reports and API tokens only).
 import type { ServerBuild } from "@remix-run/node";
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
-import { forgetCaller, mayReuseCaller } from "./status-request.server";
+import { forgetCaller, mayReuseCaller } from "../status-request.server";
 import { refusedAtTheDoor } from "./web-app.server";
+import { thrownResponse } from "../api.server";
 
 /** The polling routes the pages call while something runs (spec section 7), answered by the fast path. */
 export const STATUS_PATHS = [
@@ -94,7 +95,8 @@ export function statusFastPath(options: StatusFastPathOptions): RequestHandler {
     try {
       const result = await loader(args);
       response = result instanceof Response ? result : Response.json(result);
-    } catch (e) {
+    } catch (thrown) {
+      const e = thrownResponse(thrown) ?? thrown;
       if (e instanceof Response) {
         response = new Response(e.body, e);
         response.headers.set("X-Remix-Catch", "yes");

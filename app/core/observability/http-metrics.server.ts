@@ -8,10 +8,14 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace } f
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { Request as ExpressRequest, RequestHandler } from "express";
 import { isLoopbackAddress } from "../exposure.server";
-import type { RouteEntry } from "../web-app.server";
 import { withLogContext } from "./log.server";
 import { METRICS_CONTENT_TYPE, httpRequestDuration, metricsText } from "./metrics.server";
 import { tracer } from "./tracing.server";
+
+/** A route module as the server build lists it: what it exports decides the methods it takes. */
+export type RouteModuleShape = { loader?: unknown; action?: unknown; default?: unknown };
+/** One route of the server build (its id, parent, path) with its module. */
+export type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolean; module: RouteModuleShape };
 
 export const METRICS_PATH = "/metrics";
 

@@ -6,7 +6,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Prisma } from "~/generated/prisma/client";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "../../workflows/shared/webhooks";
-import { jsonError } from "./api.server";
+import { refusal } from "./refusal.server";
 import { prisma } from "./db.server";
 import { decryptSecret, encryptSecret } from "./encryption.server";
 import { privateTargetsAllowedFor } from "./permissions.server";
@@ -40,14 +40,14 @@ export const PRIVATE_TARGETS_NOT_ALLOWED =
 
 export async function createWebhookEndpoint(userId: string, input: CreateWebhook): Promise<{ secret: string; endpoint: WebhookEndpointView }> {
   // the tick counts only for a creator who may use private addresses: for anyone else it is refused, not trusted
-  if (input.allowPrivate && !(await privateTargetsAllowedFor(userId))) throw jsonError(403, PRIVATE_TARGETS_NOT_ALLOWED, { field: "allowPrivate" });
+  if (input.allowPrivate && !(await privateTargetsAllowedFor(userId))) throw refusal(403, PRIVATE_TARGETS_NOT_ALLOWED, { field: "allowPrivate" });
   try {
     await checkWebhookTarget(input.url, input.allowPrivate);
   } catch (e) {
-    throw jsonError(400, (e as Error).message, { field: "url" });
+    throw refusal(400, (e as Error).message, { field: "url" });
   }
   if ((await prisma.webhookEndpoint.count({ where: { userId } })) >= MAX_WEBHOOK_ENDPOINTS) {
-    throw jsonError(409, `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints. Delete one first.`, { field: null });
+    throw refusal(409, `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints. Delete one first.`, { field: null });
   }
   const secret = `whsec_${randomBytes(24).toString("base64url")}`;
   const row = await prisma.webhookEndpoint.create({
@@ -85,7 +85,7 @@ export async function listWebhookEndpoints(userId: string): Promise<WebhookEndpo
 
 export async function deleteWebhookEndpoint(userId: string, id: string): Promise<void> {
   const deleted = await prisma.webhookEndpoint.deleteMany({ where: { id, userId } });
-  if (deleted.count === 0) throw jsonError(404, "Webhook endpoint not found.", { field: "id" });
+  if (deleted.count === 0) throw refusal(404, "Webhook endpoint not found.", { field: "id" });
 }
 
 /** Records `event` for each of the user's endpoints that listens to it; the delivery ids, to deliver each. */

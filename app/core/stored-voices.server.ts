@@ -10,7 +10,7 @@ import { voiceSampleKey } from "~/lib/voice-samples";
 import { PIPER_PREFIX } from "~/lib/voices";
 import { VOICE_LICENCE_MAX_CHARS, VOICE_UPLOAD_MAX_BYTES, voiceUploadTooLargeMessage } from "~/lib/voice-upload";
 import { PiperConfigSchema, registerStoredVoices } from "~/providers/speech/piper-voices.server";
-import type { StreamedFilePart } from "./api.server";
+import type { StreamedFilePart } from "~/lib/request-body.server";
 import { getEnv } from "./env.server";
 import { mediaBackend, mediaRoot } from "./storage.server";
 
