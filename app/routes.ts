@@ -148,7 +148,18 @@ const notFound: Group = (route) => {
   route("*", "routes/projects/$.tsx");
 };
 
-export const ROUTE_GROUPS = { auth, projects, script, storyboard, music, render, publish, billing, settings, apiV1, notFound } as const;
+// TikTok and Instagram Reels beside YouTube (issue 49): connections, the posts and their states.
+const platforms: Group = (route) => {
+  route("/api/platforms/:platform/oauth/authorize", "routes/platforms/api.platforms.oauth.authorize.ts");
+  route("/api/platforms/:platform/oauth/callback", "routes/platforms/api.platforms.oauth.callback.ts");
+  route("/api/platforms/connections", "routes/platforms/api.platforms.connections.ts");
+  route("/api/platforms/connections/:id", "routes/platforms/api.platforms.connections.$id.ts");
+  route("/api/platforms/connections/:id/creator-info", "routes/platforms/api.platforms.connections.$id.creator-info.ts");
+  route("/api/platforms/posts", "routes/platforms/api.platforms.posts.ts");
+  route("/api/platforms/posts/:id", "routes/platforms/api.platforms.posts.$id.ts");
+};
+
+export const ROUTE_GROUPS = { auth, projects, script, storyboard, music, render, publish, platforms, billing, settings, apiV1, notFound } as const;
 
 export default function routes(defineRoutes: DefineRoutesFunction) {
   return defineRoutes((route) => {

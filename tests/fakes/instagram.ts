@@ -42,6 +42,8 @@ export class FakeInstagram {
   publishLimit = 100;
   /** status polls answering IN_PROGRESS after the upload, before FINISHED */
   processingPolls = 1;
+  /** the next media_publish publishes, then the connection is cut before its answer (the answer is lost) */
+  loseNextPublishAnswer = false;
   /** each upload's answer waits this long */
   uploadDelayMs = 0;
   private server?: http.Server;
@@ -209,6 +211,11 @@ export class FakeInstagram {
       container.statusCode = "PUBLISHED";
       container.mediaId = String(17_900_000_000_000_000n + BigInt(this.published.length + 1));
       this.published.push({ mediaId: container.mediaId, containerId: container.id });
+      if (this.loseNextPublishAnswer) {
+        this.loseNextPublishAnswer = false;
+        req.socket.destroy();
+        return;
+      }
       return this.json(res, 200, { id: container.mediaId });
     }
     if (req.method === "GET" && parts.length === 1) {

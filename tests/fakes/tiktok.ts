@@ -55,6 +55,8 @@ export class FakeTikTok {
   processingPolls = 1;
   /** each chunk's answer waits this long (a test can kill a worker mid-upload) */
   chunkDelayMs = 0;
+  /** the next chunk is stored, then the connection is cut before TikTok's answer (the answer is lost) */
+  loseNextChunkAnswer = false;
   /** refresh tokens refused from now on (the creator revoked the app) */
   revokeAll = false;
   private server?: http.Server;
@@ -285,6 +287,15 @@ export class FakeTikTok {
     post.hash.update(bytes);
     post.received += bytes.length;
     post.chunksReceived++;
+    if (this.loseNextChunkAnswer) {
+      this.loseNextChunkAnswer = false;
+      if (post.chunksReceived === post.totalChunkCount) {
+        post.sha256 = post.hash.digest("hex");
+        post.status = "PROCESSING_DOWNLOAD";
+      }
+      req.socket.destroy();
+      return;
+    }
     if (post.chunksReceived === post.totalChunkCount) {
       post.sha256 = post.hash.digest("hex");
       post.status = "PROCESSING_DOWNLOAD";
