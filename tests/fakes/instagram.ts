@@ -118,6 +118,9 @@ export class FakeInstagram {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? "/", this.url);
     const path = url.pathname;
+    if (req.method === "GET" && path === "/__fake/state") {
+      return this.json(res, 200, { containers: [...this.containers.values()].map(({ hash: _hash, ...c }) => c), published: this.published });
+    }
 
     if (req.method === "GET" && path === "/oauth/authorize") {
       if (url.searchParams.get("client_id") !== FAKE_INSTAGRAM_APP_ID) return this.error(res, 400, 100, "Invalid platform app");

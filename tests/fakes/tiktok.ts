@@ -137,6 +137,9 @@ export class FakeTikTok {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? "/", this.url);
     this.requests.push({ method: req.method ?? "GET", path: url.pathname });
+    if (req.method === "GET" && url.pathname === "/__fake/state") {
+      return this.json(res, 200, { posts: [...this.posts.values()].map(({ hash: _hash, ...post }) => post) });
+    }
 
     if (req.method === "GET" && url.pathname === "/v2/auth/authorize/") {
       const redirect = new URL(url.searchParams.get("redirect_uri") ?? "");
