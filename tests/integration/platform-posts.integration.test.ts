@@ -19,6 +19,8 @@ import { action as postAction } from "~/routes/platforms/api.platforms.posts.$id
 import { FAKE_INSTAGRAM_USER } from "../fakes/instagram";
 import { FAKE_TIKTOK_CREATOR } from "../fakes/tiktok";
 import { platformPostWorkflowId } from "../../workflows/shared/platform-post";
+import { createApiToken } from "~/server/api-tokens.server";
+import { apiV1Client, openApiValidator } from "../support/api-v1-client";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
 import { startTestWorker } from "../support/temporal";
@@ -289,5 +291,43 @@ describe("scheduling and the platforms' rules", () => {
     // another creator's account is unknown here
     const stranger = await send(postsAction, "POST", "/api/platforms/posts", cookie, { posts: [tiktokEntry(own.tiktok.id)] });
     expect(stranger.status).toBe(404);
+  });
+});
+
+describe("/api/v1", () => {
+  it("posts a finished video to TikTok and Instagram in one call of the typed client, and lists the posts", { timeout: 60_000 }, async () => {
+    const { user, cookie, project, sha256 } = await creatorWithVideo({ bytes: 3 * MB });
+    await connect("tiktok", cookie);
+    await connect("instagram", cookie);
+    const c = await connections(cookie);
+    const run = await prisma.videoRun.create({ data: { userId: user.id, projectId: project.id, options: {}, status: "completed", stage: "done", percent: 100 } });
+    const api = await apiV1Client((await createApiToken(user.id, { name: "poster", scope: "full", expiresInDays: 7 })).token);
+    const validator = await openApiValidator();
+
+    const { data, response } = await api.POST("/api/v1/videos/{id}/posts", {
+      params: { path: { id: run.id } },
+      body: {
+        posts: [
+          { platform: "tiktok", connectionId: c.tiktok.id, caption: "From the API #bees", tiktok: { mode: "direct", privacyLevel: "SELF_ONLY", consent: true } },
+          { platform: "instagram", connectionId: c.instagram.id, caption: "From the API #bees" },
+        ],
+      },
+    });
+    expect(response.status).toBe(201);
+    validator.check("POST", "/api/v1/videos/{id}/posts", 201, data);
+    expect(data!.posts.map((p) => p.platform).sort()).toEqual(["instagram", "tiktok"]);
+
+    await waitForPosts(cookie, finished);
+    const listed = await api.GET("/api/v1/videos/{id}/posts", { params: { path: { id: run.id } } });
+    validator.check("GET", "/api/v1/videos/{id}/posts", 200, listed.data);
+    expect(listed.data!.posts.map((p) => p.status)).toEqual(["published", "published"]);
+    expect([...tiktok.posts.values()].filter((p) => p.postInfo?.title === "From the API #bees").map((p) => p.sha256)).toEqual([sha256]);
+    expect([...instagram.containers.values()].filter((x) => x.caption === "From the API #bees").map((x) => x.sha256)).toEqual([sha256]);
+
+    // another creator's video id is unknown to this token
+    const stranger = await createTestUser();
+    const strangerApi = await apiV1Client((await createApiToken(stranger.id, { name: "other", scope: "full", expiresInDays: 7 })).token);
+    const refused = await strangerApi.GET("/api/v1/videos/{id}/posts", { params: { path: { id: run.id } } });
+    expect(refused.response.status).toBe(404);
   });
 });

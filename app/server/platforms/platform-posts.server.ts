@@ -2,17 +2,7 @@
 // account, each with its caption, options and time), each platform's rules checked before anything starts (a post a
 // platform would refuse is refused for that platform only, with its reasons), one workflow per post
 // (workflows/platform-post.ts), the posts' states, and a scheduled post moved or cancelled until it starts.
-import { z } from "zod";
-import {
-  blockingReasons,
-  PLATFORM_NAMES,
-  platformChecks,
-  TIKTOK_RULES,
-  INSTAGRAM_RULES,
-  type Platform,
-  type PlatformRuleResult,
-  type PlatformVideoFacts,
-} from "~/lib/platform-rules";
+import { blockingReasons, INSTAGRAM_RULES, PLATFORM_NAMES, platformChecks, TIKTOK_RULES, type Platform, type PlatformRuleResult, type PlatformVideoFacts } from "~/lib/platform-rules";
 import type { RenderedVideo } from "~/generated/prisma/client";
 import { platformPostRescheduleSignal, platformPostWorkflowId, type PlatformPostInput } from "../../../workflows/shared/platform-post";
 import type { platformPostWorkflow } from "../../../workflows/platform-post";
@@ -24,75 +14,9 @@ import { findMediaForUser, mediaIdFromUrl, mediaSize } from "../storage.server";
 import { getTemporalClient, startWorkflow } from "../temporal.server";
 import { ownConnection, reconnectMessage } from "./platform-connections.server";
 import { platformEnv } from "./platform-env.server";
+import type { PlatformPostView, PublishBody } from "./platform-posts-schemas";
 
-const futureInstant = z.iso
-  .datetime({ offset: true, error: "scheduledAt must be an ISO date and time, e.g. 2026-05-01T12:00:00Z." })
-  .nullable()
-  .optional()
-  .refine((value) => !value || new Date(value).getTime() > Date.now(), "The scheduled time must be in the future.");
-
-const TikTokOptionsSchema = z
-  .object({
-    /** "direct": posted to the profile; "inbox": a draft the creator finishes in the TikTok app */
-    mode: z.enum(["direct", "inbox"]).default("direct"),
-    /** no default (TikTok's guidelines): the creator picks one of the account's options */
-    privacyLevel: z.enum(["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"]).nullable().default(null),
-    allowComment: z.boolean().default(false),
-    allowDuet: z.boolean().default(false),
-    allowStitch: z.boolean().default(false),
-    /** the creator agreed to TikTok's Music Usage Confirmation */
-    consent: z.literal(true, { error: "Agree to TikTok's Music Usage Confirmation to post." }),
-  })
-  .strict();
-
-const InstagramOptionsSchema = z
-  .object({
-    shareToFeed: z.boolean().default(true),
-    /** the cover: the frame at this many milliseconds */
-    coverAtMs: z.number().int().min(0).max(15 * 60 * 1000).nullable().default(null),
-  })
-  .strict();
-
-const PostEntrySchema = z
-  .object({
-    platform: z.enum(["tiktok", "instagram"]),
-    connectionId: z.string().trim().min(1).max(64),
-    // each platform's limit is checked with its rules; this bounds the body
-    caption: z.string().max(TIKTOK_RULES.captionChars * 2, "A caption is at most 2,200 characters.").default(""),
-    scheduledAt: futureInstant,
-    tiktok: TikTokOptionsSchema.optional(),
-    instagram: InstagramOptionsSchema.optional(),
-  })
-  .strict()
-  .superRefine((entry, ctx) => {
-    if (entry.platform === "tiktok" && !entry.tiktok) ctx.addIssue({ code: "custom", path: ["tiktok"], message: "TikTok posts need their options (privacy, interactions, consent)." });
-    if (entry.platform === "tiktok" && entry.tiktok?.mode === "direct" && !entry.tiktok.privacyLevel) {
-      ctx.addIssue({ code: "custom", path: ["tiktok", "privacyLevel"], message: "Choose who can see the TikTok post." });
-    }
-  });
-
-export const PublishBodySchema = z
-  .object({
-    videoPath: z.string().trim().max(500).optional(),
-    posts: z.array(PostEntrySchema).min(1, "Choose at least one platform.").max(10, "At most 10 accounts at once."),
-  })
-  .strict();
-export type PublishBody = z.output<typeof PublishBodySchema>;
-
-export type PlatformPostView = {
-  id: string;
-  platform: Platform;
-  accountName: string | null;
-  status: string;
-  scheduledAt: string | null;
-  caption: string;
-  bytesUploaded: number;
-  totalBytes: number;
-  publishedId: string | null;
-  permalink: string | null;
-  error: string | null;
-  createdAt: string;
-};
+export { PublishBodySchema, RescheduleBodySchema, type PlatformPostView, type PublishBody } from "./platform-posts-schemas";
 
 /** The video's facts for the platforms' rules (the file's size read from storage). */
 export async function videoFacts(userId: string, video: Pick<RenderedVideo, "mediaFileId" | "videoUrl" | "durationSeconds" | "width" | "height">): Promise<PlatformVideoFacts> {
@@ -101,8 +25,9 @@ export async function videoFacts(userId: string, video: Pick<RenderedVideo, "med
   return { durationSeconds: video.durationSeconds, width: video.width, height: video.height, fps: null, sizeBytes: file ? await mediaSize(file) : null };
 }
 
-async function chooseVideo(userId: string, videoPath: string | undefined) {
-  const project = await getCurrentProject(userId);
+/** The video to post: the named one of the project (the current one unless given), else its newest finished one. */
+async function chooseVideo(userId: string, videoPath: string | undefined, projectId?: string) {
+  const project = projectId ? await prisma.project.findFirst({ where: { id: projectId, userId } }) : await getCurrentProject(userId);
   if (!project) throw jsonError(404, "No video found. Please render your video first.");
   const finished = { projectId: project.id, status: "completed" as const, videoUrl: { not: null } };
   const fileId = videoPath ? mediaIdFromUrl(videoPath) : null;
@@ -111,7 +36,10 @@ async function chooseVideo(userId: string, videoPath: string | undefined) {
       ? await prisma.renderedVideo.findFirst({ where: { ...finished, OR: [{ mediaFileId: fileId }, { videoUrl: videoPath }] } })
       : null
     : await prisma.renderedVideo.findFirst({ where: finished, orderBy: { createdAt: "desc" } });
-  if (!video) throw jsonError(404, videoPath ? "That video is not one of this project's rendered videos." : "No video found. Please render your video first.", { field: "videoPath" });
+  if (!video) {
+    if (projectId && !videoPath) throw jsonError(409, "The video is not finished yet: post it once its status is completed.");
+    throw jsonError(404, videoPath ? "That video is not one of this project's rendered videos." : "No video found. Please render your video first.", { field: "videoPath" });
+  }
   return { project, video };
 }
 
@@ -130,9 +58,9 @@ export type PublishOutcome = { posts: PlatformPostView[]; refused: { platform: P
  * POST /api/platforms/posts: each entry checked by its platform's rules; the refused ones are answered with their
  * reasons, the others start (or wait for their time). 422 when every entry is refused.
  */
-export async function publishToPlatforms(userId: string, body: PublishBody): Promise<PublishOutcome> {
+export async function publishToPlatforms(userId: string, body: PublishBody, projectId?: string): Promise<PublishOutcome> {
   await assertCanUpload(userId);
-  const { project, video } = await chooseVideo(userId, body.videoPath);
+  const { project, video } = await chooseVideo(userId, body.videoPath, projectId);
   const facts = await videoFacts(userId, video);
   const refused: PublishOutcome["refused"] = [];
   const accepted: { entry: PublishBody["posts"][number]; connectionId: string }[] = [];
@@ -194,7 +122,7 @@ function view(post: Awaited<ReturnType<typeof prisma.platformPost.findFirstOrThr
     id: post.id,
     platform: post.platform as Platform,
     accountName: post.connection.accountName,
-    status: post.status,
+    status: post.status as PlatformPostView["status"],
     scheduledAt: post.scheduledAt?.toISOString() ?? null,
     caption: post.caption,
     bytesUploaded: Number(post.bytesUploaded),
@@ -228,8 +156,6 @@ export async function cancelPlatformPost(userId: string, postId: string): Promis
   await handle.cancel();
   await prisma.platformPost.updateMany({ where: { id: post.id, status: "scheduled" }, data: { status: "cancelled", error: "Cancelled by you before it started." } });
 }
-
-export const RescheduleBodySchema = z.object({ scheduledAt: futureInstant }).strict();
 
 /** Moves a scheduled post (null: post now). */
 export async function reschedulePlatformPost(userId: string, postId: string, scheduledAt: string | null | undefined): Promise<void> {
