@@ -19,7 +19,11 @@ import { action as postAction } from "~/routes/platforms/api.platforms.posts.$id
 import { FAKE_INSTAGRAM_USER } from "../fakes/instagram";
 import { FAKE_TIKTOK_CREATOR } from "../fakes/tiktok";
 import { platformPostWorkflowId } from "../../workflows/shared/platform-post";
+import type { AddressInfo } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createApiToken } from "~/server/api-tokens.server";
+import { handleMcpRequest } from "~/server/mcp.server";
 import { apiV1Client, openApiValidator } from "../support/api-v1-client";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
@@ -329,5 +333,49 @@ describe("/api/v1", () => {
     const strangerApi = await apiV1Client((await createApiToken(stranger.id, { name: "other", scope: "full", expiresInDays: 7 })).token);
     const refused = await strangerApi.GET("/api/v1/videos/{id}/posts", { params: { path: { id: run.id } } });
     expect(refused.response.status).toBe(404);
+  });
+});
+
+describe("MCP", () => {
+  it("lists the accounts and posts a finished video to TikTok and Instagram in one call of the SDK's client", { timeout: 60_000 }, async () => {
+    const { user, cookie, project, sha256 } = await creatorWithVideo({ bytes: 2 * MB });
+    await connect("tiktok", cookie);
+    await connect("instagram", cookie);
+    const run = await prisma.videoRun.create({ data: { userId: user.id, projectId: project.id, options: {}, status: "completed", stage: "done", percent: 100 } });
+    // the MCP endpoint's handler for this creator, served over HTTP as the SDK's client expects
+    const server = (await import("node:http")).createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+      const answer = await handleMcpRequest(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: req.method === "POST" ? Buffer.concat(chunks) : undefined }), { userId: user.id, via: "token", scope: "full" });
+      res.writeHead(answer.status, Object.fromEntries(answer.headers.entries()));
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const client = new Client({ name: "test", version: "1.0.0" });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`)));
+      const listed = await client.callTool({ name: "list_social_accounts", arguments: {} });
+      const { accounts } = JSON.parse((listed.content as { text: string }[])[0]!.text) as { accounts: { id: string; platform: string }[] };
+      const byPlatform = Object.fromEntries(accounts.map((a) => [a.platform, a.id]));
+      const posted = await client.callTool({
+        name: "post_video",
+        arguments: {
+          id: run.id,
+          posts: [
+            { platform: "tiktok", connectionId: byPlatform.tiktok, caption: "From MCP #bees", tiktok: { privacyLevel: "SELF_ONLY", consent: true } },
+            { platform: "instagram", connectionId: byPlatform.instagram, caption: "From MCP #bees" },
+          ],
+        },
+      });
+      expect(posted.isError).toBeFalsy();
+      await waitForPosts(cookie, (p) => p.length === 2 && finished(p));
+      expect([...tiktok.posts.values()].filter((p) => p.postInfo?.title === "From MCP #bees").map((p) => p.sha256)).toEqual([sha256]);
+      expect([...instagram.containers.values()].filter((x) => x.caption === "From MCP #bees").map((x) => x.sha256)).toEqual([sha256]);
+    } finally {
+      await client.close();
+      server.close();
+    }
   });
 });
