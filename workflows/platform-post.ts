@@ -5,11 +5,13 @@
 // publish id (TikTok) or container id (Instagram) is saved before any byte is sent; the bytes go (heartbeating,
 // resumed from what the platform reports on a retry); the platform's status is polled with durable sleeps; and an
 // Instagram container is published, after checking it was not published already. No step can post twice.
-import { condition, proxyActivities, setHandler, sleep } from "@temporalio/workflow";
+import { CancellationScope, condition, isCancellation, ParentClosePolicy, proxyActivities, setHandler, sleep, startChild } from "@temporalio/workflow";
 import type { createPlatformPostActivities } from "./activities/platform-post";
 import { recordStageFailure } from "./shared/failures";
 import { innermostMessage } from "./shared/errors";
 import { proxyActivitiesOn } from "./shared/queues";
+import { webhookDeliveryWorkflowId } from "./shared/webhooks";
+import { webhookDeliveryWorkflow } from "./webhooks";
 import {
   PLATFORM_NON_RETRYABLE,
   PLATFORM_POST_FAILED,
@@ -22,7 +24,7 @@ import {
 
 type Activities = ReturnType<typeof createPlatformPostActivities>;
 
-const { checkPlatformPost, startPlatformPost, pollPlatformPost, publishPlatformPost, recordPlatformPostOutcome } = proxyActivities<Activities>({
+const { checkPlatformPost, startPlatformPost, pollPlatformPost, publishPlatformPost, recordPlatformPostOutcome, queuePlatformPostEvent } = proxyActivities<Activities>({
   startToCloseTimeout: "2 minutes",
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumInterval: "5 minutes", maximumAttempts: 10, nonRetryableErrorTypes: PLATFORM_NON_RETRYABLE },
 });
@@ -66,9 +68,16 @@ export async function platformPostWorkflow(input: PlatformPostInput & { schedule
     state.phase = "publishing";
     const result = await publishPlatformPost(input);
     state.phase = result.status;
+    // a failure to queue the event does not undo the post
+    await announce(input, "post.published").catch(() => {});
     return result;
   } catch (e) {
     Object.assign(state, { phase: "failed", error: innermostMessage(e, FALLBACK_MESSAGE) });
+    if (!isCancellation(e)) {
+      // the row first, so the event carries the reason; then the failure as every stage records it
+      await CancellationScope.nonCancellable(() => recordPlatformPostOutcome({ postId: input.postId, status: "failed", message: state.error ?? FALLBACK_MESSAGE }));
+      await announce(input, "post.failed").catch(() => {});
+    }
     return recordStageFailure(e, {
       userId: input.userId,
       projectId: input.projectId,
@@ -82,3 +91,16 @@ export async function platformPostWorkflow(input: PlatformPostInput & { schedule
 }
 
 const FALLBACK_MESSAGE = "The post failed for an unknown reason";
+
+/** The post's outcome for the creator's webhook endpoints; each delivery is its own workflow that outlives this one. */
+async function announce(input: PlatformPostInput, event: "post.published" | "post.failed") {
+  const deliveries = await queuePlatformPostEvent({ postId: input.postId, userId: input.userId, event });
+  for (const deliveryId of deliveries) {
+    await startChild(webhookDeliveryWorkflow, {
+      workflowId: webhookDeliveryWorkflowId(deliveryId),
+      args: [{ deliveryId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      memo: { webhook: event, owner: input.userId },
+    });
+  }
+}

@@ -6,9 +6,9 @@
 // starts; and a 20-minute 16:9 video refused by both platforms' rules with their reasons.
 import { instagram, tiktok } from "../support/platform-fakes";
 import { createHash, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "~/server/db.server";
-import { decryptSecret } from "~/server/encryption.server";
+import { decryptSecret, encryptSecret } from "~/server/encryption.server";
 import { mediaUrl, saveMedia } from "~/server/storage.server";
 import { loader as authorizeRoute } from "~/routes/platforms/api.platforms.oauth.authorize";
 import { loader as callbackRoute } from "~/routes/platforms/api.platforms.oauth.callback";
@@ -28,6 +28,11 @@ import { apiV1Client, openApiValidator } from "../support/api-v1-client";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
 import { startTestWorker } from "../support/temporal";
+
+// the creators' webhook receivers are on this machine's loopback: allowed by the operator's setting (decision 196)
+vi.hoisted(() => {
+  process.env.ALLOW_PRIVATE_TARGETS = "true";
+});
 
 const APP = "http://localhost:3000";
 const MB = 1024 * 1024;
@@ -79,6 +84,23 @@ async function creatorWithVideo(video: { bytes: number; durationSeconds?: number
     },
   });
   return { user, cookie, project, sha256: createHash("sha256").update(data).digest("hex") };
+}
+
+/** A webhook endpoint of the user (private targets allowed, as the owner may), at a local receiver: the events it got. */
+async function webhookReceiver(userId: string, events: string[]) {
+  const received: { type: string; data: Record<string, unknown> }[] = [];
+  const server = (await import("node:http")).createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on("data", (d: Buffer) => parts.push(d));
+    req.on("end", () => {
+      received.push(JSON.parse(Buffer.concat(parts).toString()) as { type: string; data: Record<string, unknown> });
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  await prisma.webhookEndpoint.create({ data: { userId, url, events, allowPrivate: true, secretEnc: encryptSecret("whsec_test", { userId, field: "webhookSecret" }) } });
+  return { received, close: () => server.close() };
 }
 
 async function connections(cookie: string) {
@@ -209,9 +231,10 @@ describe("posting to TikTok and Instagram", () => {
   });
 
   it("asks to reconnect TikTok when its token is revoked, and posts nothing", { timeout: 60_000 }, async () => {
-    const { cookie } = await creatorWithVideo({ bytes: 2 * MB });
+    const { user, cookie } = await creatorWithVideo({ bytes: 2 * MB });
     await connect("tiktok", cookie);
     const c = await connections(cookie);
+    const hook = await webhookReceiver(user.id, ["post.failed"]);
     const before = tiktok.posts.size;
     tiktok.revokeAll = true;
     tiktok.expireAccessTokens();
@@ -222,8 +245,12 @@ describe("posting to TikTok and Instagram", () => {
       expect(post).toMatchObject({ status: "failed", error: "Your TikTok connection is no longer valid. Reconnect TikTok in Settings." });
       expect(tiktok.posts.size).toBe(before);
       expect((await connections(cookie)).tiktok.needsReconnect).toBe(true);
+      // the webhook event says so too
+      await expect.poll(() => hook.received.length, { timeout: 20_000 }).toBe(1);
+      expect(hook.received[0]).toMatchObject({ type: "post.failed", data: { platform: "tiktok", status: "failed", error: "Your TikTok connection is no longer valid. Reconnect TikTok in Settings." } });
     } finally {
       tiktok.revokeAll = false;
+      hook.close();
     }
   });
 });
@@ -306,6 +333,7 @@ describe("/api/v1", () => {
     const c = await connections(cookie);
     const run = await prisma.videoRun.create({ data: { userId: user.id, projectId: project.id, options: {}, status: "completed", stage: "done", percent: 100 } });
     const api = await apiV1Client((await createApiToken(user.id, { name: "poster", scope: "full", expiresInDays: 7 })).token);
+    const hook = await webhookReceiver(user.id, ["post.published"]);
     const validator = await openApiValidator();
 
     const { data, response } = await api.POST("/api/v1/videos/{id}/posts", {
@@ -327,6 +355,14 @@ describe("/api/v1", () => {
     expect(listed.data!.posts.map((p) => p.status)).toEqual(["published", "published"]);
     expect([...tiktok.posts.values()].filter((p) => p.postInfo?.title === "From the API #bees").map((p) => p.sha256)).toEqual([sha256]);
     expect([...instagram.containers.values()].filter((x) => x.caption === "From the API #bees").map((x) => x.sha256)).toEqual([sha256]);
+    // one post.published event per post, with its link when the platform gave one
+    await expect.poll(() => hook.received.length, { timeout: 20_000 }).toBe(2);
+    hook.close();
+    expect(hook.received.map((e) => [e.type, e.data.platform, e.data.status]).sort()).toEqual([
+      ["post.published", "instagram", "published"],
+      ["post.published", "tiktok", "published"],
+    ]);
+    expect(hook.received.find((e) => e.data.platform === "instagram")!.data.permalink).toMatch(/^https:\/\/www\.instagram\.com\/reel\//);
 
     // another creator's video id is unknown to this token
     const stranger = await createTestUser();

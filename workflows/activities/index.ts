@@ -23,7 +23,7 @@ export const { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, 
   createYoutubeUploadActivities();
 import { createPlatformPostActivities } from "./platform-post";
 
-export const { checkPlatformPost, startPlatformPost, sendPlatformPostBytes, pollPlatformPost, publishPlatformPost, recordPlatformPostOutcome } =
+export const { checkPlatformPost, startPlatformPost, sendPlatformPostBytes, pollPlatformPost, publishPlatformPost, recordPlatformPostOutcome, queuePlatformPostEvent } =
   createPlatformPostActivities();
 import { createMusicActivities } from "./music";
 

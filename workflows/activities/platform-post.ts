@@ -5,6 +5,7 @@
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import { blockingReasons, platformChecks, TIKTOK_PRIVACY_LABELS, tiktokChunkPlan, type Platform, type TikTokPrivacyLevel } from "~/lib/platform-rules";
 import { prisma } from "~/server/db.server";
+import { emitWebhookEvent } from "~/server/webhooks.server";
 import { decryptSecret, encryptSecret } from "~/server/encryption.server";
 import { findMediaForUser, mediaIdFromUrl, mediaSize, readMediaRange } from "~/server/storage.server";
 import { InstagramApiError, InstagramClient } from "~/server/platforms/instagram-client.server";
@@ -285,5 +286,22 @@ export function createPlatformPostActivities() {
     await prisma.platformPost.updateMany({ where: { id: input.postId, status: { notIn: DONE } }, data: { status: input.status, error: input.message } });
   }
 
-  return { checkPlatformPost, startPlatformPost, sendPlatformPostBytes, pollPlatformPost, publishPlatformPost, recordPlatformPostOutcome };
+  /** Records the post's outcome for the creator's webhook endpoints (post.published, post.failed): the delivery ids. */
+  async function queuePlatformPostEvent(input: { postId: string; userId: string; event: "post.published" | "post.failed" }): Promise<string[]> {
+    const post = await prisma.platformPost.findFirst({ where: { id: input.postId, userId: input.userId }, include: { connection: { select: { accountName: true } } } });
+    if (!post) return [];
+    return emitWebhookEvent(input.userId, input.event, {
+      id: post.id,
+      projectId: post.projectId,
+      platform: post.platform,
+      account: post.connection.accountName,
+      status: post.status,
+      scheduledAt: post.scheduledAt?.toISOString() ?? null,
+      publishedId: post.publishedId,
+      permalink: post.permalink,
+      error: post.error,
+    });
+  }
+
+  return { checkPlatformPost, startPlatformPost, sendPlatformPostBytes, pollPlatformPost, publishPlatformPost, recordPlatformPostOutcome, queuePlatformPostEvent };
 }
