@@ -133,6 +133,7 @@ const apiV1: Group = (route) => {
   route("/api/v1/videos", "routes/api-v1/api.v1.videos.ts");
   route("/api/v1/videos/:id", "routes/api-v1/api.v1.videos.$id.ts");
   route("/api/v1/videos/:id/cancel", "routes/api-v1/api.v1.videos.$id.cancel.ts");
+  route("/api/v1/social-accounts", "routes/api-v1/api.v1.social-accounts.ts");
   route("/api/v1/videos/:id/posts", "routes/api-v1/api.v1.videos.$id.posts.ts");
   route("/api/v1/videos/:id/publish", "routes/api-v1/api.v1.videos.$id.publish.ts");
   route("/api/v1/videos/:id/:file", "routes/api-v1/api.v1.videos.$id.$file.ts");

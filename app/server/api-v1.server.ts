@@ -9,7 +9,7 @@ import { MakeVideoOptionsSchema, PublishVideoSchema } from "~/lib/make-video-opt
 import { MAKE_VIDEO_STAGE_LABELS, MAKE_VIDEO_STAGES } from "../../workflows/shared/make-video";
 import { MAX_JSON_BYTES, readBodyCapped } from "./api.server";
 import { CreateBatchSchema } from "./batches.server";
-import { PlatformPostListSchema, PublishBodySchema, PublishResultSchema } from "./platforms/platform-posts-schemas";
+import { PlatformPostListSchema, PublishBodySchema, PublishResultSchema, SocialAccountListSchema } from "./platforms/platform-posts-schemas";
 import { problem, ProblemSchema, toProblem } from "./problem.server";
 
 export const API_V1_VERSION = "1.0.0";
@@ -301,6 +301,13 @@ export function openApiDocument(serverUrl: string) {
           summary: "Make the failed and cancelled rows again",
           requestParams: { path: BatchIdParamsSchema },
           responses: { "202": { description: "Retrying.", content: { "application/json": { schema: BatchSchema } } }, ...writeErrors },
+        },
+      },
+      "/api/v1/social-accounts": {
+        get: {
+          operationId: "listSocialAccounts",
+          summary: "Your TikTok and Instagram accounts (connected in Settings)",
+          responses: { "200": { description: "The accounts.", content: { "application/json": { schema: SocialAccountListSchema } } }, ...errors },
         },
       },
       "/api/v1/voices": {

@@ -62,6 +62,8 @@ describe("posting to TikTok and Instagram Reels", () => {
     await page.goto(`${baseUrl()}/settings`);
     await connectIn("TikTok", "Fake Bee Channel");
     await connectIn("Instagram", "fake.bees");
+    await page.getByRole("region", { name: "Instagram Reels" }).scrollIntoViewIfNeeded();
+    await shootBoth(page, "settings-platform-accounts");
 
     await page.goto(`${baseUrl()}/upload`);
     const section = page.getByRole("region", { name: "Post to TikTok and Instagram" });

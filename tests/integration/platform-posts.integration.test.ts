@@ -22,7 +22,11 @@ import { platformPostWorkflowId } from "../../workflows/shared/platform-post";
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { fileURLToPath } from "node:url";
 import { createApiToken } from "~/server/api-tokens.server";
+import { startApiV1Server } from "../support/api-v1-server";
 import { handleMcpRequest } from "~/server/mcp.server";
 import { apiV1Client, openApiValidator } from "../support/api-v1-client";
 import { createTestUser, sessionCookieFor } from "../support/auth";
@@ -411,6 +415,37 @@ describe("MCP", () => {
       expect([...instagram.containers.values()].filter((x) => x.caption === "From MCP #bees").map((x) => x.sha256)).toEqual([sha256]);
     } finally {
       await client.close();
+      server.close();
+    }
+  });
+});
+
+describe("the CLI", () => {
+  it("posts a finished video with --platforms tiktok,instagram, and says what TikTok needs first", { timeout: 90_000 }, async () => {
+    const { user, cookie, project, sha256 } = await creatorWithVideo({ bytes: 2 * MB });
+    await connect("tiktok", cookie);
+    await connect("instagram", cookie);
+    const run = await prisma.videoRun.create({ data: { userId: user.id, projectId: project.id, options: {}, status: "completed", stage: "done", percent: 100 } });
+    const { token } = await createApiToken(user.id, { name: "cli", scope: "full", expiresInDays: 7 });
+    const server = await startApiV1Server();
+    const cli = (args: string[]) =>
+      promisify(execFile)(process.execPath, [fileURLToPath(new URL("../../bin/reelsmith.mjs", import.meta.url)), ...args], {
+        env: { ...process.env, REELSMITH_URL: server.url, REELSMITH_TOKEN: token, REELSMITH_CONFIG: "/nonexistent/reelsmith.json" },
+        timeout: 60_000,
+      });
+    try {
+      // TikTok's consent and a privacy choice are the creator's to give: refused before anything is sent
+      const refused = await cli(["post", run.id, "--platforms", "tiktok,instagram", "--caption", "From the CLI #bees"]).catch((e: { stderr: string; code: number }) => e);
+      expect((refused as { code: number }).code).not.toBe(0);
+      expect((refused as { stderr: string }).stderr).toContain("--agree-music-usage");
+
+      const { stdout } = await cli(["post", run.id, "--platforms", "tiktok,instagram", "--caption", "From the CLI #bees", "--tiktok-privacy", "SELF_ONLY", "--agree-music-usage", "--json"]);
+      const result = JSON.parse(stdout) as { posts: { platform: string }[]; refused: unknown[] };
+      expect(result.posts.map((p) => p.platform).sort()).toEqual(["instagram", "tiktok"]);
+      await waitForPosts(cookie, (p) => p.length === 2 && finished(p));
+      expect([...tiktok.posts.values()].filter((p) => p.postInfo?.title === "From the CLI #bees").map((p) => p.sha256)).toEqual([sha256]);
+      expect([...instagram.containers.values()].filter((x) => x.caption === "From the CLI #bees").map((x) => x.sha256)).toEqual([sha256]);
+    } finally {
       server.close();
     }
   });

@@ -183,6 +183,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/social-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your TikTok and Instagram accounts (connected in Settings) */
+        get: operations["listSocialAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/voices": {
         parameters: {
             query?: never;
@@ -483,6 +500,19 @@ export interface components {
         };
         BatchList: {
             batches: components["schemas"]["Batch"][];
+        };
+        SocialAccountList: {
+            accounts: {
+                /** @description Pass it as connectionId to POST /api/v1/videos/{id}/posts. */
+                id: string;
+                /** @enum {string} */
+                platform: "tiktok" | "instagram";
+                accountName: string | null;
+                /** @description The platform refused the account's tokens: reconnect it in Settings. */
+                needsReconnect: boolean;
+                /** Format: date-time */
+                connectedAt: string;
+            }[];
         };
         Voices: {
             /** @description "offline" (the voices that ship with Reelsmith) or the voice service in use. */
@@ -1657,6 +1687,71 @@ export interface operations {
             };
             /** @description The body is over 1 MB. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSocialAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SocialAccountList"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -87,3 +87,17 @@ export const PublishResultSchema = z
       .describe("The entries a platform's rules refuse, with the reasons; the others went ahead."),
   })
   .meta({ id: "PlatformPublishResult" });
+
+export const SocialAccountListSchema = z
+  .object({
+    accounts: z.array(
+      z.object({
+        id: z.string().describe("Pass it as connectionId to POST /api/v1/videos/{id}/posts."),
+        platform: z.enum(["tiktok", "instagram"]),
+        accountName: z.string().nullable(),
+        needsReconnect: z.boolean().describe("The platform refused the account's tokens: reconnect it in Settings."),
+        connectedAt: z.iso.datetime(),
+      }),
+    ),
+  })
+  .meta({ id: "SocialAccountList" });
