@@ -42,7 +42,7 @@ export function PlatformAccountsCard({ origin }: { origin: string }) {
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <h3 className="font-semibold">{PLATFORM_NAMES[platform]}</h3>
                 <Button type="button" variant="outline" disabled={!configured || connecting !== null} onClick={() => void connect(platform)}>
-                  {connecting === platform ? "Connecting..." : mine.length ? `Connect another ${SHORT_NAME[platform]} account` : `Connect ${SHORT_NAME[platform]}`}
+                  {connecting === platform ? "Connecting..." : mine.length ? "Add another account" : `Connect ${SHORT_NAME[platform]}`}
                 </Button>
               </div>
               {mine.length ? (
