@@ -133,6 +133,8 @@ const apiV1: Group = (route) => {
   route("/api/v1/videos", "routes/api-v1/api.v1.videos.ts");
   route("/api/v1/videos/:id", "routes/api-v1/api.v1.videos.$id.ts");
   route("/api/v1/videos/:id/cancel", "routes/api-v1/api.v1.videos.$id.cancel.ts");
+  route("/api/v1/social-accounts", "routes/api-v1/api.v1.social-accounts.ts");
+  route("/api/v1/videos/:id/posts", "routes/api-v1/api.v1.videos.$id.posts.ts");
   route("/api/v1/videos/:id/publish", "routes/api-v1/api.v1.videos.$id.publish.ts");
   route("/api/v1/videos/:id/:file", "routes/api-v1/api.v1.videos.$id.$file.ts");
   route("/api/v1/batches", "routes/api-v1/api.v1.batches.ts");
@@ -148,7 +150,18 @@ const notFound: Group = (route) => {
   route("*", "routes/projects/$.tsx");
 };
 
-export const ROUTE_GROUPS = { auth, projects, script, storyboard, music, render, publish, billing, settings, apiV1, notFound } as const;
+// TikTok and Instagram Reels beside YouTube (issue 49): connections, the posts and their states.
+const platforms: Group = (route) => {
+  route("/api/platforms/:platform/oauth/authorize", "routes/platforms/api.platforms.oauth.authorize.ts");
+  route("/api/platforms/:platform/oauth/callback", "routes/platforms/api.platforms.oauth.callback.ts");
+  route("/api/platforms/connections", "routes/platforms/api.platforms.connections.ts");
+  route("/api/platforms/connections/:id", "routes/platforms/api.platforms.connections.$id.ts");
+  route("/api/platforms/connections/:id/creator-info", "routes/platforms/api.platforms.connections.$id.creator-info.ts");
+  route("/api/platforms/posts", "routes/platforms/api.platforms.posts.ts");
+  route("/api/platforms/posts/:id", "routes/platforms/api.platforms.posts.$id.ts");
+};
+
+export const ROUTE_GROUPS = { auth, projects, script, storyboard, music, render, publish, platforms, billing, settings, apiV1, notFound } as const;
 
 export default function routes(defineRoutes: DefineRoutesFunction) {
   return defineRoutes((route) => {

@@ -2,6 +2,7 @@
 // The Reelsmith command line (issue 32): make videos through a Reelsmith server's /api/v1 with a personal API token.
 //   reelsmith make --title "..." --topic "..." [options] [--wait [--output video.mp4]]
 //   reelsmith status <id>      reelsmith list      reelsmith batch <rows.csv|rows.json> [--concurrency 2]
+//   reelsmith post <id> --platforms tiktok,instagram --caption "..." --tiktok-privacy SELF_ONLY --agree-music-usage [--at <ISO>]
 // The server and token come from --url/--token, else REELSMITH_URL/REELSMITH_TOKEN, else the config file
 // (~/.config/reelsmith/config.json: { "url": "...", "token": "rs_pat_..." }). Plain JavaScript: it runs with
 // `node` alone, from a checkout or an installed package.
@@ -208,6 +209,48 @@ program
     }
     const file = await download(conn, video.links.video, opts.output || `${video.id}.mp4`);
     print(opts.json, { ...video, file }, `${summary(video)}\n  saved: ${file}`);
+  });
+
+program
+  .command("post")
+  .description("post a finished video to TikTok and Instagram Reels (the accounts connected in Settings), now or at a time")
+  .argument("<id>", "the video's id")
+  .requiredOption("--platforms <list>", "where: tiktok, instagram or both, comma separated")
+  .option("--caption <text>", "the caption (with its hashtags)", "")
+  .addOption(new Option("--tiktok-privacy <level>", "who can see the TikTok post (one the account offers)").choices(["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"]))
+  .option("--tiktok-inbox", "send it to the TikTok inbox as a draft instead")
+  .option("--allow-comments", "let TikTok viewers comment")
+  .option("--agree-music-usage", "you agree to TikTok's Music Usage Confirmation (needed to post to TikTok)")
+  .option("--no-instagram-feed", "show the Reel in the Reels tab only, not the feed")
+  .option("--at <time>", "post at this ISO date and time instead of now")
+  .option("--json", "print JSON")
+  .action(async (id, opts, command) => {
+    const platforms = [...new Set(String(opts.platforms).split(",").map((p) => p.trim().toLowerCase()).filter(Boolean))];
+    for (const p of platforms) if (!["tiktok", "instagram"].includes(p)) throw new CliError(`--platforms takes tiktok and instagram, not "${p}".`);
+    if (platforms.includes("tiktok") && !opts.agreeMusicUsage) throw new CliError("Posting to TikTok needs --agree-music-usage (TikTok's Music Usage Confirmation).");
+    if (platforms.includes("tiktok") && !opts.tiktokInbox && !opts.tiktokPrivacy) throw new CliError("Choose who can see the TikTok post: --tiktok-privacy (no default, as TikTok requires).");
+    const { api } = await connection(command.optsWithGlobals());
+    const { accounts } = unwrap(await api.GET("/api/v1/social-accounts"));
+    const posts = platforms.map((platform) => {
+      const account = accounts.find((a) => a.platform === platform && !a.needsReconnect);
+      if (!account) throw new CliError(`No usable ${platform === "tiktok" ? "TikTok" : "Instagram"} account: connect one in Settings.`);
+      return {
+        platform,
+        connectionId: account.id,
+        caption: opts.caption,
+        scheduledAt: opts.at ? new Date(opts.at).toISOString() : null,
+        ...(platform === "tiktok"
+          ? { tiktok: { mode: opts.tiktokInbox ? "inbox" : "direct", privacyLevel: opts.tiktokPrivacy ?? null, allowComment: Boolean(opts.allowComments), consent: true } }
+          : { instagram: { shareToFeed: opts.instagramFeed !== false } }),
+      };
+    });
+    const result = unwrap(await api.POST("/api/v1/videos/{id}/posts", { params: { path: { id } }, body: { posts } }));
+    const lines = [
+      ...result.posts.map((p) => `${p.platform}  ${p.accountName ?? ""}  ${p.status}${p.scheduledAt ? ` at ${p.scheduledAt}` : ""}  post ${p.id}`),
+      ...result.refused.map((r) => `${r.platform}  refused: ${r.reasons.join(" ")}`),
+    ];
+    print(opts.json, result, lines.join("\n"));
+    if (result.refused.length) throw new CliError(`${result.refused.length} platform(s) refused the video.`);
   });
 
 program

@@ -6,6 +6,7 @@ export { storyboardWorkflow } from "./storyboard";
 export { sceneImageWorkflow, sceneVoiceoverWorkflow, generateAllContentWorkflow, sceneClipWorkflow } from "./scene-media";
 export { thumbnailWorkflow, uploadMetadataWorkflow } from "./thumbnail";
 export { youtubeUploadWorkflow } from "./youtube-upload";
+export { platformPostWorkflow } from "./platform-post";
 export { musicTracksWorkflow, backgroundMusicWorkflow } from "./music";
 export { makeVideoWorkflow } from "./make-video";
 export { webhookDeliveryWorkflow } from "./webhooks";

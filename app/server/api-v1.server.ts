@@ -9,6 +9,7 @@ import { MakeVideoOptionsSchema, PublishVideoSchema } from "~/lib/make-video-opt
 import { MAKE_VIDEO_STAGE_LABELS, MAKE_VIDEO_STAGES } from "../../workflows/shared/make-video";
 import { MAX_JSON_BYTES, readBodyCapped } from "./api.server";
 import { CreateBatchSchema } from "./batches.server";
+import { PlatformPostListSchema, PublishBodySchema, PublishResultSchema, SocialAccountListSchema } from "./platforms/platform-posts-schemas";
 import { problem, ProblemSchema, toProblem } from "./problem.server";
 
 export const API_V1_VERSION = "1.0.0";
@@ -235,6 +236,27 @@ export function openApiDocument(serverUrl: string) {
           responses: { "202": { description: "The upload started; the video's stage is upload until it is on YouTube (links.youtube).", content: { "application/json": { schema: VideoSchema } } }, ...writeErrors },
         },
       },
+      "/api/v1/videos/{id}/posts": {
+        get: {
+          operationId: "listVideoPosts",
+          summary: "The video's TikTok and Instagram posts and their states",
+          requestParams: idParams,
+          responses: { "200": { description: "The posts, newest first.", content: { "application/json": { schema: PlatformPostListSchema } } }, ...errors },
+        },
+        post: {
+          operationId: "postVideo",
+          summary: "Post a finished video to a list of TikTok and Instagram accounts, now or at a time each",
+          description:
+            "One entry per connected account (GET the accounts in the app's Settings). Each platform's rules are checked first: an entry a platform would refuse is answered in `refused` with its reasons, the others start (422 when all are refused). TikTok entries need a privacy level the account offers and consent to TikTok's Music Usage Confirmation.",
+          requestParams: idParams,
+          requestBody: { required: true, content: { "application/json": { schema: PublishBodySchema.meta({ id: "PostVideo" }) } } },
+          responses: {
+            "201": { description: "Started (or waiting for their time).", content: { "application/json": { schema: PublishResultSchema } } },
+            "422": problemResponse("Every entry is refused by its platform's rules."),
+            ...writeErrors,
+          },
+        },
+      },
       "/api/v1/videos/{id}/video": {
         get: {
           operationId: "downloadVideo",
@@ -279,6 +301,13 @@ export function openApiDocument(serverUrl: string) {
           summary: "Make the failed and cancelled rows again",
           requestParams: { path: BatchIdParamsSchema },
           responses: { "202": { description: "Retrying.", content: { "application/json": { schema: BatchSchema } } }, ...writeErrors },
+        },
+      },
+      "/api/v1/social-accounts": {
+        get: {
+          operationId: "listSocialAccounts",
+          summary: "Your TikTok and Instagram accounts (connected in Settings)",
+          responses: { "200": { description: "The accounts.", content: { "application/json": { schema: SocialAccountListSchema } } }, ...errors },
         },
       },
       "/api/v1/voices": {

@@ -11,11 +11,14 @@ import { completeMakeVideoOptions, MakeVideoOptionsFields, PublishVideoSchema } 
 import { MAX_JSON_BYTES, readBodyCapped } from "./api.server";
 import type { ApiRequestCaller } from "./api-token-gate.server";
 import { API_V1_VERSION, ListVideosQuerySchema, VIDEO_STATUSES } from "./api-v1.server";
-import { getMakeVideo, listMakeVideos, listVoicesAndLanguages, publishMakeVideo, startMakeVideo, toApiVideo } from "./make-video.server";
+import { getMakeVideo, listMakeVideos, listVoicesAndLanguages, publishMakeVideo, requireOwnRun, startMakeVideo, toApiVideo } from "./make-video.server";
 import { problem, toProblem } from "./problem.server";
+import { listPlatformConnections } from "./platforms/platform-connections.server";
+import { publishToPlatforms } from "./platforms/platform-posts.server";
+import { PublishBodySchema } from "./platforms/platform-posts-schemas";
 import { createRateLimiters, RATE_LIMITS } from "./host/web-app.server";
 
-export const MCP_TOOLS = ["make_video", "get_video_status", "list_videos", "list_voices", "publish_video"] as const;
+export const MCP_TOOLS = ["make_video", "get_video_status", "list_videos", "list_voices", "publish_video", "list_social_accounts", "post_video"] as const;
 
 const VideoIdInput = { id: z.string().min(1).max(64).describe("The video's id, as make_video or list_videos gave it.") };
 
@@ -137,6 +140,36 @@ export function createReelsmithMcpServer(caller: ApiRequestCaller): McpServer {
         const tooMany = await generationRefusal(caller.userId);
         if (tooMany) return tooMany;
         return answer(toApiVideo(await publishMakeVideo(caller.userId, id, publish)));
+      }),
+  );
+
+  // TikTok and Instagram Reels (issue 49)
+  server.registerTool(
+    "list_social_accounts",
+    {
+      title: "List TikTok and Instagram accounts",
+      description: "The TikTok and Instagram accounts connected in Settings: pass an account's id as connectionId to post_video. needsReconnect: the platform refused its tokens.",
+      inputSchema: {},
+      annotations: { readOnlyHint: true },
+    },
+    () => run(async () => answer({ accounts: await listPlatformConnections(caller.userId) })),
+  );
+
+  server.registerTool(
+    "post_video",
+    {
+      title: "Post a video to TikTok and Instagram Reels",
+      description:
+        "Post a finished video to a list of connected TikTok and Instagram accounts, now or at scheduledAt each. Each platform's rules are checked first: refused entries come back in `refused` with the reasons. TikTok entries need tiktok.privacyLevel (one the account offers; SELF_ONLY while the server's TikTok app is unaudited) and tiktok.consent true (TikTok's Music Usage Confirmation).",
+      inputSchema: z.object({ ...VideoIdInput, posts: PublishBodySchema.shape.posts }).strict(),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    ({ id, posts }) =>
+      run(async () => {
+        if (!mayWrite()) return { isError: true, content: [{ type: "text", text: `403: ${READ_ONLY_REFUSAL}` }] };
+        const video = await requireOwnRun(caller.userId, id);
+        if (!video.projectId) return { isError: true, content: [{ type: "text", text: "409: The video has no project yet: post it once its status is completed." }] };
+        return answer(await publishToPlatforms(caller.userId, { posts }, video.projectId));
       }),
   );
 

@@ -53,6 +53,8 @@ export const UploadBodySchema = z
       .refine((value) => !value || new Date(value).getTime() > Date.now(), "The scheduled time must be in the future."),
     thumbnailUrl: z.string().trim().max(500).optional().nullable(),
     madeForKids: z.boolean().default(false),
+    /** status.containsSyntheticMedia: preset on, since Reelsmith's voices and pictures are AI-made */
+    containsSyntheticMedia: z.boolean().default(true),
   })
   .strict();
 export type UploadBody = z.output<typeof UploadBodySchema>;
@@ -125,6 +127,7 @@ export async function startYoutubeUpload(userId: string, body: UploadBody): Prom
       publishAt: body.publishAt ? new Date(body.publishAt) : null,
       thumbnailUrl,
       madeForKids: body.madeForKids,
+      containsSyntheticMedia: body.containsSyntheticMedia,
       status: "processing",
       workflowId,
     },

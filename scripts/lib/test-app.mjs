@@ -50,8 +50,27 @@ function startPexelsFake() {
   });
 }
 
+/** The local fakes of TikTok and Instagram (tests/fakes/platforms-server.ts, issue 49); resolves to their URLs. */
+function startPlatformsFake() {
+  const child = startChild("platforms-fake", process.execPath, ["--import", "tsx", "tests/fakes/platforms-server.ts"], { quiet: true });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`the TikTok/Instagram fake did not start:\n${output}`)), 30_000);
+    child.stdout.on("data", (d) => {
+      output += d;
+      const match = /platforms fake listening (\S+) (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ tiktok: match[1], instagram: match[2] });
+      }
+    });
+    child.stderr.on("data", (d) => (output += d));
+  });
+}
+
 export async function startAppForTests(serverEnv) {
   const youtubeFake = await startYoutubeFake();
+  const platformsFake = await startPlatformsFake();
   const pexelsFake = await startPexelsFake();
   const database = `test_e2e_${Date.now()}`;
   const databaseUrl = await createDatabaseFromTemplate(serverEnv.TEST_PG_ADMIN_URL, serverEnv.TEST_TEMPLATE_DATABASE, database);
@@ -80,6 +99,17 @@ export async function startAppForTests(serverEnv) {
     YOUTUBE_UPLOAD_CHUNK_BYTES: process.env.E2E_YOUTUBE_UPLOAD_CHUNK_BYTES ?? String(256 * 1024),
     // Pexels stock photos and clips: the local fake
     PEXELS_BASE_URL: pexelsFake,
+    // TikTok and Instagram (issue 49): the local fakes, and an app TikTok has not audited
+    TIKTOK_CLIENT_KEY: "fake-tiktok-client-key",
+    TIKTOK_CLIENT_SECRET: "fake-tiktok-client-secret",
+    TIKTOK_AUTHORIZE_URL: `${platformsFake.tiktok}/v2/auth/authorize/`,
+    TIKTOK_API_BASE_URL: platformsFake.tiktok,
+    INSTAGRAM_APP_ID: "990000000000001",
+    INSTAGRAM_APP_SECRET: "fake-instagram-app-secret",
+    INSTAGRAM_AUTHORIZE_URL: `${platformsFake.instagram}/oauth/authorize`,
+    INSTAGRAM_TOKEN_URL: `${platformsFake.instagram}/oauth/access_token`,
+    INSTAGRAM_GRAPH_BASE_URL: platformsFake.instagram,
+    PLATFORM_POLL_SECONDS: "0.2",
   };
   const inBucket = process.env.E2E_STORAGE === "s3";
   const own = (part) => {
@@ -126,6 +156,8 @@ export async function startAppForTests(serverEnv) {
   process.env.E2E_TASK_QUEUE = env.TEMPORAL_TASK_QUEUE;
   process.env.E2E_OWNER_EMAIL = env.OWNER_EMAIL;
   process.env.E2E_YOUTUBE_FAKE_URL = youtubeFake;
+  process.env.E2E_TIKTOK_FAKE_URL = platformsFake.tiktok;
+  process.env.E2E_INSTAGRAM_FAKE_URL = platformsFake.instagram;
   process.env.E2E_DATA_DIR = inBucket ? path.join(dataDir, "web") : dataDir;
   // each worker process's DATA_DIR and process id (its Temporal identity is "<pid>@<host>"), as name=pid:dir
   process.env.E2E_WORKERS_STARTED = workers.map((w) => `${w.name}=${w.pid}:${inBucket ? path.join(dataDir, w.name) : dataDir}`).join(",");

@@ -64,7 +64,7 @@ export type UploadSession = {
 };
 export type VideoResource = {
   snippet?: { title?: string; description?: string; tags?: string[]; categoryId?: string };
-  status?: { privacyStatus?: string; publishAt?: string; selfDeclaredMadeForKids?: boolean; madeForKids?: boolean };
+  status?: { privacyStatus?: string; publishAt?: string; selfDeclaredMadeForKids?: boolean; madeForKids?: boolean; containsSyntheticMedia?: boolean };
 };
 export type FakeCaption = { id: string; videoId: string; language: string; name: string; isDraft: boolean; contentType: string; text: string };
 export type FakeVideo = { id: string; resource: VideoResource; bytes: number; /** hex SHA-256 of the video's bytes */ sha256: string; thumbnail: { bytes: number; contentType: string } | null; captions: FakeCaption[] };

@@ -58,9 +58,9 @@ describe("webhooks", () => {
   it("refuse loopback and private targets unless the owner allows them, and non-http URLs", async () => {
     const user = await createTestUser();
     await expect(createWebhookEndpoint(user.id, { url: receiverUrl, events: ["video.ready"], allowPrivate: false })).rejects.toMatchObject({ status: 400 });
-    const refused = await createWebhookEndpoint(user.id, { url: "http://10.1.2.3/hook", events: ["video.ready"], allowPrivate: false }).catch((e: Refusal) => e);
+    const refused = (await createWebhookEndpoint(user.id, { url: "http://10.1.2.3/hook", events: ["video.ready"], allowPrivate: false }).catch((e: unknown) => e)) as Refusal;
     expect(refused.message).toMatch(/^That address is on a private network: 10\.1\.2\.3 \(a private network range\)/);
-    const ftp = await createWebhookEndpoint(user.id, { url: "ftp://example.com/x", events: ["video.ready"], allowPrivate: false }).catch((e: Refusal) => e);
+    const ftp = (await createWebhookEndpoint(user.id, { url: "ftp://example.com/x", events: ["video.ready"], allowPrivate: false }).catch((e: unknown) => e)) as Refusal;
     expect(ftp.message).toMatch(/https:\/\//);
     expect(await prisma.webhookEndpoint.count({ where: { userId: user.id } })).toBe(0);
   });

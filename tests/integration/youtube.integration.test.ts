@@ -167,7 +167,7 @@ describe("uploading", () => {
     const uploaded = fake.videos.get(result.videoId)!;
     expect(uploaded.bytes).toBe(size);
     expect(uploaded.resource.snippet).toMatchObject({ title: "Bees and Their Dances", tags: ["bees", "honey", "waggle dance"], categoryId: "28" });
-    expect(uploaded.resource.status).toMatchObject({ privacyStatus: "public", selfDeclaredMadeForKids: false });
+    expect(uploaded.resource.status).toMatchObject({ privacyStatus: "public", selfDeclaredMadeForKids: false, containsSyntheticMedia: true });
     expect(uploaded.thumbnail?.bytes).toBeGreaterThan(1000);
     expect(uploaded.thumbnail?.contentType).toMatch(/image\/png/);
     // six PUTs of at most one chunk each; the page saw the bytes move

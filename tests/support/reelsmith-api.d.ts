@@ -73,6 +73,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/videos/{id}/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The video's TikTok and Instagram posts and their states */
+        get: operations["listVideoPosts"];
+        put?: never;
+        /**
+         * Post a finished video to a list of TikTok and Instagram accounts, now or at a time each
+         * @description One entry per connected account (GET the accounts in the app's Settings). Each platform's rules are checked first: an entry a platform would refuse is answered in `refused` with its reasons, the others start (422 when all are refused). TikTok entries need a privacy level the account offers and consent to TikTok's Music Usage Confirmation.
+         */
+        post: operations["postVideo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/videos/{id}/video": {
         parameters: {
             query?: never;
@@ -156,6 +177,23 @@ export interface paths {
         put?: never;
         /** Make the failed and cancelled rows again */
         post: operations["retryBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/social-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your TikTok and Instagram accounts (connected in Settings) */
+        get: operations["listSocialAccounts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -259,6 +297,40 @@ export interface components {
             /** @enum {string} */
             youtubeCategoryId?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28";
         };
+        PostVideo: {
+            videoPath?: string;
+            posts: {
+                /** @enum {string} */
+                platform: "tiktok" | "instagram";
+                connectionId: string;
+                /** @default  */
+                caption?: string;
+                scheduledAt?: string | null;
+                tiktok?: {
+                    /**
+                     * @default direct
+                     * @enum {string}
+                     */
+                    mode?: "direct" | "inbox";
+                    /** @default null */
+                    privacyLevel?: ("PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY") | null;
+                    /** @default false */
+                    allowComment?: boolean;
+                    /** @default false */
+                    allowDuet?: boolean;
+                    /** @default false */
+                    allowStitch?: boolean;
+                    /** @constant */
+                    consent: true;
+                };
+                instagram?: {
+                    /** @default true */
+                    shareToFeed?: boolean;
+                    /** @default null */
+                    coverAtMs?: number | null;
+                };
+            }[];
+        };
         CreateBatch: {
             name?: string;
             /** @default 2 */
@@ -331,6 +403,41 @@ export interface components {
             /** @constant */
             deleted: true;
         };
+        PlatformPostList: {
+            posts: components["schemas"]["PlatformPost"][];
+        };
+        PlatformPost: {
+            id: string;
+            /** @enum {string} */
+            platform: "tiktok" | "instagram";
+            /** @description The account's TikTok nickname or Instagram username. */
+            accountName: string | null;
+            /** @enum {string} */
+            status: "scheduled" | "posting" | "processing" | "published" | "sent_to_inbox" | "failed" | "cancelled";
+            scheduledAt: string | null;
+            caption: string;
+            bytesUploaded: number;
+            totalBytes: number;
+            /** @description TikTok's public post id (none for a private post) or the Instagram media id. */
+            publishedId: string | null;
+            /** @description The post's link once the platform gives one. */
+            permalink: string | null;
+            /** @description Why it failed or was refused, in words. */
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        PlatformPublishResult: {
+            /** @description The posts started (or waiting for their time). */
+            posts: components["schemas"]["PlatformPost"][];
+            /** @description The entries a platform's rules refuse, with the reasons; the others went ahead. */
+            refused: {
+                /** @enum {string} */
+                platform: "tiktok" | "instagram";
+                connectionId: string;
+                reasons: string[];
+            }[];
+        };
         Batch: {
             id: string;
             name: string;
@@ -393,6 +500,19 @@ export interface components {
         };
         BatchList: {
             batches: components["schemas"]["Batch"][];
+        };
+        SocialAccountList: {
+            accounts: {
+                /** @description Pass it as connectionId to POST /api/v1/videos/{id}/posts. */
+                id: string;
+                /** @enum {string} */
+                platform: "tiktok" | "instagram";
+                accountName: string | null;
+                /** @description The platform refused the account's tokens: reconnect it in Settings. */
+                needsReconnect: boolean;
+                /** Format: date-time */
+                connectedAt: string;
+            }[];
         };
         Voices: {
             /** @description "offline" (the voices that ship with Reelsmith) or the voice service in use. */
@@ -948,6 +1068,182 @@ export interface operations {
             };
         };
     };
+    listVideoPosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The video's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The posts, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformPostList"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postVideo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The video's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostVideo"];
+            };
+        };
+        responses: {
+            /** @description Started (or waiting for their time). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformPublishResult"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The owner's plan does not allow it (`limit` names which: projects, music, upload, quality). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The video is not in a state that allows it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Every entry is refused by its platform's rules. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     downloadVideo: {
         parameters: {
             query?: never;
@@ -1391,6 +1687,71 @@ export interface operations {
             };
             /** @description The body is over 1 MB. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSocialAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SocialAccountList"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,6 +21,10 @@ import { createYoutubeUploadActivities } from "./youtube-upload";
 
 export const { prepareYoutubeUpload, uploadVideoToYoutube, setYoutubeThumbnail, addYoutubeCaptions, finishYoutubeUpload, recordYoutubeUploadFailure } =
   createYoutubeUploadActivities();
+import { createPlatformPostActivities } from "./platform-post";
+
+export const { checkPlatformPost, startPlatformPost, sendPlatformPostBytes, pollPlatformPost, publishPlatformPost, recordPlatformPostOutcome, queuePlatformPostEvent } =
+  createPlatformPostActivities();
 import { createMusicActivities } from "./music";
 
 export const { startMusicGeneration, pollMusicGeneration, markMusicTracksFailed, mixBackgroundMusic } = createMusicActivities();

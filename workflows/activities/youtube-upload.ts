@@ -78,13 +78,24 @@ function progressReporter(input: YoutubeUploadInput) {
 }
 
 /** The video resource YouTube gets: a publishAt makes the video private until then, as YouTube requires. */
-function videoResource(upload: { title: string; description: string; tags: string[]; categoryId: string; privacyStatus: string; publishAt: Date | null; madeForKids: boolean }) {
+function videoResource(upload: {
+  title: string;
+  description: string;
+  tags: string[];
+  categoryId: string;
+  privacyStatus: string;
+  publishAt: Date | null;
+  madeForKids: boolean;
+  containsSyntheticMedia: boolean;
+}) {
   return {
     snippet: { title: upload.title, description: upload.description, tags: upload.tags, categoryId: upload.categoryId },
     status: {
       privacyStatus: upload.publishAt ? "private" : upload.privacyStatus,
       ...(upload.publishAt ? { publishAt: upload.publishAt.toISOString() } : {}),
       selfDeclaredMadeForKids: upload.madeForKids,
+      // realistic altered or synthetic media (issue 49): Reelsmith's voices and pictures are AI-made
+      containsSyntheticMedia: upload.containsSyntheticMedia,
     },
   };
 }

@@ -1,6 +1,6 @@
 // The webhook delivery contract (issue 32, decision 163): the events, the delivery workflow's id and input, and
 // the error a retry cannot fix. Shared by workflows/webhooks.ts, its activities and app/core/webhooks.server.ts.
-export const WEBHOOK_EVENTS = ["video.ready", "video.failed", "video.published"] as const;
+export const WEBHOOK_EVENTS = ["video.ready", "video.failed", "video.published", "post.published", "post.failed"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const webhookDeliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${deliveryId}`;

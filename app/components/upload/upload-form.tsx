@@ -65,6 +65,8 @@ export function UploadForm(props: {
   const [tags, setTags] = useState("");
   const [privacyStatus, setPrivacy] = useState<(typeof PRIVACY_STATUSES)[number]>("public");
   const [madeForKids, setMadeForKids] = useState(false);
+  // every Reelsmith voice and picture is AI-made: declared by default (status.containsSyntheticMedia)
+  const [syntheticMedia, setSyntheticMedia] = useState(true);
   const [scheduleOn, setScheduleOn] = useState(false);
   const [date, setDate] = useState("");
   const [time, setTime] = useState("");
@@ -201,6 +203,7 @@ export function UploadForm(props: {
       privacyStatus,
       categoryId,
       madeForKids,
+      containsSyntheticMedia: syntheticMedia,
       ...(publishAt ? { publishAt } : {}),
     });
   };
@@ -310,6 +313,13 @@ export function UploadForm(props: {
           <input type="radio" name="made-for-kids" checked={madeForKids} onChange={() => setMadeForKids(true)} disabled={active} /> Yes, it&apos;s made for kids
         </label>
       </fieldset>
+
+      <div className="space-y-1">
+        <label className="flex items-center gap-2 text-sm font-medium">
+          <input type="checkbox" checked={syntheticMedia} onChange={(e) => setSyntheticMedia(e.target.checked)} disabled={active} /> Altered or synthetic content
+        </label>
+        <p className="text-xs text-slate-400">YouTube labels the video as made with AI: this video&apos;s voice and pictures were generated.</p>
+      </div>
 
       <div className="space-y-3 rounded-lg border border-slate-800 p-4">
         <label className="flex items-center gap-2 text-sm font-medium">

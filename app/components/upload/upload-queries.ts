@@ -33,6 +33,8 @@ export type UploadRequest = {
   publishAt?: string;
   thumbnailUrl?: string;
   madeForKids: boolean;
+  /** status.containsSyntheticMedia (issue 49) */
+  containsSyntheticMedia: boolean;
 };
 export type UploadResponse = { videoId: string; url: string; thumbnailSet: boolean; publishAt: string | null };
 

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Upload } from "lucide-react";
 import { PlatformGuidelines } from "~/components/upload/platform-guidelines";
+import { PlatformPublish } from "~/components/platforms/platform-publish";
 import { UploadForm } from "~/components/upload/upload-form";
 import { ThumbnailGenerator } from "~/components/thumbnail/thumbnail-generator";
 import { AUTH_STATUS_KEY, CATEGORIES_KEY, disconnectRequest, fetchAuthStatus, PREFLIGHT_KEY } from "~/components/upload/upload-queries";
@@ -73,6 +74,8 @@ export default function UploadPage() {
       ) : (
         <ConnectYoutubePrompt status={auth.data} connect={connect} connecting={connecting} />
       )}
+
+      {data.uploadRefused ? null : <PlatformPublish projectTitle={data.projectTitle} videoUrl={data.videoUrl} video={data.preflight.video} />}
 
       <PlatformGuidelines />
 

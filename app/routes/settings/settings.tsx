@@ -16,6 +16,7 @@ import { VoiceCard } from "~/components/settings/voice-card";
 import { VoiceUploadCard } from "~/components/settings/voice-upload-card";
 import { WatermarkCard } from "~/components/settings/watermark-card";
 import { YoutubeCard } from "~/components/settings/youtube-card";
+import { PlatformAccountsCard } from "~/components/platforms/platform-accounts-card";
 import { serverMessage } from "~/lib/api-client";
 import { appOrigin } from "~/server/api.server";
 import { getUser } from "~/server/auth.server";
@@ -48,6 +49,7 @@ function SettingsCards({ isOwner, origin, currentProjectId }: { isOwner: boolean
       <ApiKeysCard config={config.data} />
       <ModelServerCard config={config.data} />
       <YoutubeCard config={config.data} origin={origin} />
+      <PlatformAccountsCard origin={origin} />
       <ApiTokensCard />
       <WebhooksCard />
       <VoiceCard config={config.data} />

@@ -1,0 +1,172 @@
+// Posting a video to TikTok and Instagram as the web side sees it (issue 49): the publish body (one entry per
+// account, each with its caption, options and time), each platform's rules checked before anything starts (a post a
+// platform would refuse is refused for that platform only, with its reasons), one workflow per post
+// (workflows/platform-post.ts), the posts' states, and a scheduled post moved or cancelled until it starts.
+import { blockingReasons, INSTAGRAM_RULES, PLATFORM_NAMES, platformChecks, TIKTOK_RULES, type Platform, type PlatformRuleResult, type PlatformVideoFacts } from "~/lib/platform-rules";
+import type { RenderedVideo } from "~/generated/prisma/client";
+import { platformPostRescheduleSignal, platformPostWorkflowId, type PlatformPostInput } from "../../../workflows/shared/platform-post";
+import type { platformPostWorkflow } from "../../../workflows/platform-post";
+import { jsonError } from "../api.server";
+import { prisma } from "~/core/db.server";
+import { assertCanUpload } from "~/core/permissions.server";
+import { getCurrentProject } from "~/core/projects.server";
+import { findMediaForUser, mediaIdFromUrl, mediaSize } from "~/core/storage.server";
+import { getTemporalClient, startWorkflow } from "../temporal.server";
+import { reconnectMessage } from "~/core/platforms/platform-tokens.server";
+import { ownConnection } from "./platform-connections.server";
+import { platformEnv } from "~/core/platforms/platform-env.server";
+import type { PlatformPostView, PublishBody } from "./platform-posts-schemas";
+
+export { PublishBodySchema, RescheduleBodySchema, type PlatformPostView, type PublishBody } from "./platform-posts-schemas";
+
+/** The video's facts for the platforms' rules (the file's size read from storage). */
+export async function videoFacts(userId: string, video: Pick<RenderedVideo, "mediaFileId" | "videoUrl" | "durationSeconds" | "width" | "height">): Promise<PlatformVideoFacts> {
+  const fileId = video.mediaFileId ?? mediaIdFromUrl(video.videoUrl);
+  const file = fileId ? await findMediaForUser(userId, fileId) : null;
+  return { durationSeconds: video.durationSeconds, width: video.width, height: video.height, fps: null, sizeBytes: file ? await mediaSize(file) : null };
+}
+
+/** The video to post: the named one of the project (the current one unless given), else its newest finished one. */
+async function chooseVideo(userId: string, videoPath: string | undefined, projectId?: string) {
+  const project = projectId ? await prisma.project.findFirst({ where: { id: projectId, userId } }) : await getCurrentProject(userId);
+  if (!project) throw jsonError(404, "No video found. Please render your video first.");
+  const finished = { projectId: project.id, status: "completed" as const, videoUrl: { not: null } };
+  const fileId = videoPath ? mediaIdFromUrl(videoPath) : null;
+  const video = videoPath
+    ? fileId
+      ? await prisma.renderedVideo.findFirst({ where: { ...finished, OR: [{ mediaFileId: fileId }, { videoUrl: videoPath }] } })
+      : null
+    : await prisma.renderedVideo.findFirst({ where: finished, orderBy: { createdAt: "desc" } });
+  if (!video) {
+    if (projectId && !videoPath) throw jsonError(409, "The video is not finished yet: post it once its status is completed.");
+    throw jsonError(404, videoPath ? "That video is not one of this project's rendered videos." : "No video found. Please render your video first.", { field: "videoPath" });
+  }
+  return { project, video };
+}
+
+/** The platforms' rules for the current project's newest video and a caption: what the publish step lists. */
+export async function platformPreflight(userId: string, captions: Partial<Record<Platform, string>> = {}): Promise<Record<Platform, PlatformRuleResult[]> | null> {
+  const project = await getCurrentProject(userId);
+  const video = project ? await prisma.renderedVideo.findFirst({ where: { projectId: project.id, status: "completed", videoUrl: { not: null } }, orderBy: { createdAt: "desc" } }) : null;
+  if (!video) return null;
+  const facts = await videoFacts(userId, video);
+  return { tiktok: platformChecks("tiktok", facts, captions.tiktok ?? ""), instagram: platformChecks("instagram", facts, captions.instagram ?? "") };
+}
+
+export type PublishOutcome = { posts: PlatformPostView[]; refused: { platform: Platform; connectionId: string; reasons: string[] }[] };
+
+/**
+ * POST /api/platforms/posts: each entry checked by its platform's rules; the refused ones are answered with their
+ * reasons, the others start (or wait for their time). 422 when every entry is refused.
+ */
+export async function publishToPlatforms(userId: string, body: PublishBody, projectId?: string): Promise<PublishOutcome> {
+  await assertCanUpload(userId);
+  const { project, video } = await chooseVideo(userId, body.videoPath, projectId);
+  const facts = await videoFacts(userId, video);
+  const refused: PublishOutcome["refused"] = [];
+  const accepted: { entry: PublishBody["posts"][number]; connectionId: string }[] = [];
+  const seen = new Set<string>();
+  for (const entry of body.posts) {
+    const connection = await ownConnection(userId, entry.connectionId);
+    if (connection.platform !== entry.platform) throw jsonError(400, `That account is a ${PLATFORM_NAMES[connection.platform as Platform]} account.`, { field: "connectionId" });
+    if (seen.has(connection.id)) throw jsonError(400, "Each account can be chosen once per publish.", { field: "connectionId" });
+    seen.add(connection.id);
+    if (connection.revokedAt) {
+      refused.push({ platform: entry.platform, connectionId: connection.id, reasons: [reconnectMessage(entry.platform)] });
+      continue;
+    }
+    const reasons = blockingReasons(platformChecks(entry.platform, facts, entry.caption));
+    if (entry.platform === "tiktok" && entry.tiktok?.mode === "direct" && !platformEnv().TIKTOK_APP_AUDITED && entry.tiktok.privacyLevel !== "SELF_ONLY") {
+      reasons.push("TikTok has not audited this server's app yet, so its posts can only be private (Only me).");
+    }
+    if (reasons.length) refused.push({ platform: entry.platform, connectionId: connection.id, reasons });
+    else accepted.push({ entry, connectionId: connection.id });
+  }
+  if (!accepted.length) throw jsonError(422, refused.map((r) => `${PLATFORM_NAMES[r.platform]}: ${r.reasons.join(" ")}`).join(" "), { refused });
+
+  const posts: PlatformPostView[] = [];
+  for (const { entry, connectionId } of accepted) {
+    const options =
+      entry.platform === "tiktok"
+        ? {
+            mode: entry.tiktok!.mode,
+            privacyLevel: entry.tiktok!.privacyLevel,
+            disableComment: !entry.tiktok!.allowComment,
+            disableDuet: !entry.tiktok!.allowDuet,
+            disableStitch: !entry.tiktok!.allowStitch,
+          }
+        : { shareToFeed: entry.instagram?.shareToFeed ?? true, thumbOffsetMs: entry.instagram?.coverAtMs ?? null };
+    const scheduledAt = entry.scheduledAt ? new Date(entry.scheduledAt) : null;
+    const post = await prisma.platformPost.create({
+      data: { userId, projectId: project.id, videoId: video.id, connectionId, platform: entry.platform, caption: entry.caption, options, scheduledAt, status: scheduledAt ? "scheduled" : "posting" },
+    });
+    const workflowId = platformPostWorkflowId(post.id);
+    const input: PlatformPostInput = { postId: post.id, userId, projectId: project.id, platform: entry.platform };
+    try {
+      // not a pipeline run: a post waiting for Friday must not hold one of the creator's run slots
+      await startWorkflow<typeof platformPostWorkflow>("platformPostWorkflow", {
+        workflowId,
+        args: [{ ...input, scheduledAt: scheduledAt?.getTime() ?? null }],
+        memo: { startedBy: `platform-post:${userId}` },
+      });
+    } catch (e) {
+      await prisma.platformPost.delete({ where: { id: post.id } });
+      throw e;
+    }
+    posts.push(view(await prisma.platformPost.update({ where: { id: post.id }, data: { workflowId }, include: { connection: true } })));
+  }
+  return { posts, refused };
+}
+
+function view(post: Awaited<ReturnType<typeof prisma.platformPost.findFirstOrThrow<{ include: { connection: true } }>>>): PlatformPostView {
+  return {
+    id: post.id,
+    platform: post.platform as Platform,
+    accountName: post.connection.accountName,
+    status: post.status as PlatformPostView["status"],
+    scheduledAt: post.scheduledAt?.toISOString() ?? null,
+    caption: post.caption,
+    bytesUploaded: Number(post.bytesUploaded),
+    totalBytes: Number(post.totalBytes ?? 0),
+    publishedId: post.publishedId,
+    permalink: post.permalink,
+    error: post.error,
+    createdAt: post.createdAt.toISOString(),
+  };
+}
+
+/** The posts of a project (the current one unless named), newest first. */
+export async function listPlatformPosts(userId: string, projectId?: string): Promise<PlatformPostView[]> {
+  const id = projectId ?? (await getCurrentProject(userId))?.id;
+  if (!id) return [];
+  const rows = await prisma.platformPost.findMany({ where: { userId, projectId: id }, orderBy: { createdAt: "desc" }, include: { connection: true }, take: 100 });
+  return rows.map(view);
+}
+
+async function ownScheduledPost(userId: string, postId: string) {
+  const post = await prisma.platformPost.findFirst({ where: { id: postId, userId } });
+  if (!post) throw jsonError(404, "That post is not one of yours.", { field: "postId" });
+  if (post.status !== "scheduled") throw jsonError(409, "This post has started already: it can no longer be changed or cancelled.");
+  return post;
+}
+
+/** Cancels a scheduled post that has not started. */
+export async function cancelPlatformPost(userId: string, postId: string): Promise<void> {
+  const post = await ownScheduledPost(userId, postId);
+  const handle = (await getTemporalClient()).workflow.getHandle(post.workflowId ?? platformPostWorkflowId(post.id));
+  await handle.cancel();
+  await prisma.platformPost.updateMany({ where: { id: post.id, status: "scheduled" }, data: { status: "cancelled", error: "Cancelled by you before it started." } });
+}
+
+/** Moves a scheduled post (null: post now). */
+export async function reschedulePlatformPost(userId: string, postId: string, scheduledAt: string | null | undefined): Promise<void> {
+  const post = await ownScheduledPost(userId, postId);
+  const at = scheduledAt ? new Date(scheduledAt) : null;
+  await prisma.platformPost.update({ where: { id: post.id }, data: { scheduledAt: at, ...(at ? {} : { status: "posting" }) } });
+  await (await getTemporalClient()).workflow.getHandle(post.workflowId ?? platformPostWorkflowId(post.id)).signal(platformPostRescheduleSignal, at?.getTime() ?? null);
+}
+
+export const PLATFORM_LIMIT_NOTES = {
+  tiktok: `Captions up to ${TIKTOK_RULES.captionChars.toLocaleString("en-US")} characters; videos up to the account's longest (10 minutes for most).`,
+  instagram: `Captions up to ${INSTAGRAM_RULES.captionChars.toLocaleString("en-US")} characters and ${INSTAGRAM_RULES.hashtags} hashtags; Reels 3 seconds to 15 minutes, up to 300 MB.`,
+} as const;
