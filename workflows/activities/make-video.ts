@@ -4,6 +4,7 @@
 // run's VideoRun row records the stage, the percent, the error in words and, at the end, the links.
 import { ApplicationFailure } from "@temporalio/activity";
 import { captionStyleFor } from "~/lib/caption-style";
+import { withFooter } from "~/lib/channel";
 import { thumbnailFontFor, thumbnailFontSizeFor } from "~/lib/thumbnail";
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import { defaultRenderHeight, resolutionValue, videoSizeFor } from "~/lib/video-format";
@@ -214,7 +215,7 @@ export function createMakeVideoActivities() {
           projectId: project.id,
           videoId: video.id,
           title: project.title.slice(0, 100),
-          description: input.description.slice(0, 5000),
+          description: withFooter(input.description, options.descriptionFooter, options.hashtags),
           tags: input.tags,
           categoryId: options.youtubeCategoryId,
           privacyStatus: options.publishAt ? "private" : options.privacyStatus,
