@@ -18,6 +18,7 @@ import { makeVideoWorkflow } from "./make-video";
 import {
   CHANNEL_STEPS_PER_RUN,
   channelChangedSignal,
+  channelClockAdvanceSignal,
   channelStateQuery,
   type ChannelWorkflowInput,
   type ChannelWorkflowState,
@@ -40,7 +41,12 @@ export async function channelWorkflow(input: ChannelWorkflowInput): Promise<void
     changed = true;
   });
   setHandler(channelStateQuery, () => state);
-  const clock = input.clock;
+  const clock = input.clock ? { ...input.clock } : undefined;
+  setHandler(channelClockAdvanceSignal, (ms) => {
+    if (!clock || !(ms > 0)) return;
+    clock.virtualAtMs += ms;
+    changed = true;
+  });
   const speed = clock?.speed ?? 1;
   const now = () => (clock ? clock.virtualAtMs + (Date.now() - clock.realAtMs) * clock.speed : Date.now());
 
@@ -71,5 +77,5 @@ export async function channelWorkflow(input: ChannelWorkflowInput): Promise<void
     if (step.busy || step.make.length || step.publish.length) sleepMs = Math.min(sleepMs, input.pollMs ?? DEFAULT_POLL_MS);
     if (sleepMs > 0) await condition(() => changed, Math.max(1, Math.ceil(sleepMs)));
   }
-  await continueAsNew<typeof channelWorkflow>(input);
+  await continueAsNew<typeof channelWorkflow>({ ...input, clock });
 }

@@ -149,7 +149,7 @@ export function ideasFromText(text: string): { title: string; topic?: string }[]
 
 export const IdeaPatchSchema = z
   .object({
-    action: z.enum(["approve", "move", "unschedule", "retry"], { message: 'action must be "approve", "move", "unschedule" or "retry".' }),
+    action: z.enum(["approve", "move", "retry"], { message: 'action must be "approve", "move" or "retry".' }),
     /** For move: the slot (ISO instant, one of the channel's slots) to move the idea to; an idea there swaps places. */
     slotAt: z.iso.datetime({ offset: true, message: "slotAt must be an ISO date and time." }).optional(),
   })

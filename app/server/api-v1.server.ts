@@ -9,6 +9,7 @@ import { MakeVideoOptionsSchema, PublishVideoSchema } from "~/lib/make-video-opt
 import { MAKE_VIDEO_STAGE_LABELS, MAKE_VIDEO_STAGES } from "../../workflows/shared/make-video";
 import { MAX_JSON_BYTES, readBodyCapped } from "./api.server";
 import { CreateBatchSchema } from "./batches.server";
+import { channelOpenApiPaths } from "./channels-api.server";
 import { problem, ProblemSchema, toProblem } from "./problem.server";
 
 export const API_V1_VERSION = "1.0.0";
@@ -288,6 +289,7 @@ export function openApiDocument(serverUrl: string) {
           responses: { "200": { description: "Voices for this token's owner (their voice service, or the offline voices).", content: { "application/json": { schema: VoicesSchema } } }, ...errors },
         },
       },
+      ...channelOpenApiPaths(errors, writeErrors),
     },
   });
   return { ...document, servers: [{ url: serverUrl }] };

@@ -1,7 +1,7 @@
 // /api/v1's channel schemas (issue 52): the answers the channel routes send, checked before they leave, and their
 // path parameters. The request bodies are app/lib/channel.ts's schemas, the ones the pages use.
 import { z } from "zod";
-import { CHANNEL_PLATFORMS } from "~/lib/channel";
+import { AddIdeasSchema, CHANNEL_PLATFORMS, ChannelInputSchema, ChannelPatchSchema, IdeaPatchSchema } from "~/lib/channel";
 
 const id = (what: string) => z.string().min(1).max(64).meta({ description: `The ${what}'s id.` });
 export const ChannelIdParamsSchema = z.object({ id: id("channel") });
@@ -65,3 +65,59 @@ export const CalendarSchema = z
   })
   .meta({ id: "ChannelCalendar" });
 export const ChannelDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+
+/** The channel paths of the OpenAPI document (app/server/api-v1.server.ts spreads them in), with its error answers. */
+export function channelOpenApiPaths(errors: Record<string, unknown>, writeErrors: Record<string, unknown>) {
+  const json = (schema: z.ZodType) => ({ "application/json": { schema } });
+  const channelPath = { path: ChannelIdParamsSchema };
+  return {
+    "/api/v1/channels": {
+      get: { operationId: "listChannels", summary: "Your channels", responses: { "200": { description: "Channels.", content: json(ChannelListSchema) }, ...errors } },
+      post: {
+        operationId: "createChannel",
+        summary: "Make a channel: brand kit, weekly schedule, platform accounts",
+        requestBody: { required: true, content: json(ChannelInputSchema.meta({ id: "CreateChannel" })) },
+        responses: { "201": { description: "Made; its workflow runs the schedule.", content: json(ChannelSchema) }, ...writeErrors },
+      },
+    },
+    "/api/v1/channels/{id}": {
+      get: { operationId: "getChannel", summary: "One channel", requestParams: channelPath, responses: { "200": { description: "The channel.", content: json(ChannelSchema) }, ...errors } },
+      patch: {
+        operationId: "updateChannel",
+        summary: "Change a channel's kit, schedule, rule or accounts",
+        requestParams: channelPath,
+        requestBody: { required: true, content: json(ChannelPatchSchema.meta({ id: "UpdateChannel" })) },
+        responses: { "200": { description: "Changed.", content: json(ChannelSchema) }, ...writeErrors },
+      },
+      delete: { operationId: "deleteChannel", summary: "Remove a channel and its queue (its videos stay)", requestParams: channelPath, responses: { "200": { description: "Removed.", content: json(ChannelDeletedSchema) }, ...writeErrors } },
+    },
+    "/api/v1/channels/{id}/ideas": {
+      get: { operationId: "listChannelIdeas", summary: "The channel's queue of ideas, each with its slot and state", requestParams: channelPath, responses: { "200": { description: "Ideas.", content: json(IdeaListSchema) }, ...errors } },
+      post: {
+        operationId: "addChannelIdeas",
+        summary: "Add ideas (objects, pasted lines or CSV) to the end of the queue",
+        requestParams: channelPath,
+        requestBody: { required: true, content: json(AddIdeasSchema.meta({ id: "AddChannelIdeas" })) },
+        responses: { "201": { description: "Added; they take the next free slots.", content: json(IdeaListSchema) }, ...writeErrors },
+      },
+    },
+    "/api/v1/channels/{id}/ideas/{ideaId}": {
+      patch: {
+        operationId: "changeChannelIdea",
+        summary: "Approve a made video, move it to another slot, or retry a failed one",
+        requestParams: { path: IdeaIdParamsSchema },
+        requestBody: { required: true, content: json(IdeaPatchSchema.meta({ id: "ChangeChannelIdea" })) },
+        responses: { "200": { description: "Changed.", content: json(IdeaSchema) }, ...writeErrors },
+      },
+      delete: { operationId: "deleteChannelIdea", summary: "Remove an idea from the queue", requestParams: { path: IdeaIdParamsSchema }, responses: { "200": { description: "Removed.", content: json(ChannelDeletedSchema) }, ...writeErrors } },
+    },
+    "/api/v1/channels/{id}/calendar": {
+      get: {
+        operationId: "getChannelCalendar",
+        summary: "The channel's weeks: each slot's video and its state in words",
+        requestParams: { path: ChannelIdParamsSchema, query: CalendarQuerySchema },
+        responses: { "200": { description: "The calendar.", content: json(CalendarSchema) }, ...errors },
+      },
+    },
+  };
+}

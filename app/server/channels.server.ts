@@ -194,8 +194,13 @@ export async function deleteChannel(userId: string, id: string): Promise<{ id: s
 /** Tells the channel's workflow something changed, starting it when it is not running (signal-with-start). */
 export async function wakeChannel(userId: string, channelId: string): Promise<void> {
   const channel = await prisma.channel.findFirst({ where: { id: channelId, userId }, select: { paused: true } });
-  if (!channel || channel.paused) return;
+  if (!channel) return;
   const client = await getTemporalClient();
+  if (channel.paused) {
+    // a paused channel's workflow ends at its next step: wake it so that happens now (resuming starts it again)
+    await client.workflow.getHandle(channelWorkflowId(channelId)).signal(channelChangedSignal).catch(() => null);
+    return;
+  }
   const knobs = testKnobs.get(channelId) ?? {};
   const input: ChannelWorkflowInput = { channelId, userId, ...knobs };
   await client.workflow.signalWithStart<typeof channelWorkflow, []>("channelWorkflow", {
@@ -246,7 +251,7 @@ function stateOf(idea: ChannelIdea & { run: VideoRun | null }, tz: string, nowMs
   const slotMs = idea.slotAt?.getTime() ?? null;
   const passed = slotMs !== null && slotMs <= nowMs;
   const late = passed && idea.status !== "published";
-  const lateBy = (ms: number) => `${Math.round(ms / 60_000)} min`;
+  const lateBy = (ms: number) => (ms < 90 * 60_000 ? `${Math.round(ms / 60_000)} min` : ms < 48 * 3600_000 ? `${Math.round(ms / 3600_000)} h` : `${Math.round(ms / 86400_000)} days`);
   switch (idea.status as IdeaState) {
     case "queued":
       return { stateLabel: slotMs === null ? "In the queue: waiting for a free slot" : passed ? "Late: its video has not started yet" : "Queued: made ahead of its slot", late, lateMinutes: null };
@@ -297,7 +302,7 @@ export async function listIdeas(userId: string, channelId: string, nowMs = Date.
   return ideas.map((i) => toIdeaView(i, channel.timeZone, nowMs, channel.accounts.length > 0));
 }
 
-/** approve (a made video may be published at its slot), move (to another slot; an idea there swaps), unschedule, retry. */
+/** approve (a made video may be published at its slot), move (to another slot; an idea there swaps places), retry a failed one. */
 export async function changeIdea(userId: string, channelId: string, ideaId: string, patch: z.output<typeof IdeaPatchSchema>): Promise<IdeaView> {
   const channel = await requireOwnChannel(userId, channelId);
   const idea = await prisma.channelIdea.findFirst({ where: { id: ideaId, channelId, userId } });
@@ -323,11 +328,6 @@ export async function changeIdea(userId: string, channelId: string, ideaId: stri
         await tx.channelIdea.update({ where: { id: idea.id }, data: { slotAt: target } });
         if (there && there.id !== idea.id) await tx.channelIdea.update({ where: { id: there.id }, data: { slotAt: idea.slotAt } });
       });
-      break;
-    }
-    case "unschedule": {
-      if (settled.includes(idea.status)) throw jsonError(409, "This video is published (or publishing).", { field: "action" });
-      await prisma.channelIdea.update({ where: { id: idea.id }, data: { slotAt: null, ...(idea.status === "queued" ? {} : {}) } });
       break;
     }
     case "retry": {

@@ -38,6 +38,8 @@ export type ChannelStep = {
 };
 
 export const channelChangedSignal = defineSignal("channelChanged");
+/** Tests only: moves a test clock (ChannelWorkflowInput.clock) forward by this many ms; ignored on the real clock. */
+export const channelClockAdvanceSignal = defineSignal<[number]>("channelClockAdvance");
 export type ChannelWorkflowState = { lastStepAtMs: number | null; steps: number; started: number; published: number };
 export const channelStateQuery = defineQuery<ChannelWorkflowState>("channelState");
 

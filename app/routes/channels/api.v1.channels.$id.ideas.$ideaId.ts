@@ -5,7 +5,7 @@ import { apiJson, asProblem, parseOr400, readApiBody } from "~/server/api-v1.ser
 import { ChannelDeletedSchema, IdeaIdParamsSchema, IdeaSchema } from "~/server/channels-api.server";
 import { changeIdea, deleteIdea, getChannel, IdeaPatchSchema } from "~/server/channels.server";
 
-// PATCH /api/v1/channels/{id}/ideas/{ideaId} { action: approve | move (slotAt) | unschedule | retry }; DELETE removes it.
+// PATCH /api/v1/channels/{id}/ideas/{ideaId} { action: approve | move (slotAt) | retry }; DELETE removes it.
 export async function action({ request, params }: ActionFunctionArgs) {
   return asProblem(async () => {
     if (request.method !== "PATCH" && request.method !== "DELETE") return methodNotAllowed(["PATCH", "DELETE"], "Use PATCH to approve or move an idea, DELETE to remove it.");

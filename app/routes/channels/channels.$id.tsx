@@ -166,6 +166,7 @@ function KitCard({ channel, base, onChange }: { channel: ChannelView; base: stri
   const [schedule, setSchedule] = useState<ScheduleSlot[]>(channel.schedule);
   const [approval, setApproval] = useState(channel.approval);
   const [youtube, setYoutube] = useState(channel.accounts.some((a) => a.platform === "youtube"));
+  const [paused, setPaused] = useState(channel.paused);
   const [hashtags, setHashtags] = useState(channel.kit.hashtags.join(" "));
   useEffect(() => setKit(channel.kit), [channel.kit]);
   const save = useMutation({
@@ -175,6 +176,7 @@ function KitCard({ channel, base, onChange }: { channel: ChannelView; base: stri
         schedule,
         approval,
         accounts: youtube ? [{ platform: "youtube" }] : [],
+        paused,
       }),
     onSuccess: () => {
       toast({ title: "Channel Saved", description: "The kit applies to every video made from now on." });
@@ -256,6 +258,9 @@ function KitCard({ channel, base, onChange }: { channel: ChannelView; base: stri
           </label>
           <label className="flex items-center gap-2">
             <input type="checkbox" checked={youtube} onChange={(e) => setYoutube(e.target.checked)} /> Post to my connected YouTube channel
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" checked={paused} onChange={(e) => setPaused(e.target.checked)} /> Paused (nothing is made or posted)
           </label>
         </div>
         <div>
