@@ -2,7 +2,7 @@
 // DST change), pasted lines become ideas, the kit becomes the video's options, the footer and hashtags end the
 // description within YouTube's limit.
 import { describe, expect, it } from "vitest";
-import { ChannelInputSchema, ChannelKitSchema, formatSlot, ideasFromText, optionsFromKit, slotsBetween, weekStartOf, withFooter } from "./channel";
+import { ChannelInputSchema, ChannelKitSchema, ChannelPatchSchema, formatSlot, ideasFromText, optionsFromKit, slotsBetween, weekStartOf, withFooter } from "./channel";
 
 describe("slotsBetween", () => {
   it("places Tue 18:00 and Sat 10:00 in Paris at the same wall time before and after the clocks change", () => {
@@ -35,6 +35,10 @@ describe("the channel's input", () => {
       "schedule.1: Tuesday 18:00 is listed twice.",
     ]);
     expect(ChannelInputSchema.safeParse({ name: "A", schedule: [{ day: 2, time: "18:00" }, { day: 2, time: "18:00" }] }).error!.issues[0]!.message).toBe("Tuesday 18:00 is listed twice.");
+  });
+
+  it("changes only what a patch sends", () => {
+    expect(ChannelPatchSchema.parse({ leadHours: 1 })).toEqual({ leadHours: 1 });
   });
 
   it("reads pasted lines as title | topic", () => {

@@ -98,21 +98,33 @@ export const ChannelAccountSchema = z
   })
   .strict();
 
+const channelFields = {
+  name: z.string({ message: "name is required." }).trim().min(1, "name is required.").max(80, "name must be at most 80 characters."),
+  timeZone: z.string().trim().max(64).refine(isTimeZone, "timeZone must be an IANA time zone, e.g. Europe/Paris."),
+  kit: ChannelKitSchema,
+  schedule: ScheduleSchema,
+  approval: z.enum(["manual", "auto"], { message: 'approval must be "manual" or "auto".' }),
+  /** How many hours before its slot a video is started (1 to 168). */
+  leadHours: z.int("leadHours must be whole hours.").min(1, "leadHours must be at least 1.").max(168, "leadHours must be at most 168."),
+  accounts: z.array(ChannelAccountSchema).max(10),
+  paused: z.boolean(),
+};
+
 export const ChannelInputSchema = z
   .object({
-    name: z.string({ message: "name is required." }).trim().min(1, "name is required.").max(80, "name must be at most 80 characters."),
-    timeZone: z.string().trim().max(64).refine(isTimeZone, "timeZone must be an IANA time zone, e.g. Europe/Paris.").default("UTC"),
+    ...channelFields,
+    timeZone: channelFields.timeZone.default("UTC"),
     kit: ChannelKitSchema.default(ChannelKitSchema.parse({})),
     schedule: ScheduleSchema.default([]),
-    approval: z.enum(["manual", "auto"], { message: 'approval must be "manual" or "auto".' }).default("manual"),
-    /** How many hours before its slot a video is started (1 to 168). */
-    leadHours: z.int("leadHours must be whole hours.").min(1, "leadHours must be at least 1.").max(168, "leadHours must be at most 168.").default(24),
-    accounts: z.array(ChannelAccountSchema).max(10).default([]),
-    paused: z.boolean().default(false),
+    approval: channelFields.approval.default("manual"),
+    leadHours: channelFields.leadHours.default(24),
+    accounts: channelFields.accounts.default([]),
+    paused: channelFields.paused.default(false),
   })
   .strict();
 export type ChannelInput = z.output<typeof ChannelInputSchema>;
-export const ChannelPatchSchema = ChannelInputSchema.partial().strict();
+/** A change: only the fields sent change (no defaults filled in). */
+export const ChannelPatchSchema = z.object(channelFields).partial().strict();
 
 export const IdeaInputSchema = z
   .object({

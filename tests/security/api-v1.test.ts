@@ -149,7 +149,7 @@ describe("/api/v1 write routes", () => {
 });
 
 describe("/mcp's write tools", () => {
-  it("refuse no token, a malformed, a revoked and an expired token with 401 before any tool runs, and a read-only token's make_video and publish_video with 403 in words", async () => {
+  it("refuse no token, a malformed, a revoked and an expired token with 401 before any tool runs, and a read-only token's make_video, publish_video and channel writes with 403 in words; another user's channel is not found", async () => {
     const mcp = (await loadRoutes()).find((r) => r.path === "/mcp")!;
     const rpc = (name: string, args: Record<string, unknown>, authorization: string | null) => {
       const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
@@ -161,6 +161,9 @@ describe("/mcp's write tools", () => {
     const writes: [string, Record<string, unknown>][] = [
       ["make_video", { title: "T", topic: "t", format: "9:16", duration: 10 }],
       ["publish_video", { id: runId }],
+      ["create_channel", { name: "B's channel" }],
+      ["add_channel_ideas", { id: channelId, text: "An idea" }],
+      ["change_channel_idea", { id: channelId, ideaId, action: "approve" }],
     ];
     for (const [name, args] of writes) {
       for (const [label, authorization, detail] of [
@@ -179,6 +182,20 @@ describe("/mcp's write tools", () => {
       expect(result.result.isError).toBe(true);
       expect(result.result.content[0]!.text).toMatch(/^403: .*read-only/);
     }
+    expect(await prisma.channel.count({ where: { userId: b.user.id } })).toBe(0);
+    expect(await prisma.channelIdea.count({ where: { channelId } })).toBe(1);
+    // B's full token on A's channel: not found, nothing added
+    for (const [name, args] of [
+      ["get_channel_calendar", { id: channelId }],
+      ["add_channel_ideas", { id: channelId, text: "Sneaked in" }],
+      ["change_channel_idea", { id: channelId, ideaId, action: "move", slotAt: "2030-01-01T10:00:00Z" }],
+    ] as const) {
+      const answer = JSON.stringify(await (await rpc(name, args, `Bearer ${tokens.full}`)).json());
+      expect(answer, name).toMatch(/404: Channel not found/);
+      expect(answer).not.toContain(`Channel ${a.marker}`);
+    }
+    expect(await prisma.channelIdea.count({ where: { channelId } })).toBe(1);
+    expect(JSON.stringify(await (await rpc("list_channels", {}, `Bearer ${tokens.full}`)).json())).not.toContain(channelId);
     // B's full token on A's video: not found
     const foreign = await rpc("get_video_status", { id: runId }, `Bearer ${tokens.full}`);
     const text = JSON.stringify(await foreign.json());

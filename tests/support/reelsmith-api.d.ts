@@ -432,7 +432,6 @@ export interface components {
         };
         UpdateChannel: {
             name?: string;
-            /** @default UTC */
             timeZone?: string;
             kit?: {
                 /**
@@ -486,20 +485,14 @@ export interface components {
                 day: number;
                 time: string;
             }[];
-            /**
-             * @default manual
-             * @enum {string}
-             */
+            /** @enum {string} */
             approval?: "manual" | "auto";
-            /** @default 24 */
             leadHours?: number;
-            /** @default [] */
             accounts?: {
                 /** @enum {string} */
                 platform: "youtube";
                 connectionRef?: string;
             }[];
-            /** @default false */
             paused?: boolean;
         };
         AddChannelIdeas: {

@@ -53,7 +53,7 @@ export default function ChannelPage() {
   const futureSlots = data.weeks.flatMap((w) => w.slots).filter((s) => !s.past);
 
   return (
-    <main className="mx-auto grid max-w-5xl gap-6 px-4 py-10">
+    <main className="mx-auto grid max-w-5xl gap-6 overflow-x-hidden px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <Link to="/channels" className="text-sm text-slate-400 hover:text-slate-200">← Channels</Link>
@@ -73,7 +73,7 @@ export default function ChannelPage() {
             {week.slots.length === 0 ? <p className="text-sm text-slate-500">No slots this week.</p> : null}
             <ul className="grid gap-2 md:grid-cols-3">
               {week.slots.map((slot) => (
-                <li key={slot.at} data-testid="calendar-slot" className={`rounded-lg border bg-slate-900/60 p-3 ${slot.idea ? (STATE_CLASS[slot.idea.status] ?? "border-slate-700") : "border-dashed border-slate-700 text-slate-500"} ${slot.past && !slot.idea ? "opacity-60" : ""}`}>
+                <li key={slot.at} data-testid="calendar-slot" className={`min-w-0 rounded-lg border bg-slate-900/60 p-3 ${slot.idea ? (STATE_CLASS[slot.idea.status] ?? "border-slate-700") : "border-dashed border-slate-700 text-slate-500"} ${slot.past && !slot.idea ? "opacity-60" : ""}`}>
                   <p className="text-xs font-semibold uppercase tracking-wide">{slot.label}</p>
                   {slot.idea ? <p className="mt-1 font-medium text-slate-100">{slot.idea.title}</p> : null}
                   <p className={`mt-1 text-sm ${slot.idea?.late ? "font-medium text-amber-300" : ""}`}>{slot.stateLabel}</p>
@@ -88,7 +88,7 @@ export default function ChannelPage() {
                       {!["publishing", "published"].includes(slot.idea.status) ? (
                         <select
                           aria-label={`Move ${slot.idea.title}`}
-                          className={`${selectClass} h-8 text-xs`}
+                          className={`${selectClass} h-8 w-full min-w-0 text-xs`}
                           value=""
                           onChange={(e) => e.target.value && changeIdea.mutate({ ideaId: slot.idea!.id, action: "move", slotAt: e.target.value })}
                         >

@@ -76,7 +76,7 @@ export default function Channels() {
                 {c.schedule.length ? c.schedule.map((s) => `${WEEKDAYS[s.day - 1]!.slice(0, 3)} ${s.time}`).join(" · ") : "No slots yet"} ({c.timeZone})
               </p>
               <p className="mt-2 text-sm text-slate-300">
-                {c.counts.queued} queued · {c.counts.making} being made · {c.counts.ready} to approve · {c.counts.published} published
+                {c.counts.queued} queued · {c.counts.making} being made · {c.counts.ready} to approve · {c.counts.approved} approved · {c.counts.published} published
               </p>
               <p className="mt-1 text-xs text-slate-500">{c.accounts.length ? c.accounts.map((a) => a.label).join(", ") : "No platform account yet"}{c.paused ? " · paused" : ""}</p>
             </Link>
