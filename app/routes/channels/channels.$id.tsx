@@ -53,7 +53,7 @@ export default function ChannelPage() {
   const futureSlots = data.weeks.flatMap((w) => w.slots).filter((s) => !s.past);
 
   return (
-    <main className="mx-auto grid max-w-5xl gap-6 overflow-x-hidden px-4 py-10">
+    <main className="mx-auto grid max-w-5xl grid-cols-1 gap-6 px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <Link to="/channels" className="text-sm text-slate-400 hover:text-slate-200">← Channels</Link>
@@ -65,13 +65,13 @@ export default function ChannelPage() {
         <p className="text-sm text-slate-300">{channel.accounts.length ? channel.accounts.map((a) => a.label).join(", ") : "No platform account: videos wait to be posted"}</p>
       </div>
 
-      <section aria-labelledby="calendar-title" className="grid gap-4">
+      <section aria-labelledby="calendar-title" className="grid grid-cols-1 gap-4">
         <h2 id="calendar-title" className="text-xl font-semibold">Calendar</h2>
         {data.weeks.map((week) => (
-          <div key={week.weekOf} className="grid gap-2">
+          <div key={week.weekOf} className="grid grid-cols-1 gap-2">
             <h3 className="text-sm font-medium uppercase tracking-wide text-slate-400">{week.label}</h3>
             {week.slots.length === 0 ? <p className="text-sm text-slate-500">No slots this week.</p> : null}
-            <ul className="grid gap-2 md:grid-cols-3">
+            <ul className="grid grid-cols-1 gap-2 md:grid-cols-3">
               {week.slots.map((slot) => (
                 <li key={slot.at} data-testid="calendar-slot" className={`min-w-0 rounded-lg border bg-slate-900/60 p-3 ${slot.idea ? (STATE_CLASS[slot.idea.status] ?? "border-slate-700") : "border-dashed border-slate-700 text-slate-500"} ${slot.past && !slot.idea ? "opacity-60" : ""}`}>
                   <p className="text-xs font-semibold uppercase tracking-wide">{slot.label}</p>
@@ -130,7 +130,7 @@ function IdeasCard({ base, unscheduled, onChange }: { base: string; unscheduled:
         <CardTitle>Queue of ideas</CardTitle>
         <CardDescription>One idea a line: a title, or &quot;title | what it is about&quot;. Or import a CSV with title and topic columns. Ideas take the free slots in order.</CardDescription>
       </CardHeader>
-      <CardContent className="grid gap-3">
+      <CardContent className="grid grid-cols-1 gap-3">
         <textarea
           aria-label="Ideas"
           rows={4}
@@ -191,8 +191,8 @@ function KitCard({ channel, base, onChange }: { channel: ChannelView; base: stri
         <CardTitle>Brand kit and schedule</CardTitle>
         <CardDescription>Every video this channel makes gets these: its format and length, voice, captions, music mood, description footer and hashtags.</CardDescription>
       </CardHeader>
-      <CardContent className="grid gap-4">
-        <div className="grid gap-3 sm:grid-cols-3">
+      <CardContent className="grid grid-cols-1 gap-4">
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
           <Field label="Format" id="kit-format">
             <select id="kit-format" className={selectClass} value={kit.format} onChange={(e) => set("format", e.target.value as ChannelKit["format"])}>
               {RESOLUTIONS.map((r) => <option key={r} value={r}>{r}</option>)}
@@ -240,11 +240,11 @@ function KitCard({ channel, base, onChange }: { channel: ChannelView; base: stri
         <fieldset className="grid gap-2">
           <legend className="text-sm font-medium text-slate-200">Weekly slots ({channel.timeZone})</legend>
           {schedule.map((s, i) => (
-            <div key={i} className="flex items-center gap-2">
+            <div key={i} className="flex flex-wrap items-center gap-2">
               <select aria-label={`Slot ${i + 1} day`} className={selectClass} value={s.day} onChange={(e) => setSchedule((all) => all.map((x, j) => (j === i ? { ...x, day: Number(e.target.value) } : x)))}>
                 {WEEKDAYS.map((d, j) => <option key={d} value={j + 1}>{d}</option>)}
               </select>
-              <Input aria-label={`Slot ${i + 1} time`} type="time" className="w-32" value={s.time} onChange={(e) => setSchedule((all) => all.map((x, j) => (j === i ? { ...x, time: e.target.value } : x)))} />
+              <Input aria-label={`Slot ${i + 1} time`} type="time" className="w-28" value={s.time} onChange={(e) => setSchedule((all) => all.map((x, j) => (j === i ? { ...x, time: e.target.value } : x)))} />
               <Button variant="outline" size="sm" onClick={() => setSchedule((all) => all.filter((_, j) => j !== i))}>Remove</Button>
             </div>
           ))}

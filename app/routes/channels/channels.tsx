@@ -33,7 +33,7 @@ export default function Channels() {
   });
   const list = channels.data?.channels ?? [];
   return (
-    <main className="mx-auto grid max-w-4xl gap-6 px-4 py-10">
+    <main className="mx-auto grid max-w-4xl grid-cols-1 gap-6 px-4 py-10">
       <div>
         <h1 className="text-3xl font-bold">Channels</h1>
         <p className="mt-2 text-slate-400">A channel runs itself: its brand kit styles every video, its queue of ideas fills its weekly slots, and each video is made ahead and posted on time.</p>
