@@ -142,6 +142,13 @@ const apiV1: Group = (route) => {
   route("/api/v1/batches/:id/retry", "routes/api-v1/api.v1.batches.$id.retry.ts");
   route("/batches", "routes/api-v1/batches.tsx");
   route("/api/v1/voices", "routes/api-v1/api.v1.voices.ts");
+  route("/api/v1/channels", "routes/channels/api.v1.channels.ts");
+  route("/api/v1/channels/:id", "routes/channels/api.v1.channels.$id.ts");
+  route("/api/v1/channels/:id/ideas", "routes/channels/api.v1.channels.$id.ideas.ts");
+  route("/api/v1/channels/:id/ideas/:ideaId", "routes/channels/api.v1.channels.$id.ideas.$ideaId.ts");
+  route("/api/v1/channels/:id/calendar", "routes/channels/api.v1.channels.$id.calendar.ts");
+  route("/channels", "routes/channels/channels.tsx");
+  route("/channels/:id", "routes/channels/channels.$id.tsx");
   route("/mcp", "routes/api-v1/mcp.ts");
 };
 

@@ -74,6 +74,10 @@ export const MakeVideoOptionsFields = z
       .optional(),
     privacyStatus: z.enum(PRIVACY_STATUSES, { message: `privacyStatus must be one of ${PRIVACY_STATUSES.join(", ")}.` }).default("public"),
     youtubeCategoryId: z.enum(YOUTUBE_CATEGORY_IDS, { message: `youtubeCategoryId must be one of ${YOUTUBE_CATEGORY_IDS.join(", ")}.` }).default("22"),
+    /** Put under the upload's description (a channel's kit, issue 52). */
+    descriptionFooter: trimmedOptional(1000, "descriptionFooter"),
+    /** Hashtags added at the end of the upload's description (a channel's kit, issue 52). */
+    hashtags: z.array(z.string().regex(/^#[\p{L}\p{N}_]{1,50}$/u, "Each hashtag is # and one word of letters, digits or _.")).max(15, "At most 15 hashtags.").optional(),
   })
   .strict()
   .superRefine((o, ctx) => {

@@ -10,6 +10,7 @@ import { MAKE_VIDEO_STAGE_LABELS, MAKE_VIDEO_STAGES } from "../../workflows/shar
 import { MAX_JSON_BYTES, readBodyCapped } from "./api.server";
 import { CreateBatchSchema } from "./batches.server";
 import { PlatformPostListSchema, PublishBodySchema, PublishResultSchema, SocialAccountListSchema } from "./platforms/platform-posts-schemas";
+import { channelOpenApiPaths } from "./channels-api.server";
 import { problem, ProblemSchema, toProblem } from "./problem.server";
 
 export const API_V1_VERSION = "1.0.0";
@@ -317,6 +318,7 @@ export function openApiDocument(serverUrl: string) {
           responses: { "200": { description: "Voices for this token's owner (their voice service, or the offline voices).", content: { "application/json": { schema: VoicesSchema } } }, ...errors },
         },
       },
+      ...channelOpenApiPaths(errors, writeErrors),
     },
   });
   return { ...document, servers: [{ url: serverUrl }] };

@@ -15,6 +15,8 @@ let a: Seeded;
 let b: Seeded;
 let runId: string;
 let batchId: string;
+let channelId: string;
+let ideaId: string;
 const tokens: Record<"full" | "read" | "revoked" | "expired" | "aFull", string> = { full: "", read: "", revoked: "", expired: "", aFull: "" };
 
 beforeAll(async () => {
@@ -39,6 +41,9 @@ beforeAll(async () => {
   runId = run.id;
   batchId = (await prisma.videoBatch.create({ data: { userId: a.user.id, name: `Batch ${a.marker}`, concurrency: 2 } })).id;
   await prisma.videoRun.update({ where: { id: runId }, data: { batchId, batchRow: 1 } });
+  // A's channel (issue 52) and an idea in its queue
+  channelId = (await prisma.channel.create({ data: { userId: a.user.id, name: `Channel ${a.marker}`, timeZone: "UTC", kit: {}, schedule: [] } })).id;
+  ideaId = (await prisma.channelIdea.create({ data: { channelId, userId: a.user.id, title: `Idea ${a.marker}`, topic: "t", position: 1 } })).id;
   const make = async (userId: string, scope: "full" | "read") => (await createApiToken(userId, { name: scope, scope, expiresInDays: 7 }));
   tokens.full = (await make(b.user.id, "full")).token;
   tokens.read = (await make(b.user.id, "read")).token;
@@ -64,13 +69,26 @@ async function call(route: ListedRoute, c: Call, authorization: string | null) {
   return { status: answer.status, type: answer.headers.get("Content-Type") ?? "", text: await answer.text() };
 }
 
+/** The ids a path takes: A's video, batch, channel and idea. */
+function paramsFor(path: string): Record<string, string> {
+  if (!path.includes(":id")) return {};
+  if (path.startsWith("/api/v1/channels/")) return { id: channelId, ideaId };
+  return { id: path.startsWith("/api/v1/batches/") ? batchId : runId };
+}
+/** The write method of a route's action. */
+function writeMethodOf(path: string): string {
+  if (path === "/api/v1/videos/:id") return "DELETE";
+  if (path === "/api/v1/channels/:id" || path === "/api/v1/channels/:id/ideas/:ideaId") return "PATCH";
+  return "POST";
+}
+
 /** Every write /api/v1 takes, aimed at A's video where the path has an id, with a body that would start work. */
 function writeCalls(): { route: ListedRoute; call: Call }[] {
   const calls: { route: ListedRoute; call: Call }[] = [];
   for (const route of v1) {
     if (!route.module.action) continue;
-    const params: Record<string, string> = route.path.includes(":id") ? { id: route.path.startsWith("/api/v1/batches/") ? batchId : runId } : {};
-    const methods = route.path === "/api/v1/videos/:id" ? ["DELETE"] : ["POST"];
+    const params = paramsFor(route.path);
+    const methods = [writeMethodOf(route.path)];
     for (const method of methods) calls.push({ route, call: { method, path: route.path, params, body: JSON.stringify({ title: "T", topic: "t", format: "9:16", duration: 10 }) } });
   }
   return calls;
@@ -80,8 +98,12 @@ describe("/api/v1 write routes", () => {
   it("are POST /videos, DELETE /videos/{id}, POST /videos/{id}/cancel and /publish, POST /batches and /batches/{id}/retry", () => {
     expect(writeCalls().map((w) => `${w.call.method} ${w.route.path}`).sort()).toEqual([
       "DELETE /api/v1/videos/:id",
+      "PATCH /api/v1/channels/:id",
+      "PATCH /api/v1/channels/:id/ideas/:ideaId",
       "POST /api/v1/batches",
       "POST /api/v1/batches/:id/retry",
+      "POST /api/v1/channels",
+      "POST /api/v1/channels/:id/ideas",
       "POST /api/v1/videos",
       "POST /api/v1/videos/:id/cancel",
       "POST /api/v1/videos/:id/publish",
@@ -110,7 +132,7 @@ describe("/api/v1 write routes", () => {
         checked++;
       }
     }
-    expect(checked).toBe(30);
+    expect(checked).toBe(50);
     expect(await prisma.videoRun.count()).toBe(runsBefore);
     expect(await prisma.project.count({ where: { userId: { in: [a.user.id, b.user.id] } } })).toBe(projectsBefore);
     expect((await prisma.videoRun.findUniqueOrThrow({ where: { id: runId } })).status).toBe("completed");
@@ -127,7 +149,7 @@ describe("/api/v1 write routes", () => {
 });
 
 describe("/mcp's write tools", () => {
-  it("refuse no token, a malformed, a revoked and an expired token with 401 before any tool runs, and a read-only token's make_video and publish_video with 403 in words", async () => {
+  it("refuse no token, a malformed, a revoked and an expired token with 401 before any tool runs, and a read-only token's make_video, publish_video and channel writes with 403 in words; another user's channel is not found", async () => {
     const mcp = (await loadRoutes()).find((r) => r.path === "/mcp")!;
     const rpc = (name: string, args: Record<string, unknown>, authorization: string | null) => {
       const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
@@ -139,6 +161,9 @@ describe("/mcp's write tools", () => {
     const writes: [string, Record<string, unknown>][] = [
       ["make_video", { title: "T", topic: "t", format: "9:16", duration: 10 }],
       ["publish_video", { id: runId }],
+      ["create_channel", { name: "B's channel" }],
+      ["add_channel_ideas", { id: channelId, text: "An idea" }],
+      ["change_channel_idea", { id: channelId, ideaId, action: "approve" }],
     ];
     for (const [name, args] of writes) {
       for (const [label, authorization, detail] of [
@@ -157,6 +182,20 @@ describe("/mcp's write tools", () => {
       expect(result.result.isError).toBe(true);
       expect(result.result.content[0]!.text).toMatch(/^403: .*read-only/);
     }
+    expect(await prisma.channel.count({ where: { userId: b.user.id } })).toBe(0);
+    expect(await prisma.channelIdea.count({ where: { channelId } })).toBe(1);
+    // B's full token on A's channel: not found, nothing added
+    for (const [name, args] of [
+      ["get_channel_calendar", { id: channelId }],
+      ["add_channel_ideas", { id: channelId, text: "Sneaked in" }],
+      ["change_channel_idea", { id: channelId, ideaId, action: "move", slotAt: "2030-01-01T10:00:00Z" }],
+    ] as const) {
+      const answer = JSON.stringify(await (await rpc(name, args, `Bearer ${tokens.full}`)).json());
+      expect(answer, name).toMatch(/404: Channel not found/);
+      expect(answer).not.toContain(`Channel ${a.marker}`);
+    }
+    expect(await prisma.channelIdea.count({ where: { channelId } })).toBe(1);
+    expect(JSON.stringify(await (await rpc("list_channels", {}, `Bearer ${tokens.full}`)).json())).not.toContain(channelId);
     // B's full token on A's video: not found
     const foreign = await rpc("get_video_status", { id: runId }, `Bearer ${tokens.full}`);
     const text = JSON.stringify(await foreign.json());
@@ -171,14 +210,14 @@ describe("another user's video through /api/v1", () => {
     const before = JSON.stringify(await prisma.videoRun.findUniqueOrThrow({ where: { id: runId } }));
     const calls: { route: ListedRoute; call: Call }[] = [];
     for (const route of v1.filter((r) => r.path.includes(":id"))) {
-      const id = route.path.startsWith("/api/v1/batches/") ? batchId : runId;
-      const paramSets = route.path.includes(":file") ? [{ id, file: "video" }, { id, file: "thumbnail" }] : [{ id }];
+      const id = paramsFor(route.path).id!;
+      const paramSets = route.path.includes(":file") ? [{ id, file: "video" }, { id, file: "thumbnail" }] : [paramsFor(route.path)];
       for (const params of paramSets) {
         if (route.module.loader) calls.push({ route, call: { method: "GET", path: route.path, params } });
-        if (route.module.action) calls.push({ route, call: { method: route.path === "/api/v1/videos/:id" ? "DELETE" : "POST", path: route.path, params } });
+        if (route.module.action) calls.push({ route, call: { method: writeMethodOf(route.path), path: route.path, params } });
       }
     }
-    expect(calls.length).toBe(8);
+    expect(calls.length).toBe(14);
     for (const { route, call: c } of calls) {
       const answer = await call(route, c, `Bearer ${tokens.full}`);
       expect(answer.status, `${c.method} ${fillPath(c.path, c.params)}`).toBe(404);
@@ -188,6 +227,9 @@ describe("another user's video through /api/v1", () => {
     const list = v1.find((r) => r.path === "/api/v1/videos")!;
     expect((await call(list, { method: "GET", path: list.path, params: {} }, `Bearer ${tokens.full}`)).text).not.toContain(runId);
     expect(JSON.stringify(await prisma.videoRun.findUniqueOrThrow({ where: { id: runId } }))).toBe(before);
+    const cList = v1.find((r) => r.path === "/api/v1/channels")!;
+    expect((await call(cList, { method: "GET", path: cList.path, params: {} }, `Bearer ${tokens.full}`)).text).not.toContain(channelId);
+    expect(await prisma.channelIdea.findUniqueOrThrow({ where: { id: ideaId } })).toMatchObject({ status: "queued", slotAt: null });
     const bList = v1.find((r) => r.path === "/api/v1/batches")!;
     expect((await call(bList, { method: "GET", path: bList.path, params: {} }, `Bearer ${tokens.full}`)).text).not.toContain(batchId);
     expect(await prisma.project.findUnique({ where: { id: a.projectId } })).not.toBeNull();

@@ -54,3 +54,6 @@ import { createVideoBatchActivities } from "./video-batch";
 export const { queuedBatchRows, startBatchRow } = createVideoBatchActivities();
 export { measureVoicePace } from "./voice-pace";
 export { makeVoiceSample } from "./voice-sample";
+import { createChannelActivities } from "./channel";
+
+export const { channelStep } = createChannelActivities();

@@ -3,6 +3,7 @@
 // processing, a render row, a music track row, an upload row), so the pages show the stage while it runs; the
 // run's VideoRun row records the stage, the percent, the error in words and, at the end, the links.
 import { ApplicationFailure } from "@temporalio/activity";
+import { withFooter } from "~/lib/channel";
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import { prisma } from "~/core/db.server";
 import { checkedOwnScript, writeOwnScript } from "~/core/own-script.server";
@@ -204,7 +205,7 @@ export function createMakeVideoActivities() {
           projectId: project.id,
           videoId: video.id,
           title: project.title.slice(0, 100),
-          description: input.description.slice(0, 5000),
+          description: withFooter(input.description, options.descriptionFooter, options.hashtags),
           tags: input.tags,
           categoryId: options.youtubeCategoryId,
           privacyStatus: options.publishAt ? "private" : options.privacyStatus,

@@ -2,7 +2,7 @@
 // (the pipeline pages work on it), and a way to start a new one.
 import { Link, useNavigate, useRevalidator } from "@remix-run/react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Check, FolderOpen, Layers, Plus, Trash2 } from "lucide-react";
+import { CalendarDays, Check, FolderOpen, Layers, Plus, Trash2 } from "lucide-react";
 import { useRef, useState } from "react";
 import { PlanBadge, planLabel } from "~/components/nav/plan-badge";
 import { Button } from "~/components/ui/button";
@@ -155,6 +155,11 @@ export function DashboardView({ data }: { data: DashboardData }) {
         ) : (
           <div className="flex flex-wrap gap-2">
             {/* many videos from a CSV (issue 32): the batches screen had no way in but its address */}
+            <Button asChild variant="outline">
+              <Link to="/channels">
+                <CalendarDays className="h-4 w-4" aria-hidden /> Channels
+              </Link>
+            </Button>
             <Button asChild variant="outline">
               <Link to="/batches">
                 <Layers className="h-4 w-4" aria-hidden /> Batch of Videos

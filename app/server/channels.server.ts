@@ -1,0 +1,384 @@
+// Channels as every door sees them (issue 52, decisions 234-236): a creator's channels with their brand kit,
+// platform accounts and weekly schedule; each channel's queue of ideas (typed, pasted, CSV); the calendar of its
+// weeks with each slot's state and what it waits for; approving and moving videos. Strictly per user: another
+// user's channel or idea is a 404. Every change wakes the channel's workflow (started when missing), which does the
+// making and publishing (workflows/channel.ts).
+import { parse as parseCsv } from "csv-parse/sync";
+import type { Channel, ChannelIdea, VideoRun } from "~/generated/prisma/client";
+import {
+  AddIdeasSchema,
+  CHANNEL_LIMITS,
+  ChannelInputSchema,
+  ChannelKitSchema,
+  ChannelPatchSchema,
+  IdeaPatchSchema,
+  ScheduleSchema,
+  formatSlot,
+  ideasFromText,
+  slotsBetween,
+  weekStartOf,
+  type ChannelInput,
+  type ChannelKit,
+  type ScheduleSlot,
+} from "~/lib/channel";
+import type { z } from "zod";
+import type { channelWorkflow } from "../../workflows/channel";
+import { channelChangedSignal, channelWorkflowId, CHANNEL_LATE_AFTER_MS, type ChannelClock, type ChannelWorkflowInput } from "../../workflows/shared/channel";
+import { MAKE_VIDEO_STAGE_LABELS, type MakeVideoPosition } from "../../workflows/shared/make-video";
+import { jsonError } from "./api.server";
+import { prisma } from "~/core/db.server";
+import { getEnv } from "~/core/env.server";
+import { getTemporalClient, workflowIsRunning } from "./temporal.server";
+
+export { AddIdeasSchema, ChannelInputSchema, ChannelPatchSchema, IdeaPatchSchema };
+
+export type ChannelAccountView = { platform: string; connectionRef: string; label: string; connected: boolean };
+export type ChannelView = {
+  id: string;
+  name: string;
+  timeZone: string;
+  kit: ChannelKit;
+  schedule: ScheduleSlot[];
+  approval: "manual" | "auto";
+  leadHours: number;
+  paused: boolean;
+  accounts: ChannelAccountView[];
+  counts: { queued: number; making: number; ready: number; approved: number; published: number; failed: number };
+  createdAt: string;
+};
+
+export type IdeaState = "queued" | "making" | "ready" | "approved" | "publishing" | "published" | "failed";
+export type IdeaView = {
+  id: string;
+  title: string;
+  topic: string;
+  source: string;
+  position: number;
+  status: IdeaState;
+  slotAt: string | null;
+  /** The slot in the channel's zone, in words. */
+  slotLabel: string | null;
+  /** The state in words, with what it waits for ("Waiting for your approval", "Being made: Rendering the video (64%)"). */
+  stateLabel: string;
+  /** The slot passed and it is not published (or it was published this late, in minutes). */
+  late: boolean;
+  lateMinutes: number | null;
+  videoId: string | null;
+  videoPage: string | null;
+  youtubeUrl: string | null;
+  error: string | null;
+};
+
+type Extra = { clock?: ChannelClock; tuning?: ChannelWorkflowInput["tuning"]; pollMs?: number };
+/** Test knobs a channel's workflow keeps across restarts of it (never set by a door). */
+const testKnobs = new Map<string, Extra>();
+
+// ── Channels ───────────────────────────────────────────────────────────────────────────────────────
+async function requireOwnChannel(userId: string, id: string) {
+  const channel = await prisma.channel.findFirst({ where: { id, userId }, include: { accounts: true } });
+  if (!channel) throw jsonError(404, "Channel not found.", { field: "id" });
+  return channel;
+}
+
+/** The accounts asked for, each checked to be this user's live connection (YouTube: the account's one connection). */
+async function resolveAccounts(userId: string, accounts: ChannelInput["accounts"]) {
+  const out: { platform: string; connectionRef: string }[] = [];
+  for (const [i, a] of accounts.entries()) {
+    const connection = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { id: true, revokedAt: true } });
+    if (!connection || connection.revokedAt || (a.connectionRef && a.connectionRef !== connection.id)) {
+      throw jsonError(409, "YouTube is not connected to this account. Connect it on the Upload page first.", { field: `accounts.${i}.connectionRef`, needsConnection: true });
+    }
+    if (!out.some((o) => o.platform === a.platform && o.connectionRef === connection.id)) out.push({ platform: a.platform, connectionRef: connection.id });
+  }
+  return out;
+}
+
+async function accountViews(userId: string, accounts: { platform: string; connectionRef: string }[]): Promise<ChannelAccountView[]> {
+  if (!accounts.length) return [];
+  const yt = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { id: true, channelTitle: true, revokedAt: true } });
+  return accounts.map((a) => {
+    const live = a.platform === "youtube" && yt?.id === a.connectionRef && !yt.revokedAt;
+    return { platform: a.platform, connectionRef: a.connectionRef, label: live ? `YouTube: ${yt!.channelTitle ?? "connected channel"}` : "YouTube (disconnected)", connected: live };
+  });
+}
+
+async function toChannelView(channel: Channel & { accounts: { platform: string; connectionRef: string }[] }): Promise<ChannelView> {
+  const grouped = await prisma.channelIdea.groupBy({ by: ["status"], where: { channelId: channel.id }, _count: true });
+  const count = (s: string) => grouped.find((g) => g.status === s)?._count ?? 0;
+  return {
+    id: channel.id,
+    name: channel.name,
+    timeZone: channel.timeZone,
+    kit: ChannelKitSchema.parse(channel.kit),
+    schedule: ScheduleSchema.parse(channel.schedule),
+    approval: channel.approval === "auto" ? "auto" : "manual",
+    leadHours: channel.leadHours,
+    paused: channel.paused,
+    accounts: await accountViews(channel.userId, channel.accounts),
+    counts: { queued: count("queued"), making: count("making"), ready: count("ready"), approved: count("approved"), published: count("published"), failed: count("failed") + 0 },
+    createdAt: channel.createdAt.toISOString(),
+  };
+}
+
+export async function listChannels(userId: string): Promise<ChannelView[]> {
+  const channels = await prisma.channel.findMany({ where: { userId }, orderBy: { createdAt: "asc" }, include: { accounts: true } });
+  return Promise.all(channels.map(toChannelView));
+}
+
+export async function getChannel(userId: string, id: string): Promise<ChannelView> {
+  return toChannelView(await requireOwnChannel(userId, id));
+}
+
+export async function createChannel(userId: string, input: ChannelInput, extra: Extra = {}): Promise<ChannelView> {
+  if ((await prisma.channel.count({ where: { userId } })) >= CHANNEL_LIMITS.channels) throw jsonError(409, `A creator has at most ${CHANNEL_LIMITS.channels} channels.`, { field: "name" });
+  const accounts = await resolveAccounts(userId, input.accounts);
+  const channel = await prisma.channel.create({
+    data: {
+      userId,
+      name: input.name,
+      timeZone: input.timeZone,
+      kit: input.kit,
+      schedule: input.schedule,
+      approval: input.approval,
+      leadHours: input.leadHours,
+      paused: input.paused,
+      workflowId: null,
+      accounts: { create: accounts },
+    },
+    include: { accounts: true },
+  });
+  if (Object.keys(extra).length) testKnobs.set(channel.id, extra);
+  await prisma.channel.update({ where: { id: channel.id }, data: { workflowId: channelWorkflowId(channel.id) } });
+  await wakeChannel(userId, channel.id);
+  return toChannelView(channel);
+}
+
+export async function updateChannel(userId: string, id: string, patch: z.output<typeof ChannelPatchSchema>): Promise<ChannelView> {
+  await requireOwnChannel(userId, id);
+  const accounts = patch.accounts ? await resolveAccounts(userId, patch.accounts) : null;
+  const scheduleChanged = patch.schedule !== undefined || patch.timeZone !== undefined;
+  await prisma.$transaction(async (tx) => {
+    await tx.channel.update({
+      where: { id },
+      data: {
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.timeZone !== undefined ? { timeZone: patch.timeZone } : {}),
+        ...(patch.kit !== undefined ? { kit: patch.kit } : {}),
+        ...(patch.schedule !== undefined ? { schedule: patch.schedule } : {}),
+        ...(patch.approval !== undefined ? { approval: patch.approval } : {}),
+        ...(patch.leadHours !== undefined ? { leadHours: patch.leadHours } : {}),
+        ...(patch.paused !== undefined ? { paused: patch.paused } : {}),
+      },
+    });
+    if (accounts) {
+      await tx.channelAccount.deleteMany({ where: { channelId: id } });
+      if (accounts.length) await tx.channelAccount.createMany({ data: accounts.map((a) => ({ ...a, channelId: id })) });
+    }
+    // a new schedule: ideas not yet started leave their old slots and take the new ones in queue order
+    if (scheduleChanged) await tx.channelIdea.updateMany({ where: { channelId: id, status: "queued", slotAt: { not: null } }, data: { slotAt: null } });
+  });
+  await wakeChannel(userId, id);
+  return getChannel(userId, id);
+}
+
+export async function deleteChannel(userId: string, id: string): Promise<{ id: string; deleted: true }> {
+  await requireOwnChannel(userId, id);
+  const workflowId = channelWorkflowId(id);
+  if (await workflowIsRunning(workflowId)) await (await getTemporalClient()).workflow.getHandle(workflowId).terminate("The creator deleted the channel").catch(() => null);
+  // the videos already made stay in the creator's videos; the ideas go with the channel
+  await prisma.channel.deleteMany({ where: { id, userId } });
+  testKnobs.delete(id);
+  return { id, deleted: true };
+}
+
+/** Tells the channel's workflow something changed, starting it when it is not running (signal-with-start). */
+export async function wakeChannel(userId: string, channelId: string): Promise<void> {
+  const channel = await prisma.channel.findFirst({ where: { id: channelId, userId }, select: { paused: true } });
+  if (!channel) return;
+  const client = await getTemporalClient();
+  if (channel.paused) {
+    // a paused channel's workflow ends at its next step: wake it so that happens now (resuming starts it again)
+    await client.workflow.getHandle(channelWorkflowId(channelId)).signal(channelChangedSignal).catch(() => null);
+    return;
+  }
+  const knobs = testKnobs.get(channelId) ?? {};
+  const input: ChannelWorkflowInput = { channelId, userId, ...knobs };
+  await client.workflow.signalWithStart<typeof channelWorkflow, []>("channelWorkflow", {
+    workflowId: channelWorkflowId(channelId),
+    taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
+    args: [input],
+    signal: channelChangedSignal,
+    signalArgs: [],
+    memo: { startedBy: `channel:${userId}`, channel: channelId },
+  });
+}
+
+// ── Ideas ──────────────────────────────────────────────────────────────────────────────────────────
+function csvIdeas(text: string): { title: string; topic?: string }[] {
+  let records: Record<string, string>[];
+  try {
+    records = parseCsv(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, trim: true, bom: true });
+  } catch (e) {
+    throw jsonError(400, `csv could not be read: ${(e as Error).message}`, { field: "csv" });
+  }
+  if (!records.length) throw jsonError(400, "csv has no rows under its header.", { field: "csv" });
+  if (!("title" in records[0]!)) throw jsonError(400, 'csv needs a header row with a "title" column (and optionally "topic").', { field: "csv" });
+  return records.map((r) => ({ title: r.title ?? "", ...(r.topic ? { topic: r.topic } : {}) }));
+}
+
+/** Adds ideas (objects, pasted lines or CSV) to the end of the channel's queue; they take the next free slots. */
+export async function addIdeas(userId: string, channelId: string, body: z.output<typeof AddIdeasSchema>): Promise<IdeaView[]> {
+  const channel = await requireOwnChannel(userId, channelId);
+  const source = body.ideas ? "typed" : body.text !== undefined ? "pasted" : "csv";
+  const raw = body.ideas ?? (body.text !== undefined ? ideasFromText(body.text) : csvIdeas(body.csv!));
+  if (!raw.length) throw jsonError(400, "No ideas given: one a line, a title (and | a topic).", { field: source === "pasted" ? "text" : source === "csv" ? "csv" : "ideas" });
+  if (raw.length > CHANNEL_LIMITS.ideasPerImport) throw jsonError(400, `At most ${CHANNEL_LIMITS.ideasPerImport} ideas at once; got ${raw.length}.`, { field: source === "csv" ? "csv" : "text" });
+  const ideas = raw.map((r, i) => {
+    const title = r.title.trim();
+    if (!title || title.length > 200) throw jsonError(400, `Idea ${i + 1}: the title must be 1 to 200 characters.`, { field: `ideas.${i}.title` });
+    return { title, topic: (r.topic ?? "").trim().slice(0, 2000) };
+  });
+  const existing = await prisma.channelIdea.count({ where: { channelId } });
+  if (existing + ideas.length > CHANNEL_LIMITS.ideasPerChannel) throw jsonError(409, `A channel holds at most ${CHANNEL_LIMITS.ideasPerChannel} ideas.`, { field: "ideas" });
+  const last = await prisma.channelIdea.aggregate({ where: { channelId }, _max: { position: true } });
+  const start = (last._max.position ?? 0) + 1;
+  await prisma.channelIdea.createMany({ data: ideas.map((idea, i) => ({ channelId, userId, title: idea.title, topic: idea.topic, source, position: start + i })) });
+  await wakeChannel(userId, channel.id);
+  return (await listIdeas(userId, channelId)).filter((i) => i.position >= start);
+}
+
+function stateOf(idea: ChannelIdea & { run: VideoRun | null }, tz: string, nowMs: number, postsSomewhere: boolean): Pick<IdeaView, "stateLabel" | "late" | "lateMinutes"> {
+  const slotMs = idea.slotAt?.getTime() ?? null;
+  const passed = slotMs !== null && slotMs <= nowMs;
+  const late = passed && idea.status !== "published";
+  const lateBy = (ms: number) => (ms < 90 * 60_000 ? `${Math.round(ms / 60_000)} min` : ms < 48 * 3600_000 ? `${Math.round(ms / 3600_000)} h` : `${Math.round(ms / 86400_000)} days`);
+  switch (idea.status as IdeaState) {
+    case "queued":
+      return { stateLabel: slotMs === null ? "In the queue: waiting for a free slot" : passed ? "Late: its video has not started yet" : "Queued: made ahead of its slot", late, lateMinutes: null };
+    case "making": {
+      const run = idea.run;
+      const stage = run ? `${MAKE_VIDEO_STAGE_LABELS[(run.stage as MakeVideoPosition) ?? "queued"] ?? run.stage} (${run.percent}%)` : "starting";
+      return { stateLabel: `${passed ? "Late: still being made" : "Being made"}: ${stage}`, late, lateMinutes: null };
+    }
+    case "ready":
+      return { stateLabel: passed ? "Late: waiting for your approval" : "Made: waiting for your approval", late, lateMinutes: null };
+    case "approved":
+      if (!postsSomewhere) return { stateLabel: "Approved: waiting for a platform account to post to", late, lateMinutes: null };
+      return { stateLabel: idea.error ? `Approved, but ${idea.error.charAt(0).toLowerCase()}${idea.error.slice(1)}` : passed ? "Approved: posting now" : "Approved: posts at its slot", late, lateMinutes: null };
+    case "publishing":
+      return { stateLabel: "Publishing to YouTube", late, lateMinutes: null };
+    case "published": {
+      const lateMs = idea.publishedAt && slotMs !== null ? idea.publishedAt.getTime() - slotMs : 0;
+      const wasLate = lateMs > CHANNEL_LATE_AFTER_MS;
+      return { stateLabel: wasLate ? `Published ${lateBy(lateMs)} late` : "Published", late: wasLate, lateMinutes: wasLate ? Math.round(lateMs / 60_000) : null };
+    }
+    case "failed":
+      return { stateLabel: `Failed: ${idea.error ?? "no reason given"}`, late, lateMinutes: null };
+  }
+  return { stateLabel: idea.status, late, lateMinutes: null };
+}
+
+function toIdeaView(idea: ChannelIdea & { run: VideoRun | null }, tz: string, nowMs: number, postsSomewhere: boolean): IdeaView {
+  return {
+    id: idea.id,
+    title: idea.title,
+    topic: idea.topic,
+    source: idea.source,
+    position: idea.position,
+    status: idea.status as IdeaState,
+    slotAt: idea.slotAt?.toISOString() ?? null,
+    slotLabel: idea.slotAt ? formatSlot(idea.slotAt, tz) : null,
+    ...stateOf(idea, tz, nowMs, postsSomewhere),
+    videoId: idea.runId,
+    videoPage: idea.run?.projectId ? `/projects/${idea.run.projectId}` : null,
+    youtubeUrl: idea.youtubeUrl,
+    error: idea.error,
+  };
+}
+
+export async function listIdeas(userId: string, channelId: string, nowMs = Date.now()): Promise<IdeaView[]> {
+  const channel = await requireOwnChannel(userId, channelId);
+  const ideas = await prisma.channelIdea.findMany({ where: { channelId, userId }, include: { run: true }, orderBy: [{ position: "asc" }] });
+  return ideas.map((i) => toIdeaView(i, channel.timeZone, nowMs, channel.accounts.length > 0));
+}
+
+/** approve (a made video may be published at its slot), move (to another slot; an idea there swaps places), retry a failed one. */
+export async function changeIdea(userId: string, channelId: string, ideaId: string, patch: z.output<typeof IdeaPatchSchema>): Promise<IdeaView> {
+  const channel = await requireOwnChannel(userId, channelId);
+  const idea = await prisma.channelIdea.findFirst({ where: { id: ideaId, channelId, userId } });
+  if (!idea) throw jsonError(404, "Idea not found.", { field: "ideaId" });
+  const settled = ["publishing", "published"];
+  switch (patch.action) {
+    case "approve": {
+      if (idea.status !== "ready") throw jsonError(409, idea.status === "approved" ? "This video is approved already." : "Only a made video can be approved: this one is not ready yet.", { field: "action" });
+      await prisma.channelIdea.updateMany({ where: { id: idea.id, status: "ready" }, data: { status: "approved", approvedAt: new Date() } });
+      break;
+    }
+    case "move": {
+      if (settled.includes(idea.status)) throw jsonError(409, "This video is published (or publishing): it cannot move.", { field: "action" });
+      const target = new Date(patch.slotAt!);
+      const schedule = ScheduleSchema.parse(channel.schedule);
+      const isSlot = slotsBetween(schedule, channel.timeZone, target.getTime(), target.getTime() + 1).length === 1;
+      if (!isSlot) throw jsonError(400, "slotAt is not one of this channel's slots.", { field: "slotAt" });
+      if (target.getTime() <= Date.now()) throw jsonError(400, "Move a video to a slot ahead, not one that has passed.", { field: "slotAt" });
+      const there = await prisma.channelIdea.findFirst({ where: { channelId, slotAt: target } });
+      if (there && settled.includes(there.status)) throw jsonError(409, "That slot's video is published already.", { field: "slotAt" });
+      await prisma.$transaction(async (tx) => {
+        if (there) await tx.channelIdea.update({ where: { id: there.id }, data: { slotAt: null } });
+        await tx.channelIdea.update({ where: { id: idea.id }, data: { slotAt: target } });
+        if (there && there.id !== idea.id) await tx.channelIdea.update({ where: { id: there.id }, data: { slotAt: idea.slotAt } });
+      });
+      break;
+    }
+    case "retry": {
+      if (idea.status !== "failed") throw jsonError(409, "Only a failed idea can be retried.", { field: "action" });
+      // a video made already is published again from where it stopped (its make-video run skips what is done)
+      const run = idea.runId ? await prisma.videoRun.findUnique({ where: { id: idea.runId } }) : null;
+      const madeAlready = run?.videoUrl && run.projectId;
+      await prisma.channelIdea.update({ where: { id: idea.id }, data: madeAlready ? { status: "approved", error: null } : { status: "queued", runId: null, error: null } });
+      break;
+    }
+  }
+  await wakeChannel(userId, channelId);
+  const fresh = await prisma.channelIdea.findUniqueOrThrow({ where: { id: idea.id }, include: { run: true } });
+  return toIdeaView(fresh, channel.timeZone, Date.now(), channel.accounts.length > 0);
+}
+
+export async function deleteIdea(userId: string, channelId: string, ideaId: string): Promise<{ id: string; deleted: true }> {
+  await requireOwnChannel(userId, channelId);
+  const idea = await prisma.channelIdea.findFirst({ where: { id: ideaId, channelId, userId } });
+  if (!idea) throw jsonError(404, "Idea not found.", { field: "ideaId" });
+  if (idea.status === "publishing") throw jsonError(409, "This video is being published: wait for it.", { field: "ideaId" });
+  await prisma.channelIdea.delete({ where: { id: idea.id } });
+  await wakeChannel(userId, channelId);
+  return { id: idea.id, deleted: true };
+}
+
+// ── Calendar ───────────────────────────────────────────────────────────────────────────────────────
+export type CalendarSlot = { at: string; label: string; past: boolean; idea: IdeaView | null; stateLabel: string };
+export type CalendarWeek = { weekOf: string; label: string; slots: CalendarSlot[] };
+
+/** The channel's weeks from this one (or `weeksBack` before), each slot with its idea and state in words. */
+export async function channelCalendar(userId: string, channelId: string, opts: { weeks?: number; weeksBack?: number; nowMs?: number } = {}): Promise<{ channel: ChannelView; weeks: CalendarWeek[]; unscheduled: IdeaView[] }> {
+  const channel = await requireOwnChannel(userId, channelId);
+  const nowMs = opts.nowMs ?? Date.now();
+  const weeks = Math.min(8, Math.max(1, opts.weeks ?? 4));
+  const tz = channel.timeZone;
+  const schedule = ScheduleSchema.parse(channel.schedule);
+  const ideas = await listIdeas(userId, channelId, nowMs);
+  const bySlot = new Map(ideas.filter((i) => i.slotAt).map((i) => [new Date(i.slotAt!).getTime(), i]));
+  const out: CalendarWeek[] = [];
+  let start = weekStartOf(nowMs, tz).getTime() - Math.min(4, Math.max(0, opts.weeksBack ?? 0)) * 7 * 86400_000;
+  for (let w = 0; w < weeks + (opts.weeksBack ?? 0); w++) {
+    const weekStart = weekStartOf(start + 12 * 3600_000, tz).getTime();
+    const next = weekStartOf(weekStart + 8 * 86400_000, tz).getTime();
+    const slots = slotsBetween(schedule, tz, weekStart, next).map((at) => {
+      const idea = bySlot.get(at.getTime()) ?? null;
+      const past = at.getTime() <= nowMs;
+      return { at: at.toISOString(), label: formatSlot(at, tz), past, idea, stateLabel: idea ? idea.stateLabel : past ? "Nothing was queued for this slot" : "Empty: add ideas to fill it" };
+    });
+    out.push({ weekOf: new Date(weekStart).toISOString(), label: `Week of ${new Intl.DateTimeFormat("en-GB", { timeZone: tz, day: "numeric", month: "short", year: "numeric" }).format(new Date(weekStart))}`, slots });
+    start = next;
+  }
+  return { channel: await toChannelView(channel), weeks: out, unscheduled: ideas.filter((i) => !i.slotAt && i.status !== "published") };
+}

@@ -1,0 +1,87 @@
+// Issue 52's pages in Chromium: make a channel on /channels, add ideas to its queue, see them take the calendar's
+// slots, approve a made video, move a video to another slot. Screenshots of both pages at 1280x800 and 390x844.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseUrl, launchChromium } from "../support/browser";
+import { signIn } from "../support/browser-auth";
+import { shootBoth } from "../support/screenshots";
+
+// the test process marks one idea's video made in the app's own database (making one takes minutes)
+process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+const { prisma } = await import("~/core/db.server");
+
+let browser: Browser;
+let page: Page;
+const email = `channels-${Date.now()}@example.com`;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await signIn(page, { email, name: "Cora Channel" });
+});
+afterAll(async () => {
+  await browser?.close();
+  await prisma.$disconnect();
+});
+
+describe("channel pages", () => {
+  it("make a channel, add ideas, approve one, see the calendar, move a video", { timeout: 90_000 }, async () => {
+    await page.goto(`${baseUrl()}/channels`);
+    await page.getByText("No channels yet: make your first one above.").waitFor();
+    await page.getByLabel("Name").fill("Ocean Facts Daily");
+    await page.getByLabel("Time zone").fill("UTC");
+    await page.getByRole("button", { name: "Make channel" }).click();
+    await page.waitForURL(/\/channels\/[^/]+$/);
+    const channelId = page.url().split("/").pop()!;
+    // made a week ahead at most an hour before each slot, so this test starts no video on the app's worker
+    const patched = await page.request.patch(`${baseUrl()}/api/v1/channels/${channelId}`, { data: { leadHours: 1 } });
+    expect(patched.status()).toBe(200);
+
+    await page.getByLabel("Ideas", { exact: true }).fill("Why octopuses have three hearts | blood and gills\nThe deepest fish ever filmed\nHow coral builds cities\nWhy tides have a clock");
+    await page.getByRole("button", { name: "Add ideas" }).click();
+    await page.getByText("4 added to the queue.").first().waitFor();
+    // the channel's workflow places them in the next slots, in order
+    const slots = page.getByTestId("calendar-slot");
+    await expect
+      .poll(async () => (await slots.filter({ hasText: "Queued: made ahead of its slot" }).count()), { timeout: 30_000 })
+      .toBe(4)
+      .catch(async (e: unknown) => {
+        console.log(JSON.stringify(await prisma.channelIdea.findMany({ where: { channelId } })), await page.locator("main").innerText());
+        throw e;
+      });
+    const queued = await slots.filter({ hasText: "Queued: made ahead of its slot" }).allTextContents();
+    expect(queued.map((t) => t.match(/(Why octopuses have three hearts|The deepest fish ever filmed|How coral builds cities|Why tides have a clock)/)?.[1])).toEqual([
+      "Why octopuses have three hearts",
+      "The deepest fish ever filmed",
+      "How coral builds cities",
+      "Why tides have a clock",
+    ]);
+    for (const text of queued) expect(text).toMatch(/^(Tue|Thu|Sat) \d+ \w+, (18:00|10:00)/);
+
+    // one idea's video is made (as the worker would record it): it waits for approval
+    const idea = await prisma.channelIdea.findFirstOrThrow({ where: { channelId, title: "The deepest fish ever filmed" } });
+    const run = await prisma.videoRun.create({ data: { userId: idea.userId, options: { title: idea.title, topic: idea.title }, status: "completed", stage: "done", percent: 100 } });
+    await prisma.channelIdea.update({ where: { id: idea.id }, data: { status: "ready", runId: run.id } });
+    await page.reload();
+    const ready = slots.filter({ hasText: "The deepest fish ever filmed" });
+    await ready.getByText("Made: waiting for your approval").waitFor();
+    await shootBoth(page, "channel-calendar");
+    await ready.getByRole("button", { name: "Approve" }).click();
+    await ready.getByText("Approved: waiting for a platform account to post to").waitFor();
+    expect((await prisma.channelIdea.findUniqueOrThrow({ where: { id: idea.id } })).status).toBe("approved");
+
+    // move the first video to the slot after the last one
+    const first = await prisma.channelIdea.findFirstOrThrow({ where: { channelId, title: "Why octopuses have three hearts" } });
+    const move = page.getByLabel("Move Why octopuses have three hearts");
+    const target = (await move.locator("option").allTextContents()).find((t) => !t.includes("swap") && t !== "Move to...")!;
+    await move.selectOption({ label: target });
+    await page.getByText("Video Moved").first().waitFor();
+    const moved = await prisma.channelIdea.findUniqueOrThrow({ where: { id: first.id } });
+    expect(moved.slotAt!.getTime()).toBeGreaterThan(first.slotAt!.getTime());
+    await slots.filter({ hasText: target.split(" (")[0]! }).filter({ hasText: "Why octopuses have three hearts" }).waitFor();
+
+    await page.goto(`${baseUrl()}/channels`);
+    await page.getByText("Ocean Facts Daily").waitFor();
+    await shootBoth(page, "channels");
+  });
+});
