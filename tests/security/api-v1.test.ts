@@ -56,6 +56,9 @@ afterAll(async () => {
 
 type Call = { method: string; path: string; params: Record<string, string>; body?: string };
 
+/** A's batch, A's project (Shorts and versions, issue 51) or A's video, as the path names. */
+const idFor = (path: string) => (path.startsWith("/api/v1/batches/") ? batchId : path.startsWith("/api/v1/projects/") ? a.projectId : runId);
+
 async function call(route: ListedRoute, c: Call, authorization: string | null) {
   const fn = c.method === "GET" ? route.module.loader : route.module.action;
   const headers: Record<string, string> = { "Content-Type": "application/json" };
@@ -69,7 +72,7 @@ function writeCalls(): { route: ListedRoute; call: Call }[] {
   const calls: { route: ListedRoute; call: Call }[] = [];
   for (const route of v1) {
     if (!route.module.action) continue;
-    const params: Record<string, string> = route.path.includes(":id") ? { id: route.path.startsWith("/api/v1/batches/") ? batchId : runId } : {};
+    const params: Record<string, string> = route.path.includes(":id") ? { id: idFor(route.path) } : {};
     const methods = route.path === "/api/v1/videos/:id" ? ["DELETE"] : ["POST"];
     for (const method of methods) calls.push({ route, call: { method, path: route.path, params, body: JSON.stringify({ title: "T", topic: "t", format: "9:16", duration: 10 }) } });
   }
@@ -77,11 +80,13 @@ function writeCalls(): { route: ListedRoute; call: Call }[] {
 }
 
 describe("/api/v1 write routes", () => {
-  it("are POST /videos, DELETE /videos/{id}, POST /videos/{id}/cancel and /publish, POST /batches and /batches/{id}/retry", () => {
+  it("are POST /videos, DELETE /videos/{id}, POST /videos/{id}/cancel and /publish, POST /batches and /batches/{id}/retry, POST /projects/{id}/shorts and /versions", () => {
     expect(writeCalls().map((w) => `${w.call.method} ${w.route.path}`).sort()).toEqual([
       "DELETE /api/v1/videos/:id",
       "POST /api/v1/batches",
       "POST /api/v1/batches/:id/retry",
+      "POST /api/v1/projects/:id/shorts",
+      "POST /api/v1/projects/:id/versions",
       "POST /api/v1/videos",
       "POST /api/v1/videos/:id/cancel",
       "POST /api/v1/videos/:id/publish",
@@ -110,7 +115,7 @@ describe("/api/v1 write routes", () => {
         checked++;
       }
     }
-    expect(checked).toBe(30);
+    expect(checked).toBe(40);
     expect(await prisma.videoRun.count()).toBe(runsBefore);
     expect(await prisma.project.count({ where: { userId: { in: [a.user.id, b.user.id] } } })).toBe(projectsBefore);
     expect((await prisma.videoRun.findUniqueOrThrow({ where: { id: runId } })).status).toBe("completed");
@@ -171,14 +176,14 @@ describe("another user's video through /api/v1", () => {
     const before = JSON.stringify(await prisma.videoRun.findUniqueOrThrow({ where: { id: runId } }));
     const calls: { route: ListedRoute; call: Call }[] = [];
     for (const route of v1.filter((r) => r.path.includes(":id"))) {
-      const id = route.path.startsWith("/api/v1/batches/") ? batchId : runId;
+      const id = idFor(route.path);
       const paramSets = route.path.includes(":file") ? [{ id, file: "video" }, { id, file: "thumbnail" }] : [{ id }];
       for (const params of paramSets) {
         if (route.module.loader) calls.push({ route, call: { method: "GET", path: route.path, params } });
         if (route.module.action) calls.push({ route, call: { method: route.path === "/api/v1/videos/:id" ? "DELETE" : "POST", path: route.path, params } });
       }
     }
-    expect(calls.length).toBe(8);
+    expect(calls.length).toBe(12);
     for (const { route, call: c } of calls) {
       const answer = await call(route, c, `Bearer ${tokens.full}`);
       expect(answer.status, `${c.method} ${fillPath(c.path, c.params)}`).toBe(404);

@@ -1,0 +1,156 @@
+// One video, many outputs (issue 51): a Short cut from a multi-scene 16:9 source (its own scenes, reframed around
+// the offline pictures' subjects, at most the Short length, linked to its source, rendered by the same renderers),
+// and an English -> Spanish version made offline with Apertium and spoken by the offline Spanish voice.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import sharp from "sharp";
+import { prisma } from "~/server/db.server";
+import { findMediaForUser, mediaFilePath, readMedia } from "~/server/storage.server";
+import { storedWordTimings } from "../../remotion/props";
+import { action as shortsAction, loader as shortsLoader } from "~/routes/projects/api.projects.$id.shorts";
+import { action as versionsAction, loader as versionsLoader } from "~/routes/projects/api.projects.$id.versions";
+import { loader as dashboardLoader } from "~/routes/projects/dashboard";
+import { storyboardWorkflow } from "../../workflows/storyboard";
+import { generateAllContentWorkflow } from "../../workflows/scene-media";
+import { renderVideoWorkflow } from "../../workflows/render";
+import { renderWorkflowId } from "../../workflows/shared/render";
+import { generateAllWorkflowId } from "../../workflows/shared/scene-media";
+import { probeVideo } from "../fixtures/video-probe";
+import { createTestUser, sessionCookieFor } from "../support/auth";
+import { callRoute } from "../support/routes";
+import { startTestWorker } from "../support/temporal";
+
+const base = "http://localhost:3000";
+const SCRIPT = [
+  "Why does an octopus have three hearts? Two of them pump blood through the gills, and one feeds the rest of the body.",
+  "The octopus also has blue blood. A copper protein carries oxygen well in cold water near the ocean floor.",
+  "Each arm of an octopus can taste and touch on its own. Most of its neurons live in those eight arms.",
+  "An octopus can change colour in a fraction of a second. It hides from sharks by matching the rocks around it.",
+].join("\n\n");
+
+let testWorker: Awaited<ReturnType<typeof startTestWorker>>;
+let userId: string;
+let cookie: string;
+let sourceId: string;
+
+beforeAll(async () => {
+  testWorker = await startTestWorker();
+  const user = await createTestUser();
+  userId = user.id;
+  cookie = await sessionCookieFor(userId);
+  // a 16:9 source with real offline pictures, voiceovers and word timings, through the real workflows
+  const source = await prisma.project.create({ data: { userId, title: "The octopus and its three hearts", topic: "Octopus biology", resolution: "landscape", durationSeconds: 40, imageSource: "offline" } });
+  sourceId = source.id;
+  await prisma.script.create({ data: { projectId: sourceId, status: "completed", text: SCRIPT, wordCount: SCRIPT.split(/\s+/).length, targetWords: 90 } });
+  await prisma.storyboard.create({ data: { projectId: sourceId, title: source.title, status: "processing" } });
+  await testWorker.client.workflow.execute(storyboardWorkflow, { taskQueue: testWorker.taskQueue, workflowId: `storyboard-${sourceId}`, args: [{ projectId: sourceId, userId }] });
+  const all = await testWorker.client.workflow.execute(generateAllContentWorkflow, { taskQueue: testWorker.taskQueue, workflowId: generateAllWorkflowId(sourceId), args: [{ projectId: sourceId, userId }] });
+  expect(all).toMatchObject({ phase: "done", imagesFailed: 0, voiceoversFailed: 0 });
+}, 300_000);
+
+afterAll(async () => {
+  await testWorker?.stop();
+  await prisma.$disconnect();
+});
+
+const get = (loader: typeof shortsLoader, url: string, who = cookie) => callRoute(loader, new Request(`${base}${url}`, { headers: { Cookie: who } }), { id: url.split("/")[3]! });
+const post = (action: typeof shortsAction, url: string, body: unknown, who = cookie) =>
+  callRoute(action, new Request(`${base}${url}`, { method: "POST", headers: { Cookie: who, "Content-Type": "application/json" }, body: JSON.stringify(body) }), { id: url.split("/")[3]! });
+
+describe("Shorts from a video", () => {
+  it("suggests runs within the limit, cuts a 9:16 Short linked to its source, subjects inside their crops, and renders it", { timeout: 300_000 }, async () => {
+    const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId: sourceId } }, orderBy: { cellIndex: "asc" } });
+    expect(cells.length).toBeGreaterThanOrEqual(3);
+    const whole = cells.reduce((s, c) => s + c.audioDuration! + 0.3, 0);
+    // a limit shorter than the whole video, so a Short is a real cut
+    const maxSeconds = Math.max(10, Math.floor(whole * 0.6));
+    const options = await (await get(shortsLoader, `/api/projects/${sourceId}/shorts?maxSeconds=${maxSeconds}`)).json();
+    expect(options.ready).toBe(true);
+    expect(options.suggestions.length).toBeGreaterThan(0);
+    for (const s of options.suggestions) expect(s.seconds).toBeLessThanOrEqual(maxSeconds);
+    // the question opens a run: the rule-based pick leads with it
+    expect(options.suggestions[0]).toMatchObject({ fromScene: 0, reason: "Opens with a question" });
+
+    // refused: a run longer than the limit (422), scenes the wrong way round (400), another creator's video (404)
+    const tooLong = await post(shortsAction, `/api/projects/${sourceId}/shorts`, { fromScene: 0, toScene: cells.length - 1, maxSeconds: 10 });
+    expect(tooLong.status).toBe(422);
+    expect(await tooLong.json()).toMatchObject({ field: "toScene", limit: 10 });
+    const backwards = await post(shortsAction, `/api/projects/${sourceId}/shorts`, { fromScene: 2, toScene: 1 });
+    expect(backwards.status).toBe(400);
+    expect(await backwards.json()).toMatchObject({ field: "toScene" });
+    const stranger = await sessionCookieFor((await createTestUser()).id);
+    expect((await post(shortsAction, `/api/projects/${sourceId}/shorts`, { fromScene: 0, toScene: 0 }, stranger)).status).toBe(404);
+
+    const pick = options.suggestions[0];
+    const made = await post(shortsAction, `/api/projects/${sourceId}/shorts`, { fromScene: pick.fromScene, toScene: pick.toScene, hook: "Three hearts? Really?", maxSeconds });
+    expect(made.status).toBe(201);
+    const short = await made.json();
+    expect(short.seconds).toBeLessThanOrEqual(maxSeconds);
+    const project = await prisma.project.findUniqueOrThrow({ where: { id: short.projectId }, include: { storyboard: { include: { cells: { orderBy: { cellIndex: "asc" } } } } } });
+    expect(project).toMatchObject({ resolution: "shorts", sourceProjectId: sourceId, derivedKind: "short" });
+    const shortCells = project.storyboard!.cells;
+    // the run's scenes, then the end card
+    expect(shortCells.length).toBe(pick.toScene - pick.fromScene + 2);
+    expect(shortCells.slice(0, -1).map((c) => c.voiceoverText)).toEqual(cells.slice(pick.fromScene, pick.toScene + 1).map((c) => c.voiceoverText));
+    expect(shortCells.at(-1)).toMatchObject({ voiceoverText: "", audioDuration: 2.5 });
+    for (const cell of shortCells) {
+      const picture = await sharp(await readMedia((await findMediaForUser(userId, cell.imageFileId!))!)).metadata();
+      expect([picture.width, picture.height]).toEqual([1080, 1920]);
+    }
+    // every offline picture reframed around its subject, the subject's box inside the crop
+    for (const r of short.reframing) {
+      expect(r.method).toBe("subject");
+      expect(r.subject).not.toBeNull();
+      expect(r.subject.left).toBeGreaterThanOrEqual(r.crop.left);
+      expect(r.subject.top).toBeGreaterThanOrEqual(r.crop.top);
+      expect(r.subject.left + r.subject.size).toBeLessThanOrEqual(r.crop.left + r.crop.width);
+      expect(r.subject.top + r.subject.size).toBeLessThanOrEqual(r.crop.top + r.crop.height);
+    }
+
+    // the dashboard shows it under its source
+    const dashboard = await (await callRoute(dashboardLoader, new Request(`${base}/dashboard`, { headers: { Cookie: cookie } }))).json();
+    expect(dashboard.projects.find((p: { id: string }) => p.id === short.projectId)).toMatchObject({ sourceProjectId: sourceId, derivedKind: "short" });
+
+    // rendered by the same renderers, small: 9:16, no longer than the limit
+    const render = await prisma.renderedVideo.create({ data: { projectId: project.id, status: "processing", workflowId: renderWorkflowId(project.id) } });
+    const result = await testWorker.client.workflow.execute(renderVideoWorkflow, {
+      taskQueue: testWorker.taskQueue,
+      workflowId: renderWorkflowId(project.id),
+      args: [{ renderId: render.id, userId, projectId: project.id, width: 180, height: 320, captions: true, captionStyle: { preset: "boxed", position: "bottom", size: "medium" } }],
+    });
+    const facts = await probeVideo(mediaFilePath((await findMediaForUser(userId, result.mediaFileId))!));
+    expect(facts.video).toMatchObject({ width: 180, height: 320 });
+    expect(facts.video.durationSeconds).toBeLessThanOrEqual(maxSeconds);
+    expect(facts.video.durationSeconds).toBeGreaterThan(short.seconds - 1);
+  });
+});
+
+describe("a version in another language", () => {
+  it("translates English to Spanish offline with Apertium, keeps the same pictures and speaks Spanish", { timeout: 300_000 }, async () => {
+    const options = await (await get(versionsLoader, `/api/projects/${sourceId}/versions`)).json();
+    expect(options.targets.map((t: { code: string }) => t.code)).toContain("es");
+    expect((await post(versionsAction, `/api/projects/${sourceId}/versions`, { language: "xx" })).status).toBe(400);
+    const made = await post(versionsAction, `/api/projects/${sourceId}/versions`, { language: "es" });
+    expect(made.status).toBe(201);
+    const version = await made.json();
+    expect(version).toMatchObject({ language: "es", translatedBy: "Apertium (machine translation)", voiceovers: "started" });
+    await testWorker.client.workflow.getHandle(generateAllWorkflowId(version.projectId)).result();
+
+    const [source, cells] = await Promise.all(
+      [sourceId, version.projectId].map((projectId) => prisma.storyboardCell.findMany({ where: { storyboard: { projectId } }, orderBy: { cellIndex: "asc" } })),
+    );
+    expect(cells!.length).toBe(source!.length);
+    const project = await prisma.project.findUniqueOrThrow({ where: { id: version.projectId } });
+    expect(project).toMatchObject({ language: "es", sourceProjectId: sourceId, derivedKind: "version" });
+    expect(project.title).toMatch(/pulpo/i);
+    for (const [i, cell] of cells!.entries()) {
+      // the same stored picture, a Spanish text, a Spanish voice, captions whose words are the text's
+      expect(cell.imageFileId).toBe(source![i]!.imageFileId);
+      expect(cell.voiceoverText).not.toBe(source![i]!.voiceoverText);
+      expect(cell.voiceoverText).toMatch(/\b(el|la|los|las|de|y|un|una)\b/i);
+      expect(cell.audioVoiceId).toMatch(/es/);
+      const timings = storedWordTimings(cell.wordTimings);
+      const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, "").split(/\s+/).filter(Boolean);
+      expect(norm(timings!.words.map((w) => w.text).join(" "))).toEqual(norm(cell.voiceoverText));
+    }
+  });
+});
