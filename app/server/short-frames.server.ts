@@ -25,6 +25,8 @@ export type Reframed = {
  * stays in view in every frame.
  */
 const SUBJECT_MARGIN = 0.09;
+/** Where a subject shown over a soft fill starts: below the hook line (hookBox: at most three lines). */
+const BAND_TOP = 0.3;
 
 /**
  * Reframes a picture to 9:16. With the subject's box (the offline pictures know it): the full-height 9:16 slice
@@ -57,13 +59,16 @@ export async function reframeForShort(source: Buffer, subject: { left: number; t
   const bandTop = Math.max(0, subject.top - margin);
   const bandHeight = Math.min(h - bandTop, subject.size + 2 * margin);
   const crop = { left: bandLeft, top: bandTop, width: bandWidth, height: bandHeight };
-  const placedHeight = Math.round((bandHeight * W) / bandWidth);
-  // a little above the middle: the captions take the lower part of the frame
-  const placedTop = Math.round(Math.max(0, H * 0.42 - placedHeight / 2));
+  // between the hook line (the top of the safe zone) and the bottom of the safe zone, as large as fits
+  const region = { top: Math.round(H * BAND_TOP), bottom: Math.round(H * (1 - SAFE_ZONES.vertical.bottom)) };
+  const scale = Math.min(W / bandWidth, (region.bottom - region.top) / bandHeight);
+  const placed = { width: Math.round(bandWidth * scale), height: Math.round(bandHeight * scale), left: 0, top: 0 };
+  placed.left = Math.round((W - placed.width) / 2);
+  placed.top = region.top + Math.round((region.bottom - region.top - placed.height) / 2);
   const fill = await sharp(source).rotate().resize(W, H, { fit: "cover" }).blur(40).modulate({ brightness: 0.6 }).removeAlpha().toBuffer();
-  const band = await sharp(source).rotate().extract(crop).resize(W, placedHeight, { fit: "fill" }).removeAlpha().toBuffer();
-  const image = await sharp(fill).composite([{ input: band, left: 0, top: placedTop }]).png({ compressionLevel: 6 }).toBuffer();
-  return { image, method: "subject", crop, placed: { left: 0, top: placedTop, width: W, height: placedHeight } };
+  const band = await sharp(source).rotate().extract(crop).resize(placed.width, placed.height, { fit: "fill" }).removeAlpha().toBuffer();
+  const image = await sharp(fill).composite([{ input: band, left: placed.left, top: placed.top }]).png({ compressionLevel: 6 }).toBuffer();
+  return { image, method: "subject", crop, placed };
 }
 
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);

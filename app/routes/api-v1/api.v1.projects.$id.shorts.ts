@@ -3,6 +3,7 @@ import { z } from "zod";
 import { methodNotAllowed } from "~/server/api.server";
 import { requireApiCaller } from "~/server/api-token-gate.server";
 import { asProblem, parseOr400, readApiBody } from "~/server/api-v1.server";
+import { getProjectForUser } from "~/server/projects.server";
 import { createShort, getShortOptions, SHORT_DEFAULT_SECONDS, SHORT_MAX_SECONDS, ShortRequestSchema } from "~/server/shorts.server";
 
 const ParamsSchema = z.object({ id: z.string().min(1).max(64) });
@@ -24,6 +25,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (request.method !== "POST") return methodNotAllowed(["GET", "POST"], "Use POST to make a Short.");
     const { userId } = await requireApiCaller(request);
     const { id } = parseOr400(ParamsSchema, params);
+    // the owner before the body: another creator's id is a 404 whatever was sent (decision 198)
+    await getProjectForUser(userId, id);
     const body = await readApiBody(request, ShortRequestSchema);
     return Response.json(await createShort(userId, id, body), { status: 201, headers: { "Cache-Control": "no-store" } });
   });
