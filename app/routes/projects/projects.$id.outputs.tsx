@@ -105,10 +105,10 @@ function ShortsCard({ shorts, onMade }: { shorts: Data["shorts"]; onMade: () => 
           );
         })}
       </ol>
-      <label className="block text-sm font-medium text-slate-200">
-        Opening line
-        <input value={hook} maxLength={90} onChange={(e) => setHook(e.target.value)} className="mt-1 w-full rounded-md border border-slate-700 bg-slate-950 px-3 py-2 text-slate-100" />
-      </label>
+      <div className="text-sm font-medium text-slate-200">
+        <label htmlFor="short-hook">Opening line</label>
+        <input id="short-hook" value={hook} maxLength={90} onChange={(e) => setHook(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-700 bg-slate-950 px-3 py-2 text-slate-100" />
+      </div>
       <div className="flex flex-wrap items-center gap-3">
         <Button onClick={() => make.mutate()} disabled={make.isPending || tooLong}>
           <Scissors className="h-4 w-4" aria-hidden /> {make.isPending ? "Cutting..." : `Make Short (scenes ${from + 1}–${to + 1})`}
@@ -141,20 +141,20 @@ function VersionsCard({ versions, onMade }: { versions: Data["versions"]; onMade
         <Languages className="h-5 w-5 text-violet-300" aria-hidden /> Versions in other languages
       </h2>
       <p className="text-sm text-slate-400">
-        The script and scenes translated by {versions.translator} (machine translation, on this server), the same pictures, voiceovers and captions in the new language.
+        The script and scenes translated on this server by {versions.translator}, then offered for proofreading; the same pictures, with voiceovers and captions in the new language.
       </p>
       {versions.targets.length ? (
         <div className="flex flex-wrap items-end gap-3">
-          <label className="text-sm font-medium text-slate-200">
-            Language
-            <select value={language} onChange={(e) => setLanguage(e.target.value)} className="mt-1 block rounded-md border border-slate-700 bg-slate-950 px-3 py-2 text-slate-100">
+          <div className="text-sm font-medium text-slate-200">
+            <label htmlFor="version-language">Language</label>
+            <select id="version-language" value={language} onChange={(e) => setLanguage(e.target.value)} className="mt-1 block rounded-md border border-slate-700 bg-slate-950 px-3 py-2 text-slate-100">
               {versions.targets.map((t) => (
                 <option key={t.code} value={t.code}>
                   {t.name}
                 </option>
               ))}
             </select>
-          </label>
+          </div>
           <label className="flex items-center gap-2 text-sm text-slate-300">
             <input type="checkbox" checked={proofreadFirst} onChange={(e) => setProofreadFirst(e.target.checked)} /> Proofread before the voiceovers are made
           </label>
