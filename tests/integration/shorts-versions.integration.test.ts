@@ -2,6 +2,9 @@
 // the offline pictures' subjects, at most the Short length, linked to its source, rendered by the same renderers),
 // and an English -> Spanish version made offline with Apertium and spoken by the offline Spanish voice.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
 import sharp from "sharp";
 import { prisma } from "~/server/db.server";
 import { findMediaForUser, mediaFilePath, readMedia } from "~/server/storage.server";
@@ -17,7 +20,10 @@ import { generateAllWorkflowId } from "../../workflows/shared/scene-media";
 import { probeVideo } from "../fixtures/video-probe";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
+import { screenshotsDir } from "../support/screenshots";
 import { startTestWorker } from "../support/temporal";
+
+const run = promisify(execFile);
 
 const base = "http://localhost:3000";
 const SCRIPT = [
@@ -115,10 +121,13 @@ describe("Shorts from a video", () => {
     const result = await testWorker.client.workflow.execute(renderVideoWorkflow, {
       taskQueue: testWorker.taskQueue,
       workflowId: renderWorkflowId(project.id),
-      args: [{ renderId: render.id, userId, projectId: project.id, width: 180, height: 320, captions: true, captionStyle: { preset: "boxed", position: "bottom", size: "medium" } }],
+      args: [{ renderId: render.id, userId, projectId: project.id, width: 270, height: 480, captions: true, captionStyle: { preset: "boxed", position: "bottom", size: "medium" } }],
     });
-    const facts = await probeVideo(mediaFilePath((await findMediaForUser(userId, result.mediaFileId))!));
-    expect(facts.video).toMatchObject({ width: 180, height: 320 });
+    const rendered = mediaFilePath((await findMediaForUser(userId, result.mediaFileId))!);
+    const facts = await probeVideo(rendered);
+    expect(facts.video).toMatchObject({ width: 270, height: 480 });
+    // a frame for people to look at: the hook, the reframed subject, the caption in the safe zone
+    await run("ffmpeg", ["-v", "error", "-ss", "1.5", "-i", rendered, "-frames:v", "1", "-y", path.join(screenshotsDir(), "short-rendered-frame.png")]);
     expect(facts.video.durationSeconds).toBeLessThanOrEqual(maxSeconds);
     expect(facts.video.durationSeconds).toBeGreaterThan(short.seconds - 1);
   });
