@@ -12,6 +12,7 @@ import { storedWordTimings } from "../../remotion/props";
 import { action as shortsAction, loader as shortsLoader } from "~/routes/projects/api.projects.$id.shorts";
 import { action as versionsAction, loader as versionsLoader } from "~/routes/projects/api.projects.$id.versions";
 import { loader as dashboardLoader } from "~/routes/projects/dashboard";
+import { loader as v1ShortsLoader } from "~/routes/api-v1/api.v1.projects.$id.shorts";
 import { storyboardWorkflow } from "../../workflows/storyboard";
 import { generateAllContentWorkflow } from "../../workflows/scene-media";
 import { renderVideoWorkflow } from "../../workflows/render";
@@ -58,9 +59,9 @@ afterAll(async () => {
   await prisma.$disconnect();
 });
 
-const get = (loader: typeof shortsLoader, url: string, who = cookie) => callRoute(loader, new Request(`${base}${url}`, { headers: { Cookie: who } }), { id: url.split("/")[3]! });
+const get = (loader: typeof shortsLoader, url: string, who = cookie) => callRoute(loader, new Request(`${base}${url}`, { headers: { Cookie: who } }), { id: url.split("/projects/")[1]!.split("/")[0]! });
 const post = (action: typeof shortsAction, url: string, body: unknown, who = cookie) =>
-  callRoute(action, new Request(`${base}${url}`, { method: "POST", headers: { Cookie: who, "Content-Type": "application/json" }, body: JSON.stringify(body) }), { id: url.split("/")[3]! });
+  callRoute(action, new Request(`${base}${url}`, { method: "POST", headers: { Cookie: who, "Content-Type": "application/json" }, body: JSON.stringify(body) }), { id: url.split("/projects/")[1]!.split("/")[0]! });
 
 describe("Shorts from a video", () => {
   it("suggests runs within the limit, cuts a 9:16 Short linked to its source, subjects inside their crops, and renders it", { timeout: 300_000 }, async () => {
@@ -75,6 +76,13 @@ describe("Shorts from a video", () => {
     for (const s of options.suggestions) expect(s.seconds).toBeLessThanOrEqual(maxSeconds);
     // the question opens a run: the rule-based pick leads with it
     expect(options.suggestions[0]).toMatchObject({ fromScene: 0, reason: "Opens with a question" });
+    // programs get the same through /api/v1, and a bound out of range is a problem naming the field
+    const v1 = await get(v1ShortsLoader, `/api/v1/projects/${sourceId}/shorts?maxSeconds=${maxSeconds}`);
+    expect(v1.status).toBe(200);
+    expect((await v1.json()).suggestions).toEqual(options.suggestions);
+    const tooMuch = await get(v1ShortsLoader, `/api/v1/projects/${sourceId}/shorts?maxSeconds=999`);
+    expect(tooMuch.status).toBe(400);
+    expect(await tooMuch.json()).toMatchObject({ field: "maxSeconds" });
 
     // refused: a run longer than the limit (422), scenes the wrong way round (400), another creator's video (404)
     const tooLong = await post(shortsAction, `/api/projects/${sourceId}/shorts`, { fromScene: 0, toScene: cells.length - 1, maxSeconds: 10 });

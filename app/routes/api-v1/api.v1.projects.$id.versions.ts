@@ -1,19 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
 import { methodNotAllowed } from "~/server/api.server";
 import { requireApiCaller } from "~/server/api-token-gate.server";
-import { asProblem, parseOr400, readApiBody } from "~/server/api-v1.server";
+import { apiJson, asProblem, parseOr400, readApiBody } from "~/server/api-v1.server";
 import { getProjectForUser } from "~/server/projects.server";
-import { createVersion, getVersionOptions, VersionRequestSchema } from "~/server/versions.server";
-
-const ParamsSchema = z.object({ id: z.string().min(1).max(64) });
+import { CreateVersionSchema, ProjectIdParamsSchema, VersionOptionsSchema, VersionSchema } from "~/server/api-v1-outputs.server";
+import { createVersion, getVersionOptions } from "~/server/versions.server";
 
 // GET /api/v1/projects/{id}/versions: the languages this server can translate the video into offline (issue 51).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return asProblem(async () => {
     const { userId } = await requireApiCaller(request);
-    const { id } = parseOr400(ParamsSchema, params);
-    return Response.json(await getVersionOptions(userId, id), { headers: { "Cache-Control": "no-store" } });
+    const { id } = parseOr400(ProjectIdParamsSchema, params);
+    return apiJson(VersionOptionsSchema, await getVersionOptions(userId, id));
   });
 }
 
@@ -22,10 +20,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return asProblem(async () => {
     if (request.method !== "POST") return methodNotAllowed(["GET", "POST"], "Use POST to make a version in another language.");
     const { userId } = await requireApiCaller(request);
-    const { id } = parseOr400(ParamsSchema, params);
+    const { id } = parseOr400(ProjectIdParamsSchema, params);
     // the owner before the body: another creator's id is a 404 whatever was sent (decision 198)
     await getProjectForUser(userId, id);
-    const body = await readApiBody(request, VersionRequestSchema);
-    return Response.json(await createVersion(userId, id, body), { status: 201, headers: { "Cache-Control": "no-store" } });
+    const body = await readApiBody(request, CreateVersionSchema);
+    return apiJson(VersionSchema, await createVersion(userId, id, body), { status: 201 });
   });
 }
