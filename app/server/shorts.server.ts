@@ -12,6 +12,7 @@ import { pickStoryboardSubjects } from "~/providers/image/scene-subjects.server"
 import { END_CARD_SECONDS, hookFor, SHORT_DEFAULT_SECONDS, SHORT_MAX_SECONDS, shortSeconds, suggestShortRuns, type ShortRequest } from "~/lib/short-runs";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
+import { copyMusicTrack, discardMadeProject } from "./media-copies.server";
 import { createProject, getProjectForUser } from "./projects.server";
 import { mediaIdFromUrl, mediaUrl, readMedia, saveMedia } from "./storage.server";
 import { drawEndCard, drawHook, reframeForShort, SHORT_FRAME, type Reframed } from "./short-frames.server";
@@ -151,6 +152,8 @@ export async function createShort(userId: string, sourceId: string, request: Sho
       audioDuration: END_CARD_SECONDS,
       imageSource: "upload",
     });
+    // the source's background music, copied (its own file, like every file of the Short: decision 232)
+    await copyMusicTrack(source.id, { userId, projectId: short.id });
     const text = run.map((c) => c.voiceoverText).join("\n\n");
     await prisma.$transaction([
       prisma.script.create({
@@ -159,12 +162,12 @@ export async function createShort(userId: string, sourceId: string, request: Sho
       prisma.storyboard.create({ data: { projectId: short.id, title: short.title, status: "completed", splitBy: "Cut from the full video", cells: { create: made } } }),
       prisma.project.update({
         where: { id: short.id },
-        data: { sourceProjectId: source.id, derivedKind: "short", derivedFrom: { fromScene: request.fromScene, toScene: request.toScene, hook, seconds, reframing } },
+        data: { sourceProjectId: source.id, derivedKind: "short", musicVolume: source.musicVolume, derivedFrom: { fromScene: request.fromScene, toScene: request.toScene, hook, seconds, reframing } },
       }),
     ]);
   } catch (e) {
-    // no half-made Short: its project (and, by cascade, its files' rows) goes; the files are swept by the cleanup
-    await prisma.project.delete({ where: { id: short.id } }).catch(() => undefined);
+    // no half-made Short: its files and its project go
+    await discardMadeProject(short.id);
     throw e;
   }
   return { projectId: short.id, title: short.title, seconds: Math.round(seconds * 10) / 10, scenes: run.length, reframing };

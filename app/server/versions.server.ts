@@ -1,7 +1,7 @@
 // Versions of a video in other languages (issue 51, decision 230). A version is a new project linked to its source
 // (derivedKind "version"): the script and every scene's voiceover text translated (offline with Apertium, labelled
-// as machine translation), the title translated, the same pictures (the same stored files, not made again) and the
-// same format; its voiceovers are then made in the new language with the project's offline voice by the storyboard's
+// as machine translation), the title translated, the same pictures and music (copies of the stored files, not made
+// again: each project owns its files, decision 232) and the same format; its voiceovers are then made in the new language with the project's offline voice by the storyboard's
 // "generate all" run, which makes only what is missing (the voiceovers). The creator may proofread the translated
 // scenes first on the Storyboard page; the captions follow the voiceover text and its word timings.
 import { z } from "zod";
@@ -10,6 +10,7 @@ import { isSupportedLanguage, languageLabel, primaryLanguage } from "~/lib/langu
 import { APERTIUM_NAME, apertiumMode, apertiumTargets, apertiumTranslate } from "~/providers/translation/apertium.server";
 import { jsonError } from "./api.server";
 import { prisma } from "./db.server";
+import { copiedMedia, copyMusicTrack, discardMadeProject } from "./media-copies.server";
 import { createProject, getProjectForUser } from "./projects.server";
 import { startGenerateAll } from "./storyboard.server";
 
@@ -58,49 +59,53 @@ export async function createVersion(userId: string, sourceId: string, request: V
     { makeCurrent: false },
   );
   const words = scriptText.split(/\s+/).filter(Boolean).length;
-  await prisma.$transaction([
-    prisma.script.create({ data: { projectId: version.id, status: "completed", text: scriptText, wordCount: words, targetWords: words, writtenBy: APERTIUM_NAME, completedAt: new Date() } }),
-    prisma.storyboard.create({
-      data: {
-        projectId: version.id,
-        title,
-        status: "completed",
-        splitBy: APERTIUM_NAME,
-        cells: {
-          create: cells.map((c, i): Prisma.StoryboardCellCreateWithoutStoryboardInput => ({
-            cellIndex: c.cellIndex,
-            imagePrompt: c.imagePrompt,
-            voiceoverText: voiceovers[i] ?? c.voiceoverText,
-            estimatedDuration: c.estimatedDuration,
-            // the same pictures: the source's stored files, not made again
-            imageUrl: c.imageUrl,
-            imageFileId: c.imageFileId,
-            imageSource: c.imageSource,
-            imageMadeBy: c.imageMadeBy,
-            clipUrl: c.clipUrl,
-            clipFileId: c.clipFileId,
-            clipDuration: c.clipDuration,
-            mediaCredit: (c.mediaCredit ?? undefined) as Prisma.InputJsonValue | undefined,
-            // a scene with nothing to say (a Short's end card) keeps its silence: there is nothing to speak again
-            ...(c.voiceoverText.trim() ? {} : { audioUrl: c.audioUrl, audioFileId: c.audioFileId, audioDuration: c.audioDuration }),
-          })),
+  const target = { userId, projectId: version.id };
+  try {
+    const made: Prisma.StoryboardCellCreateWithoutStoryboardInput[] = [];
+    for (const [i, c] of cells.entries()) {
+      // the same pictures, copied: deleting either project leaves the other's pictures in place (decision 232)
+      const [image, clip] = await Promise.all([copiedMedia(c.imageUrl, c.imageFileId, target), copiedMedia(c.clipUrl, c.clipFileId, target)]);
+      // a scene with nothing to say (a Short's end card) keeps its silence: there is nothing to speak again
+      const silence = c.voiceoverText.trim() ? null : await copiedMedia(c.audioUrl, c.audioFileId, target);
+      made.push({
+        cellIndex: c.cellIndex,
+        imagePrompt: c.imagePrompt,
+        voiceoverText: voiceovers[i] ?? c.voiceoverText,
+        estimatedDuration: c.estimatedDuration,
+        imageUrl: image.url,
+        imageFileId: image.fileId,
+        imageSource: c.imageSource,
+        imageMadeBy: c.imageMadeBy,
+        clipUrl: clip.url,
+        clipFileId: clip.fileId,
+        clipDuration: c.clipDuration,
+        mediaCredit: (c.mediaCredit ?? undefined) as Prisma.InputJsonValue | undefined,
+        ...(silence ? { audioUrl: silence.url, audioFileId: silence.fileId, audioDuration: c.audioDuration } : {}),
+      });
+    }
+    await copyMusicTrack(source.id, target);
+    await prisma.$transaction([
+      prisma.script.create({ data: { projectId: version.id, status: "completed", text: scriptText, wordCount: words, targetWords: words, writtenBy: APERTIUM_NAME, completedAt: new Date() } }),
+      prisma.storyboard.create({ data: { projectId: version.id, title, status: "completed", splitBy: APERTIUM_NAME, cells: { create: made } } }),
+      prisma.project.update({
+        where: { id: version.id },
+        data: {
+          sourceProjectId: source.id,
+          derivedKind: "version",
+          derivedFrom: { from: source.language, to, translatedBy: APERTIUM_NAME, machineTranslation: true, sourceTitle: source.title },
+          imageSource: source.imageSource,
+          captionPreset: source.captionPreset,
+          captionPosition: source.captionPosition,
+          captionSize: source.captionSize,
+          musicVolume: source.musicVolume,
         },
-      },
-    }),
-    prisma.project.update({
-      where: { id: version.id },
-      data: {
-        sourceProjectId: source.id,
-        derivedKind: "version",
-        derivedFrom: { from: source.language, to, translatedBy: APERTIUM_NAME, machineTranslation: true, sourceTitle: source.title },
-        imageSource: source.imageSource,
-        captionPreset: source.captionPreset,
-        captionPosition: source.captionPosition,
-        captionSize: source.captionSize,
-        musicVolume: source.musicVolume,
-      },
-    }),
-  ]);
+      }),
+    ]);
+  } catch (e) {
+    // no half-made version: its copies and its project go
+    await discardMadeProject(version.id);
+    throw e;
+  }
   const startNow = request.voiceovers ?? true;
   if (startNow) await startGenerateAll(userId, version);
   return { projectId: version.id, title, language: to, translatedBy: APERTIUM_NAME, scenes: cells.length, voiceovers: startNow ? "started" : "after proofreading" };

@@ -7,7 +7,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
 import { prisma } from "~/server/db.server";
-import { findMediaForUser, mediaFilePath, readMedia } from "~/server/storage.server";
+import { deleteProject } from "~/server/project-deletion.server";
+import { findMediaForUser, mediaFilePath, mediaUrl, readMedia, saveMedia } from "~/server/storage.server";
+import { loader as mediaLoader } from "~/routes/projects/api.media.$id";
 import { storedWordTimings } from "../../remotion/props";
 import { action as shortsAction, loader as shortsLoader } from "~/routes/projects/api.projects.$id.shorts";
 import { action as versionsAction, loader as versionsLoader } from "~/routes/projects/api.projects.$id.versions";
@@ -18,6 +20,7 @@ import { generateAllContentWorkflow } from "../../workflows/scene-media";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { renderWorkflowId } from "../../workflows/shared/render";
 import { generateAllWorkflowId } from "../../workflows/shared/scene-media";
+import { toneWav } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
@@ -38,6 +41,7 @@ let testWorker: Awaited<ReturnType<typeof startTestWorker>>;
 let userId: string;
 let cookie: string;
 let sourceId: string;
+let music: Buffer;
 
 beforeAll(async () => {
   testWorker = await startTestWorker();
@@ -52,7 +56,29 @@ beforeAll(async () => {
   await testWorker.client.workflow.execute(storyboardWorkflow, { taskQueue: testWorker.taskQueue, workflowId: `storyboard-${sourceId}`, args: [{ projectId: sourceId, userId }] });
   const all = await testWorker.client.workflow.execute(generateAllContentWorkflow, { taskQueue: testWorker.taskQueue, workflowId: generateAllWorkflowId(sourceId), args: [{ projectId: sourceId, userId }] });
   expect(all).toMatchObject({ phase: "done", imagesFailed: 0, voiceoversFailed: 0 });
+  // background music chosen on the Music page: the Short and the versions take it along
+  music = toneWav(3, 220, 0.4);
+  const track = await saveMedia({ userId, projectId: sourceId, kind: "music", data: music, mimeType: "audio/wav", extension: "wav", durationSeconds: 3 });
+  await prisma.musicTrack.create({ data: { projectId: sourceId, prompt: "calm ocean", title: "Deep water", status: "completed", audioUrl: mediaUrl(track), mediaFileId: track.id, duration: 3 } });
+  await prisma.project.update({ where: { id: sourceId }, data: { musicVolume: 12 } });
 }, 300_000);
+
+/** The project's music track: its own file (not the source's), the same sound. */
+async function expectOwnMusic(projectId: string) {
+  const tracks = await prisma.musicTrack.findMany({ where: { projectId } });
+  expect(tracks).toHaveLength(1);
+  expect(tracks[0]).toMatchObject({ status: "completed", title: "Deep water", duration: 3 });
+  const file = await prisma.mediaFile.findUniqueOrThrow({ where: { id: tracks[0]!.mediaFileId! } });
+  expect(file.projectId).toBe(projectId);
+  expect((await readMedia(file)).equals(music)).toBe(true);
+  expect((await prisma.project.findUniqueOrThrow({ where: { id: projectId } })).musicVolume).toBe(12);
+}
+
+/** GET /api/media/<id> as the owner: the status and the bytes. */
+async function served(fileId: string) {
+  const response = await callRoute(mediaLoader, new Request(`${base}/api/media/${fileId}`, { headers: { Cookie: cookie } }), { id: fileId }).catch((e: unknown) => (e instanceof Response ? e : Promise.reject(e)));
+  return { status: response.status, bytes: response.status === 200 ? Buffer.from(await response.arrayBuffer()) : null };
+}
 
 afterAll(async () => {
   await testWorker?.stop();
@@ -101,6 +127,7 @@ describe("Shorts from a video", () => {
     expect(short.seconds).toBeLessThanOrEqual(maxSeconds);
     const project = await prisma.project.findUniqueOrThrow({ where: { id: short.projectId }, include: { storyboard: { include: { cells: { orderBy: { cellIndex: "asc" } } } } } });
     expect(project).toMatchObject({ resolution: "shorts", sourceProjectId: sourceId, derivedKind: "short" });
+    await expectOwnMusic(project.id);
     const shortCells = project.storyboard!.cells;
     // the run's scenes, then the end card
     expect(shortCells.length).toBe(pick.toScene - pick.fromScene + 2);
@@ -159,9 +186,12 @@ describe("a version in another language", () => {
     const project = await prisma.project.findUniqueOrThrow({ where: { id: version.projectId } });
     expect(project).toMatchObject({ language: "es", sourceProjectId: sourceId, derivedKind: "version" });
     expect(project.title).toMatch(/pulpo/i);
+    await expectOwnMusic(project.id);
     for (const [i, cell] of cells!.entries()) {
-      // the same stored picture, a Spanish text, a Spanish voice, captions whose words are the text's
-      expect(cell.imageFileId).toBe(source![i]!.imageFileId);
+      // the same picture in its own file, a Spanish text, a Spanish voice, captions whose words are the text's
+      expect(cell.imageFileId).not.toBe(source![i]!.imageFileId);
+      const [own, original] = await Promise.all([cell.imageFileId!, source![i]!.imageFileId!].map(async (id) => readMedia(await prisma.mediaFile.findUniqueOrThrow({ where: { id } }))));
+      expect(own!.equals(original!)).toBe(true);
       expect(cell.voiceoverText).not.toBe(source![i]!.voiceoverText);
       expect(cell.voiceoverText).toMatch(/\b(el|la|los|las|de|y|un|una)\b/i);
       expect(cell.audioVoiceId).toMatch(/es/);
@@ -169,5 +199,39 @@ describe("a version in another language", () => {
       const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, "").split(/\s+/).filter(Boolean);
       expect(norm(timings!.words.map((w) => w.text).join(" "))).toEqual(norm(cell.voiceoverText));
     }
+  });
+
+  it("deleting either project leaves the other's pictures and music: a deleted version, then the deleted source", { timeout: 300_000 }, async () => {
+    const sourceCells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId: sourceId } }, orderBy: { cellIndex: "asc" } });
+    const sourceTrack = await prisma.musicTrack.findFirstOrThrow({ where: { projectId: sourceId } });
+    const sourceFiles = [...sourceCells.flatMap((c) => [c.imageFileId!, c.audioFileId!]), sourceTrack.mediaFileId!];
+    const before = await Promise.all(sourceFiles.map(served));
+    expect(before.map((b) => b.status)).toEqual(sourceFiles.map(() => 200));
+
+    // a second version, deleted: the source's files all still serve, byte for byte
+    const second = await (await post(versionsAction, `/api/projects/${sourceId}/versions`, { language: "es", voiceovers: false })).json();
+    const secondFiles = (await prisma.mediaFile.findMany({ where: { projectId: second.projectId } })).map((f) => f.id);
+    expect(secondFiles.length).toBe(sourceCells.length + 1);
+    expect((await deleteProject(userId, second.projectId)).filesRemoved).toBe(secondFiles.length);
+    expect((await Promise.all(secondFiles.map(served))).map((r) => r.status)).toEqual(secondFiles.map(() => 404));
+    const after = await Promise.all(sourceFiles.map(served));
+    after.forEach((a, i) => expect(a.status === 200 && a.bytes!.equals(before[i]!.bytes!)).toBe(true));
+
+    // the source deleted: the first version's pictures and music still serve, and it still renders
+    const version = await prisma.project.findFirstOrThrow({ where: { sourceProjectId: sourceId, derivedKind: "version" } });
+    await deleteProject(userId, sourceId);
+    expect((await Promise.all(sourceFiles.map(served))).map((r) => r.status)).toEqual(sourceFiles.map(() => 404));
+    const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId: version.id } }, orderBy: { cellIndex: "asc" } });
+    const track = await prisma.musicTrack.findFirstOrThrow({ where: { projectId: version.id } });
+    const versionFiles = [...cells.map((c) => c.imageFileId!), track.mediaFileId!];
+    (await Promise.all(versionFiles.map(served))).forEach((r, i) => expect(r.status, versionFiles[i]).toBe(200));
+    const render = await prisma.renderedVideo.create({ data: { projectId: version.id, status: "processing", workflowId: renderWorkflowId(version.id) } });
+    const result = await testWorker.client.workflow.execute(renderVideoWorkflow, {
+      taskQueue: testWorker.taskQueue,
+      workflowId: renderWorkflowId(version.id),
+      args: [{ renderId: render.id, userId, projectId: version.id, width: 320, height: 180, captions: false }],
+    });
+    const facts = await probeVideo(mediaFilePath((await findMediaForUser(userId, result.mediaFileId))!));
+    expect(facts.video).toMatchObject({ width: 320, height: 180 });
   });
 });
