@@ -12,10 +12,11 @@ import { MAX_JSON_BYTES, readBodyCapped } from "./api.server";
 import type { ApiRequestCaller } from "./api-token-gate.server";
 import { API_V1_VERSION, ListVideosQuerySchema, VIDEO_STATUSES } from "./api-v1.server";
 import { getMakeVideo, listMakeVideos, listVoicesAndLanguages, publishMakeVideo, startMakeVideo, toApiVideo } from "./make-video.server";
+import { OUTPUT_TOOLS, registerOutputTools } from "./mcp-outputs.server";
 import { problem, toProblem } from "./problem.server";
 import { createRateLimiters, RATE_LIMITS } from "./web-app.server";
 
-export const MCP_TOOLS = ["make_video", "get_video_status", "list_videos", "list_voices", "publish_video"] as const;
+export const MCP_TOOLS = ["make_video", "get_video_status", "list_videos", "list_voices", "publish_video", ...OUTPUT_TOOLS] as const;
 
 const VideoIdInput = { id: z.string().min(1).max(64).describe("The video's id, as make_video or list_videos gave it.") };
 
@@ -140,6 +141,7 @@ export function createReelsmithMcpServer(caller: ApiRequestCaller): McpServer {
       }),
   );
 
+  registerOutputTools(server, caller, { answer, run, refuseWrite: async () => (mayWrite() ? generationRefusal(caller.userId) : { isError: true, content: [{ type: "text", text: `403: ${READ_ONLY_REFUSAL}` }] }) });
   return server;
 }
 
