@@ -22,6 +22,9 @@ const projects: Group = (route) => {
   route("/api/projects/:id/open", "routes/projects/api.projects.$id.open.ts");
   route("/api/projects/:id/storyboard", "routes/projects/api.projects.$id.storyboard.ts");
   route("/api/projects/:id/narration", "routes/projects/api.projects.$id.narration.ts");
+  route("/api/projects/:id/shorts", "routes/projects/api.projects.$id.shorts.ts");
+  route("/api/projects/:id/versions", "routes/projects/api.projects.$id.versions.ts");
+  route("/projects/:id/outputs", "routes/projects/projects.$id.outputs.tsx");
   route("/api/media/:id", "routes/projects/api.media.$id.ts");
   route("/api/progress-events", "routes/projects/api.progress-events.ts");
   route("/healthz", "routes/projects/healthz.ts");
@@ -149,6 +152,8 @@ const apiV1: Group = (route) => {
   route("/api/v1/channels/:id/calendar", "routes/channels/api.v1.channels.$id.calendar.ts");
   route("/channels", "routes/channels/channels.tsx");
   route("/channels/:id", "routes/channels/channels.$id.tsx");
+  route("/api/v1/projects/:id/shorts", "routes/api-v1/api.v1.projects.$id.shorts.ts");
+  route("/api/v1/projects/:id/versions", "routes/api-v1/api.v1.projects.$id.versions.ts");
   route("/mcp", "routes/api-v1/mcp.ts");
 };
 

@@ -156,6 +156,10 @@ export type ProjectSummary = {
   isCurrent: boolean;
   createdAt: string;
   updatedAt: string;
+  /** the video it was made from (a Short or a version in another language, issue 51), and which of the two */
+  sourceProjectId: string | null;
+  derivedKind: string | null;
+  language: string;
 };
 
 export async function listProjectsWithStage(userId: string): Promise<ProjectSummary[]> {
@@ -174,6 +178,9 @@ export async function listProjectsWithStage(userId: string): Promise<ProjectSumm
     isCurrent: project.id === current?.id,
     createdAt: project.createdAt.toISOString(),
     updatedAt: project.updatedAt.toISOString(),
+    sourceProjectId: project.sourceProjectId,
+    derivedKind: project.derivedKind,
+    language: project.language,
   }));
 }
 

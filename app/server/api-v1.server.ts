@@ -8,6 +8,7 @@ import { createDocument } from "zod-openapi";
 import { MakeVideoOptionsSchema, PublishVideoSchema } from "~/lib/make-video-options";
 import { MAKE_VIDEO_STAGE_LABELS, MAKE_VIDEO_STAGES } from "../../workflows/shared/make-video";
 import { MAX_JSON_BYTES, readBodyCapped } from "./api.server";
+import { CreateShortSchema, CreateVersionSchema, ProjectIdParamsSchema, ShortOptionsQuerySchema, ShortOptionsSchema, ShortSchema, VersionOptionsSchema, VersionSchema } from "./api-v1-outputs.server";
 import { CreateBatchSchema } from "./batches.server";
 import { PlatformPostListSchema, PublishBodySchema, PublishResultSchema, SocialAccountListSchema } from "./platforms/platform-posts-schemas";
 import { channelOpenApiPaths } from "./channels-api.server";
@@ -309,6 +310,39 @@ export function openApiDocument(serverUrl: string) {
           operationId: "listSocialAccounts",
           summary: "Your TikTok and Instagram accounts (connected in Settings)",
           responses: { "200": { description: "The accounts.", content: { "application/json": { schema: SocialAccountListSchema } } }, ...errors },
+        },
+      },
+      // one video, many outputs (issue 51)
+      "/api/v1/projects/{id}/shorts": {
+        get: {
+          operationId: "shortOptions",
+          summary: "A video's scenes and suggested runs for Shorts",
+          requestParams: { path: ProjectIdParamsSchema, query: ShortOptionsQuerySchema },
+          responses: { "200": { description: "The scenes and up to three suggested runs within maxSeconds.", content: { "application/json": { schema: ShortOptionsSchema } } }, ...errors },
+        },
+        post: {
+          operationId: "createShort",
+          summary: "Cut a Short from a run of the video's scenes",
+          description: "A new 9:16 project linked to the video: pictures reframed around their subjects, the hook line, captions in the vertical safe zone and an end card. 422 when the run is longer than maxSeconds.",
+          requestParams: { path: ProjectIdParamsSchema },
+          requestBody: { required: true, content: { "application/json": { schema: CreateShortSchema } } },
+          responses: { "201": { description: "Made.", content: { "application/json": { schema: ShortSchema } } }, ...writeErrors, "422": problemResponse("The run is longer than the Short may be.") },
+        },
+      },
+      "/api/v1/projects/{id}/versions": {
+        get: {
+          operationId: "versionOptions",
+          summary: "Languages a video can be translated into on this server",
+          requestParams: { path: ProjectIdParamsSchema },
+          responses: { "200": { description: "The target languages (offline machine translation).", content: { "application/json": { schema: VersionOptionsSchema } } }, ...errors },
+        },
+        post: {
+          operationId: "createVersion",
+          summary: "Make the video in another language",
+          description: "A new project linked to the video: its script and scenes machine translated, the same pictures, voiceovers made in the new language (now, or after proofreading).",
+          requestParams: { path: ProjectIdParamsSchema },
+          requestBody: { required: true, content: { "application/json": { schema: CreateVersionSchema } } },
+          responses: { "201": { description: "Made.", content: { "application/json": { schema: VersionSchema } } }, ...writeErrors, "422": problemResponse("This server cannot translate into that language offline.") },
         },
       },
       "/api/v1/voices": {

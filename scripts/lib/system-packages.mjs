@@ -18,6 +18,12 @@ const RENDER = [
   { pkg: "fonts-lohit-deva", file: "/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf" },
   // offline voices in languages other than English (Flite's English voices ship in npm)
   { pkg: "espeak-ng", file: "/usr/bin/espeak-ng" },
+  // offline machine translation for versions in other languages (issue 51, decision 230): Apertium and its pairs
+  { pkg: "apertium", file: "/usr/bin/apertium" },
+  { pkg: "apertium-en-es", file: "/usr/share/apertium/modes/eng-spa.mode" },
+  { pkg: "apertium-en-ca", file: "/usr/share/apertium/modes/eng-cat.mode" },
+  { pkg: "apertium-en-gl", file: "/usr/share/apertium/modes/en-gl.mode" },
+  { pkg: "apertium-eo-en", file: "/usr/share/apertium/modes/en-eo.mode" },
 ];
 // the observability test scrapes the web server and the worker with the real Prometheus (issue 54); only its binary
 // is used (no system service is started: the test runs /usr/bin/prometheus with its own configuration)

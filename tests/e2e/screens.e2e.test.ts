@@ -150,6 +150,7 @@ describe("every screen, photographed and checked with axe", () => {
     await visit(page, "/batches", "/batches", "empty", mainLoaded);
     await visit(page, "/projects/:id", "/projects/not-a-project-of-mine", "not-found", heading("Page Not Found"));
     await visit(page, "/projects/:id/upload", "/projects/not-a-project-of-mine/upload", "not-found", mainLoaded);
+    await visit(page, "/projects/:id/outputs", "/projects/not-a-project-of-mine/outputs", "not-found", heading("Page Not Found"));
     await visit(page, "*", "/no-such-page", "signed-in", heading("Page Not Found"));
     await page.context().close();
   });
@@ -170,6 +171,7 @@ describe("every screen, photographed and checked with axe", () => {
     await visit(page, "/upload", "/upload", "connect", heading("Your Video"));
     await visit(page, "/projects/:id", `/projects/${projectId}`, "done", heading("Bees at Dawn"));
     await visit(page, "/projects/:id/upload", `/projects/${projectId}/upload`, "done", heading("Your Video"));
+    await visit(page, "/projects/:id/outputs", `/projects/${projectId}/outputs`, "done", heading("Shorts from this video"));
 
     // a render that failed: the error as the catalogue words it, never a raw object
     await prisma.renderedVideo.create({ data: { projectId, status: "error", error: "Rendering failed: the renderer stopped unexpectedly." } });

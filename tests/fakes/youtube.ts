@@ -63,7 +63,9 @@ export type UploadSession = {
   accessToken: string;
 };
 export type VideoResource = {
-  snippet?: { title?: string; description?: string; tags?: string[]; categoryId?: string };
+  snippet?: { title?: string; description?: string; tags?: string[]; categoryId?: string; defaultLanguage?: string };
+  /** per-language title and description (videos#localizations); the part must name localizations */
+  localizations?: Record<string, { title?: string; description?: string }>;
   status?: { privacyStatus?: string; publishAt?: string; selfDeclaredMadeForKids?: boolean; madeForKids?: boolean; containsSyntheticMedia?: boolean };
 };
 export type FakeCaption = { id: string; videoId: string; language: string; name: string; isDraft: boolean; contentType: string; text: string };
@@ -231,6 +233,13 @@ export class FakeYoutube {
       if (!Number.isFinite(total) || total <= 0) return json(res, 400, youtubeError(400, "badContent", "X-Upload-Content-Length is required", "global"));
       const resource = JSON.parse(body.toString("utf8") || "{}") as VideoResource;
       if (!resource.snippet?.title) return json(res, 400, youtubeError(400, "invalidTitle", "The request metadata specifies an invalid or empty video title."));
+      // videos.insert: localized details need the default language (error defaultLanguageNotSet) and the part named
+      if (resource.localizations && Object.keys(resource.localizations).length) {
+        if (!resource.snippet.defaultLanguage) {
+          return json(res, 400, youtubeError(400, "defaultLanguageNotSet", "The request is trying to add localized video details without specifying the default language of the video details."));
+        }
+        if (!/(^|,)localizations(,|$)/.test(url.searchParams.get("part") ?? "")) delete resource.localizations;
+      }
       if (resource.status?.publishAt && resource.status.privacyStatus !== "private") {
         return json(res, 400, youtubeError(400, "invalidPublishAt", "The request metadata specifies an invalid scheduled publishing time."));
       }

@@ -55,7 +55,7 @@ async function connect(token: string | null) {
   return client;
 }
 
-type Video = { id: string; status: string; stage: string; percent: number; error: string | null; links: { video: string | null } };
+type Video = { id: string; projectId: string | null; status: string; stage: string; percent: number; error: string | null; links: { video: string | null } };
 const textOf = (result: unknown) => (((result as { content?: { type: string; text: string }[] }).content ?? []).map((c) => c.text).join("\n"));
 
 describe("/mcp with the MCP SDK's client", () => {
@@ -104,8 +104,41 @@ describe("/mcp with the MCP SDK's client", () => {
     expect(textOf(publish)).toMatch(/YouTube|Premium/);
     expect((await prisma.videoRun.findUniqueOrThrow({ where: { id: video.id } })).status).toBe("completed");
 
+    // one video, many outputs: suggested Shorts, a Short made from one, a Spanish version
+    const projectId = video.projectId!;
+    const suggested = await client.callTool({ name: "suggest_shorts", arguments: { projectId, maxSeconds: 30 } });
+    expect(suggested.isError, textOf(suggested)).toBeFalsy();
+    const options = suggested.structuredContent as { ready: boolean; suggestions: { fromScene: number; toScene: number; seconds: number }[]; versionLanguages: { code: string }[] };
+    expect(options.ready).toBe(true);
+    expect(options.suggestions.length).toBeGreaterThan(0);
+    for (const s of options.suggestions) expect(s.seconds).toBeLessThanOrEqual(30);
+    expect(options.versionLanguages.map((l) => l.code)).toContain("es");
+    const backwards = await client.callTool({ name: "make_short", arguments: { projectId, fromScene: 1, toScene: 0 } });
+    expect(backwards.isError).toBe(true);
+    expect(textOf(backwards)).toMatch(/^400: toScene must not come before fromScene\. \(toScene\)/);
+    const pick = options.suggestions[0]!;
+    const short = await client.callTool({ name: "make_short", arguments: { projectId, fromScene: pick.fromScene, toScene: pick.toScene, hook: "Bees can dance?" } });
+    expect(short.isError, textOf(short)).toBeFalsy();
+    const shortMade = short.structuredContent as { projectId: string; scenes: number };
+    expect(shortMade.scenes).toBe(pick.toScene - pick.fromScene + 1);
+    expect(await prisma.project.findUniqueOrThrow({ where: { id: shortMade.projectId } })).toMatchObject({ userId: owner.id, resolution: "shorts", sourceProjectId: projectId, derivedKind: "short" });
+    const unknownLanguage = await client.callTool({ name: "make_version", arguments: { projectId, language: "xx" } });
+    expect(unknownLanguage.isError).toBe(true);
+    expect(textOf(unknownLanguage)).toMatch(/^400: .*"xx".*\(language\)/);
+    const version = await client.callTool({ name: "make_version", arguments: { projectId, language: "es", voiceovers: false } });
+    expect(version.isError, textOf(version)).toBeFalsy();
+    const versionMade = version.structuredContent as { projectId: string; language: string; voiceovers: string };
+    expect(versionMade).toMatchObject({ language: "es", voiceovers: "after proofreading" });
+    expect(await prisma.project.findUniqueOrThrow({ where: { id: versionMade.projectId } })).toMatchObject({ userId: owner.id, language: "es", sourceProjectId: projectId, derivedKind: "version" });
+
     // another user's agent: the id is unknown to it
     const stranger = await connect((await createApiToken((await createTestUser()).id, { name: "other", scope: "full", expiresInDays: 7 })).token);
+    for (const [name, args] of [["suggest_shorts", { projectId }], ["make_short", { projectId, fromScene: 0, toScene: 0 }], ["make_version", { projectId, language: "es" }]] as const) {
+      const foreignOutput = await stranger.callTool({ name, arguments: args });
+      expect(foreignOutput.isError).toBe(true);
+      expect(textOf(foreignOutput)).toMatch(/^404: /);
+    }
+    expect(await prisma.project.count({ where: { sourceProjectId: projectId } })).toBe(2);
     const foreign = await stranger.callTool({ name: "get_video_status", arguments: { id: video.id } });
     expect(foreign.isError).toBe(true);
     expect(textOf(foreign)).toMatch(/^404: Video not found/);
@@ -122,6 +155,13 @@ describe("/mcp with the MCP SDK's client", () => {
     expect(make.isError).toBe(true);
     expect(textOf(make)).toMatch(/^403: .*read-only/);
     expect(await prisma.videoRun.count({ where: { userId: owner.id } })).toBe(0);
+    const source = await prisma.project.create({ data: { userId: owner.id, title: "Read only", topic: "t", resolution: "landscape", durationSeconds: 10 } });
+    for (const [name, args] of [["make_short", { projectId: source.id, fromScene: 0, toScene: 0 }], ["make_version", { projectId: source.id, language: "es" }]] as const) {
+      const refused = await reader.callTool({ name, arguments: args });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/^403: .*read-only/);
+    }
+    expect(await prisma.project.count({ where: { userId: owner.id } })).toBe(1);
     await reader.close();
 
     await expect(connect(null)).rejects.toThrow(/401/);

@@ -61,6 +61,9 @@ afterAll(async () => {
 
 type Call = { method: string; path: string; params: Record<string, string>; body?: string };
 
+/** A's batch, A's project (Shorts and versions, issue 51) or A's video, as the path names. */
+const idFor = (path: string) => (path.startsWith("/api/v1/batches/") ? batchId : path.startsWith("/api/v1/projects/") ? a.projectId : runId);
+
 async function call(route: ListedRoute, c: Call, authorization: string | null) {
   const fn = c.method === "GET" ? route.module.loader : route.module.action;
   const headers: Record<string, string> = { "Content-Type": "application/json" };
@@ -73,7 +76,7 @@ async function call(route: ListedRoute, c: Call, authorization: string | null) {
 function paramsFor(path: string): Record<string, string> {
   if (!path.includes(":id")) return {};
   if (path.startsWith("/api/v1/channels/")) return { id: channelId, ideaId };
-  return { id: path.startsWith("/api/v1/batches/") ? batchId : runId };
+  return { id: idFor(path) };
 }
 /** The write method of a route's action. */
 function writeMethodOf(path: string): string {
@@ -95,7 +98,7 @@ function writeCalls(): { route: ListedRoute; call: Call }[] {
 }
 
 describe("/api/v1 write routes", () => {
-  it("are POST /videos, DELETE /videos/{id}, POST /videos/{id}/cancel and /publish, POST /batches and /batches/{id}/retry", () => {
+  it("are POST /videos, DELETE /videos/{id}, POST /videos/{id}/cancel and /publish, POST /batches and /batches/{id}/retry, POST /projects/{id}/shorts and /versions", () => {
     expect(writeCalls().map((w) => `${w.call.method} ${w.route.path}`).sort()).toEqual([
       "DELETE /api/v1/videos/:id",
       "PATCH /api/v1/channels/:id",
@@ -104,6 +107,8 @@ describe("/api/v1 write routes", () => {
       "POST /api/v1/batches/:id/retry",
       "POST /api/v1/channels",
       "POST /api/v1/channels/:id/ideas",
+      "POST /api/v1/projects/:id/shorts",
+      "POST /api/v1/projects/:id/versions",
       "POST /api/v1/videos",
       "POST /api/v1/videos/:id/cancel",
       "POST /api/v1/videos/:id/publish",

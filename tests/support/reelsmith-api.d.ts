@@ -200,6 +200,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/shorts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A video's scenes and suggested runs for Shorts */
+        get: operations["shortOptions"];
+        put?: never;
+        /**
+         * Cut a Short from a run of the video's scenes
+         * @description A new 9:16 project linked to the video: pictures reframed around their subjects, the hook line, captions in the vertical safe zone and an end card. 422 when the run is longer than maxSeconds.
+         */
+        post: operations["createShort"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Languages a video can be translated into on this server */
+        get: operations["versionOptions"];
+        put?: never;
+        /**
+         * Make the video in another language
+         * @description A new project linked to the video: its script and scenes machine translated, the same pictures, voiceovers made in the new language (now, or after proofreading).
+         */
+        post: operations["createVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/voices": {
         parameters: {
             query?: never;
@@ -429,6 +471,32 @@ export interface components {
             concurrency?: number;
             rows?: unknown[];
             csv?: string;
+        };
+        /**
+         * @description A run of the video's scenes (0-based, both included) as a Short; `hook` is the opening line drawn on its first picture (default: the run's first sentence).
+         * @example {
+         *       "fromScene": 0,
+         *       "toScene": 3,
+         *       "hook": "Why do octopuses have three hearts?",
+         *       "maxSeconds": 60
+         *     }
+         */
+        CreateShort: {
+            fromScene: number;
+            toScene: number;
+            hook?: string;
+            maxSeconds?: number;
+        };
+        /**
+         * @description The video in another language, machine translated offline. `voiceovers: false` leaves the voiceovers for after proofreading.
+         * @example {
+         *       "language": "es",
+         *       "voiceovers": true
+         *     }
+         */
+        CreateVersion: {
+            language: string;
+            voiceovers?: boolean;
         };
         CreateChannel: {
             name: string;
@@ -756,6 +824,74 @@ export interface components {
                 /** Format: date-time */
                 connectedAt: string;
             }[];
+        };
+        ShortOptions: {
+            projectId: string;
+            title: string;
+            resolution: string;
+            maxSeconds: number;
+            /** @description The longest Short the platform takes (YouTube: 180 s). */
+            limitSeconds: number;
+            /** @description Every scene has its picture and voiceover. */
+            ready: boolean;
+            scenes: {
+                cellIndex: number;
+                text: string;
+                seconds: number;
+                imageUrl: string | null;
+            }[];
+            /** @description Suggested runs, each within maxSeconds, not overlapping. */
+            suggestions: {
+                fromScene: number;
+                toScene: number;
+                seconds: number;
+                hook: string;
+                reason: string;
+            }[];
+        };
+        Short: {
+            /** @description The Short's own project (9:16), linked to its source; render and publish it like any project. */
+            projectId: string;
+            title: string;
+            /** @description Its length with the end card, as rendered. */
+            seconds: number;
+            scenes: number;
+            reframing: {
+                cellIndex: number;
+                /** @enum {string} */
+                method: "subject" | "saliency";
+                subject: {
+                    left: number;
+                    top: number;
+                    size: number;
+                } | null;
+                crop: {
+                    left: number;
+                    top: number;
+                    width: number;
+                    height: number;
+                } | null;
+            }[];
+        };
+        VersionOptions: {
+            projectId: string;
+            language: string;
+            translator: string;
+            targets: {
+                code: string;
+                name: string;
+            }[];
+        };
+        Version: {
+            /** @description The version's own project, linked to its source, with the same pictures. */
+            projectId: string;
+            title: string;
+            language: string;
+            /** @description Machine translation: offer a proofreading step. */
+            translatedBy: string;
+            scenes: number;
+            /** @enum {string} */
+            voiceovers: "started" | "after proofreading";
         };
         Voices: {
             /** @description "offline" (the voices that ship with Reelsmith) or the voice service in use. */
@@ -2066,6 +2202,360 @@ export interface operations {
             };
             /** @description No such video for this token's owner (another user's id looks the same). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    shortOptions: {
+        parameters: {
+            query?: {
+                maxSeconds?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The project's id (a video's `projectId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scenes and up to three suggested runs within maxSeconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortOptions"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createShort: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a video's `projectId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateShort"];
+            };
+        };
+        responses: {
+            /** @description Made. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Short"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The owner's plan does not allow it (`limit` names which: projects, music, upload, quality). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The video is not in a state that allows it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The run is longer than the Short may be. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    versionOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a video's `projectId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target languages (offline machine translation). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionOptions"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a video's `projectId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateVersion"];
+            };
+        };
+        responses: {
+            /** @description Made. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The owner's plan does not allow it (`limit` names which: projects, music, upload, quality). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The video is not in a state that allows it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This server cannot translate into that language offline. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

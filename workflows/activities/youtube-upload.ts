@@ -11,6 +11,7 @@ import { prisma } from "~/core/db.server";
 import { decryptSecret, encryptSecret } from "~/core/encryption.server";
 import { getEnv } from "~/core/env.server";
 import { findMediaForUser, mediaIdFromUrl, mediaSize, openMediaStream, readMediaRange } from "~/core/storage.server";
+import { versionLocalizations, type VersionLocalization } from "~/core/youtube-localizations.server";
 import {
   authorizedYoutube,
   freshAccessToken,
@@ -78,18 +79,16 @@ function progressReporter(input: YoutubeUploadInput) {
 }
 
 /** The video resource YouTube gets: a publishAt makes the video private until then, as YouTube requires. */
-function videoResource(upload: {
-  title: string;
-  description: string;
-  tags: string[];
-  categoryId: string;
-  privacyStatus: string;
-  publishAt: Date | null;
-  madeForKids: boolean;
-  containsSyntheticMedia: boolean;
-}) {
+function videoResource(
+  upload: { title: string; description: string; tags: string[]; categoryId: string; privacyStatus: string; publishAt: Date | null; madeForKids: boolean; containsSyntheticMedia: boolean },
+  language: string,
+  versions: VersionLocalization[] = [],
+) {
+  // the versions' titles and descriptions (issue 51); YouTube requires defaultLanguage with localizations
+  const localized = versions.length ? { localizations: Object.fromEntries(versions.map((v) => [v.language, { title: v.title, description: v.description }])) } : {};
   return {
-    snippet: { title: upload.title, description: upload.description, tags: upload.tags, categoryId: upload.categoryId },
+    ...localized,
+    snippet: { title: upload.title, description: upload.description, tags: upload.tags, categoryId: upload.categoryId, ...(versions.length ? { defaultLanguage: language } : {}) },
     status: {
       privacyStatus: upload.publishAt ? "private" : upload.privacyStatus,
       ...(upload.publishAt ? { publishAt: upload.publishAt.toISOString() } : {}),
@@ -148,6 +147,8 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
     const upload = await loadUpload(input);
     if (upload.youtubeVideoId) return { videoId: upload.youtubeVideoId };
     const { file, size } = await videoFileOf(input, upload);
+    const language = (await prisma.project.findUnique({ where: { id: input.projectId }, select: { language: true } }))?.language ?? "en";
+    const versions = await versionLocalizations(input.projectId, language, upload.description);
     const report = progressReporter(input);
     const attempt = Context.current().info.attempt;
     const cancelled = Context.current().cancellationSignal;
@@ -221,7 +222,7 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
 
     const startSession = async (): Promise<string> => {
       for (;;) {
-        const url = `${base}upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`;
+        const url = `${base}upload/youtube/v3/videos?uploadType=resumable&part=snippet,status${versions.length ? ",localizations" : ""}`;
         const response = await fetch(url, {
           method: "POST",
           headers: {
@@ -230,7 +231,7 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
             "X-Upload-Content-Length": String(size),
             "X-Upload-Content-Type": file.mimeType || "video/mp4",
           },
-          body: JSON.stringify(videoResource(upload)),
+          body: JSON.stringify(videoResource(upload, language, versions)),
           signal: cancelled,
         });
         if (response.status === 401) {
@@ -375,6 +376,23 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
         youtubeCallOptions(),
       );
       if (!data.id) throw new Error("YouTube took the caption track but sent no caption id");
+      // each rendered version's captions as another language of the same video (issue 51); a refusal is noted, the
+      // original's track stays recorded (a retry must not send it twice)
+      for (const version of await versionLocalizations(input.projectId, language, "")) {
+        if (!version.cues.length) continue;
+        try {
+          await youtube.captions.insert(
+            {
+              part: ["snippet"],
+              requestBody: { snippet: { videoId: upload.youtubeVideoId, language: version.language, name: languageOf(version.language).nativeName, isDraft: false } },
+              media: { mimeType: "application/octet-stream", body: Readable.from([toSrt(version.cues)]) },
+            },
+            youtubeCallOptions(),
+          );
+        } catch (e) {
+          return record(data.id, `The ${languageOf(version.language).name} caption track was not sent: ${googleErrorDetails(e).message}`);
+        }
+      }
       return record(data.id, null);
     } catch (e) {
       const { status, reason, message } = googleErrorDetails(e);

@@ -14,6 +14,7 @@ import { DURATION_RULES } from "~/lib/video-format";
 import { cn } from "~/lib/utils";
 import type { AccessLevel } from "~/lib/subscription";
 import type { ProjectSummary, StepsDone } from "~/core/projects.server";
+import { ProjectFamily } from "./project-family";
 
 export type DashboardData = {
   userName: string;
@@ -47,7 +48,7 @@ function StageSteps({ done }: { done: StepsDone }) {
   );
 }
 
-function ProjectCard({ project }: { project: ProjectSummary }) {
+function ProjectCard({ project, all }: { project: ProjectSummary; all: ProjectSummary[] }) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const queryClient = useQueryClient();
@@ -96,6 +97,7 @@ function ProjectCard({ project }: { project: ProjectSummary }) {
         </span>
       </p>
       <StageSteps done={project.done} />
+      <ProjectFamily project={project} all={all} />
       <div className="mt-auto flex items-center justify-between gap-2">
         <Button
           variant={project.isCurrent ? "default" : "outline"}
@@ -196,7 +198,7 @@ export function DashboardView({ data }: { data: DashboardData }) {
       ) : (
         <ul className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
           {projects.map((project) => (
-            <ProjectCard key={project.id} project={project} />
+            <ProjectCard key={project.id} project={project} all={projects} />
           ))}
         </ul>
       )}

@@ -127,6 +127,8 @@ export type SceneArt = {
   palette: string;
   /** every SVG document drawn into the picture, background first, each placed at left/top */
   layers: { svg: string; left: number; top: number }[];
+  /** where the main subject is drawn, px (a square); absent for the abstract fallback. A Short's crop keeps it (issue 51). */
+  mainBox?: { left: number; top: number; size: number };
 };
 
 const svgDoc = (width: number, height: number, body: string) =>
@@ -209,9 +211,11 @@ export function planSceneArt(
       const left = Math.round(Math.min(width - size, Math.max(0, box.cx * width - size / 2)));
       const top = Math.round(Math.min(height - size, Math.max(0, box.cy * height - size / 2)));
       layers.push({ svg: iconSvg(name, size), left, top });
+      return { left, top, size };
     };
     for (const { name, box } of placed) place(name, box);
-    place(subjects.main, layout.main);
+    const mainBox = place(subjects.main, layout.main);
+    return { subjects, layout: layoutIndex, palette: palette.name, layers, mainBox };
   }
   return { subjects, layout: layoutIndex, palette: palette.name, layers };
 }
