@@ -50,6 +50,7 @@ const storyboard: Group = (route) => {
   route("/api/scene-media", "routes/storyboard/api.scene-media.ts");
   route("/api/image-source", "routes/storyboard/api.image-source.ts");
   route("/api/caption-style", "routes/storyboard/api.caption-style.ts");
+  route("/api/ai-clips", "routes/storyboard/api.ai-clips.ts");
   route("/api/projects/:id/scenes", "routes/storyboard/api.projects.$id.scenes.ts");
 };
 
@@ -107,6 +108,7 @@ const settings: Group = (route) => {
   route("/settings/legacy", "routes/settings/settings_.legacy.tsx");
   route("/settings/operations", "routes/settings/settings_.operations.tsx");
   route("/api/config", "routes/settings/api.config.ts");
+  route("/api/ai-clip-settings", "routes/settings/api.ai-clip-settings.ts");
   route("/api/elevenlabs/voices", "routes/settings/api.elevenlabs.voices.ts");
   route("/api/elevenlabs/default-voices", "routes/settings/api.elevenlabs.default-voices.ts");
   route("/api/voice-sample", "routes/settings/api.voice-sample.ts");

@@ -12,3 +12,4 @@ export { webhookDeliveryWorkflow } from "./webhooks";
 export { videoBatchWorkflow } from "./video-batch";
 export { voicePaceWorkflow } from "./voice-pace";
 export { voiceSampleWorkflow } from "./voice-sample";
+export { animateScenesWorkflow } from "./ai-clips";

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AlertCircle, Clapperboard, Loader2 } from "lucide-react";
+import { AnimateScenesPanel } from "~/components/storyboard/animate-scenes-panel";
 import { GenerateAllBar } from "~/components/storyboard/generate-all-bar";
 import { ImageSourcePicker } from "~/components/storyboard/image-source-picker";
 import { SceneCard } from "~/components/storyboard/scene-card";
@@ -152,6 +153,7 @@ export default function StoryboardPage() {
         starting={startAll.isPending}
         onGenerateAll={() => startAll.mutate()}
       />
+      <AnimateScenesPanel scenes={list.map((c) => ({ cellIndex: c.cellIndex, hasPicture: Boolean(c.imageUrl) }))} onClipsMade={refreshMedia} />
       <div className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
         {list.map((cell) => (
           <SceneCard
