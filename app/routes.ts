@@ -51,6 +51,7 @@ const storyboard: Group = (route) => {
   route("/api/image-source", "routes/storyboard/api.image-source.ts");
   route("/api/caption-style", "routes/storyboard/api.caption-style.ts");
   route("/api/ai-clips", "routes/storyboard/api.ai-clips.ts");
+  route("/api/transitions", "routes/storyboard/api.transitions.ts");
   route("/api/projects/:id/scenes", "routes/storyboard/api.projects.$id.scenes.ts");
 };
 

@@ -4,6 +4,7 @@ import { AlertCircle, Clapperboard, Loader2 } from "lucide-react";
 import { AnimateScenesPanel } from "~/components/storyboard/animate-scenes-panel";
 import { GenerateAllBar } from "~/components/storyboard/generate-all-bar";
 import { ImageSourcePicker } from "~/components/storyboard/image-source-picker";
+import { TransitionPicker } from "~/components/storyboard/transition-picker";
 import { SceneCard } from "~/components/storyboard/scene-card";
 import { noBusy, useStoryboard, type StoryboardInitialData } from "~/components/storyboard/use-storyboard";
 import { SequentialPlayer } from "~/components/storyboard/sequential-player";
@@ -132,8 +133,9 @@ export default function StoryboardPage() {
           <p className="text-slate-400">
             Storyboard · {list.length} {list.length === 1 ? "scene" : "scenes"} · about {formatLength(seconds)} · {project.resolution}
           </p>
-          <div className="mt-2">
+          <div className="mt-2 flex flex-wrap items-center gap-x-6 gap-y-2">
             <ImageSourcePicker initial={imageSource ?? undefined} />
+            <TransitionPicker />
           </div>
           <MadeWith splitBy={status.data?.splitBy ?? null} cells={list} />
         </div>
