@@ -2,7 +2,7 @@
 // over either is refused, with the figures, before any service is called; the prices are the table's, dated.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Film } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
@@ -22,11 +22,15 @@ export function AiClipsCard() {
   const [monthly, setMonthly] = useState("");
   const [perVideo, setPerVideo] = useState("");
   const [runwayKey, setRunwayKey] = useState("");
+  // the saved figures fill the fields once, when they arrive (never over what the creator is typing)
+  const filled = useRef(false);
   useEffect(() => {
-    if (!settings.data) return;
+    if (!settings.data || filled.current) return;
+    filled.current = true;
     setMonthly(asDollars(settings.data.monthlyBudgetCents));
     setPerVideo(asDollars(settings.data.videoCapCents));
   }, [settings.data]);
+  const loading = !settings.data;
   const save = useMutation({
     mutationFn: () =>
       apiRequest<ClipSettingsView>("PUT", "/api/ai-clip-settings", {
@@ -36,6 +40,8 @@ export function AiClipsCard() {
       }),
     onSuccess: (data) => {
       queryClient.setQueryData(KEY, data);
+      setMonthly(asDollars(data.monthlyBudgetCents));
+      setPerVideo(asDollars(data.videoCapCents));
       setRunwayKey("");
       toast({ title: "AI clip settings saved", description: data.monthlyBudgetCents === null ? "No monthly limit." : `Monthly budget: ${dollars(data.monthlyBudgetCents)}.` });
     },
@@ -62,16 +68,16 @@ export function AiClipsCard() {
         >
           <div className="grid gap-2">
             <Label htmlFor="clip-monthly-budget">Monthly budget (US$)</Label>
-            <Input id="clip-monthly-budget" inputMode="decimal" placeholder="No limit" value={monthly} onChange={(e) => setMonthly(e.target.value)} />
+            <Input id="clip-monthly-budget" disabled={loading} inputMode="decimal" placeholder="No limit" value={monthly} onChange={(e) => setMonthly(e.target.value)} />
           </div>
           <div className="grid gap-2">
             <Label htmlFor="clip-video-cap">Cap per video (US$)</Label>
-            <Input id="clip-video-cap" inputMode="decimal" placeholder="No cap" value={perVideo} onChange={(e) => setPerVideo(e.target.value)} />
+            <Input id="clip-video-cap" disabled={loading} inputMode="decimal" placeholder="No cap" value={perVideo} onChange={(e) => setPerVideo(e.target.value)} />
           </div>
           <div className="grid gap-2">
             <Label htmlFor="clip-runway-key">Runway API key</Label>
             <Input
-              id="clip-runway-key"
+              id="clip-runway-key" disabled={loading}
               type="password"
               autoComplete="off"
               placeholder={settings.data?.hasRunwayKey ? "Saved (type to replace)" : "key_..."}
