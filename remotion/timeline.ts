@@ -216,7 +216,8 @@ export function transitionLook(transition: SceneTransition, k: number, width: nu
   const p = transitionProgress(k, transition.durationInFrames);
   if (transition.kind === "fade") return { newOpacity: 1 - p, newShift: 0, oldShift: 0, oldZoom: 1 };
   if (transition.kind === "slide") {
-    const shift = Math.trunc(p * width);
+    // float arithmetic, as in C: (int)(progress * width) with a float progress
+    const shift = Math.trunc(Math.fround(p * width));
     return { newOpacity: 1, newShift: shift, oldShift: shift - width, oldZoom: 1 };
   }
   const zf = smoothstep(0.5, 1, p);
