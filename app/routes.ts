@@ -52,6 +52,7 @@ const storyboard: Group = (route) => {
   route("/api/caption-style", "routes/storyboard/api.caption-style.ts");
   route("/api/ai-clips", "routes/storyboard/api.ai-clips.ts");
   route("/api/transitions", "routes/storyboard/api.transitions.ts");
+  route("/api/scene-checks", "routes/storyboard/api.scene-checks.ts");
   route("/api/projects/:id/scenes", "routes/storyboard/api.projects.$id.scenes.ts");
 };
 
@@ -70,6 +71,7 @@ const render: Group = (route) => {
   route("/api/render-video", "routes/render/api.render-video.ts");
   route("/api/render-progress", "routes/render/api.render-progress.ts");
   route("/api/latest-video", "routes/render/api.latest-video.ts");
+  route("/api/video-facts", "routes/render/api.video-facts.ts");
   route("/api/delete-videos", "routes/render/api.delete-videos.ts");
   route("/api/rendered-videos/:id/captions/:format", "routes/render/api.rendered-videos.$id.captions.$format.ts");
 };

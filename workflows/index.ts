@@ -13,3 +13,4 @@ export { videoBatchWorkflow } from "./video-batch";
 export { voicePaceWorkflow } from "./voice-pace";
 export { voiceSampleWorkflow } from "./voice-sample";
 export { animateScenesWorkflow } from "./ai-clips";
+export { checkScenesWorkflow } from "./scene-check";

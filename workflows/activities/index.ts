@@ -17,6 +17,9 @@ export const { convertSceneClipUpload } = createSceneClipActivities();
 import { createAiClipActivities } from "./ai-clips";
 
 export const { checkAiClipBudget, generateSceneAiClip } = createAiClipActivities();
+import { createSceneCheckActivities } from "./scene-check";
+
+export const { checkSceneAgainstWords } = createSceneCheckActivities();
 import { createThumbnailActivities } from "./thumbnail";
 
 export const { renderProjectThumbnail, writeUploadMetadataFor } = createThumbnailActivities();

@@ -5,6 +5,7 @@ import { AnimateScenesPanel } from "~/components/storyboard/animate-scenes-panel
 import { GenerateAllBar } from "~/components/storyboard/generate-all-bar";
 import { ImageSourcePicker } from "~/components/storyboard/image-source-picker";
 import { TransitionPicker } from "~/components/storyboard/transition-picker";
+import { SceneCheckPanel, useSceneChecks } from "~/components/storyboard/scene-check-panel";
 import { SceneCard } from "~/components/storyboard/scene-card";
 import { noBusy, useStoryboard, type StoryboardInitialData } from "~/components/storyboard/use-storyboard";
 import { SequentialPlayer } from "~/components/storyboard/sequential-player";
@@ -46,6 +47,7 @@ export default function StoryboardPage() {
   const scenes = useSceneEditing(project?.id ?? null, saved);
   // what the page shows: the scenes with the creator's latest edit already made (a deleted one gone at once)
   const list = scenes.shown;
+  const sceneChecks = useSceneChecks(Boolean(project) && list.length > 0);
 
   if (!project) {
     return (
@@ -123,6 +125,7 @@ export default function StoryboardPage() {
     remove: scenes.remove,
   };
   const editable = !unreachable && !progress?.running;
+  const marks = new Map((sceneChecks.data?.checks ?? []).filter((c) => !c.passed).map((c) => [c.cellIndex, c]));
   const everyAudio = list.length > 0 && list.every((c) => !needsAudio(c));
   return (
     <Shell>
@@ -156,6 +159,7 @@ export default function StoryboardPage() {
         onGenerateAll={() => startAll.mutate()}
       />
       <AnimateScenesPanel scenes={list.map((c) => ({ cellIndex: c.cellIndex, hasPicture: Boolean(c.imageUrl) }))} onClipsMade={refreshMedia} />
+      <SceneCheckPanel onRemade={refreshMedia} />
       <div className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
         {list.map((cell) => (
           <SceneCard
@@ -164,6 +168,7 @@ export default function StoryboardPage() {
             vertical={vertical}
             busy={busy[cell.cellIndex] ?? noBusy}
             playing={playingScene === cell.cellIndex}
+            checkMark={marks.get(cell.cellIndex)}
             onSave={(field, value) => saveCell(cell.cellIndex, field, value)}
             onGenerate={(kind) => generateScene(cell.cellIndex, kind)}
             onMediaChanged={refreshMedia}
