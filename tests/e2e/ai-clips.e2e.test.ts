@@ -19,7 +19,7 @@ const { signIn } = await import("../support/browser-auth");
 const { sceneImage, toneWav } = await import("../fixtures/render-project");
 
 const RUNWAY_KEY = "runway-e2e-key-0123456789";
-const shots = process.env.SCREENSHOT_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "ai-clips-e2e-"));
+const shots = process.env.SCREENSHOTS_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "ai-clips-e2e-"));
 let browser: Browser;
 let page: Page;
 let projectId: string;
@@ -89,5 +89,19 @@ describe("Animate on the storyboard", () => {
     await expect.poll(() => page.getByTestId("clip-spend").textContent()).toContain("Scene 1: 5 s, $0.25 (succeeded)");
     await panel.screenshot({ path: path.join(shots, "ai-clips-animate-spent.png") });
     await page.screenshot({ path: path.join(shots, "ai-clips-storyboard-1280x900.png"), fullPage: true });
+  });
+
+  it("marks a scene whose picture does not show what is said, on the panel and on its card", { timeout: 60_000 }, async () => {
+    // scene 2 (still a picture): drawn offline for words that name nothing the illustrator can draw
+    await prisma.storyboardCell.updateMany({ where: { storyboard: { projectId }, cellIndex: 1 }, data: { imageMadeBy: "Offline illustration", voiceoverText: "Nobody knows exactly when it happens again." } });
+    await page.goto(`${baseUrl()}/storyboard`);
+    await page.getByRole("button", { name: "Check scenes" }).click();
+    const summary = page.getByTestId("scene-check-summary");
+    // the two animated scenes are clips: without a Gemini key nothing can look at them
+    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toBe("0 of 1 checked scene shows what is said (2 not checked)");
+    await page.getByTestId("scene-check-mark-1").getByText(/has a picture offline/).waitFor();
+    await page.getByRole("article", { name: "Scene 2" }).getByTestId("scene-check-badge").waitFor();
+    await page.locator("section[aria-labelledby='scene-check-title']").screenshot({ path: path.join(shots, "scene-check-panel.png") });
+    await page.getByRole("article", { name: "Scene 2" }).screenshot({ path: path.join(shots, "scene-check-card.png") });
   });
 });
