@@ -36,7 +36,7 @@ export function offlineSceneVerdict(title: string, scenes: { narration: string; 
 
 export const isOfflinePicture = (imageMadeBy: string | null) => imageMadeBy === OFFLINE_IMAGE_MODEL.name;
 
-export type SceneCheckView = { cellIndex: number; score: number; passed: boolean; reason: string; suggestedPrompt: string | null; checkedBy: string };
+export type SceneCheckView = { cellIndex: number; imageUrl: string; score: number; passed: boolean; reason: string; suggestedPrompt: string | null; checkedBy: string };
 
 /** The checks still valid for the scenes' current pictures, by scene. */
 export async function currentSceneChecks(projectId: string): Promise<Map<number, SceneCheckView>> {
@@ -48,7 +48,7 @@ export async function currentSceneChecks(projectId: string): Promise<Map<number,
   const views = new Map<number, SceneCheckView>();
   for (const c of checks as SceneCheck[]) {
     if (pictures.get(c.cellIndex) !== c.imageUrl) continue;
-    views.set(c.cellIndex, { cellIndex: c.cellIndex, score: c.score, passed: c.passed, reason: c.reason, suggestedPrompt: c.suggestedPrompt, checkedBy: c.checkedBy });
+    views.set(c.cellIndex, { cellIndex: c.cellIndex, imageUrl: c.imageUrl, score: c.score, passed: c.passed, reason: c.reason, suggestedPrompt: c.suggestedPrompt, checkedBy: c.checkedBy });
   }
   return views;
 }

@@ -9,7 +9,7 @@ import { Button } from "~/components/ui/button";
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
 
-export type SceneCheckView = { cellIndex: number; score: number; passed: boolean; reason: string; suggestedPrompt: string | null; checkedBy: string };
+export type SceneCheckView = { cellIndex: number; imageUrl: string; score: number; passed: boolean; reason: string; suggestedPrompt: string | null; checkedBy: string };
 type ChecksState = { checks: SceneCheckView[]; summary: { passed: number; checked: number; scenes: number }; running: boolean };
 
 export const SCENE_CHECKS_KEY = ["scene-checks"];

@@ -125,7 +125,9 @@ export default function StoryboardPage() {
     remove: scenes.remove,
   };
   const editable = !unreachable && !progress?.running;
-  const marks = new Map((sceneChecks.data?.checks ?? []).filter((c) => !c.passed).map((c) => [c.cellIndex, c]));
+  // a mark holds for the picture it looked at: a scene's new picture clears it at once
+  const pictures = new Map(list.map((c) => [c.cellIndex, c.imageUrl]));
+  const marks = new Map((sceneChecks.data?.checks ?? []).filter((c) => !c.passed && pictures.get(c.cellIndex) === c.imageUrl).map((c) => [c.cellIndex, c]));
   const everyAudio = list.length > 0 && list.every((c) => !needsAudio(c));
   return (
     <Shell>
