@@ -53,6 +53,9 @@ const storyboard: Group = (route) => {
   route("/api/scene-media", "routes/storyboard/api.scene-media.ts");
   route("/api/image-source", "routes/storyboard/api.image-source.ts");
   route("/api/caption-style", "routes/storyboard/api.caption-style.ts");
+  route("/api/ai-clips", "routes/storyboard/api.ai-clips.ts");
+  route("/api/transitions", "routes/storyboard/api.transitions.ts");
+  route("/api/scene-checks", "routes/storyboard/api.scene-checks.ts");
   route("/api/projects/:id/scenes", "routes/storyboard/api.projects.$id.scenes.ts");
 };
 
@@ -71,6 +74,7 @@ const render: Group = (route) => {
   route("/api/render-video", "routes/render/api.render-video.ts");
   route("/api/render-progress", "routes/render/api.render-progress.ts");
   route("/api/latest-video", "routes/render/api.latest-video.ts");
+  route("/api/video-facts", "routes/render/api.video-facts.ts");
   route("/api/delete-videos", "routes/render/api.delete-videos.ts");
   route("/api/rendered-videos/:id/captions/:format", "routes/render/api.rendered-videos.$id.captions.$format.ts");
 };
@@ -110,6 +114,7 @@ const settings: Group = (route) => {
   route("/settings/legacy", "routes/settings/settings_.legacy.tsx");
   route("/settings/operations", "routes/settings/settings_.operations.tsx");
   route("/api/config", "routes/settings/api.config.ts");
+  route("/api/ai-clip-settings", "routes/settings/api.ai-clip-settings.ts");
   route("/api/elevenlabs/voices", "routes/settings/api.elevenlabs.voices.ts");
   route("/api/elevenlabs/default-voices", "routes/settings/api.elevenlabs.default-voices.ts");
   route("/api/voice-sample", "routes/settings/api.voice-sample.ts");

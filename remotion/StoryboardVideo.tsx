@@ -6,7 +6,18 @@ import { AbsoluteFill, Html5Audio, Img, OffthreadVideo, Sequence, staticFile, us
 import { CaptionBox } from "./Caption";
 import { ClipLayer } from "./ClipLayer";
 import type { StoryboardVideoProps } from "./props";
-import { buildTimeline, trackVolumeAt, visibleRectAt, type AudioTrack, type ImageLayer, type SceneLayer, type Timeline } from "./timeline";
+import {
+  buildTimeline,
+  tailFrames,
+  trackVolumeAt,
+  transitionLook,
+  visibleRectAt,
+  type AudioTrack,
+  type ImageLayer,
+  type SceneLayer,
+  type Timeline,
+  type TimelineScene,
+} from "./timeline";
 
 const resolveSrc = (src: string) => (/^(https?:|data:|blob:)/.test(src) ? src : staticFile(src));
 
@@ -47,6 +58,34 @@ function Layer({ layer, durationInFrames }: { layer: SceneLayer; durationInFrame
   return <AbsoluteFill style={{ backgroundColor: layer.color }} />;
 }
 
+/**
+ * A scene with its transitions (decision 225): over the scene before while it comes in (its opacity or shift), and
+ * shifted or zoomed while the next one comes in over it (the frames after its own end). Later scenes are drawn above.
+ */
+function SceneWithTransitions({ scene, next }: { scene: TimelineScene; next: TimelineScene | undefined }) {
+  const frame = useCurrentFrame();
+  const { width } = useVideoConfig();
+  let opacity = 1;
+  let shift = 0;
+  let zoom = 1;
+  if (scene.transitionIn && frame < scene.transitionIn.durationInFrames) {
+    const look = transitionLook(scene.transitionIn, frame, width);
+    opacity = look.newOpacity;
+    shift = look.newShift;
+  }
+  if (next?.transitionIn && frame >= scene.durationInFrames) {
+    const look = transitionLook(next.transitionIn, frame - scene.durationInFrames, width);
+    shift = look.oldShift;
+    zoom = look.oldZoom;
+  }
+  const moved = shift !== 0 || zoom !== 1;
+  return (
+    <AbsoluteFill style={{ opacity, transform: moved ? `translateX(${shift}px) scale(${zoom})` : undefined, transformOrigin: "50% 50%" }}>
+      <Layer layer={scene.layer} durationInFrames={scene.durationInFrames} />
+    </AbsoluteFill>
+  );
+}
+
 function Track({ track }: { track: AudioTrack }) {
   const faded = track.fadeInFrames > 0 || track.fadeOutFrames > 0;
   return (
@@ -61,9 +100,13 @@ function Track({ track }: { track: AudioTrack }) {
 export function TimelineVideo({ timeline }: { timeline: Timeline }) {
   return (
     <AbsoluteFill style={{ backgroundColor: timeline.background }}>
-      {timeline.scenes.map((scene) => (
-        <Sequence key={`scene-${scene.index}`} from={scene.fromFrame} durationInFrames={scene.durationInFrames}>
-          <Layer layer={scene.layer} durationInFrames={scene.durationInFrames} />
+      {timeline.scenes.map((scene, i) => (
+        <Sequence key={`scene-${scene.index}`} from={scene.fromFrame} durationInFrames={scene.durationInFrames + tailFrames(timeline, i)}>
+          {scene.transitionIn || tailFrames(timeline, i) > 0 ? (
+            <SceneWithTransitions scene={scene} next={timeline.scenes[i + 1]} />
+          ) : (
+            <Layer layer={scene.layer} durationInFrames={scene.durationInFrames} />
+          )}
         </Sequence>
       ))}
       {timeline.overlays.map((overlay) => (

@@ -29,7 +29,13 @@ export const sceneSchema = z.object({
   clipDurationInSeconds: z.number().positive().optional(),
   /** When each word of `text` is spoken (from the voice provider, or estimated); estimated from the text when absent. */
   words: wordTimingsSchema.nullish(),
+  /** How this scene comes in from the one before (overrides the video's `transition`); a hard cut when "none". */
+  transitionIn: z.enum(["none", "fade", "slide", "zoom"]).optional(),
 });
+
+/** The transitions between scenes (issue 50, decision 225): a crossfade, a slide (push left) and a zoom through. */
+export const TRANSITION_KINDS = ["none", "fade", "slide", "zoom"] as const;
+export type TransitionKind = (typeof TRANSITION_KINDS)[number];
 
 export const captionStyleSchema = z.object({
   preset: z.enum(CAPTION_PRESETS),
@@ -46,6 +52,8 @@ export const storyboardVideoSchema = z.object({
   captions: z.boolean(),
   /** How captions look and where they sit; today's boxed look at the bottom when absent. */
   captionStyle: captionStyleSchema.optional(),
+  /** The video's transition between scenes and its length; hard cuts when absent. */
+  transition: z.object({ kind: z.enum(TRANSITION_KINDS), seconds: z.number().min(0.1).max(2) }).optional(),
 });
 
 export type StoryboardScene = z.infer<typeof sceneSchema>;

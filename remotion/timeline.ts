@@ -37,7 +37,14 @@ export function clipLoopFrames(durationInSeconds: number, fps: number): number {
 }
 export type SceneLayer = ColorLayer | ImageLayer | ClipLayer;
 
-export type TimelineScene = { index: number; fromFrame: number; durationInFrames: number; layer: SceneLayer };
+/**
+ * How a scene comes in (decision 225): during its first `durationInFrames` frames it is drawn over the scene before,
+ * which goes on (its motion held at its end, a clip playing on) for those frames. The video's length and every
+ * scene's start are the same as with hard cuts, so the voiceovers and captions do not move. The formulas are
+ * ffmpeg's xfade's (fade, slideleft, zoomin), which the fast renderer uses; the composition draws them alike.
+ */
+export type SceneTransition = { kind: "fade" | "slide" | "zoom"; durationInFrames: number };
+export type TimelineScene = { index: number; fromFrame: number; durationInFrames: number; layer: SceneLayer; transitionIn?: SceneTransition };
 /**
  * A caption over a time range: its lines (split to fit the safe area), drawn in `style`; with the word-highlight
  * preset, one overlay per highlighted word (`highlightWord` counts the lines' words from 0), so each overlay is one
@@ -94,7 +101,11 @@ export function buildTimeline(props: StoryboardVideoProps): Timeline {
     const layer: SceneLayer = scene.clipSrc
       ? { kind: "clip", src: scene.clipSrc, durationInSeconds: scene.clipDurationInSeconds }
       : { kind: "image", src: scene.imageSrc, move: MOVES[index % MOVES.length]! };
-    scenes.push({ index, fromFrame, durationInFrames, layer });
+    const kind = scene.transitionIn ?? props.transition?.kind ?? "none";
+    const previous = scenes[index - 1];
+    // at most half of either scene, so two transitions never overlap
+    const transitionFrames = previous && kind !== "none" ? Math.min(Math.round((props.transition?.seconds ?? 0.5) * fps), Math.floor(previous.durationInFrames / 2), Math.floor(durationInFrames / 2)) : 0;
+    scenes.push({ index, fromFrame, durationInFrames, layer, ...(transitionFrames >= 2 && kind !== "none" ? { transitionIn: { kind, durationInFrames: transitionFrames } } : {}) });
     audio.push({ kind: "voiceover", src: scene.audioSrc, fromFrame, durationInFrames, volume: 1, loop: false, fadeInFrames: 0, fadeOutFrames: 0 });
     if (props.captions && style.preset !== "none") {
       const words = wordTimingsFor(scene.text, scene.audioDurationInSeconds, scene.words);
@@ -181,6 +192,36 @@ export function visibleRect<T>(m: Arithmetic<T>, move: Move, progress: T, width:
 /** The rectangle as numbers, for a frame of the scene. */
 export function visibleRectAt(move: Move, frameInScene: number, durationInFrames: number, width: number, height: number) {
   return visibleRect(numbers, move, sceneProgress(numbers, frameInScene, durationInFrames), width, height);
+}
+
+/** Frames a scene stays drawn after its end, under the next scene's transition (0 for a hard cut). */
+export const tailFrames = (timeline: Pick<Timeline, "scenes">, sceneIndex: number) => timeline.scenes[sceneIndex + 1]?.transitionIn?.durationInFrames ?? 0;
+
+/** xfade's progress at frame k of a transition of `frames` frames: 1 at its first frame (all the old scene), falling. */
+export const transitionProgress = (k: number, frames: number) => Math.fround(Math.min(1, Math.max(0, 1 - Math.fround(k / frames))));
+
+/** GLSL's smoothstep, as xfade computes it. */
+export function smoothstep(edge0: number, edge1: number, x: number): number {
+  const t = Math.min(1, Math.max(0, (x - edge0) / (edge1 - edge0)));
+  return t * t * (3 - 2 * t);
+}
+
+/**
+ * How the two scenes are drawn at frame k of a transition: the new scene's opacity and shift (px), the old scene's
+ * shift and zoom (scale about the centre). ffmpeg's xfade: fade mixes by the progress; slideleft pushes the old
+ * scene out to the left by whole pixels (trunc(progress * width)); zoomin zooms into the old scene's centre for the
+ * first half, then mixes to the new one.
+ */
+export function transitionLook(transition: SceneTransition, k: number, width: number) {
+  const p = transitionProgress(k, transition.durationInFrames);
+  if (transition.kind === "fade") return { newOpacity: 1 - p, newShift: 0, oldShift: 0, oldZoom: 1 };
+  if (transition.kind === "slide") {
+    // float arithmetic, as in C: (int)(progress * width) with a float progress
+    const shift = Math.trunc(Math.fround(p * width));
+    return { newOpacity: 1, newShift: shift, oldShift: shift - width, oldZoom: 1 };
+  }
+  const zf = smoothstep(0.5, 1, p);
+  return { newOpacity: 1 - smoothstep(0, 0.5, p), newShift: 0, oldShift: 0, oldZoom: 1 / Math.max(zf, 1 / 4096) };
 }
 
 /** Which overlays show at a frame of the whole video. */

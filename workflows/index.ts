@@ -14,3 +14,5 @@ export { videoBatchWorkflow } from "./video-batch";
 export { voicePaceWorkflow } from "./voice-pace";
 export { voiceSampleWorkflow } from "./voice-sample";
 export { channelWorkflow } from "./channel";
+export { animateScenesWorkflow } from "./ai-clips";
+export { checkScenesWorkflow } from "./scene-check";

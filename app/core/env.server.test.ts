@@ -105,6 +105,7 @@ const BAD_VALUES: Record<string, string | null> = {
   LEONARDO_BASE_URL: "leonardo",
   SUNO_BASE_URL: "suno",
   PEXELS_BASE_URL: "pexels",
+  RUNWAY_BASE_URL: "runway",
   GOOGLE_OAUTH_AUTHORIZE_URL: "authorize",
   GOOGLE_OAUTH_TOKEN_URL: "token",
   GOOGLE_OAUTH_REVOKE_URL: "revoke",

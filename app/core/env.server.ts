@@ -118,6 +118,8 @@ const EnvSchema = z.object({
   SUNO_BASE_URL: z.url().default("https://api.sunoapi.org"),
   /** Pexels stock photos (/v1/search) and videos (/videos/search). */
   PEXELS_BASE_URL: z.url().default("https://api.pexels.com"),
+  /** Runway's developer API, for AI video clips (issue 50). */
+  RUNWAY_BASE_URL: z.url().default("https://api.dev.runwayml.com"),
   /** Google's OAuth 2.0 endpoints and the YouTube Data API (tests point them at tests/fakes/youtube.ts). */
   GOOGLE_OAUTH_AUTHORIZE_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
   GOOGLE_OAUTH_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),

@@ -25,6 +25,8 @@ export const PROJECT_WORKFLOW_PREFIXES = [
   "metadata",
   "upload",
   "youtube-upload",
+  "animate-scenes",
+  "scene-check",
 ] as const;
 
 /** Whether a workflow id belongs to this project (the project id is a cuid: no other project's id contains it). */
@@ -105,6 +107,9 @@ export async function deleteProject(userId: string, projectId: string): Promise<
   for (const id of fileIds) await deleteMedia(id);
 
   await prisma.$transaction([
+    // rows keyed by the project's id without a relation (issue 50) go with it
+    prisma.sceneTransitions.deleteMany({ where: { projectId: project.id } }),
+    prisma.sceneCheck.deleteMany({ where: { projectId: project.id } }),
     prisma.project.deleteMany({ where: { id: project.id, userId } }),
     prisma.user.updateMany({ where: { id: userId, currentProjectId: project.id }, data: { currentProjectId: null } }),
   ]);

@@ -68,10 +68,26 @@ function startPlatformsFake() {
   });
 }
 
+/** The local fake of Runway's API for AI clips (tests/fakes/ai-clips-server.ts); resolves to its URL. */
+function startRunwayFake() {
+  const child = startChild("runway-fake", process.execPath, ["--import", "tsx", "tests/fakes/ai-clips-server.ts"], { quiet: true });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`the Runway fake did not start:\n${output}`)), 30_000);
+    child.stdout.on("data", (d) => {
+      output += d;
+      const match = /runway fake listening (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr.on("data", (d) => (output += d));
+  });
+}
+
 export async function startAppForTests(serverEnv) {
-  const youtubeFake = await startYoutubeFake();
-  const platformsFake = await startPlatformsFake();
-  const pexelsFake = await startPexelsFake();
+  const [youtubeFake, platformsFake, pexelsFake, runwayFake] = await Promise.all([startYoutubeFake(), startPlatformsFake(), startPexelsFake(), startRunwayFake()]);
   const database = `test_e2e_${Date.now()}`;
   const databaseUrl = await createDatabaseFromTemplate(serverEnv.TEST_PG_ADMIN_URL, serverEnv.TEST_TEMPLATE_DATABASE, database);
   const dataDir = path.join(DATA_DIR, `e2e-${E2E_PORT}`);
@@ -110,6 +126,8 @@ export async function startAppForTests(serverEnv) {
     INSTAGRAM_TOKEN_URL: `${platformsFake.instagram}/oauth/access_token`,
     INSTAGRAM_GRAPH_BASE_URL: platformsFake.instagram,
     PLATFORM_POLL_SECONDS: "0.2",
+    // Runway's API for AI clips: the local fake
+    RUNWAY_BASE_URL: runwayFake,
   };
   const inBucket = process.env.E2E_STORAGE === "s3";
   const own = (part) => {

@@ -5,16 +5,33 @@
 //   https://www.developersdigest.tech/errors/api/gemini-api (error body: 400 INVALID_ARGUMENT with ErrorInfo reason
 //     API_KEY_INVALID, "API key not valid. Please pass a valid API key.")
 // The key travels in the x-goog-api-key header (or ?key=).
+// Vision (issue 50, the scene check): a request whose parts carry inline image data (inlineData or inline_data:
+//   mimeType + base64 data, https://ai.google.dev/gemini-api/docs/image-understanding) is answered with a verdict in
+//   the requested JSON schema. The fake "sees" the picture through the prompt it was made from (quoted in the
+//   instruction): the score is the share of the narration's content words the prompt shows, and the suggested prompt
+//   names them. An image part that is not a PNG, JPEG or WebP is refused as Gemini does (400 INVALID_ARGUMENT).
 import { FakeApi, type FakeRequest, type FakeResponse, type Route } from "./fake-api";
 
+type InlineData = { mimeType?: string; mime_type?: string; data?: string };
 type GenerateBody = {
-  contents?: { parts?: { text?: string }[] }[];
-  generationConfig?: { responseMimeType?: string; responseJsonSchema?: { type?: string; minItems?: number } };
+  contents?: { parts?: { text?: string; inlineData?: InlineData; inline_data?: InlineData }[] }[];
+  generationConfig?: { responseMimeType?: string; responseJsonSchema?: { type?: string; minItems?: number; properties?: Record<string, unknown> } };
 };
+
+const STOP_WORDS = new Set("the a an and or of to in on at for with from this that these those is are was were be been it its his her their our your into over under than then there here what when where which while who why how very more most some many much just also only not no".split(" "));
+const contentWords = (text: string) => [...new Set(text.toLowerCase().match(/[a-z]{4,}/g) ?? [])].filter((w) => !STOP_WORDS.has(w));
+
+/** Whether base64 data starts like a PNG, JPEG or WebP file. */
+function looksLikeImage(data: string): boolean {
+  const head = Buffer.from(data.slice(0, 24), "base64");
+  return head.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) || head.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])) || head.subarray(8, 12).toString("latin1") === "WEBP";
+}
 
 export class FakeGemini extends FakeApi {
   /** Every prompt received, in order. */
   readonly prompts: string[] = [];
+  /** Every vision request: the image's MIME type and size, and the instruction sent with it. */
+  readonly visionRequests: { mimeType: string; bytes: number; instruction: string }[] = [];
 
   protected keyOf(req: FakeRequest) {
     return (req.headers["x-goog-api-key"] as string | undefined) ?? req.query.get("key") ?? undefined;
@@ -40,6 +57,9 @@ export class FakeGemini extends FakeApi {
 
   private generate(req: FakeRequest): FakeResponse {
     const body = req.json() as GenerateBody;
+    const parts = (body.contents ?? []).flatMap((c) => c.parts ?? []);
+    const inline = parts.map((p) => p.inlineData ?? p.inline_data).find(Boolean);
+    if (inline) return this.vision(inline, parts.map((p) => p.text ?? "").join("\n"), body);
     const prompt = (body.contents ?? []).flatMap((c) => c.parts ?? []).map((p) => p.text ?? "").join("\n");
     this.prompts.push(prompt);
     const config = body.generationConfig ?? {};
@@ -63,6 +83,37 @@ export class FakeGemini extends FakeApi {
       json: {
         candidates: [{ content: { parts: [{ text }], role: "model" }, finishReason: "STOP", index: 0 }],
         usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 },
+        modelVersion: "gemini-2.5-flash",
+      },
+    };
+  }
+
+  private vision(inline: InlineData, instruction: string, body: GenerateBody): FakeResponse {
+    const mimeType = inline.mimeType ?? inline.mime_type ?? "";
+    const data = inline.data ?? "";
+    if (!/^image\/(png|jpeg|webp|heic|heif)$/.test(mimeType) || !data || !looksLikeImage(data)) {
+      return { status: 400, json: { error: { code: 400, message: "Unable to process input image. Please retry or report in https://developers.generativeai.google/guide/troubleshooting", status: "INVALID_ARGUMENT" } } };
+    }
+    this.visionRequests.push({ mimeType, bytes: Buffer.from(data, "base64").length, instruction });
+    const quoted = [...instruction.matchAll(/"([^"]*)"/g)].map((m) => m[1] ?? "");
+    const [said = "", prompt = ""] = quoted;
+    const wanted = contentWords(said);
+    const shown = new Set(contentWords(prompt));
+    const seen = wanted.filter((w) => shown.has(w));
+    const score = wanted.length ? Math.round((100 * seen.length) / wanted.length) : 100;
+    const missing = wanted.filter((w) => !shown.has(w));
+    const verdict = {
+      score,
+      matches: score >= 60,
+      reason: missing.length ? `The picture does not show ${missing.slice(0, 3).join(", ")}, which the narrator talks about.` : "The picture shows what the narrator says.",
+      suggestedPrompt: `A clear photograph of ${wanted.join(", ")}`,
+    };
+    const json = body.generationConfig?.responseMimeType === "application/json" && body.generationConfig.responseJsonSchema?.properties;
+    const text = json ? JSON.stringify(verdict) : verdict.reason;
+    return {
+      json: {
+        candidates: [{ content: { parts: [{ text }], role: "model" }, finishReason: "STOP", index: 0 }],
+        usageMetadata: { promptTokenCount: 268, candidatesTokenCount: 60, totalTokenCount: 328 },
         modelVersion: "gemini-2.5-flash",
       },
     };

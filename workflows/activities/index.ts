@@ -14,6 +14,12 @@ export const { writeStoryboardScenes, markStoryboardFailed, generateSceneImage, 
 import { createSceneClipActivities } from "./scene-clip";
 
 export const { convertSceneClipUpload } = createSceneClipActivities();
+import { createAiClipActivities } from "./ai-clips";
+
+export const { checkAiClipBudget, generateSceneAiClip } = createAiClipActivities();
+import { createSceneCheckActivities } from "./scene-check";
+
+export const { checkSceneAgainstWords } = createSceneCheckActivities();
 import { createThumbnailActivities } from "./thumbnail";
 
 export const { renderProjectThumbnail, writeUploadMetadataFor } = createThumbnailActivities();

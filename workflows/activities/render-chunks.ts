@@ -77,7 +77,9 @@ export function sliceTimeline(timeline: Timeline, chunk: Pick<RenderChunk, "from
   return {
     ...timeline,
     durationInFrames: end - start,
-    scenes: scenes.map((scene) => ({ ...scene, fromFrame: scene.fromFrame - start })),
+    // a chunk cuts hard into its first scene: the scene before it, which a transition would draw under it, is
+    // another chunk's (decision 225)
+    scenes: scenes.map(({ transitionIn, ...scene }, i) => ({ ...scene, fromFrame: scene.fromFrame - start, ...(transitionIn && i > 0 ? { transitionIn } : {}) })),
     overlays: timeline.overlays
       .filter((overlay) => overlay.fromFrame >= start && overlay.fromFrame < end)
       .map((overlay) => ({ ...overlay, fromFrame: overlay.fromFrame - start, durationInFrames: Math.min(overlay.durationInFrames, end - overlay.fromFrame) })),

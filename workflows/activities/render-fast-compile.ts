@@ -14,7 +14,7 @@
 // - audio: every track trimmed and faded; the voiceovers joined end to end (silence between), other tracks delayed
 //   to their first frame, all mixed and padded to the video's length.
 // Pure: no I/O, so the exact argument list is testable.
-import { clipLoopFrames, sceneProgress, visibleRect, type Arithmetic, type Timeline } from "../../remotion/timeline";
+import { clipLoopFrames, sceneProgress, tailFrames, visibleRect, type Arithmetic, type Timeline } from "../../remotion/timeline";
 import { DELIVERY, DELIVERY_CONTAINER_ARGS, deliveryAudioArgs, deliveryVideoArgs } from "./delivery-encoding";
 
 export type FastSupport = { supported: true } | { supported: false; reason: string };
@@ -163,12 +163,14 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
 
   // ── pictures ──
   const sceneLabels: string[] = [];
-  for (const scene of timeline.scenes) {
+  // a scene the next one comes in over (decision 225) is drawn that many frames longer: its motion held at its end
+  const transitions = timeline.scenes.some((scene) => scene.transitionIn);
+  for (const [i, scene] of timeline.scenes.entries()) {
     const label = `s${scene.index}`;
-    const frames = scene.durationInFrames;
+    const frames = scene.durationInFrames + tailFrames(timeline, i);
     const layer = scene.layer;
     if (layer.kind === "image") {
-      const c = perspectiveCorners(layer.move, frames, width, height);
+      const c = perspectiveCorners(layer.move, scene.durationInFrames, width, height);
       const corners = Object.entries(c)
         .map(([k, v]) => `${k}='${v}'`)
         .join(":");
@@ -195,7 +197,31 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
     }
     sceneLabels.push(`[${label}]`);
   }
-  filters.push(`${sceneLabels.join("")}concat=n=${sceneLabels.length}:v=1:a=0,settb=1/${fps},setpts=N[base]`);
+  if (!transitions) {
+    filters.push(`${sceneLabels.join("")}concat=n=${sceneLabels.length}:v=1:a=0,settb=1/${fps},setpts=N[base]`);
+  } else {
+    // scenes joined one by one: xfade where a scene comes in with a transition (at its first frame, over the
+    // previous scene's extra frames), concat where it cuts; every stream on the frame clock, as xfade requires
+    let joined = "";
+    for (const [i, scene] of timeline.scenes.entries()) {
+      const clocked = `c${scene.index}`;
+      filters.push(`${sceneLabels[i]}settb=1/${fps},setpts=N,format=${inputs.encoding.pixelFormat}[${clocked}]`);
+      if (i === 0) {
+        joined = `[${clocked}]`;
+        continue;
+      }
+      const out = `j${scene.index}`;
+      const t = scene.transitionIn;
+      if (t) {
+        const kind = t.kind === "fade" ? "fade" : t.kind === "slide" ? "slideleft" : "zoomin";
+        filters.push(`${joined}[${clocked}]xfade=transition=${kind}:duration=${seconds(t.durationInFrames, fps)}:offset=${seconds(scene.fromFrame, fps)},format=${inputs.encoding.pixelFormat}[${out}]`);
+      } else {
+        filters.push(`${joined}[${clocked}]concat=n=2:v=1:a=0[${out}]`);
+      }
+      joined = `[${out}]`;
+    }
+    filters.push(`${joined}settb=1/${fps},setpts=N[base]`);
+  }
 
   // ── captions ──
   let video = "[base]";

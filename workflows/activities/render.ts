@@ -43,6 +43,8 @@ import { normaliseLoudness, storedLoudness, type StoredLoudness } from "./loudne
 import { framesPercent, savingPercent } from "../shared/render-percent";
 import { captionTrackCues } from "~/lib/caption-track";
 import { recordRender } from "~/core/observability/metrics.server";
+import { transitionProps } from "~/lib/transitions";
+import { getTransitions } from "~/core/transitions.server";
 
 
 /** The composition's props for a plan, with each file's src given by `src` (URLs for Chromium, paths for ffmpeg). */
@@ -53,6 +55,7 @@ export function planProps(plan: Omit<RenderPlan, "renderer">, src: (kind: "image
     fps: plan.fps,
     captions: plan.captions,
     ...(plan.captionStyle ? { captionStyle: plan.captionStyle } : {}),
+    ...(plan.transition ? { transition: plan.transition } : {}),
     scenes: plan.scenes.map((scene, i) => ({
       imageSrc: src("image", i),
       audioSrc: src("audio", i),
@@ -60,6 +63,7 @@ export function planProps(plan: Omit<RenderPlan, "renderer">, src: (kind: "image
       text: scene.text,
       words: scene.words ?? null,
       ...(scene.clip ? { clipSrc: src("clip", i), clipDurationInSeconds: scene.clip.durationInSeconds } : {}),
+      ...(scene.transitionIn ? { transitionIn: scene.transitionIn } : {}),
     })),
     music: plan.music ? { src: src("music", 0), volume: plan.music.volume } : null,
   });
@@ -102,6 +106,7 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
   const cells = project.storyboard?.cells ?? [];
   if (cells.length === 0) throw inputError("The storyboard has no scenes. Generate the storyboard first.");
 
+  const transitions = transitionProps(await getTransitions(project.id), cells.length);
   const scenes: RenderPlanScene[] = [];
   for (const [i, cell] of cells.entries()) {
     const image = await requireFile(input.userId, cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl), `Scene ${i + 1}'s image`);
@@ -116,7 +121,8 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
     if (clipFile && !(clipSeconds && clipSeconds > 0)) throw inputError(`Scene ${i + 1}'s clip is not a playable video file. Upload it again on the Storyboard page.`);
     const clip = clipFile ? { fileId: clipFile.id, durationInSeconds: clipSeconds! } : undefined;
     const words = storedWordTimings(cell.wordTimings);
-    scenes.push({ imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText, words, ...(clip ? { clip } : {}) });
+    const transitionIn = transitions.perScene[i];
+    scenes.push({ imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText, words, ...(clip ? { clip } : {}), ...(transitionIn ? { transitionIn } : {}) });
   }
   // Bounded work: the video may not run far past the duration the project was created with.
   const videoSeconds = totalDurationInFrames(scenes.map((s) => s.audioDurationInSeconds), VIDEO_FPS) / VIDEO_FPS;
@@ -133,7 +139,7 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
       break;
     }
   }
-  const plan = { ...input, fps: VIDEO_FPS, scenes, music };
+  const plan = { ...input, fps: VIDEO_FPS, scenes, music, ...(transitions.transition ? { transition: transitions.transition } : {}) };
   const renderer = chooseRenderer(plan);
   await recordRendererChoice({ renderId: input.renderId, ...renderer });
   return { ...plan, renderer };

@@ -51,12 +51,16 @@ export type RenderPlanScene = {
   words?: { source: "provider" | "estimate"; audioSeconds: number; words: { text: string; start: number; end: number }[] } | null;
   /** the scene's muted clip, shown instead of the image */
   clip?: { fileId: string; durationInSeconds: number };
+  /** how the scene comes in, when it has its own choice (decision 225) */
+  transitionIn?: "none" | "fade" | "slide" | "zoom";
 };
 export type RenderPlan = RenderWorkflowInput & {
   fps: number;
   scenes: RenderPlanScene[];
   music: { fileId: string; volume: number } | null;
   renderer: RendererChoice;
+  /** the video's transition between scenes (decision 225); hard cuts when absent */
+  transition?: { kind: "none" | "fade" | "slide" | "zoom"; seconds: number };
 };
 
 /**

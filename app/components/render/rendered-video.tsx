@@ -63,6 +63,8 @@ export function RenderedVideo(props: {
   deleting: boolean;
   onDelete: () => void;
   facts?: { loudnessLufs?: number | null; truePeakDbtp?: number | null; captions?: { srt: string; vtt: string } | null };
+  /** more of the video's facts, shown after the sound's (issue 50: motion share, scene check) */
+  children?: React.ReactNode;
 }) {
   const { videoUrl, title, deleting, onDelete, facts } = props;
   const downloadUrl = `${videoUrl}?download=1&filename=${encodeURIComponent(videoFileName(title))}`;
@@ -100,6 +102,7 @@ export function RenderedVideo(props: {
       </div>
       <LoudnessFact loudnessLufs={facts?.loudnessLufs} truePeakDbtp={facts?.truePeakDbtp} />
       <CaptionDownloads captions={facts?.captions ?? null} />
+      {props.children}
     </section>
   );
 }

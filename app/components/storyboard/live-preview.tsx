@@ -19,12 +19,15 @@ import { videoSizeFor } from "~/lib/video-format";
 import { CaptionStylePicker, useCaptionStyle } from "./caption-style-picker";
 import { PREVIEW_LOADING, PREVIEW_NOT_READY, PreviewHeading } from "./preview-section";
 import { allScenesHaveMedia } from "~/lib/storyboard";
+import { NO_TRANSITIONS, transitionProps, type VideoTransitions } from "~/lib/transitions";
+import { useTransitions } from "./transition-picker";
 
 /** Props for the composition from the scenes; null until every scene has its image and measured audio. */
 export function previewProps(
   cells: StoryboardCellView[],
   resolution: ResolutionValue,
-  captionStyle: CaptionStyle
+  captionStyle: CaptionStyle,
+  transitions: VideoTransitions = NO_TRANSITIONS,
 ): StoryboardVideoProps | null {
   if (
     !cells.length ||
@@ -32,10 +35,11 @@ export function previewProps(
   )
     return null;
   const origin = typeof window === "undefined" ? "" : window.location.origin;
+  const chosen = transitionProps(transitions, cells.length);
   return {
     ...videoSizeFor(resolution, 720),
     fps: VIDEO_FPS,
-    scenes: cells.map((c) => ({
+    scenes: cells.map((c, i) => ({
       imageSrc: `${origin}${c.imageUrl}`,
       audioSrc: `${origin}${c.audioUrl}`,
       audioDurationInSeconds: c.audioDuration!,
@@ -47,7 +51,9 @@ export function previewProps(
             clipDurationInSeconds: c.clipDuration,
           }
         : {}),
+      ...(chosen.perScene[i] ? { transitionIn: chosen.perScene[i] } : {}),
     })),
+    ...(chosen.transition ? { transition: chosen.transition } : {}),
     music: null,
     captions: captionStyle.preset !== "none",
     captionStyle,
@@ -61,7 +67,8 @@ export function LivePreview({ cells, resolution }: { cells: StoryboardCellView[]
   const player = useRef<PlayerRef>(null);
   useEffect(() => setMounted(true), []);
   const { style, save } = useCaptionStyle();
-  const props = style ? previewProps(cells, resolution, style) : null;
+  const transitions = useTransitions();
+  const props = style ? previewProps(cells, resolution, style, transitions.data ?? undefined) : null;
   const vertical = resolution !== "16:9";
   const durationInFrames = props ? buildTimeline(props).durationInFrames : 0;
   return (

@@ -23,6 +23,8 @@ export function SceneCard(props: {
   onSave: (field: "imagePrompt" | "voiceoverText", value: string) => Promise<void>;
   onGenerate: (kind: "image" | "voiceover") => void;
   onMediaChanged: () => void;
+  /** the scene check's mark (issue 50): its picture does not show what is said */
+  checkMark?: { score: number; reason: string };
   /** scene shaping (issue 33): absent, the card has no order or shape controls */
   editing?: { count: number; actions: SceneEditActions; onDropScene: (sceneId: string) => void };
 }) {
@@ -89,6 +91,11 @@ export function SceneCard(props: {
         <span className="absolute left-2 top-2 rounded bg-slate-950/80 px-2 py-0.5 text-xs font-semibold">
           Scene {cell.cellIndex + 1} · {(cell.audioDuration ?? cell.estimatedDuration).toFixed(1)} s
         </span>
+        {props.checkMark ? (
+          <span className="absolute bottom-2 left-2 max-w-[70%] truncate rounded bg-amber-950/90 px-2 py-0.5 text-xs font-semibold text-amber-200" title={props.checkMark.reason} data-testid="scene-check-badge">
+            Does not match the words ({props.checkMark.score}/100)
+          </span>
+        ) : null}
         {!hasAudio ? (
           <span className="absolute bottom-2 right-2 rounded bg-amber-950/90 px-2 py-0.5 text-xs font-semibold text-amber-200">Needs a voiceover</span>
         ) : null}

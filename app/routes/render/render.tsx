@@ -31,6 +31,7 @@ import { defaultRenderHeight, type RenderHeight } from "~/lib/video-format";
 import { maxRenderHeight } from "~/core/permissions.server";
 import { getCurrentProject } from "~/core/projects.server";
 import { pageMeta } from "~/lib/meta";
+import { VideoMotionFacts } from "~/components/render/video-motion-facts";
 
 export const meta: MetaFunction = () => pageMeta("Render · Reelsmith");
 
@@ -169,7 +170,9 @@ export default function RenderPage() {
       </section>
 
       {view.showVideo && videoUrl ? (
-        <RenderedVideo videoUrl={videoUrl} title={title || "video"} deleting={remove.isPending} onDelete={() => remove.mutate()} facts={latestVideo.data} />
+        <RenderedVideo videoUrl={videoUrl} title={title || "video"} deleting={remove.isPending} onDelete={() => remove.mutate()} facts={latestVideo.data}>
+          <VideoMotionFacts />
+        </RenderedVideo>
       ) : null}
 
       <Link to="/dashboard" className="inline-flex items-center gap-2 text-slate-300 hover:text-white">

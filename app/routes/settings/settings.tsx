@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { AiClipsCard } from "~/components/settings/ai-clips-card";
 import { ApiKeysCard } from "~/components/settings/api-keys-card";
 import { ApiTokensCard } from "~/components/settings/api-tokens-card";
 import { WebhooksCard } from "~/components/settings/webhooks-card";
@@ -55,6 +56,7 @@ function SettingsCards({ isOwner, origin, currentProjectId }: { isOwner: boolean
       <VoiceCard config={config.data} />
       {isOwner ? <VoiceUploadCard /> : null}
       <ImageModelCard config={config.data} />
+      <AiClipsCard />
       <WatermarkCard config={config.data} />
       {isOwner ? (
         <>

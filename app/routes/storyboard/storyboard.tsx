@@ -1,8 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AlertCircle, Clapperboard, Loader2 } from "lucide-react";
+import { AnimateScenesPanel } from "~/components/storyboard/animate-scenes-panel";
 import { GenerateAllBar } from "~/components/storyboard/generate-all-bar";
 import { ImageSourcePicker } from "~/components/storyboard/image-source-picker";
+import { TransitionPicker } from "~/components/storyboard/transition-picker";
+import { SceneCheckPanel, useSceneChecks } from "~/components/storyboard/scene-check-panel";
 import { SceneCard } from "~/components/storyboard/scene-card";
 import { noBusy, useStoryboard, type StoryboardInitialData } from "~/components/storyboard/use-storyboard";
 import { SequentialPlayer } from "~/components/storyboard/sequential-player";
@@ -44,6 +47,7 @@ export default function StoryboardPage() {
   const scenes = useSceneEditing(project?.id ?? null, saved);
   // what the page shows: the scenes with the creator's latest edit already made (a deleted one gone at once)
   const list = scenes.shown;
+  const sceneChecks = useSceneChecks(Boolean(project) && list.length > 0);
 
   if (!project) {
     return (
@@ -121,6 +125,9 @@ export default function StoryboardPage() {
     remove: scenes.remove,
   };
   const editable = !unreachable && !progress?.running;
+  // a mark holds for the picture it looked at: a scene's new picture clears it at once
+  const pictures = new Map(list.map((c) => [c.cellIndex, c.imageUrl]));
+  const marks = new Map((sceneChecks.data?.checks ?? []).filter((c) => !c.passed && pictures.get(c.cellIndex) === c.imageUrl).map((c) => [c.cellIndex, c]));
   const everyAudio = list.length > 0 && list.every((c) => !needsAudio(c));
   return (
     <Shell>
@@ -131,8 +138,9 @@ export default function StoryboardPage() {
           <p className="text-slate-400">
             Storyboard · {list.length} {list.length === 1 ? "scene" : "scenes"} · about {formatLength(seconds)} · {project.resolution}
           </p>
-          <div className="mt-2">
+          <div className="mt-2 flex flex-wrap items-center gap-x-6 gap-y-2">
             <ImageSourcePicker initial={imageSource ?? undefined} />
+            <TransitionPicker />
           </div>
           <MadeWith splitBy={status.data?.splitBy ?? null} cells={list} />
         </div>
@@ -152,6 +160,8 @@ export default function StoryboardPage() {
         starting={startAll.isPending}
         onGenerateAll={() => startAll.mutate()}
       />
+      <AnimateScenesPanel scenes={list.map((c) => ({ cellIndex: c.cellIndex, hasPicture: Boolean(c.imageUrl) }))} onClipsMade={refreshMedia} />
+      <SceneCheckPanel onRemade={refreshMedia} />
       <div className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
         {list.map((cell) => (
           <SceneCard
@@ -160,6 +170,7 @@ export default function StoryboardPage() {
             vertical={vertical}
             busy={busy[cell.cellIndex] ?? noBusy}
             playing={playingScene === cell.cellIndex}
+            checkMark={marks.get(cell.cellIndex)}
             onSave={(field, value) => saveCell(cell.cellIndex, field, value)}
             onGenerate={(kind) => generateScene(cell.cellIndex, kind)}
             onMediaChanged={refreshMedia}

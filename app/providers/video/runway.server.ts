@@ -1,0 +1,112 @@
+// Runway's developer API (issue 50, decision 223): the second clip service, image-to-video with gen4_turbo.
+// Documented flow (https://docs.dev.runwayml.com/api/, headers "Authorization: Bearer <key>" and
+// "X-Runway-Version: 2024-11-06"):
+//   POST {base}/v1/image_to_video { model, promptImage (an HTTPS URL or a data URI), promptText (<= 1000 chars),
+//     ratio ("1280:720" | "720:1280" | ...), duration (5 | 10) } -> { id }
+//   GET {base}/v1/tasks/{id} -> { id, status: PENDING | THROTTLED | RUNNING | SUCCEEDED | FAILED | CANCELLED,
+//     output?: [url], failure?, failureCode? }   (404 for a task deleted or unknown)
+//   DELETE {base}/v1/tasks/{id} cancels a running task.
+//   The output URLs are temporary (they expire within 24-48 h): downloaded at once.
+// The task id is kept in the call's ledger before it is polled (decision 200). Runway documents no idempotency key.
+import { z } from "zod";
+import { waitWithin } from "../call";
+import { ProviderError } from "../errors";
+import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
+import type { AspectRatio } from "../types";
+import type { ClipProvider } from "./types";
+
+const PROVIDER = "Runway";
+export const RUNWAY_TASK_JOB = "runway:task";
+export const RUNWAY_API_VERSION = "2024-11-06";
+/** The ratios gen4_turbo takes, in our two aspects. */
+const RATIOS: Record<AspectRatio, string> = { "16:9": "1280:720", "9:16": "720:1280" };
+
+export type RunwayOptions = CloudAdapterOptions & { model: string; pollIntervalMs?: number; pollTimeoutMs?: number };
+
+const StartedSchema = z.object({ id: z.string().min(1) });
+const TaskSchema = z.object({
+  id: z.string(),
+  status: z.enum(["PENDING", "THROTTLED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]),
+  output: z.array(z.string().min(1)).nullish(),
+  failure: z.string().nullish(),
+  failureCode: z.string().nullish(),
+});
+
+export function createRunwayClipProvider(options: RunwayOptions): ClipProvider {
+  const http = createHttpClient({ provider: PROVIDER, policy: options.policy, call: options.call });
+  const headers = { authorization: `Bearer ${options.apiKey}`, "x-runway-version": RUNWAY_API_VERSION, accept: "application/json" };
+  const url = (path: string) => joinUrl(options.baseUrl, path);
+  const pollIntervalMs = options.pollIntervalMs ?? 5000;
+  const pollTimeoutMs = options.pollTimeoutMs ?? 8 * 60_000;
+
+  return {
+    id: "runway",
+    name: PROVIDER,
+    model: options.model,
+    textToVideo: false,
+    async generateClip(request, onJobStarted) {
+      if (!request.image) throw new ProviderError(PROVIDER, "rejected", `${PROVIDER} ${options.model} starts from the scene's picture: make the picture first, or choose Veo to start from the words.`);
+      const jobs = options.call?.jobs;
+      let id = await jobs?.recall(RUNWAY_TASK_JOB);
+      if (!id) {
+        const started = await http.getJson(
+          url("/v1/image_to_video"),
+          {
+            method: "POST",
+            headers: { ...headers, "content-type": "application/json" },
+            body: JSON.stringify({
+              model: options.model,
+              promptImage: `data:${request.image.mimeType};base64,${request.image.data.toString("base64")}`,
+              promptText: request.prompt.trim().slice(0, 1000),
+              ratio: RATIOS[request.aspectRatio],
+              duration: request.seconds,
+            }),
+          },
+          StartedSchema,
+          "the generation task",
+          { paid: true },
+        );
+        id = started.id;
+        await jobs?.remember(RUNWAY_TASK_JOB, id);
+      }
+      // the spend is recorded for the job (once: by its id), whether this attempt started it or resumes it
+      await onJobStarted?.(id);
+      const taskUrl = url(`/v1/tasks/${encodeURIComponent(id)}`);
+      const deadline = Date.now() + pollTimeoutMs;
+      try {
+        for (;;) {
+          const task = await http.getJson(taskUrl, { headers }, TaskSchema, "the task status").catch(async (e: unknown) => {
+            if (e instanceof ProviderError && e.status === 404) {
+              await jobs?.forget(RUNWAY_TASK_JOB);
+              throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} no longer knows task ${id}.`);
+            }
+            throw e;
+          });
+          if (task.status === "FAILED" || task.status === "CANCELLED") {
+            await jobs?.forget(RUNWAY_TASK_JOB);
+            const why = task.failure ? `: ${task.failure}${task.failureCode ? ` (${task.failureCode})` : ""}` : ` (status ${task.status})`;
+            throw new ProviderError(PROVIDER, "rejected", `${PROVIDER} could not make this clip${why}. Reword the prompt, then try again.`);
+          }
+          if (task.status === "SUCCEEDED") {
+            const output = task.output?.[0];
+            if (!output) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} finished task ${id} without a video.`);
+            const { data, contentType } = await http.download(output);
+            return { video: data, mimeType: contentType.startsWith("video/") ? contentType : "video/mp4", jobId: id };
+          }
+          if (Date.now() > deadline) {
+            throw new ProviderError(PROVIDER, "timeout", `${PROVIDER} did not finish the clip within ${Math.round(pollTimeoutMs / 60_000)} minutes. Try again.`);
+          }
+          await waitWithin(options.call, pollIntervalMs);
+        }
+      } catch (error) {
+        // cancelled by the creator (the activity's cancellation): the task is cancelled at Runway too, so it stops
+        // running; a plain failure leaves it to the ledger and the next attempt
+        if (options.call?.signal?.aborted) {
+          await fetch(taskUrl, { method: "DELETE", headers, signal: AbortSignal.timeout(5000) }).catch(() => {});
+          await jobs?.forget(RUNWAY_TASK_JOB);
+        }
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// Transitions between scenes in the timeline and the fast renderer's graph (decision 225).
+import { describe, expect, it } from "vitest";
+import { storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
+import { buildTimeline, tailFrames, transitionLook } from "../../remotion/timeline";
+import { compileTimeline } from "./render-fast-compile";
+import { sliceTimeline } from "./render-chunks";
+
+const encoding = { crf: 18, x264Preset: "veryfast", pixelFormat: "yuv420p", audioBitrate: "320k", audioSampleRate: 48000 };
+
+function props(over: Partial<StoryboardVideoProps> = {}, seconds = [1, 1, 0.2, 1]): StoryboardVideoProps {
+  return storyboardVideoSchema.parse({
+    width: 640,
+    height: 360,
+    fps: 30,
+    captions: false,
+    music: null,
+    scenes: seconds.map((s, i) => ({ imageSrc: `img-${i}.png`, audioSrc: `voice-${i}.wav`, audioDurationInSeconds: s, text: `Scene ${i + 1}` })),
+    ...over,
+  });
+}
+
+describe("transitions in the timeline", () => {
+  it("keep every scene's start and the video's length; none for the first scene; at most half of either scene", () => {
+    const cut = buildTimeline(props());
+    const faded = buildTimeline(props({ transition: { kind: "fade", seconds: 0.5 } }));
+    expect(faded.scenes.map((s) => s.fromFrame)).toEqual(cut.scenes.map((s) => s.fromFrame));
+    expect(faded.durationInFrames).toBe(cut.durationInFrames);
+    // 15 frames asked; the third scene is short (0.2 s of voice), so the transitions into and out of it are shorter
+    const lengths = faded.scenes.map((s) => s.transitionIn?.durationInFrames ?? 0);
+    const third = faded.scenes[2]!.durationInFrames;
+    expect(lengths).toEqual([0, 15, Math.floor(third / 2), Math.floor(third / 2)]);
+    expect(tailFrames(faded, 0)).toBe(15);
+    expect(tailFrames(faded, 3)).toBe(0);
+  });
+
+  it("a scene's own choice overrides the video's, and 'none' cuts", () => {
+    const p = props({ transition: { kind: "fade", seconds: 0.4 } });
+    p.scenes[1] = { ...p.scenes[1]!, transitionIn: "slide" };
+    p.scenes[3] = { ...p.scenes[3]!, transitionIn: "none" };
+    expect(buildTimeline(p).scenes.map((s) => s.transitionIn?.kind ?? null)).toEqual([null, "slide", "fade", null]);
+  });
+
+  it("draws xfade's numbers: the old scene alone at the first frame, whole-pixel slides, a zoom into the centre", () => {
+    expect(transitionLook({ kind: "fade", durationInFrames: 10 }, 0, 640)).toMatchObject({ newOpacity: 0 });
+    expect(transitionLook({ kind: "fade", durationInFrames: 10 }, 5, 640).newOpacity).toBeCloseTo(0.5, 5);
+    expect(transitionLook({ kind: "slide", durationInFrames: 10 }, 3, 640)).toMatchObject({ newShift: 448, oldShift: -192 });
+    expect(transitionLook({ kind: "zoom", durationInFrames: 10 }, 0, 640)).toMatchObject({ oldZoom: 1, newOpacity: 0 });
+    expect(transitionLook({ kind: "zoom", durationInFrames: 10 }, 3, 640).oldZoom).toBeGreaterThan(1);
+  });
+});
+
+describe("transitions in the fast renderer's graph", () => {
+  const compile = (timeline: ReturnType<typeof buildTimeline>) =>
+    compileTimeline(timeline, { fileFor: (src) => `/w/${src}`, filterScript: "/w/graph.txt", output: "/w/out.mp4", encoding }).filterGraph;
+
+  it("with hard cuts, the graph is one concat as before", () => {
+    const graph = compile(buildTimeline(props()));
+    expect(graph).not.toContain("xfade");
+    expect(graph).toContain("concat=n=4:v=1:a=0");
+  });
+
+  it("xfade at each transition's scene start, concat where a scene cuts; the scene before drawn longer", () => {
+    const p = props({ transition: { kind: "fade", seconds: 0.5 } });
+    p.scenes[2] = { ...p.scenes[2]!, transitionIn: "none" };
+    p.scenes[3] = { ...p.scenes[3]!, transitionIn: "zoom" };
+    const timeline = buildTimeline(p);
+    const graph = compile(timeline);
+    const second = timeline.scenes[1]!;
+    expect(graph).toContain(`xfade=transition=fade:duration=0.5:offset=${second.fromFrame / 30}`);
+    expect(graph).toMatch(/\[j1\]\[c2\]concat=n=2:v=1:a=0\[j2\]/);
+    expect(graph).toContain("xfade=transition=zoomin");
+    // scene 1's picture lasts its own frames plus the next scene's transition
+    expect(graph).toContain(`loop=loop=${timeline.scenes[0]!.durationInFrames + 15 - 1}:`);
+  });
+
+  it("a chunk cuts hard into its first scene", () => {
+    const timeline = buildTimeline(props({ transition: { kind: "slide", seconds: 0.5 } }));
+    const chunk = sliceTimeline(timeline, { fromScene: 1, toScene: 3 });
+    expect(chunk.scenes.map((s) => s.transitionIn?.kind ?? null)).toEqual([null, "slide"]);
+  });
+});
