@@ -98,7 +98,7 @@ function writeCalls(): { route: ListedRoute; call: Call }[] {
 }
 
 describe("/api/v1 write routes", () => {
-  it("are POST /videos, DELETE /videos/{id}, POST /videos/{id}/cancel and /publish, POST /batches and /batches/{id}/retry, POST /projects/{id}/shorts and /versions", () => {
+  it("are POST /videos, DELETE /videos/{id}, POST /videos/{id}/cancel and /publish, POST /batches and /batches/{id}/retry, POST /projects/{id}/shorts and /versions, POST /videos/{id}/posts, POST and PATCH /channels", () => {
     expect(writeCalls().map((w) => `${w.call.method} ${w.route.path}`).sort()).toEqual([
       "DELETE /api/v1/videos/:id",
       "PATCH /api/v1/channels/:id",
@@ -111,6 +111,7 @@ describe("/api/v1 write routes", () => {
       "POST /api/v1/projects/:id/versions",
       "POST /api/v1/videos",
       "POST /api/v1/videos/:id/cancel",
+      "POST /api/v1/videos/:id/posts",
       "POST /api/v1/videos/:id/publish",
     ]);
   });
@@ -137,7 +138,7 @@ describe("/api/v1 write routes", () => {
         checked++;
       }
     }
-    expect(checked).toBe(50);
+    expect(checked).toBe(65);
     expect(await prisma.videoRun.count()).toBe(runsBefore);
     expect(await prisma.project.count({ where: { userId: { in: [a.user.id, b.user.id] } } })).toBe(projectsBefore);
     expect((await prisma.videoRun.findUniqueOrThrow({ where: { id: runId } })).status).toBe("completed");
@@ -222,7 +223,7 @@ describe("another user's video through /api/v1", () => {
         if (route.module.action) calls.push({ route, call: { method: writeMethodOf(route.path), path: route.path, params } });
       }
     }
-    expect(calls.length).toBe(14);
+    expect(calls.length).toBe(20);
     for (const { route, call: c } of calls) {
       const answer = await call(route, c, `Bearer ${tokens.full}`);
       expect(answer.status, `${c.method} ${fillPath(c.path, c.params)}`).toBe(404);
