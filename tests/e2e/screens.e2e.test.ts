@@ -148,6 +148,7 @@ describe("every screen, photographed and checked with axe", () => {
     await visit(page, "/settings", "/settings", "new", mainLoaded);
     await visit(page, "/settings/legacy", "/settings/legacy", "new", mainLoaded);
     await visit(page, "/batches", "/batches", "empty", mainLoaded);
+    await visit(page, "/channels", "/channels", "empty", heading("Channels"));
     await visit(page, "/projects/:id", "/projects/not-a-project-of-mine", "not-found", heading("Page Not Found"));
     await visit(page, "/projects/:id/upload", "/projects/not-a-project-of-mine/upload", "not-found", mainLoaded);
     await visit(page, "/projects/:id/outputs", "/projects/not-a-project-of-mine/outputs", "not-found", heading("Page Not Found"));
@@ -172,6 +173,12 @@ describe("every screen, photographed and checked with axe", () => {
     await visit(page, "/projects/:id", `/projects/${projectId}`, "done", heading("Bees at Dawn"));
     await visit(page, "/projects/:id/upload", `/projects/${projectId}/upload`, "done", heading("Your Video"));
     await visit(page, "/projects/:id/outputs", `/projects/${projectId}/outputs`, "done", heading("Shorts from this video"));
+    // a channel (issue 52) with its calendar, queue and brand kit
+    const made = await page.request.post(`${baseUrl()}/api/v1/channels`, { data: { name: "Bees Daily" } });
+    expect(made.status()).toBe(201);
+    const channel = (await made.json()) as { id: string };
+    await visit(page, "/channels", "/channels", "one-channel", (p) => p.getByText("Bees Daily").first().waitFor());
+    await visit(page, "/channels/:id", `/channels/${channel.id}`, "new", heading("Bees Daily"));
 
     // a render that failed: the error as the catalogue words it, never a raw object
     await prisma.renderedVideo.create({ data: { projectId, status: "error", error: "Rendering failed: the renderer stopped unexpectedly." } });

@@ -224,6 +224,9 @@ describe("storyboard with offline providers", () => {
     const highlighted = preview.locator(
       "span[style*='color: rgb(255, 212, 0)']"
     );
+    // held at a moment the first scene is speaking (on a busy machine the pause above can come after the end,
+    // where no word is spoken and none is highlighted)
+    await preview.getByRole("slider", { name: "Preview position" }).fill("15");
     await highlighted.first().waitFor();
     expect(await highlighted.count()).toBe(1);
     // the caption sits in the top part of the picture

@@ -7,13 +7,14 @@ import { TRANSITION_CHOICES, TRANSITION_NAMES, type TransitionChoice, type Video
 
 const KEY = ["transitions"];
 
-export function useTransitions() {
-  return useQuery({ queryKey: KEY, queryFn: () => apiGet<VideoTransitions>("/api/transitions") });
+/** The video's transitions; `initial` (the page's loader) shows them at first paint, so nothing moves when they load. */
+export function useTransitions(initial?: VideoTransitions) {
+  return useQuery({ queryKey: KEY, queryFn: () => apiGet<VideoTransitions>("/api/transitions"), ...(initial ? { initialData: initial } : {}) });
 }
 
-export function TransitionPicker() {
+export function TransitionPicker({ initial }: { initial?: VideoTransitions }) {
   const queryClient = useQueryClient();
-  const state = useTransitions();
+  const state = useTransitions(initial);
   const save = useMutation({
     mutationFn: (body: Partial<Pick<VideoTransitions, "kind" | "seconds">>) => apiRequest<VideoTransitions>("PUT", "/api/transitions", body),
     onSuccess: (data) => queryClient.setQueryData(KEY, data),

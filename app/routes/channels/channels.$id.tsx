@@ -70,10 +70,10 @@ export default function ChannelPage() {
         {data.weeks.map((week) => (
           <div key={week.weekOf} className="grid grid-cols-1 gap-2">
             <h3 className="text-sm font-medium uppercase tracking-wide text-slate-400">{week.label}</h3>
-            {week.slots.length === 0 ? <p className="text-sm text-slate-500">No slots this week.</p> : null}
+            {week.slots.length === 0 ? <p className="text-sm text-slate-400">No slots this week.</p> : null}
             <ul className="grid grid-cols-1 gap-2 md:grid-cols-3">
               {week.slots.map((slot) => (
-                <li key={slot.at} data-testid="calendar-slot" className={`min-w-0 rounded-lg border bg-slate-900/60 p-3 ${slot.idea ? (STATE_CLASS[slot.idea.status] ?? "border-slate-700") : "border-dashed border-slate-700 text-slate-500"} ${slot.past && !slot.idea ? "opacity-60" : ""}`}>
+                <li key={slot.at} data-testid="calendar-slot" className={`min-w-0 rounded-lg border bg-slate-900/60 p-3 ${slot.idea ? (STATE_CLASS[slot.idea.status] ?? "border-slate-700") : "border-dashed border-slate-700 text-slate-400"} ${slot.past && !slot.idea ? "italic" : ""}`}>
                   <p className="text-xs font-semibold uppercase tracking-wide">{slot.label}</p>
                   {slot.idea ? <p className="mt-1 font-medium text-slate-100">{slot.idea.title}</p> : null}
                   <p className={`mt-1 text-sm ${slot.idea?.late ? "font-medium text-amber-300" : ""}`}>{slot.stateLabel}</p>
@@ -151,7 +151,7 @@ function IdeasCard({ base, unscheduled, onChange }: { base: string; unscheduled:
             <p className="text-sm font-medium text-slate-300">Waiting for a slot ({unscheduled.length})</p>
             <ul className="mt-1 grid gap-1 text-sm text-slate-400">
               {unscheduled.slice(0, 20).map((i) => (
-                <li key={i.id}>{i.title} <span className="text-slate-500">· {i.stateLabel}</span></li>
+                <li key={i.id}>{i.title} <span className="text-slate-400">· {i.stateLabel}</span></li>
               ))}
             </ul>
           </div>

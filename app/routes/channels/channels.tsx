@@ -78,7 +78,7 @@ export default function Channels() {
               <p className="mt-2 text-sm text-slate-300">
                 {c.counts.queued} queued · {c.counts.making} being made · {c.counts.ready} to approve · {c.counts.approved} approved · {c.counts.published} published
               </p>
-              <p className="mt-1 text-xs text-slate-500">{c.accounts.length ? c.accounts.map((a) => a.label).join(", ") : "No platform account yet"}{c.paused ? " · paused" : ""}</p>
+              <p className="mt-1 text-xs text-slate-400">{c.accounts.length ? c.accounts.map((a) => a.label).join(", ") : "No platform account yet"}{c.paused ? " · paused" : ""}</p>
             </Link>
           </li>
         ))}

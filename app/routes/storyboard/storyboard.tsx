@@ -19,6 +19,7 @@ import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/core/projects.server";
 import { getStoryboardStatus, listCells } from "~/server/storyboard.server";
 import { getImageSource } from "~/server/scene-media.server";
+import { getTransitions } from "~/core/transitions.server";
 import { resolutionValue } from "~/lib/video-format";
 import { pageMeta } from "~/lib/meta";
 import { useSceneEditing } from "~/components/storyboard/use-scene-editing";
@@ -32,17 +33,17 @@ export const meta: MetaFunction = () => pageMeta("Storyboard · Reelsmith");
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
   const project = await getCurrentProject(userId);
-  if (!project) return { project: null, initial: null, imageSource: null };
+  if (!project) return { project: null, initial: null, imageSource: null, transitions: null };
   // the scenes (and the image source above them) come with the page, so they show at first paint instead of
   // after API calls, and nothing moves when they arrive (issue 36); the JSON round trip gives them exactly the
   // shapes the API routes answer, which the page's queries then poll
-  const [status, storyboardCells, imageSource] = await Promise.all([getStoryboardStatus(project), listCells(project.id), getImageSource(userId, project)]);
+  const [status, storyboardCells, imageSource, transitions] = await Promise.all([getStoryboardStatus(project), listCells(project.id), getImageSource(userId, project), getTransitions(project.id)]);
   const initial = JSON.parse(JSON.stringify({ status, cells: { title: project.title, storyboardCells } })) as StoryboardInitialData;
-  return { project: { id: project.id, title: project.title, resolution: resolutionValue(project.resolution) }, initial, imageSource };
+  return { project: { id: project.id, title: project.title, resolution: resolutionValue(project.resolution) }, initial, imageSource, transitions };
 }
 
 export default function StoryboardPage() {
-  const { project, initial, imageSource } = useLoaderData<typeof loader>();
+  const { project, initial, imageSource, transitions } = useLoaderData<typeof loader>();
   const { status, unreachable, list: saved, progress, busy, start, startAll, saveCell, generateScene, refreshMedia, playingScene, setPlayingScene } = useStoryboard(project, initial);
   const scenes = useSceneEditing(project?.id ?? null, saved);
   // what the page shows: the scenes with the creator's latest edit already made (a deleted one gone at once)
@@ -140,7 +141,7 @@ export default function StoryboardPage() {
           </p>
           <div className="mt-2 flex flex-wrap items-center gap-x-6 gap-y-2">
             <ImageSourcePicker initial={imageSource ?? undefined} />
-            <TransitionPicker />
+            <TransitionPicker initial={transitions ?? undefined} />
           </div>
           <MadeWith splitBy={status.data?.splitBy ?? null} cells={list} />
         </div>
