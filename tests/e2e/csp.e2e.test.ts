@@ -74,11 +74,16 @@ describe("the Content-Security-Policy with nonces", () => {
       }).then((r) => r.json() as Promise<{ id: string }>),
     );
     expect(created.id).toBeTruthy();
+    // a channel of this creator's (issue 52), for /channels/:id
+    const channel = await page.evaluate(() =>
+      fetch("/api/v1/channels", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: "CSP Daily" }) }).then((r) => r.json() as Promise<{ id: string }>),
+    );
+    expect(channel.id).toBeTruthy();
 
     const nonces = new Set<string>();
     const visitedPaths: string[] = [];
     for (const pattern of screens) {
-      const path = pattern === "" ? "/" : pattern === "*" ? "/no-such-page" : pattern.replace(":id", created.id);
+      const path = pattern === "" ? "/" : pattern === "*" ? "/no-such-page" : pattern.replace(":id", pattern.startsWith("/channels/") ? channel.id : created.id);
       const visited = await visit(path);
       visitedPaths.push(path);
       expect(visited.violations, `${path}: CSP violations`).toEqual([]);

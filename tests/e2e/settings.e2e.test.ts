@@ -34,12 +34,16 @@ describe("the settings page", () => {
       "API Keys",
       "OpenAI-Compatible Model",
       "YouTube Upload Integration",
+      // TikTok and Instagram Reels accounts (issue 49)
+      "TikTok and Instagram Reels",
       "API Tokens",
       "Webhooks",
       "Voice Settings",
       // the owner's own neural voices (issue 48, decision 210)
       "Add a Neural Voice",
       "Image Model Settings",
+      // AI clips' key and budgets (issue 50)
+      "AI Clips",
       "Watermark Settings",
       "Custom Branding",
       "Recent Errors",

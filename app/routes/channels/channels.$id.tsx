@@ -15,14 +15,17 @@ import { PRIVACY_STATUSES } from "~/lib/constants";
 import { LANGUAGES } from "~/lib/languages";
 import { pageMeta } from "~/lib/meta";
 import { RESOLUTIONS } from "~/lib/video-format";
+import { prisma } from "~/core/db.server";
 import { requireUser } from "~/server/auth.server";
 
 // /channels/:id (issue 52): one channel: its calendar of weeks (each slot's video and state; approve, move), its
 // queue of ideas (typed, pasted or a CSV file), its brand kit, schedule and platform account.
 export const meta: MetaFunction = () => pageMeta("Channel · Reelsmith");
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  // another creator's channel, or none: the site's "Page Not Found", as for a project (nothing says it exists)
+  if (!(await prisma.channel.count({ where: { id: params.id ?? "", userId: user.id } }))) throw new Response("Not Found", { status: 404 });
   return null;
 }
 
