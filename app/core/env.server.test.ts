@@ -175,6 +175,13 @@ describe("every setting is checked at start, the bad one named (issue 47)", () =
     expect(() => parseEnv({ FFMPEG_PATH: os.tmpdir() })).toThrow(/FFMPEG_PATH: must be an executable file, or a command on PATH/);
   });
 
+  it("the TikTok and Instagram settings are checked at start too, the bad one named", () => {
+    expect(() => parseEnv({ TIKTOK_API_BASE_URL: "open.tiktokapis.com" })).toThrow(/^Invalid environment:\n {2}TIKTOK_API_BASE_URL: /);
+    expect(() => parseEnv({ INSTAGRAM_API_VERSION: "21" })).toThrow(/INSTAGRAM_API_VERSION/);
+    expect(() => parseEnv({ PLATFORM_POLL_SECONDS: "0" })).toThrow(/PLATFORM_POLL_SECONDS/);
+    expect(parseEnv({ TIKTOK_APP_AUDITED: "true" }).PORT).toBeGreaterThan(0);
+  });
+
   it("WORKER_NICE is a whole number from 0 to 19, 10 by default", () => {
     expect(parseEnv({}).WORKER_NICE).toBe(10);
     expect(parseEnv({ WORKER_NICE: "0" }).WORKER_NICE).toBe(0);

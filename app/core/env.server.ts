@@ -6,6 +6,7 @@ import path from "node:path";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { WORK_CLASSES } from "../../workflows/shared/queue-names";
+import { PlatformEnvSchema } from "./platforms/platform-env.server";
 
 const port = z.coerce.number().int().min(1).max(65535);
 
@@ -258,8 +259,11 @@ export function parseEnv(source: Record<string, string | undefined>): z.infer<ty
   // An empty value is an unset one (docker compose's `${VAR:-}` passes ""), so optional variables stay optional.
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""));
   const result = EnvSchema.safeParse(present);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+  // the TikTok/Instagram settings are read again on each post (a test may change them); a bad one also fails the start
+  const platforms = PlatformEnvSchema.safeParse(present);
+  const issues = [...(result.error?.issues ?? []), ...(platforms.error?.issues ?? [])];
+  if (!result.success || issues.length) {
+    const lines = issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
   }
   return result.data;

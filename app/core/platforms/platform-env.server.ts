@@ -4,7 +4,7 @@ import { z } from "zod";
 
 const optionalSecret = z.string().trim().min(1).optional();
 
-const PlatformEnvSchema = z.object({
+export const PlatformEnvSchema = z.object({
   /** The TikTok app's client key and secret (developers.tiktok.com, Login Kit + Content Posting API). */
   TIKTOK_CLIENT_KEY: optionalSecret,
   TIKTOK_CLIENT_SECRET: optionalSecret,
