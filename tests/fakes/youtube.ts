@@ -104,6 +104,9 @@ export class FakeYoutube {
   chunkDelayMs = 0;
   /** The next this many chunk PUTs answer 503 backendError and store nothing (YouTube stumbling). */
   failChunks = 0;
+  /** After this many caption tracks are taken, the next captions.insert answers 503 backendError once. */
+  failCaptionInsertAfter: number | null = null;
+  captionsTaken = 0;
   /** The next authorization is refused by the person (error=access_denied). */
   denyNextConsent = false;
 
@@ -326,6 +329,11 @@ export class FakeYoutube {
       return json(res, 400, youtubeError(400, "badContent", `Media type ${contentType} is not accepted`, "global"));
     }
     if (media.body.length === 0) return json(res, 400, youtubeError(400, "contentRequired", "The request does not contain the caption track contents.", "youtube.caption"));
+    if (this.failCaptionInsertAfter !== null && this.captionsTaken >= this.failCaptionInsertAfter) {
+      this.failCaptionInsertAfter = null;
+      return json(res, 503, youtubeError(503, "backendError", "Backend Error", "global"));
+    }
+    this.captionsTaken++;
     const caption: FakeCaption = {
       id: `AUieDa${randomBytes(16).toString("base64url")}`,
       videoId: video.id,

@@ -63,4 +63,33 @@ describe("a video with a version in another language, uploaded to YouTube", () =
     ]);
     expect(uploaded.captions[1]!.text).toBe(toSrt(SPANISH));
   });
+
+  it("YouTube stumbling on the Spanish track: the step is tried again and sends only the Spanish one (one English track)", { timeout: 120_000 }, async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    await saveOAuthClient(user.id);
+    expect((await connectYoutube(cookie)).page.status).toBe(200);
+    const { project, video } = await seedRenderedProject(user.id, { videoBytes: 20_000 });
+    await prisma.renderedVideo.update({ where: { id: video.id }, data: { captionCues: ENGLISH } });
+    const version = await prisma.project.create({
+      data: { userId: user.id, title: "Las abejas", topic: "x", resolution: "shorts", durationSeconds: 30, language: "es", sourceProjectId: project.id, derivedKind: "version" },
+    });
+    await prisma.renderedVideo.create({ data: { projectId: version.id, status: "completed", width: 1080, height: 1920, durationSeconds: 4.2, completedAt: new Date(), captionCues: SPANISH } });
+    fake.failCaptionInsertAfter = fake.captionsTaken + 1;
+
+    const response = await callRoute(
+      uploadRoute,
+      new Request(`${APP}/api/youtube/upload`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/json" },
+        body: JSON.stringify({ videoPath: video.videoUrl, title: "Bees", description: "Bees dance.", tags: [], privacyStatus: "public", categoryId: "28" }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    const { videoId } = (await response.json()) as { videoId: string };
+    expect(fake.failCaptionInsertAfter, "the fake's stumble was used").toBeNull();
+    expect(fake.videos.get(videoId)!.captions.map((c) => c.language)).toEqual(["en", "es"]);
+    const upload = await prisma.youtubeUpload.findFirstOrThrow({ where: { projectId: project.id } });
+    expect(upload).toMatchObject({ captionError: null, captionLanguagesSent: ["en", "es"] });
+  });
 });

@@ -347,61 +347,75 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
    */
   async function addYoutubeCaptions(input: YoutubeUploadInput): Promise<{ captionTrackId: string | null; error: string | null }> {
     const upload = await loadUpload(input);
-    if (upload.captionTrackId) return { captionTrackId: upload.captionTrackId, error: null };
     const cues = storedCaptionCues(upload.video?.captionCues);
-    if (!upload.youtubeVideoId || !cues.length) return { captionTrackId: null, error: null };
-    const record = async (captionTrackId: string | null, error: string | null) => {
+    if (!upload.youtubeVideoId || (!upload.captionTrackId && !cues.length)) return { captionTrackId: upload.captionTrackId, error: null };
+    const project = await prisma.project.findUnique({ where: { id: input.projectId }, select: { language: true } });
+    const language = project?.language ?? "en";
+    // each rendered version's captions as another language of the same video (issue 51)
+    const versions = (await versionLocalizations(input.projectId, language, "")).filter((v) => v.cues.length);
+    const sent = new Set(upload.captionLanguagesSent);
+    if (upload.captionTrackId) sent.add(language);
+    const pending = versions.filter((v) => !sent.has(v.language));
+    if (upload.captionTrackId && !pending.length) return { captionTrackId: upload.captionTrackId, error: null };
+    let captionTrackId = upload.captionTrackId;
+    const record = async (error: string | null) => {
       await prisma.youtubeUpload.update({ where: { id: upload.id }, data: { captionTrackId, captionError: error } });
       return { captionTrackId, error };
+    };
+    // each track taken is written down at once: a retry after a crash or a timeout sends only the rest
+    const taken = async (trackLanguage: string, id?: string) => {
+      sent.add(trackLanguage);
+      await prisma.youtubeUpload.update({ where: { id: upload.id }, data: { ...(id ? { captionTrackId: id } : {}), captionLanguagesSent: [...sent] } });
     };
     let youtube;
     let connection;
     try {
       ({ youtube, connection } = await authorizedYoutube(input.userId));
     } catch (e) {
-      if (e instanceof YoutubeNotConnectedError) return record(null, e.message);
+      if (e instanceof YoutubeNotConnectedError) return record(e.message);
       throw e;
     }
     // a connection made before the captions scope was asked for: YouTube would answer 403 (and still charge quota)
-    if (connection.scope && !connection.scope.split(/\s+/).includes(CAPTIONS_SCOPE)) return record(null, CAPTIONS_NEED_RECONNECT);
-    const project = await prisma.project.findUnique({ where: { id: input.projectId }, select: { language: true } });
-    const language = project?.language ?? "en";
-    try {
+    if (connection.scope && !connection.scope.split(/\s+/).includes(CAPTIONS_SCOPE)) return record(CAPTIONS_NEED_RECONNECT);
+    const insertTrack = async (trackLanguage: string, trackCues: typeof cues) => {
       const { data } = await youtube.captions.insert(
         {
           part: ["snippet"],
-          requestBody: { snippet: { videoId: upload.youtubeVideoId, language, name: languageOf(language).nativeName, isDraft: false } },
-          media: { mimeType: "application/octet-stream", body: Readable.from([toSrt(cues)]) },
+          requestBody: { snippet: { videoId: upload.youtubeVideoId, language: trackLanguage, name: languageOf(trackLanguage).nativeName, isDraft: false } },
+          media: { mimeType: "application/octet-stream", body: Readable.from([toSrt(trackCues)]) },
         },
         youtubeCallOptions(),
       );
-      if (!data.id) throw new Error("YouTube took the caption track but sent no caption id");
-      // each rendered version's captions as another language of the same video (issue 51); a refusal is noted, the
-      // original's track stays recorded (a retry must not send it twice)
-      for (const version of await versionLocalizations(input.projectId, language, "")) {
-        if (!version.cues.length) continue;
-        try {
-          await youtube.captions.insert(
-            {
-              part: ["snippet"],
-              requestBody: { snippet: { videoId: upload.youtubeVideoId, language: version.language, name: languageOf(version.language).nativeName, isDraft: false } },
-              media: { mimeType: "application/octet-stream", body: Readable.from([toSrt(version.cues)]) },
-            },
-            youtubeCallOptions(),
-          );
-        } catch (e) {
-          return record(data.id, `The ${languageOf(version.language).name} caption track was not sent: ${googleErrorDetails(e).message}`);
+      return data;
+    };
+    if (!captionTrackId) {
+      try {
+        const data = await insertTrack(language, cues);
+        if (!data.id) throw new Error("YouTube took the caption track but sent no caption id");
+        captionTrackId = data.id;
+        await taken(language, data.id);
+      } catch (e) {
+        const { status, reason, message } = googleErrorDetails(e);
+        if (reason === "quotaExceeded") return record(`The caption track was not sent: ${QUOTA_EXCEEDED_MESSAGE}`);
+        if (status && status >= 400 && status < 500 && status !== 429) {
+          return record(reason === "insufficientPermissions" || status === 403 ? CAPTIONS_NEED_RECONNECT : `YouTube did not take the caption track: ${message}${reason ? ` (${reason})` : ""}`);
         }
+        throw e;
       }
-      return record(data.id, null);
-    } catch (e) {
-      const { status, reason, message } = googleErrorDetails(e);
-      if (reason === "quotaExceeded") return record(null, `The caption track was not sent: ${QUOTA_EXCEEDED_MESSAGE}`);
-      if (status && status >= 400 && status < 500 && status !== 429) {
-        return record(null, reason === "insufficientPermissions" || status === 403 ? CAPTIONS_NEED_RECONNECT : `YouTube did not take the caption track: ${message}${reason ? ` (${reason})` : ""}`);
-      }
-      throw e;
     }
+    // a version's refusal is noted; the tracks already taken stay recorded
+    for (const version of pending) {
+      try {
+        await insertTrack(version.language, version.cues);
+        await taken(version.language);
+      } catch (e) {
+        const { status, message } = googleErrorDetails(e);
+        // YouTube stumbling (5xx, 429, no answer): the step is tried again, and sends only what is not taken yet
+        if (!status || status >= 500 || status === 429) throw e;
+        return record(`The ${languageOf(version.language).name} caption track was not sent: ${message}`);
+      }
+    }
+    return record(null);
   }
 
   /** Marks the upload done; a scheduled one moves the creator's lastScheduleDate to its publish time. */

@@ -5,6 +5,8 @@ import { completePlatformAuthorization } from "~/server/platforms/platform-conne
 import { cspNonceOf } from "~/server/host/web-app.server";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// JSON inside <script>: a "</script>" (or "<!--") in the platform's error text must not end the script block
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
 // The popup's page after the platform's consent screen: tells the opener (Settings or the publish step) and closes.
 function popupPage(name: string, ok: boolean, message: string, status: number, nonce: string | undefined): Response {
@@ -14,7 +16,7 @@ function popupPage(name: string, ok: boolean, message: string, status: number, n
 <style>body{font-family:system-ui,sans-serif;background:#0f172a;color:#e2e8f0;display:grid;place-items:center;min-height:100vh;margin:0}main{max-width:28rem;padding:2rem;text-align:center}</style></head>
 <body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p>You can close this window.</p></main>
 <script${nonce ? ` nonce="${nonce}"` : ""}>
-try { if (window.opener) window.opener.postMessage(${JSON.stringify({ type: "reelsmith:platform-auth", ok, message })}, window.location.origin); } catch (e) {}
+try { if (window.opener) window.opener.postMessage(${scriptJson({ type: "reelsmith:platform-auth", ok, message })}, window.location.origin); } catch (e) {}
 ${ok ? "setTimeout(function () { window.close(); }, 300);" : ""}
 </script></body></html>`;
   return new Response(html, { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "YoutubeUpload" ADD COLUMN     "captionLanguagesSent" TEXT[] DEFAULT ARRAY[]::TEXT[];
