@@ -3,8 +3,9 @@
 //   dist/server.js          server.ts, with every module of ours it imports (packages stay in node_modules)
 //   dist/worker.js          workflows/worker.ts, likewise
 //   dist/check-settings.js  the settings check (scripts/check-settings.ts)
-// The workflows (workflows/) and the video composition (remotion/) stay source: the worker bundles them for Temporal's
-// sandbox and for Remotion when it starts, as before, with the interceptor modules it names (decision 204).
+//   dist/workflow-bundle.js the workflows (workflows/index.ts) bundled for Temporal's sandbox, with the workflow
+//                           interceptors, so the compiled worker does not run webpack at each start (decision 257)
+// The video composition (remotion/) stays source: the worker bundles it for Remotion when it starts (decision 204).
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -69,5 +70,15 @@ for (const output of Object.values(result.metafile.outputs)) {
   for (const { path: spec, external: isExternal } of output.imports) if (isExternal && !spec.startsWith("node:")) external.add(spec);
 }
 fs.writeFileSync(path.join(DIST, "packages.json"), `${JSON.stringify([...external].sort(), null, 2)}\n`);
+
+// the same interceptor modules the worker names when it bundles the sources itself (workflows/observability/worker-telemetry.ts)
+const { bundleWorkflowCode } = await import("@temporalio/worker");
+const require = createRequire(path.join(ROOT, "package.json"));
+const { code } = await bundleWorkflowCode({
+  workflowsPath: path.join(ROOT, "workflows/index.ts"),
+  workflowInterceptorModules: [require.resolve("@temporalio/interceptors-opentelemetry/lib/workflow-interceptors")],
+  logger: { trace() {}, debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m), log() {} },
+});
+fs.writeFileSync(path.join(DIST, "workflow-bundle.js"), code);
 
 console.log(`compiled the web server and the worker to ${path.relative(process.cwd(), DIST) || "."}/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);

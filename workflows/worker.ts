@@ -4,7 +4,9 @@
 // own slot count, so renders never take the slots a script needs.
 // first of all: every setting checked, a bad one stops the worker named (issue 47)
 import "~/core/settings-at-start.server";
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { workerSlots } from "~/lib/limits";
@@ -42,7 +44,9 @@ export async function createQueueWorkers(options: {
   taskQueue: string;
   /** Every activity is offered on every queue served, so a run scheduled before a queue moved still finds it. */
   activities: Record<string, (...args: never[]) => unknown>;
+  /** The workflows' sources, bundled by the SDK as the worker starts; or the bundle scripts/compile.mjs made. */
   workflowsPath: string;
+  workflowBundlePath?: string;
   /** Default: WORKER_QUEUES. */
   queues?: readonly WorkClass[];
 }): Promise<QueueWorkers> {
@@ -58,11 +62,12 @@ export async function createQueueWorkers(options: {
         connection: options.connection,
         namespace: env.TEMPORAL_NAMESPACE,
         taskQueue,
-        ...(work === "light" ? { workflowsPath: options.workflowsPath } : {}),
+        ...(work === "light" ? (options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : { workflowsPath: options.workflowsPath }) : {}),
         activities: options.activities,
         // a full disk and a restarting database, handled the same way for every activity (decision 182)
-        // and the metrics, log ids and trace spans of every activity and workflow (issue 54)
-        interceptors: { activity: workerActivityInterceptors(activityInterceptors), workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+        // and the metrics, log ids and trace spans of every activity and workflow (issue 54); a prebuilt bundle has the
+        // workflow interceptors inside it already (scripts/compile.mjs names the same modules)
+        interceptors: { activity: workerActivityInterceptors(activityInterceptors), ...(options.workflowBundlePath ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }) },
         sinks: workerSinks(),
         maxConcurrentActivityTaskExecutions: queueSlots(work),
       }),
@@ -97,6 +102,12 @@ export async function createQueueWorkers(options: {
  * default), run and shut down as one. `activities` replaces some of the real activities (tests hand in failing or
  * slow providers this way); `queues` overrides WORKER_QUEUES.
  */
+/** dist/workflow-bundle.js when this module runs compiled from dist/ (scripts/compile.mjs writes both); else none. */
+function compiledWorkflowBundle(): string | undefined {
+  const beside = fileURLToPath(new URL("./workflow-bundle.js", import.meta.url));
+  return path.basename(path.dirname(beside)) === "dist" && fs.existsSync(beside) ? beside : undefined;
+}
+
 export async function createWorker(
   options: {
     connection?: NativeConnection;
@@ -110,8 +121,10 @@ export async function createWorker(
   return createQueueWorkers({
     connection,
     taskQueue: options.taskQueue ?? env.TEMPORAL_TASK_QUEUE,
-    // the sources, found from the project's root: the compiled worker (dist/worker.js) bundles them too (decision 204)
+    // the sources, found from the project's root; the compiled worker (dist/worker.js) loads the bundle compiled beside
+    // it instead (decision 257): webpack at every start took ~15 s on a quiet machine and minutes on a busy first run
     workflowsPath: projectFile("workflows/index.ts"),
+    workflowBundlePath: compiledWorkflowBundle(),
     activities: { ...activities, ...options.activities },
     queues: options.queues,
   });
