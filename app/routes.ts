@@ -27,8 +27,6 @@ const projects: Group = (route) => {
   route("/projects/:id/outputs", "routes/projects/projects.$id.outputs.tsx");
   route("/api/media/:id", "routes/projects/api.media.$id.ts");
   route("/api/progress-events", "routes/projects/api.progress-events.ts");
-  route("/healthz", "routes/projects/healthz.ts");
-  route("/favicon.ico", "routes/projects/favicon.ts");
 };
 
 const script: Group = (route) => {
@@ -162,8 +160,10 @@ const apiV1: Group = (route) => {
   route("/mcp", "routes/api-v1/mcp.ts");
 };
 
-/** Any other path: the 'Page Not Found' screen. Listed last so every real route wins. */
-const notFound: Group = (route) => {
+/** The site's own: the health check, the favicon and, for any other path, the 'Page Not Found' screen (listed last so every real route wins). */
+const site: Group = (route) => {
+  route("/healthz", "routes/projects/healthz.ts");
+  route("/favicon.ico", "routes/projects/favicon.ts");
   route("*", "routes/projects/$.tsx");
 };
 
@@ -178,7 +178,7 @@ const platforms: Group = (route) => {
   route("/api/platforms/posts/:id", "routes/platforms/api.platforms.posts.$id.ts");
 };
 
-export const ROUTE_GROUPS = { auth, projects, script, storyboard, music, render, publish, platforms, billing, settings, apiV1, notFound } as const;
+export const ROUTE_GROUPS = { auth, projects, script, storyboard, music, render, publish, platforms, billing, settings, apiV1, site } as const;
 
 export default function routes(defineRoutes: DefineRoutesFunction) {
   return defineRoutes((route) => {

@@ -4,24 +4,24 @@ import type { Project } from "~/generated/prisma/client";
 import type { ClipProviderId } from "~/providers/video/types";
 import type { animateScenesWorkflow } from "../../workflows/ai-clips";
 import { animateScenesWorkflowId, type AiClipSource } from "../../workflows/shared/ai-clips";
-import { jsonError } from "./api.server";
 import { checkClipBudget, clipEstimateFor, ClipBudgetRefusal, getRunwayKey } from "~/core/clip-budget.server";
 import { prisma } from "~/core/db.server";
 import { getProviderKeys } from "~/core/settings.server";
 import { getTemporalClient, startWorkflow, workflowIsRunning, WorkflowAlreadyRunningError } from "./temporal.server";
+import { refusal } from "~/core/refusal.server";
 
 export async function startAnimateScenes(userId: string, project: Project, request: { provider: ClipProviderId; source: AiClipSource; cellIndexes: number[] }) {
   const keys = await getProviderKeys(userId);
-  if (request.provider === "veo" && !keys.geminiApiKey) throw jsonError(400, "AI clips with Veo use your Gemini API key: save it in Settings (API Keys) first.", { field: "provider" });
-  if (request.provider === "runway" && !(await getRunwayKey(userId))) throw jsonError(400, "AI clips with Runway use your Runway API key: save it in Settings (AI clips) first.", { field: "provider" });
-  if (request.provider === "runway" && request.source === "words") throw jsonError(400, "Runway Gen-4 Turbo starts from the scene's picture: choose Veo to animate from the words.", { field: "source" });
+  if (request.provider === "veo" && !keys.geminiApiKey) throw refusal(400, "AI clips with Veo use your Gemini API key: save it in Settings (API Keys) first.", { field: "provider" });
+  if (request.provider === "runway" && !(await getRunwayKey(userId))) throw refusal(400, "AI clips with Runway use your Runway API key: save it in Settings (AI clips) first.", { field: "provider" });
+  if (request.provider === "runway" && request.source === "words") throw refusal(400, "Runway Gen-4 Turbo starts from the scene's picture: choose Veo to animate from the words.", { field: "source" });
   const count = await prisma.storyboardCell.count({ where: { storyboard: { projectId: project.id }, cellIndex: { in: request.cellIndexes } } });
-  if (count !== request.cellIndexes.length) throw jsonError(400, "Some of these scenes do not exist.", { field: "cellIndexes" });
+  if (count !== request.cellIndexes.length) throw refusal(400, "Some of these scenes do not exist.", { field: "cellIndexes" });
   const estimate = await clipEstimateFor(userId, project.id, request.provider, request.cellIndexes);
   try {
     await checkClipBudget(userId, project.id, estimate.totalCents);
   } catch (e) {
-    if (e instanceof ClipBudgetRefusal) throw jsonError(402, e.message, { field: "cellIndexes", figures: e.figures, estimate });
+    if (e instanceof ClipBudgetRefusal) throw refusal(402, e.message, { field: "cellIndexes", figures: e.figures, estimate });
     throw e;
   }
   try {
@@ -32,7 +32,7 @@ export async function startAnimateScenes(userId: string, project: Project, reque
     });
     return { started: true, runId: handle.firstExecutionRunId, estimate };
   } catch (e) {
-    if (e instanceof WorkflowAlreadyRunningError) throw jsonError(409, "Scenes of this video are already being animated. Wait for them, or cancel.", { field: "cellIndexes" });
+    if (e instanceof WorkflowAlreadyRunningError) throw refusal(409, "Scenes of this video are already being animated. Wait for them, or cancel.", { field: "cellIndexes" });
     throw e;
   }
 }

@@ -5,9 +5,9 @@
 // (one unique-index lookup), so revoking is immediate in every web process.
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { API_TOKEN_NAME_MAX, API_TOKEN_PREFIX, API_TOKEN_SCOPES, MAX_API_TOKENS_PER_USER, type ApiTokenScope, type ApiTokenView } from "~/lib/api-tokens";
+import { refusal } from "~/core/refusal.server";
 
 export { API_TOKEN_PREFIX, type ApiTokenScope, type ApiTokenView };
 /** rs_pat_ + 43 base64url characters (256 bits). */
@@ -48,7 +48,7 @@ function toView(row: { id: string; name: string; prefix: string; scope: string; 
 export async function createApiToken(userId: string, input: CreateApiToken): Promise<{ token: string; apiToken: ApiTokenView }> {
   const live = await prisma.apiToken.count({ where: { userId, revokedAt: null } });
   if (live >= MAX_API_TOKENS_PER_USER) {
-    throw jsonError(409, `You have ${MAX_API_TOKENS_PER_USER} tokens, the most an account may hold. Revoke one you no longer use, then make a new one.`, { field: null });
+    throw refusal(409, `You have ${MAX_API_TOKENS_PER_USER} tokens, the most an account may hold. Revoke one you no longer use, then make a new one.`, { field: null });
   }
   const token = newApiTokenSecret();
   const row = await prisma.apiToken.create({
@@ -74,7 +74,7 @@ export async function listApiTokens(userId: string): Promise<ApiTokenView[]> {
 /** Revokes one of the user's tokens at once; another user's id (or an unknown one) is a 404. */
 export async function revokeApiToken(userId: string, tokenId: string): Promise<void> {
   const row = await prisma.apiToken.findFirst({ where: { id: tokenId, userId, revokedAt: null }, select: { id: true } });
-  if (!row) throw jsonError(404, "Token not found. It may already be revoked.", { field: "id" });
+  if (!row) throw refusal(404, "Token not found. It may already be revoked.", { field: "id" });
   await prisma.apiToken.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
 }
 

@@ -8,7 +8,7 @@ vi.hoisted(() => {
   delete process.env.PUBLIC_URL;
 });
 
-const { appOrigin, isCrossSiteWrite, isPublicApiPath, jsonError, parseJsonBody } = await import("./api.server");
+const { appOrigin, isCrossSiteWrite, isPublicApiPath, jsonError, parseJsonBody, thrownResponse } = await import("./api.server");
 
 const Schema = z.object({ title: z.string().min(1, "Enter a title."), count: z.number().int() });
 const request = (body: string) => new Request("http://localhost:3999/api/x", { method: "POST", body, headers: { "Content-Type": "application/json" } });
@@ -17,10 +17,12 @@ async function thrownBy(promise: Promise<unknown>): Promise<Response> {
   try {
     await promise;
   } catch (e) {
-    if (e instanceof Response) return e;
+    // a refusal, said as the pages and /api say it
+    const answer = thrownResponse(e);
+    if (answer) return answer;
     throw e;
   }
-  throw new Error("expected a thrown Response");
+  throw new Error("expected a refusal");
 }
 
 describe("parseJsonBody", () => {

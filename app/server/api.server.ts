@@ -4,6 +4,7 @@ import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_
 import type { z } from "zod";
 import { BodyLimitError, isBodyLimitError, MAX_JSON_BYTES, readBodyWithin, withBodyLimit } from "~/lib/request-body.server";
 import { getEnv } from "~/core/env.server";
+import { refusal } from "~/core/refusal.server";
 
 import { jsonError, refusalResponse, thrownResponse } from "./json-answer.server";
 
@@ -32,7 +33,7 @@ export async function readBodyCapped(request: Request, maxBytes: number, field: 
   try {
     return await readBodyWithin(request, maxBytes);
   } catch (e) {
-    if (e instanceof BodyLimitError) throw jsonError(413, e.message, { field });
+    if (e instanceof BodyLimitError) throw refusal(413, e.message, { field });
     throw e;
   }
 }
@@ -53,7 +54,7 @@ class TooManyPartsError extends Error {}
 export async function readMultipartCapped(request: Request, options: { maxFileBytes: number; tooLarge: string; field: string }): Promise<FormData> {
   const { maxFileBytes, tooLarge, field } = options;
   // refused unread (never cancelled, which would cut the connection before the answer): the server drops the rest
-  if (Number(request.headers.get("Content-Length") ?? 0) > maxFileBytes + MULTIPART_OVERHEAD) throw jsonError(413, tooLarge, { field });
+  if (Number(request.headers.get("Content-Length") ?? 0) > maxFileBytes + MULTIPART_OVERHEAD) throw refusal(413, tooLarge, { field });
   const memory = unstable_createMemoryUploadHandler({ maxPartSize: maxFileBytes });
   let parts = 0;
   try {
@@ -62,9 +63,9 @@ export async function readMultipartCapped(request: Request, options: { maxFileBy
       return memory(part);
     });
   } catch (e) {
-    if (e instanceof MaxPartSizeExceededError || isBodyLimitError(e)) throw jsonError(413, tooLarge, { field });
-    if (e instanceof TooManyPartsError) throw jsonError(413, `The upload has too many form fields: send at most ${MAX_MULTIPART_PARTS}.`, { field });
-    throw jsonError(400, `The upload could not be read as a multipart form: ${(e as Error).message}`, { field });
+    if (e instanceof MaxPartSizeExceededError || isBodyLimitError(e)) throw refusal(413, tooLarge, { field });
+    if (e instanceof TooManyPartsError) throw refusal(413, `The upload has too many form fields: send at most ${MAX_MULTIPART_PARTS}.`, { field });
+    throw refusal(400, `The upload could not be read as a multipart form: ${(e as Error).message}`, { field });
   }
 }
 
@@ -91,7 +92,7 @@ export async function readMultipartStream<T>(
   },
 ): Promise<{ fields: Map<string, string>; file: T | null }> {
   const { fileField, maxBodyBytes, tooLarge, field } = options;
-  if (Number(request.headers.get("Content-Length") ?? 0) > maxBodyBytes) throw jsonError(413, tooLarge, { field });
+  if (Number(request.headers.get("Content-Length") ?? 0) > maxBodyBytes) throw refusal(413, tooLarge, { field });
   const fields = new Map<string, string>();
   let received: { value: T } | null = null;
   let parts = 0;
@@ -117,7 +118,7 @@ export async function readMultipartStream<T>(
         for await (const chunk of part.data) void chunk;
         return undefined;
       }
-      if (received) throw jsonError(400, `Send one file, in the form field "${fileField}".`, { field });
+      if (received) throw refusal(400, `Send one file, in the form field "${fileField}".`, { field });
       try {
         received = { value: await options.receive({ fileName: part.filename || null, contentType: part.contentType || null, data: part.data }, fields) };
       } catch (e) {
@@ -129,10 +130,10 @@ export async function readMultipartStream<T>(
     const kept = received as { value: T } | null;
     if (kept && options.discard) await options.discard(kept.value).catch(() => {});
     const cause = e instanceof ReceiveError ? e.thrown : e;
-    if (isBodyLimitError(cause)) throw jsonError(413, tooLarge, { field });
-    if (cause instanceof TooManyPartsError) throw jsonError(413, `The upload has too many form fields: send at most ${MAX_MULTIPART_PARTS}.`, { field });
+    if (isBodyLimitError(cause)) throw refusal(413, tooLarge, { field });
+    if (cause instanceof TooManyPartsError) throw refusal(413, `The upload has too many form fields: send at most ${MAX_MULTIPART_PARTS}.`, { field });
     if (e instanceof ReceiveError || thrownResponse(cause)) throw cause;
-    throw jsonError(400, `The upload could not be read as a multipart form: ${(cause as Error).message}`, { field });
+    throw refusal(400, `The upload could not be read as a multipart form: ${(cause as Error).message}`, { field });
   }
   const kept = received as { value: T } | null;
   return { fields, file: kept ? kept.value : null };
@@ -155,14 +156,14 @@ export async function parseJsonBody<Schema extends z.ZodType>(
       // PostgreSQL text cannot hold NUL characters: they are dropped here rather than failing a write later.
       body = JSON.parse(text, (_key, value: unknown) => (typeof value === "string" ? value.replaceAll("\u0000", "") : value));
     } catch {
-      throw jsonError(400, "The request body must be JSON (Content-Type: application/json).", { field: null });
+      throw refusal(400, "The request body must be JSON (Content-Type: application/json).", { field: null });
     }
   }
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.length ? issue.path.join(".") : null;
-  throw jsonError(400, field ? `${field}: ${issue.message}` : issue.message, { field });
+  throw refusal(400, field ? `${field}: ${issue.message}` : issue.message, { field });
 }
 
 /** The same as parseJsonBody: the name new routes use. */

@@ -8,12 +8,12 @@ import type { Prisma } from "~/generated/prisma/client";
 import { MakeVideoOptionsSchema, type MakeVideoOptions } from "~/lib/make-video-options";
 import type { videoBatchWorkflow } from "../../workflows/video-batch";
 import { BATCH_CONCURRENCY, BATCH_MAX_ROWS, videoBatchWorkflowId } from "../../workflows/shared/video-batch";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { toApiVideo, toMakeVideoView, type MakeVideoView } from "./make-video.server";
 import { assertMakeVideoAllowed } from "~/core/video-run.server";
 import { forgetWorkflow } from "./progress-cache.server";
 import { startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
+import { refusal } from "~/core/refusal.server";
 
 export { BATCH_CONCURRENCY, BATCH_MAX_ROWS };
 
@@ -39,10 +39,10 @@ function csvRows(text: string): Record<string, unknown>[] {
   try {
     records = parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, bom: true });
   } catch (e) {
-    throw jsonError(400, `csv could not be read: ${(e as Error).message}`, { field: "csv" });
+    throw refusal(400, `csv could not be read: ${(e as Error).message}`, { field: "csv" });
   }
-  if (records.length === 0) throw jsonError(400, "csv has no rows under its header.", { field: "csv" });
-  if (records.length > BATCH_MAX_ROWS) throw jsonError(400, `A batch has at most ${BATCH_MAX_ROWS} rows; csv has ${records.length}.`, { field: "csv" });
+  if (records.length === 0) throw refusal(400, "csv has no rows under its header.", { field: "csv" });
+  if (records.length > BATCH_MAX_ROWS) throw refusal(400, `A batch has at most ${BATCH_MAX_ROWS} rows; csv has ${records.length}.`, { field: "csv" });
   return records.map((record, i) => {
     const row: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(record)) {
@@ -50,7 +50,7 @@ function csvRows(text: string): Record<string, unknown>[] {
       if (NUMBER_COLUMNS.has(key)) row[key] = Number(value);
       else if (BOOLEAN_COLUMNS.has(key)) {
         const v = value.toLowerCase();
-        if (!["true", "false", "yes", "no", "1", "0"].includes(v)) throw jsonError(400, `Row ${i + 1}: ${key} must be true or false.`, { field: `rows.${i}.${key}` });
+        if (!["true", "false", "yes", "no", "1", "0"].includes(v)) throw refusal(400, `Row ${i + 1}: ${key} must be true or false.`, { field: `rows.${i}.${key}` });
         row[key] = ["true", "yes", "1"].includes(v);
       } else row[key] = value;
     }
@@ -66,7 +66,7 @@ export function parseBatchRows(input: CreateBatch): MakeVideoOptions[] {
     if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0]!;
     const field = ["rows", i, ...issue.path].join(".");
-    throw jsonError(400, `Row ${i + 1}: ${issue.message}`, { field });
+    throw refusal(400, `Row ${i + 1}: ${issue.message}`, { field });
   });
 }
 
@@ -100,7 +100,7 @@ export async function createBatch(userId: string, input: CreateBatch): Promise<B
   const rows = parseBatchRows(input);
   for (const options of rows) await assertMakeVideoAllowed(userId, options);
   const running = await runningBatchOf(userId);
-  if (running) throw jsonError(409, "A batch of yours is still running: one batch at a time. Wait for it, or cancel its videos.", { field: null, batchId: running });
+  if (running) throw refusal(409, "A batch of yours is still running: one batch at a time. Wait for it, or cancel its videos.", { field: null, batchId: running });
   const name = input.name || `Batch of ${rows.length} (${new Date().toISOString().slice(0, 16).replace("T", " ")})`;
   const batch = await prisma.videoBatch.create({
     data: {
@@ -123,7 +123,7 @@ export async function createBatch(userId: string, input: CreateBatch): Promise<B
 
 export async function getBatch(userId: string, id: string): Promise<BatchView> {
   const batch = await prisma.videoBatch.findFirst({ where: { id, userId }, include: { runs: { orderBy: { batchRow: "asc" } } } });
-  if (!batch) throw jsonError(404, "Batch not found.", { field: "id" });
+  if (!batch) throw refusal(404, "Batch not found.", { field: "id" });
   const count = (status: string) => batch.runs.filter((r) => r.status === status).length;
   return {
     id: batch.id,
@@ -145,16 +145,16 @@ export async function listBatches(userId: string): Promise<BatchView[]> {
 /** Runs the failed and cancelled rows again (a row keeps what it made: its done stages are skipped). 409 while it runs. */
 export async function retryBatch(userId: string, id: string): Promise<BatchView> {
   const batch = await prisma.videoBatch.findFirst({ where: { id, userId } });
-  if (!batch) throw jsonError(404, "Batch not found.", { field: "id" });
-  if (batch.workflowId && (await workflowIsRunning(batch.workflowId))) throw jsonError(409, "This batch is still running; retry its failed rows once it is done.", { field: "id" });
+  if (!batch) throw refusal(404, "Batch not found.", { field: "id" });
+  if (batch.workflowId && (await workflowIsRunning(batch.workflowId))) throw refusal(409, "This batch is still running; retry its failed rows once it is done.", { field: "id" });
   const running = await runningBatchOf(userId);
-  if (running) throw jsonError(409, "Another batch of yours is still running: one batch at a time.", { field: null, batchId: running });
+  if (running) throw refusal(409, "Another batch of yours is still running: one batch at a time.", { field: null, batchId: running });
   const retried = await prisma.videoRun.updateMany({ where: { batchId: batch.id, userId, status: { in: ["failed", "cancelled"] } }, data: { status: "queued", error: null, completedAt: null } });
-  if (retried.count === 0) throw jsonError(409, "No row of this batch failed: nothing to retry.", { field: "id" });
+  if (retried.count === 0) throw refusal(409, "No row of this batch failed: nothing to retry.", { field: "id" });
   try {
     await startBatchWorkflow(userId, batch);
   } catch (e) {
-    if (e instanceof WorkflowAlreadyRunningError) throw jsonError(409, "This batch is already running.", { field: "id" });
+    if (e instanceof WorkflowAlreadyRunningError) throw refusal(409, "This batch is already running.", { field: "id" });
     throw e;
   }
   return getBatch(userId, batch.id);

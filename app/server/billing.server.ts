@@ -5,10 +5,10 @@
 import Stripe from "stripe";
 import type { Subscription, User } from "~/generated/prisma/client";
 import { Prisma } from "~/generated/prisma/client";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { getEnv } from "~/core/env.server";
 import { getAccessLevel, isBillingEnabled, isOwner, isSubscriptionActive, type AccessLevel } from "~/core/permissions.server";
+import { refusal } from "~/core/refusal.server";
 
 export const PREMIUM_PRICE = { unitAmount: 1000, currency: "usd", interval: "month", productName: "Reelsmith Premium" } as const;
 
@@ -32,7 +32,7 @@ declare global {
 /** The Stripe client, pointed at STRIPE_API_URL (stripe-mock in tests). Throws 409 when billing is off. */
 export function getStripe(): Stripe {
   const env = getEnv();
-  if (!env.STRIPE_SECRET_KEY) throw jsonError(409, BILLING_MESSAGES.off);
+  if (!env.STRIPE_SECRET_KEY) throw refusal(409, BILLING_MESSAGES.off);
   if (globalThis.__reelsmithStripe?.key !== env.STRIPE_SECRET_KEY) {
     const api = new URL(env.STRIPE_API_URL);
     const protocol = api.protocol === "http:" ? "http" : "https";
@@ -88,8 +88,8 @@ export async function getSubscriptionStatus(user: Pick<User, "id" | "email">): P
 // ---- checkout, portal, cancel ----
 
 function requireBillableUser(user: Pick<User, "email">): void {
-  if (!isBillingEnabled()) throw jsonError(409, BILLING_MESSAGES.off);
-  if (isOwner(user)) throw jsonError(409, BILLING_MESSAGES.admin);
+  if (!isBillingEnabled()) throw refusal(409, BILLING_MESSAGES.off);
+  if (isOwner(user)) throw refusal(409, BILLING_MESSAGES.admin);
 }
 
 let cachedPriceId: { lookupKey: string; id: string } | undefined;
@@ -133,7 +133,7 @@ async function ensureCustomer(user: BillingUser): Promise<string> {
 export async function createCheckoutSession(user: BillingUser, origin: string): Promise<{ checkoutUrl: string }> {
   requireBillableUser(user);
   const row = await prisma.subscription.findUnique({ where: { userId: user.id } });
-  if (row?.stripeSubscriptionId && isSubscriptionActive(row)) throw jsonError(409, BILLING_MESSAGES.alreadyPremium);
+  if (row?.stripeSubscriptionId && isSubscriptionActive(row)) throw refusal(409, BILLING_MESSAGES.alreadyPremium);
   const [customer, price] = await Promise.all([ensureCustomer(user), premiumPriceId()]);
   const session = await getStripe().checkout.sessions.create({
     mode: "subscription",
@@ -145,7 +145,7 @@ export async function createCheckoutSession(user: BillingUser, origin: string): 
     success_url: `${origin}/subscription?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
     cancel_url: `${origin}/subscription?checkout=cancelled`,
   });
-  if (!session.url) throw jsonError(502, "Stripe created the checkout session without a URL. Try again.");
+  if (!session.url) throw refusal(502, "Stripe created the checkout session without a URL. Try again.");
   return { checkoutUrl: session.url };
 }
 
@@ -153,7 +153,7 @@ export async function createCheckoutSession(user: BillingUser, origin: string): 
 export async function createPortalSession(user: BillingUser, origin: string): Promise<{ portalUrl: string }> {
   requireBillableUser(user);
   const row = await prisma.subscription.findUnique({ where: { userId: user.id } });
-  if (!row) throw jsonError(400, BILLING_MESSAGES.noCustomer);
+  if (!row) throw refusal(400, BILLING_MESSAGES.noCustomer);
   const session = await getStripe().billingPortal.sessions.create({ customer: row.stripeCustomerId, return_url: `${origin}/subscription` });
   return { portalUrl: session.url };
 }
@@ -162,8 +162,8 @@ export async function createPortalSession(user: BillingUser, origin: string): Pr
 export async function cancelSubscription(user: BillingUser): Promise<SubscriptionStatus> {
   requireBillableUser(user);
   const row = await prisma.subscription.findUnique({ where: { userId: user.id } });
-  if (!row?.stripeSubscriptionId || !isSubscriptionActive(row)) throw jsonError(400, BILLING_MESSAGES.noSubscription);
-  if (row.cancelAtPeriodEnd) throw jsonError(409, BILLING_MESSAGES.alreadyCanceling);
+  if (!row?.stripeSubscriptionId || !isSubscriptionActive(row)) throw refusal(400, BILLING_MESSAGES.noSubscription);
+  if (row.cancelAtPeriodEnd) throw refusal(409, BILLING_MESSAGES.alreadyCanceling);
   await getStripe().subscriptions.update(row.stripeSubscriptionId, { cancel_at_period_end: true });
   // Stripe accepted it; its customer.subscription.updated event confirms the same state later.
   await prisma.subscription.update({ where: { id: row.id }, data: { cancelAtPeriodEnd: true } });
@@ -334,14 +334,14 @@ export type WebhookOutcome = { received: true; duplicate: boolean; type: string 
  */
 export async function handleStripeWebhook(rawBody: string, signature: string | null): Promise<WebhookOutcome> {
   const env = getEnv();
-  if (!env.STRIPE_SECRET_KEY) throw jsonError(404, BILLING_MESSAGES.off);
-  if (!env.STRIPE_WEBHOOK_SECRET) throw jsonError(503, BILLING_MESSAGES.webhookSecretMissing);
-  if (!signature) throw jsonError(400, "The Stripe-Signature header is missing.", { field: "Stripe-Signature" });
+  if (!env.STRIPE_SECRET_KEY) throw refusal(404, BILLING_MESSAGES.off);
+  if (!env.STRIPE_WEBHOOK_SECRET) throw refusal(503, BILLING_MESSAGES.webhookSecretMissing);
+  if (!signature) throw refusal(400, "The Stripe-Signature header is missing.", { field: "Stripe-Signature" });
   let event: Stripe.Event;
   try {
     event = getStripe().webhooks.constructEvent(rawBody, signature, env.STRIPE_WEBHOOK_SECRET);
   } catch {
-    throw jsonError(400, BILLING_MESSAGES.badSignature, { field: "Stripe-Signature" });
+    throw refusal(400, BILLING_MESSAGES.badSignature, { field: "Stripe-Signature" });
   }
   try {
     await prisma.stripeEvent.create({ data: { id: event.id, type: event.type } });
@@ -354,7 +354,7 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
   } catch (e) {
     await prisma.stripeEvent.deleteMany({ where: { id: event.id } });
     console.error(`Stripe event ${event.id} (${event.type}) could not be applied:`, e);
-    throw jsonError(500, `The event ${event.id} could not be applied; Stripe will deliver it again.`);
+    throw refusal(500, `The event ${event.id} could not be applied; Stripe will deliver it again.`);
   }
   return { received: true, duplicate: false, type: event.type };
 }

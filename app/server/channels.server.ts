@@ -25,10 +25,10 @@ import type { z } from "zod";
 import type { channelWorkflow } from "../../workflows/channel";
 import { channelChangedSignal, channelWorkflowId, CHANNEL_LATE_AFTER_MS, type ChannelClock, type ChannelWorkflowInput } from "../../workflows/shared/channel";
 import { MAKE_VIDEO_STAGE_LABELS, type MakeVideoPosition } from "../../workflows/shared/make-video";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { getEnv } from "~/core/env.server";
 import { getTemporalClient, workflowIsRunning } from "./temporal.server";
+import { refusal } from "~/core/refusal.server";
 
 export { AddIdeasSchema, ChannelInputSchema, ChannelPatchSchema, IdeaPatchSchema };
 
@@ -76,7 +76,7 @@ const testKnobs = new Map<string, Extra>();
 // ── Channels ───────────────────────────────────────────────────────────────────────────────────────
 async function requireOwnChannel(userId: string, id: string) {
   const channel = await prisma.channel.findFirst({ where: { id, userId }, include: { accounts: true } });
-  if (!channel) throw jsonError(404, "Channel not found.", { field: "id" });
+  if (!channel) throw refusal(404, "Channel not found.", { field: "id" });
   return channel;
 }
 
@@ -86,7 +86,7 @@ async function resolveAccounts(userId: string, accounts: ChannelInput["accounts"
   for (const [i, a] of accounts.entries()) {
     const connection = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { id: true, revokedAt: true } });
     if (!connection || connection.revokedAt || (a.connectionRef && a.connectionRef !== connection.id)) {
-      throw jsonError(409, "YouTube is not connected to this account. Connect it on the Upload page first.", { field: `accounts.${i}.connectionRef`, needsConnection: true });
+      throw refusal(409, "YouTube is not connected to this account. Connect it on the Upload page first.", { field: `accounts.${i}.connectionRef`, needsConnection: true });
     }
     if (!out.some((o) => o.platform === a.platform && o.connectionRef === connection.id)) out.push({ platform: a.platform, connectionRef: connection.id });
   }
@@ -130,7 +130,7 @@ export async function getChannel(userId: string, id: string): Promise<ChannelVie
 }
 
 export async function createChannel(userId: string, input: ChannelInput, extra: Extra = {}): Promise<ChannelView> {
-  if ((await prisma.channel.count({ where: { userId } })) >= CHANNEL_LIMITS.channels) throw jsonError(409, `A creator has at most ${CHANNEL_LIMITS.channels} channels.`, { field: "name" });
+  if ((await prisma.channel.count({ where: { userId } })) >= CHANNEL_LIMITS.channels) throw refusal(409, `A creator has at most ${CHANNEL_LIMITS.channels} channels.`, { field: "name" });
   const accounts = await resolveAccounts(userId, input.accounts);
   const channel = await prisma.channel.create({
     data: {
@@ -219,10 +219,10 @@ function csvIdeas(text: string): { title: string; topic?: string }[] {
   try {
     records = parseCsv(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, trim: true, bom: true });
   } catch (e) {
-    throw jsonError(400, `csv could not be read: ${(e as Error).message}`, { field: "csv" });
+    throw refusal(400, `csv could not be read: ${(e as Error).message}`, { field: "csv" });
   }
-  if (!records.length) throw jsonError(400, "csv has no rows under its header.", { field: "csv" });
-  if (!("title" in records[0]!)) throw jsonError(400, 'csv needs a header row with a "title" column (and optionally "topic").', { field: "csv" });
+  if (!records.length) throw refusal(400, "csv has no rows under its header.", { field: "csv" });
+  if (!("title" in records[0]!)) throw refusal(400, 'csv needs a header row with a "title" column (and optionally "topic").', { field: "csv" });
   return records.map((r) => ({ title: r.title ?? "", ...(r.topic ? { topic: r.topic } : {}) }));
 }
 
@@ -231,15 +231,15 @@ export async function addIdeas(userId: string, channelId: string, body: z.output
   const channel = await requireOwnChannel(userId, channelId);
   const source = body.ideas ? "typed" : body.text !== undefined ? "pasted" : "csv";
   const raw = body.ideas ?? (body.text !== undefined ? ideasFromText(body.text) : csvIdeas(body.csv!));
-  if (!raw.length) throw jsonError(400, "No ideas given: one a line, a title (and | a topic).", { field: source === "pasted" ? "text" : source === "csv" ? "csv" : "ideas" });
-  if (raw.length > CHANNEL_LIMITS.ideasPerImport) throw jsonError(400, `At most ${CHANNEL_LIMITS.ideasPerImport} ideas at once; got ${raw.length}.`, { field: source === "csv" ? "csv" : "text" });
+  if (!raw.length) throw refusal(400, "No ideas given: one a line, a title (and | a topic).", { field: source === "pasted" ? "text" : source === "csv" ? "csv" : "ideas" });
+  if (raw.length > CHANNEL_LIMITS.ideasPerImport) throw refusal(400, `At most ${CHANNEL_LIMITS.ideasPerImport} ideas at once; got ${raw.length}.`, { field: source === "csv" ? "csv" : "text" });
   const ideas = raw.map((r, i) => {
     const title = r.title.trim();
-    if (!title || title.length > 200) throw jsonError(400, `Idea ${i + 1}: the title must be 1 to 200 characters.`, { field: `ideas.${i}.title` });
+    if (!title || title.length > 200) throw refusal(400, `Idea ${i + 1}: the title must be 1 to 200 characters.`, { field: `ideas.${i}.title` });
     return { title, topic: (r.topic ?? "").trim().slice(0, 2000) };
   });
   const existing = await prisma.channelIdea.count({ where: { channelId } });
-  if (existing + ideas.length > CHANNEL_LIMITS.ideasPerChannel) throw jsonError(409, `A channel holds at most ${CHANNEL_LIMITS.ideasPerChannel} ideas.`, { field: "ideas" });
+  if (existing + ideas.length > CHANNEL_LIMITS.ideasPerChannel) throw refusal(409, `A channel holds at most ${CHANNEL_LIMITS.ideasPerChannel} ideas.`, { field: "ideas" });
   const last = await prisma.channelIdea.aggregate({ where: { channelId }, _max: { position: true } });
   const start = (last._max.position ?? 0) + 1;
   await prisma.channelIdea.createMany({ data: ideas.map((idea, i) => ({ channelId, userId, title: idea.title, topic: idea.topic, source, position: start + i })) });
@@ -306,23 +306,23 @@ export async function listIdeas(userId: string, channelId: string, nowMs = Date.
 export async function changeIdea(userId: string, channelId: string, ideaId: string, patch: z.output<typeof IdeaPatchSchema>): Promise<IdeaView> {
   const channel = await requireOwnChannel(userId, channelId);
   const idea = await prisma.channelIdea.findFirst({ where: { id: ideaId, channelId, userId } });
-  if (!idea) throw jsonError(404, "Idea not found.", { field: "ideaId" });
+  if (!idea) throw refusal(404, "Idea not found.", { field: "ideaId" });
   const settled = ["publishing", "published"];
   switch (patch.action) {
     case "approve": {
-      if (idea.status !== "ready") throw jsonError(409, idea.status === "approved" ? "This video is approved already." : "Only a made video can be approved: this one is not ready yet.", { field: "action" });
+      if (idea.status !== "ready") throw refusal(409, idea.status === "approved" ? "This video is approved already." : "Only a made video can be approved: this one is not ready yet.", { field: "action" });
       await prisma.channelIdea.updateMany({ where: { id: idea.id, status: "ready" }, data: { status: "approved", approvedAt: new Date() } });
       break;
     }
     case "move": {
-      if (settled.includes(idea.status)) throw jsonError(409, "This video is published (or publishing): it cannot move.", { field: "action" });
+      if (settled.includes(idea.status)) throw refusal(409, "This video is published (or publishing): it cannot move.", { field: "action" });
       const target = new Date(patch.slotAt!);
       const schedule = ScheduleSchema.parse(channel.schedule);
       const isSlot = slotsBetween(schedule, channel.timeZone, target.getTime(), target.getTime() + 1).length === 1;
-      if (!isSlot) throw jsonError(400, "slotAt is not one of this channel's slots.", { field: "slotAt" });
-      if (target.getTime() <= Date.now()) throw jsonError(400, "Move a video to a slot ahead, not one that has passed.", { field: "slotAt" });
+      if (!isSlot) throw refusal(400, "slotAt is not one of this channel's slots.", { field: "slotAt" });
+      if (target.getTime() <= Date.now()) throw refusal(400, "Move a video to a slot ahead, not one that has passed.", { field: "slotAt" });
       const there = await prisma.channelIdea.findFirst({ where: { channelId, slotAt: target } });
-      if (there && settled.includes(there.status)) throw jsonError(409, "That slot's video is published already.", { field: "slotAt" });
+      if (there && settled.includes(there.status)) throw refusal(409, "That slot's video is published already.", { field: "slotAt" });
       await prisma.$transaction(async (tx) => {
         if (there) await tx.channelIdea.update({ where: { id: there.id }, data: { slotAt: null } });
         await tx.channelIdea.update({ where: { id: idea.id }, data: { slotAt: target } });
@@ -331,7 +331,7 @@ export async function changeIdea(userId: string, channelId: string, ideaId: stri
       break;
     }
     case "retry": {
-      if (idea.status !== "failed") throw jsonError(409, "Only a failed idea can be retried.", { field: "action" });
+      if (idea.status !== "failed") throw refusal(409, "Only a failed idea can be retried.", { field: "action" });
       // a video made already is published again from where it stopped (its make-video run skips what is done)
       const run = idea.runId ? await prisma.videoRun.findUnique({ where: { id: idea.runId } }) : null;
       const madeAlready = run?.videoUrl && run.projectId;
@@ -347,8 +347,8 @@ export async function changeIdea(userId: string, channelId: string, ideaId: stri
 export async function deleteIdea(userId: string, channelId: string, ideaId: string): Promise<{ id: string; deleted: true }> {
   await requireOwnChannel(userId, channelId);
   const idea = await prisma.channelIdea.findFirst({ where: { id: ideaId, channelId, userId } });
-  if (!idea) throw jsonError(404, "Idea not found.", { field: "ideaId" });
-  if (idea.status === "publishing") throw jsonError(409, "This video is being published: wait for it.", { field: "ideaId" });
+  if (!idea) throw refusal(404, "Idea not found.", { field: "ideaId" });
+  if (idea.status === "publishing") throw refusal(409, "This video is being published: wait for it.", { field: "ideaId" });
   await prisma.channelIdea.delete({ where: { id: idea.id } });
   await wakeChannel(userId, channelId);
   return { id: idea.id, deleted: true };

@@ -17,7 +17,7 @@ import {
   type MakeVideoTuning,
   type MakeVideoWorkflowInput,
 } from "../../workflows/shared/make-video";
-import { jsonError, thrownResponse } from "./api.server";
+import { thrownResponse } from "./api.server";
 import { assertMakeVideoAllowed, createProjectForRun } from "~/core/video-run.server";
 import { LANGUAGES } from "~/lib/languages";
 import { userProviders } from "./providers.server";
@@ -27,6 +27,7 @@ import { forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 import type { PublishVideo } from "~/lib/make-video-options";
+import { refusal } from "~/core/refusal.server";
 
 export { MakeVideoOptionsSchema, type MakeVideoOptions, type MakeVideoOptionsInput } from "~/lib/make-video-options";
 
@@ -95,7 +96,7 @@ async function startMakeVideoWorkflow(input: MakeVideoWorkflowInput, title: stri
 /** The user's run, or a 404 (another user's id looks exactly like a missing one). */
 export async function requireOwnRun(userId: string, id: string): Promise<VideoRun> {
   const run = await prisma.videoRun.findFirst({ where: { id, userId } });
-  if (!run) throw jsonError(404, "Video not found.", { field: "id" });
+  if (!run) throw refusal(404, "Video not found.", { field: "id" });
   return run;
 }
 
@@ -168,7 +169,7 @@ export async function listMakeVideos(userId: string, page: { limit?: number; bef
 /** Stops a running run (it records itself as cancelled; the stage it was in stops too). 409 when it is not running. */
 export async function cancelMakeVideo(userId: string, id: string): Promise<MakeVideoView> {
   const run = await requireOwnRun(userId, id);
-  if (run.status !== "running" && run.status !== "queued") throw jsonError(409, `This video is ${run.status}; only a running one can be cancelled.`, { field: "id" });
+  if (run.status !== "running" && run.status !== "queued") throw refusal(409, `This video is ${run.status}; only a running one can be cancelled.`, { field: "id" });
   if (run.workflowId && (await workflowIsRunning(run.workflowId))) {
     await (await getTemporalClient()).workflow.getHandle(run.workflowId).cancel();
     forgetWorkflow(run.workflowId);
@@ -189,12 +190,12 @@ export async function cancelMakeVideo(userId: string, id: string): Promise<MakeV
  */
 export async function publishMakeVideo(userId: string, id: string, publish: PublishVideo): Promise<MakeVideoView> {
   const run = await requireOwnRun(userId, id);
-  if (run.status === "running" || run.status === "queued") throw jsonError(409, "This video is still being made: publish it once its status is completed, or make it with upload: true.", { field: "id" });
-  if (!run.videoUrl) throw jsonError(409, "This video has no finished MP4 to publish yet.", { field: "id" });
-  if (run.youtubeUrl) throw jsonError(409, `This video is on YouTube already: ${run.youtubeUrl}`, { field: "id" });
-  if (!run.projectId) throw jsonError(404, "This video's project was deleted.", { field: "id" });
+  if (run.status === "running" || run.status === "queued") throw refusal(409, "This video is still being made: publish it once its status is completed, or make it with upload: true.", { field: "id" });
+  if (!run.videoUrl) throw refusal(409, "This video has no finished MP4 to publish yet.", { field: "id" });
+  if (run.youtubeUrl) throw refusal(409, `This video is on YouTube already: ${run.youtubeUrl}`, { field: "id" });
+  if (!run.projectId) throw refusal(404, "This video's project was deleted.", { field: "id" });
   const project = await prisma.project.findFirst({ where: { id: run.projectId, userId }, select: { id: true, title: true } });
-  if (!project) throw jsonError(404, "This video's project was deleted.", { field: "id" });
+  if (!project) throw refusal(404, "This video's project was deleted.", { field: "id" });
   const previous = run.options as unknown as MakeVideoOptions;
   const options: MakeVideoOptions = {
     ...previous,
@@ -212,7 +213,7 @@ export async function publishMakeVideo(userId: string, id: string, publish: Publ
     await startMakeVideoWorkflow({ runId: run.id, userId, projectId: project.id }, project.title);
   } catch (e) {
     await prisma.videoRun.update({ where: { id: run.id }, data: { options: run.options as Prisma.InputJsonValue, status: run.status, stage: run.stage, error: run.error, completedAt: run.completedAt } });
-    if (e instanceof WorkflowAlreadyRunningError) throw jsonError(409, "This video is already being made.", { field: "id" });
+    if (e instanceof WorkflowAlreadyRunningError) throw refusal(409, "This video is already being made.", { field: "id" });
     throw e;
   }
   return toMakeVideoView(updated);

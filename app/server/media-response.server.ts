@@ -2,8 +2,8 @@
 // Range for seeking, a sandbox policy, types served as themselves only from an allow-list. Used by /api/media/:id
 // and by /api/v1's video and thumbnail downloads (issue 32).
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { jsonError } from "./api.server";
 import { findMediaForUser, mediaSize, openMediaStream, StorageNotFoundError } from "~/core/storage.server";
+import { refusal } from "~/core/refusal.server";
 
 /** The 404 for a missing file and for another user's alike. */
 export const MEDIA_NOT_FOUND = "Media file not found. It may have been deleted; generate it again.";
@@ -45,7 +45,7 @@ export function parseRange(header: string | null, size: number): { start: number
 export async function serveMedia(request: Request, userId: string, mediaId: string): Promise<Response> {
   const file = await findMediaForUser(userId, mediaId);
   const size = file ? await mediaSize(file) : null;
-  if (!file || size === null) throw jsonError(404, MEDIA_NOT_FOUND);
+  if (!file || size === null) throw refusal(404, MEDIA_NOT_FOUND);
 
   const url = new URL(request.url);
   const servable = SERVED_MEDIA_TYPES.has(file.mimeType.toLowerCase());
@@ -74,7 +74,7 @@ export async function serveMedia(request: Request, userId: string, mediaId: stri
   if (request.method === "HEAD") return new Response(null, { status, headers });
   const body = await openMediaStream(file, range ?? undefined).catch((e: unknown) => {
     // deleted between the size check and the read
-    throw e instanceof StorageNotFoundError ? jsonError(404, MEDIA_NOT_FOUND) : e;
+    throw e instanceof StorageNotFoundError ? refusal(404, MEDIA_NOT_FOUND) : e;
   });
   return new Response(createReadableStreamFromReadable(body), { status, headers });
 }

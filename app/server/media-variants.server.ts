@@ -4,9 +4,9 @@
 // as a missing id. A variant never changes (media files are immutable), so the browser may keep it for a year.
 import sharp from "sharp";
 import { RESIZABLE_IMAGE_TYPES, type MediaVariantWidth } from "~/lib/media-variants";
-import { jsonError } from "./api.server";
 import { MEDIA_NOT_FOUND, serveMedia } from "./media-response.server";
 import { findMediaForUser, mediaBackend, mediaVariantKey, readMedia, StorageNotFoundError, type StoredMediaFile } from "~/core/storage.server";
+import { refusal } from "~/core/refusal.server";
 
 /** The most pixels a variant is made from (the scene upload's own limit); a larger original is answered as itself. */
 const MAX_SOURCE_PIXELS = 40_000_000;
@@ -52,7 +52,7 @@ export async function serveMediaVariant(request: Request, userId: string, mediaI
   const file = await findMediaForUser(userId, mediaId);
   if (!file || !RESIZABLE_IMAGE_TYPES.has(file.mimeType.toLowerCase())) return serveMedia(request, userId, mediaId);
   const data = await variantBytes(file, width).catch((e: unknown) => {
-    throw e instanceof StorageNotFoundError ? jsonError(404, MEDIA_NOT_FOUND) : e;
+    throw e instanceof StorageNotFoundError ? refusal(404, MEDIA_NOT_FOUND) : e;
   });
   if (!data) return serveMedia(request, userId, mediaId);
   const headers = new Headers({

@@ -17,13 +17,13 @@ import {
   type BackgroundMusicResult,
   type MusicTracksInput,
 } from "../../workflows/shared/music";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { assertCanUseMusic } from "~/core/permissions.server";
 import { getCurrentProject } from "~/core/projects.server";
 import { deleteMedia, mediaIdFromUrl } from "~/core/storage.server";
 import { forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
+import { refusal } from "~/core/refusal.server";
 
 /**
  * How long a generated track is: the video's length, at most 3 minutes (longer videos loop it; the offline
@@ -46,7 +46,7 @@ export function toMusicTrack(row: MusicTrackRow): MusicTrack {
 
 async function requireProject(userId: string) {
   const project = await getCurrentProject(userId);
-  if (!project) throw jsonError(404, "No project yet. Create a video on the Create page first.");
+  if (!project) throw refusal(404, "No project yet. Create a video on the Create page first.");
   return project;
 }
 
@@ -98,7 +98,7 @@ export async function startMusicGeneration(
 /** Deletes one of the user's tracks and its file. Videos already mixed with it have their own file and keep playing. */
 export async function deleteMusicTrack(userId: string, trackId: string): Promise<void> {
   const track = await prisma.musicTrack.findFirst({ where: { id: trackId, project: { userId } } });
-  if (!track) throw jsonError(404, "Music track not found");
+  if (!track) throw refusal(404, "Music track not found");
   await prisma.musicTrack.delete({ where: { id: track.id } });
   const fileId = track.mediaFileId ?? mediaIdFromUrl(track.audioUrl);
   if (fileId) await deleteMedia(fileId);
@@ -127,11 +127,11 @@ export async function addBackgroundMusic(userId: string, request: { volumeLevel:
     prisma.renderedVideo.findFirst({ where: { projectId: project.id, status: "completed", baseVideoId: null, videoUrl: { not: null } }, select: { id: true } }),
     prisma.musicTrack.findFirst({ where: { projectId: project.id, status: "completed", ...(request.trackId ? { id: request.trackId } : {}) }, select: { id: true } }),
   ]);
-  if (!render) throw jsonError(400, "There is no rendered video to add music to. Render the video on the Render page first.");
+  if (!render) throw refusal(400, "There is no rendered video to add music to. Render the video on the Render page first.");
   if (!track) {
     throw request.trackId
-      ? jsonError(404, "That music track is not ready or no longer exists.", { field: "trackId" })
-      : jsonError(400, "No completed music track yet. Generate music first.");
+      ? refusal(404, "That music track is not ready or no longer exists.", { field: "trackId" })
+      : refusal(400, "No completed music track yet. Generate music first.");
   }
   await prisma.project.update({ where: { id: project.id }, data: { musicVolume: request.volumeLevel } });
 
@@ -146,14 +146,14 @@ export async function addBackgroundMusic(userId: string, request: { volumeLevel:
     forgetWorkflow(handle.workflowId);
   } catch (e) {
     if (e instanceof WorkflowAlreadyRunningError) {
-      throw jsonError(409, "Background music is already being added to this video. Wait a few seconds, then try again.");
+      throw refusal(409, "Background music is already being added to this video. Wait a few seconds, then try again.");
     }
     throw e;
   }
   try {
     return await handle.result();
   } catch (e) {
-    if (e instanceof WorkflowFailedError) throw jsonError(422, innermostMessage(e, "Failed to add background music to video"));
+    if (e instanceof WorkflowFailedError) throw refusal(422, innermostMessage(e, "Failed to add background music to video"));
     throw e;
   }
 }

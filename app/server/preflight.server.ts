@@ -8,10 +8,10 @@ import { chaptersFromScenes, type Chapter } from "~/lib/chapters";
 import { CAPTIONS_SCOPE } from "~/lib/youtube";
 import { blockingItems, preflightChecks, type PreflightItem, type PreflightThumbnail, type PreflightVideo } from "~/lib/preflight";
 import { VIDEO_FPS } from "../../remotion/timing";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { getCurrentProject } from "~/core/projects.server";
 import { findMediaForUser, mediaIdFromUrl, mediaSize } from "~/core/storage.server";
+import { refusal } from "~/core/refusal.server";
 
 export type PreflightFacts = {
   video: PreflightVideo | null;
@@ -92,7 +92,7 @@ export async function captionsAllowedFor(userId: string): Promise<boolean> {
 export function assertPreflight(items: PreflightItem[]): void {
   const blocking = blockingItems(items);
   if (!blocking.length) return;
-  throw jsonError(400, `The pre-flight check stopped the upload: ${blocking.map((i) => `${i.label}: ${i.detail}`).join(" ")}`, {
+  throw refusal(400, `The pre-flight check stopped the upload: ${blocking.map((i) => `${i.label}: ${i.detail}`).join(" ")}`, {
     field: blocking[0]!.id,
     preflight: items,
   });

@@ -5,7 +5,6 @@ import { IDLE_RENDER_PROGRESS, type RenderProgress } from "~/lib/render-progress
 import type { Project, RenderedVideo } from "~/generated/prisma/client";
 import type { renderVideoWorkflow } from "../../workflows/render";
 import { renderProgressQuery, renderWorkflowId, type RenderProgressState } from "../../workflows/shared/render";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { startRenderRow } from "~/core/render-input.server";
 import { allScenesHaveMedia } from "~/lib/storyboard";
@@ -15,6 +14,7 @@ import { deleteMedia, mediaIdFromUrl } from "~/core/storage.server";
 import { endedUnrecorded, forgetWorkflow, workflowSnapshot, type WorkflowSnapshot } from "./progress-cache.server";
 import { readRenderProgress } from "./status-reads.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
+import { refusal } from "~/core/refusal.server";
 
 export type LatestVideo = {
   videoUrl: string | null;
@@ -43,7 +43,7 @@ export async function captionTrackFile(userId: string, renderId: string, format:
     select: { captionCues: true, project: { select: { title: true } } },
   });
   const cues = video ? storedCaptionCues(video.captionCues) : [];
-  if (!video || !cues.length) throw jsonError(404, "This video has no caption track. Render it again to make one from the voiceovers.");
+  if (!video || !cues.length) throw refusal(404, "This video has no caption track. Render it again to make one from the voiceovers.");
   const base = video.project.title.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "video";
   const { write, mimeType, extension } = CAPTION_FORMATS[format];
   return { text: write(cues), mimeType, fileName: `${base}.${extension}` };
@@ -86,12 +86,12 @@ async function runOfRender(project: Project, row: Pick<RenderedVideo, "id" | "cr
  */
 export async function startRender(userId: string, quality?: RenderHeight): Promise<{ renderId: string; width: number; height: number }> {
   const project = await getCurrentProject(userId);
-  if (!project) throw jsonError(404, "No project yet. Create a video on the Create page first.");
+  if (!project) throw refusal(404, "No project yet. Create a video on the Create page first.");
   const cells = await sceneCells(project.id);
   if (!allScenesHaveMedia(cells)) {
-    throw jsonError(400, "Every scene needs an image and a voiceover before rendering. Generate them on the Storyboard page.");
+    throw refusal(400, "Every scene needs an image and a voiceover before rendering. Generate them on the Storyboard page.");
   }
-  if (await activeRender(project)) throw jsonError(409, "A render is already in progress for this project. Wait for it to finish.");
+  if (await activeRender(project)) throw refusal(409, "A render is already in progress for this project. Wait for it to finish.");
 
   // the quality refused above the plan (402) and the row made as every door makes it (core/render-input.server.ts)
   const input = await startRenderRow(userId, project, quality);
@@ -104,7 +104,7 @@ export async function startRender(userId: string, quality?: RenderHeight): Promi
   } catch (e) {
     await prisma.renderedVideo.delete({ where: { id: render.id } });
     if (e instanceof WorkflowAlreadyRunningError) {
-      throw jsonError(409, "A render is already in progress for this project. Wait for it to finish.");
+      throw refusal(409, "A render is already in progress for this project. Wait for it to finish.");
     }
     throw e;
   }
@@ -202,7 +202,7 @@ export async function deleteVideos(userId: string): Promise<{ deleted: number }>
   if (!project) return { deleted: 0 };
   // an upload sending one of these videos to YouTube would fail half-way: nothing is deleted while it runs
   const sending = await prisma.youtubeUpload.findFirst({ where: { projectId: project.id, status: { in: ["pending", "processing"] }, videoId: { not: null } } });
-  if (sending) throw jsonError(409, "A YouTube upload is sending this video right now. Delete the videos once it has finished.");
+  if (sending) throw refusal(409, "A YouTube upload is sending this video right now. Delete the videos once it has finished.");
   const workflowId = renderWorkflowId(project.id);
   if (await workflowIsRunning(workflowId)) {
     await (await getTemporalClient()).workflow.getHandle(workflowId).terminate("The creator deleted the videos");

@@ -5,10 +5,10 @@
 import type { Project, SceneCheck } from "~/generated/prisma/client";
 import type { checkScenesWorkflow } from "../../workflows/scene-check";
 import { sceneCheckWorkflowId } from "../../workflows/shared/scene-check";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { generateSceneMedia } from "./storyboard.server";
 import { startWorkflow, workflowIsRunning, WorkflowAlreadyRunningError } from "./temporal.server";
+import { refusal } from "~/core/refusal.server";
 
 export type SceneCheckView = { cellIndex: number; imageUrl: string; score: number; passed: boolean; reason: string; suggestedPrompt: string | null; checkedBy: string };
 
@@ -39,8 +39,8 @@ export async function startSceneCheck(userId: string, project: Project, cellInde
   const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId: project.id } }, select: { cellIndex: true }, orderBy: { cellIndex: "asc" } });
   const all = cells.map((c) => c.cellIndex);
   const chosen = cellIndexes ? all.filter((i) => cellIndexes.includes(i)) : all;
-  if (cellIndexes && chosen.length !== cellIndexes.length) throw jsonError(400, "Some of these scenes do not exist.", { field: "cellIndexes" });
-  if (!chosen.length) throw jsonError(400, "This video has no scenes to check yet.", { field: "cellIndexes" });
+  if (cellIndexes && chosen.length !== cellIndexes.length) throw refusal(400, "Some of these scenes do not exist.", { field: "cellIndexes" });
+  if (!chosen.length) throw refusal(400, "This video has no scenes to check yet.", { field: "cellIndexes" });
   try {
     const handle = await startWorkflow<typeof checkScenesWorkflow>("checkScenesWorkflow", {
       workflowId: sceneCheckWorkflowId(project.id),
@@ -49,7 +49,7 @@ export async function startSceneCheck(userId: string, project: Project, cellInde
     });
     return { started: true, runId: handle.firstExecutionRunId, cellIndexes: chosen };
   } catch (e) {
-    if (e instanceof WorkflowAlreadyRunningError) throw jsonError(409, "The scenes are being checked already. Wait for the check to finish.", { field: "cellIndexes" });
+    if (e instanceof WorkflowAlreadyRunningError) throw refusal(409, "The scenes are being checked already. Wait for the check to finish.", { field: "cellIndexes" });
     throw e;
   }
 }
@@ -64,8 +64,8 @@ export function checkingScenes(project: Project): Promise<boolean> {
  */
 export async function remakeCheckedScene(userId: string, project: Project, cellIndex: number) {
   const check = (await currentSceneChecks(project.id)).get(cellIndex);
-  if (!check || check.passed) throw jsonError(409, `Scene ${cellIndex + 1} is not marked: there is nothing to correct.`, { field: "cellIndex" });
-  if (!check.suggestedPrompt) throw jsonError(409, `The check has no corrected prompt for scene ${cellIndex + 1}: edit its prompt, then make its picture again.`, { field: "cellIndex" });
+  if (!check || check.passed) throw refusal(409, `Scene ${cellIndex + 1} is not marked: there is nothing to correct.`, { field: "cellIndex" });
+  if (!check.suggestedPrompt) throw refusal(409, `The check has no corrected prompt for scene ${cellIndex + 1}: edit its prompt, then make its picture again.`, { field: "cellIndex" });
   await prisma.storyboardCell.updateMany({
     where: { cellIndex, storyboard: { projectId: project.id } },
     data: { imagePrompt: check.suggestedPrompt, clipUrl: null, clipFileId: null, clipDuration: null },

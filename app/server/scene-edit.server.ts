@@ -3,7 +3,6 @@
 // the rows move with app/core/scene-layout.server.ts, so a scene's picture and voiceover go where its words go.
 // See docs/decisions/171-scene-editing.md.
 import { planSceneEdit, type SceneEdit } from "~/lib/scene-edit";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { getProjectForUser } from "~/core/projects.server";
 import { applySceneLayout, type LayoutItem } from "~/core/scene-layout.server";
@@ -11,6 +10,7 @@ import { listCells, type StoryboardCellView } from "./storyboard.server";
 import { workflowIsRunning } from "./temporal.server";
 import { generateAllWorkflowId } from "../../workflows/shared/scene-media";
 import { storyboardWorkflowId } from "../../workflows/shared/storyboard";
+import { refusal } from "~/core/refusal.server";
 
 /**
  * Refuses (409) while the storyboard is being split or Generate All runs: both work on scenes by index, and a
@@ -18,10 +18,10 @@ import { storyboardWorkflowId } from "../../workflows/shared/storyboard";
  */
 export async function assertScenesEditable(projectId: string, storyboardStatus: string | null) {
   if (storyboardStatus === "processing" && (await workflowIsRunning(storyboardWorkflowId(projectId)))) {
-    throw jsonError(409, "The storyboard is being split into scenes. Edit the scenes once it is done.");
+    throw refusal(409, "The storyboard is being split into scenes. Edit the scenes once it is done.");
   }
   if (await workflowIsRunning(generateAllWorkflowId(projectId))) {
-    throw jsonError(409, "Generate All is making pictures and voiceovers. Edit the scenes once it is done.");
+    throw refusal(409, "Generate All is making pictures and voiceovers. Edit the scenes once it is done.");
   }
 }
 
@@ -32,7 +32,7 @@ export async function assertScenesEditable(projectId: string, storyboardStatus: 
 export async function editScenes(input: { userId: string; projectId: string; edit: SceneEdit }): Promise<StoryboardCellView[]> {
   const project = await getProjectForUser(input.userId, input.projectId);
   const storyboard = await prisma.storyboard.findUnique({ where: { projectId: project.id }, select: { id: true, status: true } });
-  if (!storyboard) throw jsonError(404, "This project has no storyboard yet. Generate the storyboard first.");
+  if (!storyboard) throw refusal(404, "This project has no storyboard yet. Generate the storyboard first.");
   await assertScenesEditable(project.id, storyboard.status);
   await prisma.$transaction(async (tx) => {
     // one edit at a time per storyboard: a second waits here, then plans from the scenes the first left
@@ -42,7 +42,7 @@ export async function editScenes(input: { userId: string; projectId: string; edi
       cells.map((c) => ({ id: c.id, text: c.voiceoverText })),
       input.edit,
     );
-    if ("problem" in planned) throw jsonError(planned.problem.status, planned.problem.message, { field: fieldOf(input.edit, planned.problem.status) });
+    if ("problem" in planned) throw refusal(planned.problem.status, planned.problem.message, { field: fieldOf(input.edit, planned.problem.status) });
     const layout: LayoutItem[] = planned.scenes.map((scene) => ("create" in scene ? { create: { text: scene.create.text } } : scene));
     await applySceneLayout(tx, project, storyboard.id, layout);
   });

@@ -13,7 +13,6 @@ import { defaultPayloadConverter } from "@temporalio/common";
 import type { sceneClipWorkflow } from "../../workflows/scene-media";
 import { innermostMessage } from "../../workflows/shared/errors";
 import { SCENE_MEDIA_REJECTED, sceneClipWorkflowId, type SceneClipProgress } from "../../workflows/shared/scene-media";
-import { jsonError } from "./api.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 import { prisma } from "~/core/db.server";
 import { getProviderKeys } from "~/core/settings.server";
@@ -21,6 +20,7 @@ import { deleteMedia, mediaUrl, saveMedia } from "~/core/storage.server";
 import { findCell, showOwnMedia } from "~/core/scene-cell-media.server";
 import { SceneMediaRejection, prepareSceneImage, sniffSceneUpload } from "~/core/scene-media-files.server";
 import { discardSceneUpload, type ReceivedSceneUpload } from "./scene-upload.server";
+import { refusal } from "~/core/refusal.server";
 export { SCENE_MEDIA_LIMITS, SceneMediaRejection } from "~/core/scene-media-files.server";
 
 /** Stores an uploaded image or clip for the scene and shows it there. */
@@ -74,7 +74,7 @@ export async function listProjectImages(userId: string, projectId: string) {
 /** Shows one of the project's earlier images in the scene; a file of another creator or project is not found. */
 export async function pickProjectImage(userId: string, project: Project, cellIndex: number, mediaFileId: string) {
   const file = await prisma.mediaFile.findFirst({ where: { id: mediaFileId, userId, projectId: project.id, kind: "image" } });
-  if (!file) throw jsonError(404, "That image is not one of this project's images.", { field: "mediaFileId" });
+  if (!file) throw refusal(404, "That image is not one of this project's images.", { field: "mediaFileId" });
   const cell = await findCell(project.id, cellIndex);
   if (cell.imageFileId === file.id && !cell.clipFileId) return { imageUrl: mediaUrl(file), clipUrl: null };
   await showOwnMedia(cell, file, "project_image");
@@ -84,7 +84,7 @@ export async function pickProjectImage(userId: string, project: Project, cellInd
 /** Undo: the scene shows its generated image again (or none, when it had none before). */
 export async function restoreGeneratedImage(project: Project, cellIndex: number) {
   const cell = await findCell(project.id, cellIndex);
-  if (cell.imageSource === "generated") throw jsonError(409, `Scene ${cellIndex + 1} already shows its generated image.`, { field: "cellIndex" });
+  if (cell.imageSource === "generated") throw refusal(409, `Scene ${cellIndex + 1} already shows its generated image.`, { field: "cellIndex" });
   await prisma.storyboardCell.update({
     where: { id: cell.id },
     data: {
@@ -120,8 +120,8 @@ export async function setImageSource(userId: string, project: Project, source: I
   const keys = await getProviderKeys(userId);
   const leonardoKeySaved = !!keys.leonardoApiKey;
   const pexelsKeySaved = !!keys.pexelsApiKey;
-  if (source === "leonardo" && !leonardoKeySaved) throw jsonError(400, "Leonardo needs your Leonardo API key: save it in Settings first.", { field: "imageSource" });
-  if (isPexelsSource(source) && !pexelsKeySaved) throw jsonError(400, "Pexels photos and clips need your free Pexels API key: save it in Settings first.", { field: "imageSource" });
+  if (source === "leonardo" && !leonardoKeySaved) throw refusal(400, "Leonardo needs your Leonardo API key: save it in Settings first.", { field: "imageSource" });
+  if (isPexelsSource(source) && !pexelsKeySaved) throw refusal(400, "Pexels photos and clips need your free Pexels API key: save it in Settings first.", { field: "imageSource" });
   await prisma.project.update({ where: { id: project.id }, data: { imageSource: source } });
   return { imageSource: source, effective: source, leonardoKeySaved, pexelsKeySaved };
 }

@@ -10,12 +10,12 @@ import { endedUnrecorded, forgetWorkflow, workflowSnapshot } from "./progress-ca
 import { readScriptForStatus } from "./status-reads.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 import { normaliseOwnScript, ownScriptWords, scriptSections } from "~/lib/own-script";
-import { jsonError } from "./api.server";
 import { checkedOwnScript, writeOwnScript, type SavedOwnScript } from "~/core/own-script.server";
 import { startScriptRow } from "~/core/script-input.server";
 import { getProjectForUser } from "~/core/projects.server";
 import { userProviders } from "./providers.server";
 import { assertScenesEditable } from "./scene-edit.server";
+import { refusal } from "~/core/refusal.server";
 
 export type ScriptStatus = "completed" | "processing" | "error" | "not_found" | "cancelled";
 
@@ -152,7 +152,7 @@ export async function proofreadSuggestion(userId: string, input: { text: unknown
   const text = checkedOwnScript(input.text);
   const words = ownScriptWords(text);
   if (words > PROOFREAD_MAX_WORDS) {
-    throw jsonError(413, `Proofreading is offered for scripts of up to ${PROOFREAD_MAX_WORDS.toLocaleString("en-US")} words; this one has ${words.toLocaleString("en-US")}.`, { field: "text" });
+    throw refusal(413, `Proofreading is offered for scripts of up to ${PROOFREAD_MAX_WORDS.toLocaleString("en-US")} words; this one has ${words.toLocaleString("en-US")}.`, { field: "text" });
   }
   const sections = scriptSections(text);
   const { text: writer } = await userProviders(userId);

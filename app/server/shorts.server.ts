@@ -10,12 +10,12 @@ import { pcm16ToWav } from "~/providers/wav";
 import { planSceneArt, IMAGE_SIZES } from "~/providers/image/offline-scene.server";
 import { pickStoryboardSubjects } from "~/providers/image/scene-subjects.server";
 import { END_CARD_SECONDS, hookFor, SHORT_DEFAULT_SECONDS, SHORT_MAX_SECONDS, shortSeconds, suggestShortRuns, type ShortRequest } from "~/lib/short-runs";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { copyMusicTrack, discardMadeProject } from "./media-copies.server";
 import { createProject, getProjectForUser } from "~/core/projects.server";
 import { mediaIdFromUrl, mediaUrl, readMedia, saveMedia } from "~/core/storage.server";
 import { drawEndCard, drawHook, reframeForShort, SHORT_FRAME, type Reframed } from "./short-frames.server";
+import { refusal } from "~/core/refusal.server";
 
 export { END_CARD_SECONDS, hookFor, SHORT_DEFAULT_SECONDS, SHORT_MAX_SECONDS, ShortRequestSchema, shortSeconds, suggestShortRuns, type ShortRequest, type ShortSuggestion } from "~/lib/short-runs";
 const OFFLINE_PICTURES = "Offline illustration";
@@ -60,7 +60,7 @@ function silentWav(seconds: number, sampleRate = 24000): Buffer {
 async function fileFor(url: string | null, fileId: string | null) {
   const id = fileId ?? mediaIdFromUrl(url);
   const file = id ? await prisma.mediaFile.findUnique({ where: { id } }) : null;
-  if (!file) throw jsonError(409, "A scene's media file is missing. Generate the scene again on the Storyboard page.");
+  if (!file) throw refusal(409, "A scene's media file is missing. Generate the scene again on the Storyboard page.");
   return file;
 }
 
@@ -76,18 +76,18 @@ export type ShortMade = { projectId: string; title: string; seconds: number; sce
 /** Makes a Short from a run of the source's scenes: a new 9:16 project linked to the source. */
 export async function createShort(userId: string, sourceId: string, request: ShortRequest): Promise<ShortMade> {
   const { project: source, cells } = await sourceWithScenes(userId, sourceId);
-  if (!cells.length) throw jsonError(409, "This video has no storyboard yet. Make its scenes first.");
+  if (!cells.length) throw refusal(409, "This video has no storyboard yet. Make its scenes first.");
   const run = cells.filter((c) => c.cellIndex >= request.fromScene && c.cellIndex <= request.toScene);
   if (!run.length || run[0]!.cellIndex !== request.fromScene || run.at(-1)!.cellIndex !== request.toScene) {
-    throw jsonError(400, `Scenes ${request.fromScene + 1} to ${request.toScene + 1} are not in this video (it has ${cells.length}).`, { field: "fromScene" });
+    throw refusal(400, `Scenes ${request.fromScene + 1} to ${request.toScene + 1} are not in this video (it has ${cells.length}).`, { field: "fromScene" });
   }
   if (!run.every((c) => c.imageUrl && c.audioUrl && c.audioDuration)) {
-    throw jsonError(409, "Every scene of the Short needs its picture and voiceover. Generate them on the Storyboard page.");
+    throw refusal(409, "Every scene of the Short needs its picture and voiceover. Generate them on the Storyboard page.");
   }
   const maxSeconds = request.maxSeconds ?? SHORT_DEFAULT_SECONDS;
   const seconds = shortSeconds(run.map((c) => c.audioDuration!));
   if (seconds > maxSeconds) {
-    throw jsonError(422, `These scenes run ${seconds.toFixed(1)} s with the end card; a Short here is at most ${maxSeconds} s. Choose fewer scenes.`, { field: "toScene", limit: maxSeconds });
+    throw refusal(422, `These scenes run ${seconds.toFixed(1)} s with the end card; a Short here is at most ${maxSeconds} s. Choose fewer scenes.`, { field: "toScene", limit: maxSeconds });
   }
   const hook = request.hook ?? hookFor(run[0]!.voiceoverText);
   const siblings = await prisma.project.count({ where: { sourceProjectId: source.id, derivedKind: "short" } });

@@ -16,11 +16,11 @@ import type { generateAllContentWorkflow, sceneImageWorkflow, sceneVoiceoverWork
 import { innermostMessage } from "../../workflows/shared/errors";
 import { storyboardWorkflowId } from "../../workflows/shared/storyboard";
 import type { storyboardWorkflow } from "../../workflows/storyboard";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { endedUnrecorded, forgetWorkflow, progressCache, workflowSnapshot } from "./progress-cache.server";
 import { readStoryboardForStatus } from "./status-reads.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
+import { refusal } from "~/core/refusal.server";
 
 export const NO_SCRIPT_MESSAGE = "No script available to generate storyboard from";
 
@@ -79,7 +79,7 @@ function toView(row: CellRow): StoryboardCellView {
 /** Starts splitting the project's script into scenes, unless scenes exist or a split is under way. */
 export async function startStoryboardGeneration(userId: string, project: Project) {
   const script = await prisma.script.findUnique({ where: { projectId: project.id } });
-  if (script?.status !== "completed" || !script.text) throw jsonError(400, NO_SCRIPT_MESSAGE);
+  if (script?.status !== "completed" || !script.text) throw refusal(400, NO_SCRIPT_MESSAGE);
   const existing = await prisma.storyboard.findUnique({ where: { projectId: project.id }, include: { _count: { select: { cells: true } } } });
   const workflowId = storyboardWorkflowId(project.id);
   if (existing?.status === "completed" && existing._count.cells > 0) return { existing: true, status: "completed" as const };
@@ -142,7 +142,7 @@ export async function listCells(projectId: string): Promise<StoryboardCellView[]
 
 export async function updateCell(projectId: string, edit: { cellIndex: number; imagePrompt?: string; voiceoverText?: string }) {
   const cell = await prisma.storyboardCell.findFirst({ where: { cellIndex: edit.cellIndex, storyboard: { projectId } } });
-  if (!cell) throw jsonError(404, `Scene ${edit.cellIndex + 1} does not exist`, { field: "cellIndex" });
+  if (!cell) throw refusal(404, `Scene ${edit.cellIndex + 1} does not exist`, { field: "cellIndex" });
   const row = await prisma.storyboardCell.update({
     where: { id: cell.id },
     data: {
@@ -160,7 +160,7 @@ export async function updateCell(projectId: string, edit: { cellIndex: number; i
  */
 export async function generateSceneMedia(userId: string, project: Project, cellIndex: number, kind: "image" | "voiceover") {
   const cell = await prisma.storyboardCell.findFirst({ where: { cellIndex, storyboard: { projectId: project.id } } });
-  if (!cell) throw jsonError(404, `Scene ${cellIndex + 1} does not exist`, { field: "cellIndex" });
+  if (!cell) throw refusal(404, `Scene ${cellIndex + 1} does not exist`, { field: "cellIndex" });
   const client = await getTemporalClient();
   const workflowId = kind === "image" ? sceneImageWorkflowId(project.id, cellIndex) : sceneVoiceoverWorkflowId(project.id, cellIndex);
   const workflowType = kind === "image" ? "sceneImageWorkflow" : "sceneVoiceoverWorkflow";
@@ -177,7 +177,7 @@ export async function generateSceneMedia(userId: string, project: Project, cellI
     return (await client.workflow.getHandle(workflowId).result()) as { imageUrl?: string; audioUrl?: string };
   } catch (e) {
     // the provider's reason (a rejected key, a refused prompt), after the activity's retries
-    if (e instanceof WorkflowFailedError) throw jsonError(502, innermostMessage(e) || `The ${kind} could not be generated`);
+    if (e instanceof WorkflowFailedError) throw refusal(502, innermostMessage(e) || `The ${kind} could not be generated`);
     throw e;
   }
 }

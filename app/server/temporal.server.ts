@@ -16,9 +16,9 @@ import { CONCURRENCY_LIMITS } from "~/lib/limits";
 // types only: the worker's bundle entry, so a workflow type name is checked against what the worker registers
 import type * as workerWorkflows from "../../workflows/index";
 import type { renderVideoWorkflow } from "../../workflows/render";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { getEnv } from "~/core/env.server";
+import { refusal } from "~/core/refusal.server";
 
 declare global {
   var __reelsmithTemporal: Promise<Client> | undefined;
@@ -113,10 +113,10 @@ export async function assertRunSlot(userId: string, workflowType: string, db: Tx
   const open = await runningWorkflowsOf(userId, db);
   if (runKindOf(workflowType) === "render") {
     if (open.renders >= CONCURRENCY_LIMITS.rendersPerUser) {
-      throw jsonError(429, `You already have ${open.renders} render${open.renders === 1 ? "" : "s"} in progress. Wait for it to finish before starting another.`);
+      throw refusal(429, `You already have ${open.renders} render${open.renders === 1 ? "" : "s"} in progress. Wait for it to finish before starting another.`);
     }
   } else if (open.pipeline >= CONCURRENCY_LIMITS.pipelineRunsPerUser) {
-    throw jsonError(429, `You already have ${open.pipeline} generations in progress. Wait for one to finish before starting another.`);
+    throw refusal(429, `You already have ${open.pipeline} generations in progress. Wait for one to finish before starting another.`);
   }
 }
 

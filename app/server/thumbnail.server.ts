@@ -24,7 +24,6 @@ import { withChapters } from "~/lib/chapters";
 import { UPLOAD_LIMITS } from "~/lib/constants";
 import { sceneChapters } from "./preflight.server";
 import { mediaCreditLines } from "~/providers/image/pexels.server";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { getCurrentProject, getProjectForUser } from "~/core/projects.server";
 import { projectMediaCredits } from "./scene-media.server";
@@ -32,6 +31,7 @@ import { getUserSettings } from "~/core/settings.server";
 import { findMediaForUser, mediaIdFromUrl } from "~/core/storage.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, type WorkflowMemo } from "./temporal.server";
 import { thumbnailInputFor } from "~/core/thumbnail-input.server";
+import { refusal } from "~/core/refusal.server";
 
 // ── What the Thumbnail Generator reads ────────────────────────────────────────────────────────────
 const RECENT_THUMBNAILS = 12;
@@ -77,14 +77,14 @@ export async function assertOwnedImage(userId: string, url: string, field: strin
   const id = mediaIdFromUrl(url);
   const file = id ? await findMediaForUser(userId, id) : null;
   if (!file || !file.mimeType.startsWith("image/")) {
-    throw jsonError(400, `${field}: pick one of your scene images (this one was not found)`, { field });
+    throw refusal(400, `${field}: pick one of your scene images (this one was not found)`, { field });
   }
 }
 
 /** Marks one of the user's thumbnails as the approved one of its project (the others are no longer approved). */
 export async function approveThumbnail(userId: string, thumbnailUrl: string): Promise<ThumbnailView> {
   const thumbnail = await prisma.thumbnail.findFirst({ where: { thumbnailUrl, project: { userId } }, orderBy: { createdAt: "desc" } });
-  if (!thumbnail) throw jsonError(404, "Thumbnail not found. Generate a thumbnail first.", { field: "thumbnailUrl" });
+  if (!thumbnail) throw refusal(404, "Thumbnail not found. Generate a thumbnail first.", { field: "thumbnailUrl" });
   const [, approved] = await prisma.$transaction([
     prisma.thumbnail.updateMany({ where: { projectId: thumbnail.projectId, approved: true, NOT: { id: thumbnail.id } }, data: { approved: false } }),
     prisma.thumbnail.update({ where: { id: thumbnail.id }, data: { approved: true } }),
@@ -113,7 +113,7 @@ async function runAndWait<R>(start: () => Promise<unknown>, workflowId: string, 
   } catch (e) {
     if (e instanceof WorkflowFailedError) {
       const message = innermostMessage(e, fallback);
-      throw jsonError(502, message, { success: false, error: message });
+      throw refusal(502, message, { success: false, error: message });
     }
     throw e;
   }
@@ -126,7 +126,7 @@ function requestedFont(body: GenerateThumbnailRequest) {
   const font = THUMBNAIL_FONTS.find((f) => f.value === named.toLowerCase() || f.family.toLowerCase() === named.toLowerCase());
   if (!font) {
     const field = body.fontValue?.trim() ? "fontValue" : "fontFamily";
-    throw jsonError(400, `${field}: choose one of ${THUMBNAIL_FONTS.map((f) => f.family).join(", ")}`, { field, success: false });
+    throw refusal(400, `${field}: choose one of ${THUMBNAIL_FONTS.map((f) => f.family).join(", ")}`, { field, success: false });
   }
   return font;
 }
@@ -134,7 +134,7 @@ function requestedFont(body: GenerateThumbnailRequest) {
 /** POST /api/generate-thumbnail: renders a thumbnail for one of the user's projects and answers with its URL. */
 export async function generateThumbnail(userId: string, body: GenerateThumbnailRequest): Promise<ThumbnailWorkflowResult> {
   const project = await thumbnailProject(userId, body.projectId);
-  if (!project) throw jsonError(404, "No project yet. Create a video first.", { success: false });
+  if (!project) throw refusal(404, "No project yet. Create a video first.", { success: false });
   await assertOwnedImage(userId, body.imageUrl, "imageUrl");
   const font = requestedFont(body);
   let cellIndex: number | null = null;

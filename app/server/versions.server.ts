@@ -8,11 +8,11 @@ import { z } from "zod";
 import type { Prisma } from "~/generated/prisma/client";
 import { isSupportedLanguage, languageLabel, primaryLanguage } from "~/lib/languages";
 import { APERTIUM_NAME, apertiumMode, apertiumTargets, apertiumTranslate } from "~/providers/translation/apertium.server";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { copiedMedia, copyMusicTrack, discardMadeProject } from "./media-copies.server";
 import { createProject, getProjectForUser } from "~/core/projects.server";
 import { startGenerateAll } from "./storyboard.server";
+import { refusal } from "~/core/refusal.server";
 
 export const VersionRequestSchema = z
   .object({
@@ -36,16 +36,16 @@ export type VersionMade = { projectId: string; title: string; language: string; 
 export async function createVersion(userId: string, sourceId: string, request: VersionRequest): Promise<VersionMade> {
   const source = await getProjectForUser(userId, sourceId);
   const to = request.language;
-  if (!isSupportedLanguage(to)) throw jsonError(400, `Reelsmith has no voice for the language "${to}".`, { field: "language" });
-  if (primaryLanguage(to) === primaryLanguage(source.language)) throw jsonError(400, "The version's language must differ from the video's.", { field: "language" });
+  if (!isSupportedLanguage(to)) throw refusal(400, `Reelsmith has no voice for the language "${to}".`, { field: "language" });
+  if (primaryLanguage(to) === primaryLanguage(source.language)) throw refusal(400, "The version's language must differ from the video's.", { field: "language" });
   if (!apertiumMode(source.language, to)) {
-    throw jsonError(422, `This server cannot translate ${languageLabel(source.language)} into ${languageLabel(to)} offline. Apertium has: ${apertiumTargets(source.language).map(languageLabel).join(", ") || "no pair for this language"}.`, { field: "language" });
+    throw refusal(422, `This server cannot translate ${languageLabel(source.language)} into ${languageLabel(to)} offline. Apertium has: ${apertiumTargets(source.language).map(languageLabel).join(", ") || "no pair for this language"}.`, { field: "language" });
   }
   const [storyboard, script] = await Promise.all([
     prisma.storyboard.findUnique({ where: { projectId: source.id }, include: { cells: { orderBy: { cellIndex: "asc" } } } }),
     prisma.script.findUnique({ where: { projectId: source.id } }),
   ]);
-  if (!storyboard?.cells.length || !script?.text) throw jsonError(409, "This video has no scenes yet. Make its storyboard first.");
+  if (!storyboard?.cells.length || !script?.text) throw refusal(409, "This video has no scenes yet. Make its storyboard first.");
   const cells = storyboard.cells;
   // one Apertium run: the title, the script's paragraphs, then each scene's voiceover
   const paragraphs = script.text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);

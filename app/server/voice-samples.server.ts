@@ -6,10 +6,10 @@ import { WorkflowFailedError } from "@temporalio/client";
 import { voiceSampleKey } from "~/lib/voice-samples";
 import type { voiceSampleWorkflow } from "../../workflows/voice-sample";
 import { VOICE_SAMPLE_UNKNOWN_VOICE, voiceSampleWorkflowId } from "../../workflows/shared/voice-sample";
-import { jsonError } from "./api.server";
 import { parseRange } from "./media-response.server";
 import { mediaBackend, StorageNotFoundError } from "~/core/storage.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
+import { refusal } from "~/core/refusal.server";
 
 export const VOICE_SAMPLE_NOT_FOUND = "This voice has no sample: it is not one of the offline voices installed here.";
 
@@ -34,8 +34,8 @@ async function ensureVoiceSample(voiceId: string): Promise<string> {
     if (e instanceof WorkflowFailedError) {
       let cause: unknown = e.cause;
       while (cause && typeof cause === "object" && "cause" in cause && (cause as { type?: string }).type !== VOICE_SAMPLE_UNKNOWN_VOICE) cause = (cause as { cause?: unknown }).cause;
-      if ((cause as { type?: string } | undefined)?.type === VOICE_SAMPLE_UNKNOWN_VOICE) throw jsonError(404, VOICE_SAMPLE_NOT_FOUND);
-      throw jsonError(502, `The voice sample could not be made: ${(e.cause as Error | undefined)?.message ?? e.message}`);
+      if ((cause as { type?: string } | undefined)?.type === VOICE_SAMPLE_UNKNOWN_VOICE) throw refusal(404, VOICE_SAMPLE_NOT_FOUND);
+      throw refusal(502, `The voice sample could not be made: ${(e.cause as Error | undefined)?.message ?? e.message}`);
     }
     throw e;
   }
@@ -45,7 +45,7 @@ async function ensureVoiceSample(voiceId: string): Promise<string> {
 export async function serveVoiceSample(request: Request, voiceId: string): Promise<Response> {
   const key = await ensureVoiceSample(voiceId);
   const info = await mediaBackend().stat(key);
-  if (!info) throw jsonError(404, VOICE_SAMPLE_NOT_FOUND);
+  if (!info) throw refusal(404, VOICE_SAMPLE_NOT_FOUND);
   const size = info.bytes;
   const headers = new Headers({
     "Content-Type": "audio/wav",
@@ -67,7 +67,7 @@ export async function serveVoiceSample(request: Request, voiceId: string): Promi
   const body = await mediaBackend()
     .openRead(key, range ?? undefined)
     .catch((e: unknown) => {
-      throw e instanceof StorageNotFoundError ? jsonError(404, VOICE_SAMPLE_NOT_FOUND) : e;
+      throw e instanceof StorageNotFoundError ? refusal(404, VOICE_SAMPLE_NOT_FOUND) : e;
     });
   return new Response(createReadableStreamFromReadable(body), { status, headers });
 }

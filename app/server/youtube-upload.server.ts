@@ -10,12 +10,10 @@ import {
   youtubeUploadProgressQuery,
   youtubeUploadWorkflowId,
   youtubeWatchUrl,
-  type YoutubeUploadInput,
   type YoutubeUploadProgress,
   type YoutubeUploadResult,
 } from "../../workflows/shared/youtube-upload";
 import type { youtubeUploadWorkflow } from "../../workflows/youtube-upload";
-import { jsonError } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { assertCanUpload, getAccessLevel, LIMIT_MESSAGES } from "~/core/permissions.server";
 import { getCurrentProject } from "~/core/projects.server";
@@ -26,6 +24,8 @@ import { findMediaForUser, mediaIdFromUrl } from "~/core/storage.server";
 import { endedUnrecorded, forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 import { assertPreflight, preflightChecks, preflightFactsFor, preflightThumbnail, preflightVideo } from "./preflight.server";
+import { refusal } from "~/core/refusal.server";
+import { startUploadRow, videoToUpload } from "~/core/upload-input.server";
 
 /** YouTube's own limits: a title of at most 100 characters, a description of at most 5,000 bytes (app/lib/preflight.ts). */
 const TITLE_MAX = 100;
@@ -61,22 +61,8 @@ export type UploadBody = z.output<typeof UploadBodySchema>;
 
 async function requireProject(userId: string): Promise<Project> {
   const project = await getCurrentProject(userId);
-  if (!project) throw jsonError(404, "No video found. Please render your video first.");
+  if (!project) throw refusal(404, "No video found. Please render your video first.");
   return project;
-}
-
-/** The video to upload: the one named by videoPath when it is this project's, else its newest finished one. */
-async function chooseVideo(project: Project, videoPath: string | undefined) {
-  const finished = { projectId: project.id, status: "completed" as const, videoUrl: { not: null } };
-  if (videoPath) {
-    const fileId = mediaIdFromUrl(videoPath);
-    const named = fileId ? await prisma.renderedVideo.findFirst({ where: { ...finished, OR: [{ mediaFileId: fileId }, { videoUrl: videoPath }] } }) : null;
-    if (!named) throw jsonError(404, "That video is not one of this project's rendered videos.", { field: "videoPath" });
-    return named;
-  }
-  const latest = await prisma.renderedVideo.findFirst({ where: finished, orderBy: { createdAt: "desc" } });
-  if (!latest) throw jsonError(404, "No video found. Please render your video first.", { field: "videoPath" });
-  return latest;
 }
 
 /** The thumbnail to set: the one named (when it is the user's own file), else the project's approved one. */
@@ -84,7 +70,7 @@ async function chooseThumbnail(userId: string, project: Project, thumbnailUrl: s
   if (thumbnailUrl) {
     const fileId = mediaIdFromUrl(thumbnailUrl);
     const file = fileId ? await findMediaForUser(userId, fileId) : null;
-    if (!file || !file.mimeType.startsWith("image/")) throw jsonError(404, "That thumbnail is not one of your images.", { field: "thumbnailUrl" });
+    if (!file || !file.mimeType.startsWith("image/")) throw refusal(404, "That thumbnail is not one of your images.", { field: "thumbnailUrl" });
     return thumbnailUrl;
   }
   return (await approvedThumbnail(project.id))?.thumbnailUrl ?? null;
@@ -95,9 +81,9 @@ export async function startYoutubeUpload(userId: string, body: UploadBody): Prom
   await assertCanUpload(userId);
   const project = await requireProject(userId);
   const connection = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { revokedAt: true } });
-  if (!connection) throw jsonError(409, "YouTube is not connected. Click Connect YouTube first.", { needsConnection: true });
-  if (connection.revokedAt) throw jsonError(409, "Your YouTube connection is no longer valid. Connect YouTube again.", { needsConnection: true });
-  const video = await chooseVideo(project, body.videoPath);
+  if (!connection) throw refusal(409, "YouTube is not connected. Click Connect YouTube first.", { needsConnection: true });
+  if (connection.revokedAt) throw refusal(409, "Your YouTube connection is no longer valid. Connect YouTube again.", { needsConnection: true });
+  const video = await videoToUpload(project.id, body.videoPath);
   const thumbnailUrl = await chooseThumbnail(userId, project, body.thumbnailUrl);
   // what YouTube would refuse or mangle stops here, with its reason (the page shows the same list before Upload)
   assertPreflight(
@@ -114,34 +100,26 @@ export async function startYoutubeUpload(userId: string, body: UploadBody): Prom
   );
 
   const workflowId = youtubeUploadWorkflowId(project.id);
-  const upload = await prisma.youtubeUpload.create({
-    data: {
-      projectId: project.id,
-      videoId: video.id,
-      title: body.title,
-      description: body.description,
-      tags: body.tags,
-      categoryId: body.categoryId,
-      // YouTube publishes a scheduled video only from private
-      privacyStatus: body.publishAt ? "private" : body.privacyStatus,
-      publishAt: body.publishAt ? new Date(body.publishAt) : null,
-      thumbnailUrl,
-      madeForKids: body.madeForKids,
-      containsSyntheticMedia: body.containsSyntheticMedia,
-      status: "processing",
-      workflowId,
-    },
+  const input = await startUploadRow(userId, project.id, video, {
+    title: body.title,
+    description: body.description,
+    tags: body.tags,
+    categoryId: body.categoryId,
+    privacyStatus: body.privacyStatus,
+    publishAt: body.publishAt ?? null,
+    thumbnailUrl,
+    madeForKids: body.madeForKids,
+    containsSyntheticMedia: body.containsSyntheticMedia,
   });
-  const input: YoutubeUploadInput = { uploadId: upload.id, userId, projectId: project.id };
   try {
     await startWorkflow<typeof youtubeUploadWorkflow>("youtubeUploadWorkflow", { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });
     forgetWorkflow(workflowId);
   } catch (e) {
-    await prisma.youtubeUpload.delete({ where: { id: upload.id } });
-    if (e instanceof WorkflowAlreadyRunningError) throw jsonError(409, "An upload of this video is already in progress. Wait for it to finish.");
+    await prisma.youtubeUpload.delete({ where: { id: input.uploadId } });
+    if (e instanceof WorkflowAlreadyRunningError) throw refusal(409, "An upload of this video is already in progress. Wait for it to finish.");
     throw e;
   }
-  return { uploadId: upload.id, workflowId };
+  return { uploadId: input.uploadId, workflowId };
 }
 
 /** Waits for the upload's result (the browser's request stays open; closing it leaves the upload running). */
@@ -154,7 +132,7 @@ export async function waitForYoutubeUpload(workflowId: string, signal?: AbortSig
     ]);
     return result;
   } catch (e) {
-    if (e instanceof WorkflowFailedError) throw jsonError(502, innermostMessage(e, "Upload failed"));
+    if (e instanceof WorkflowFailedError) throw refusal(502, innermostMessage(e, "Upload failed"));
     throw e;
   }
 }

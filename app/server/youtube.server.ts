@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { isAllowedCategory, YOUTUBE_CATEGORY_TITLES, YOUTUBE_SCOPES, type YoutubeCategory } from "~/lib/youtube";
 import { YOUTUBE_CATEGORY_IDS } from "~/lib/constants";
-import { appOrigin, jsonError } from "./api.server";
+import { appOrigin } from "./api.server";
 import { prisma } from "~/core/db.server";
 import { decryptSecret, encryptSecret } from "~/core/encryption.server";
 import { readSessionId } from "./session.server";
@@ -21,6 +21,7 @@ import {
   youtubeCallOptions,
   type OAuth2Client,
 } from "~/core/youtube-client.server";
+import { refusal } from "~/core/refusal.server";
 
 export { NO_OAUTH_CLIENT_MESSAGE };
 
@@ -29,7 +30,7 @@ const AUTHORIZATION_TTL_MS = 10 * 60 * 1000;
 
 async function requireOAuthCredentials(userId: string) {
   const credentials = await getGoogleOAuthClient(userId);
-  if (!credentials) throw jsonError(400, NO_OAUTH_CLIENT_MESSAGE, { field: "googleOAuthClientId" });
+  if (!credentials) throw refusal(400, NO_OAUTH_CLIENT_MESSAGE, { field: "googleOAuthClientId" });
   return credentials;
 }
 
@@ -38,7 +39,7 @@ export const youtubeRedirectUri = (request: Request) => `${appOrigin(request)}${
 /** GET /api/youtube/oauth/authorize: Google's consent URL for this creator's OAuth client. */
 export async function startYoutubeAuthorization(request: Request, userId: string): Promise<{ authUrl: string }> {
   const sessionId = await readSessionId(request.headers.get("Cookie"));
-  if (!sessionId) throw jsonError(401, "Not signed in");
+  if (!sessionId) throw refusal(401, "Not signed in");
   const credentials = await requireOAuthCredentials(userId);
   const redirectUri = youtubeRedirectUri(request);
   const client = oauthClient(credentials, redirectUri);
@@ -175,7 +176,7 @@ export async function listYoutubeCategories(userId: string): Promise<{ categorie
 }
 
 export async function setPreferredCategory(userId: string, categoryId: string): Promise<{ categoryId: string }> {
-  if (!isAllowedCategory(categoryId)) throw jsonError(400, `categoryId must be one of ${YOUTUBE_CATEGORY_IDS.join(", ")}.`, { field: "categoryId" });
+  if (!isAllowedCategory(categoryId)) throw refusal(400, `categoryId must be one of ${YOUTUBE_CATEGORY_IDS.join(", ")}.`, { field: "categoryId" });
   await prisma.userSettings.upsert({ where: { userId }, create: { userId, youtubePreferredCategory: categoryId }, update: { youtubePreferredCategory: categoryId } });
   return { categoryId };
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_JSON_BYTES } from "~/server/api.server";
+import { MAX_JSON_BYTES, thrownResponse } from "~/server/api.server";
 import { prisma } from "~/core/db.server";
 import { drainUnreadBody } from "~/server/unread-body.server";
 import { MAX_DECLARED_BODY_BYTES, mountGates } from "~/server/host/web-app.server";
@@ -38,8 +38,10 @@ function serve(routes: Record<string, { action: Action; params?: Record<string, 
     try {
       answer = (await route.action({ request, params: route.params ?? {}, context: {} } as never)) as Response;
     } catch (e) {
-      if (!(e instanceof Response)) throw e;
-      answer = e;
+      // a thrown Response or a refusal of the core, answered as the server does
+      const thrown = thrownResponse(e);
+      if (!thrown) throw e;
+      answer = thrown;
     }
     // no "Connection: close": closing while the client still writes makes it fail with EPIPE before it reads the answer
     res.writeHead(answer.status, { "Content-Type": answer.headers.get("Content-Type") ?? "text/plain" });

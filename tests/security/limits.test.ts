@@ -9,6 +9,7 @@ import { renderLengthCapSeconds, workerSlots } from "~/lib/limits";
 import { SIGN_IN_ERROR_MESSAGES, signInErrorMessage } from "~/lib/sign-in-errors";
 import { prisma } from "~/core/db.server";
 import { getEnv } from "~/core/env.server";
+import { isRefusal, type Refusal } from "~/core/refusal.server";
 import { pipelineChecksStarted } from "~/server/health.server";
 import { saveMedia } from "~/core/storage.server";
 import { getTemporalClient, startWorkflow } from "~/server/temporal.server";
@@ -108,18 +109,18 @@ describe("per-user run limits", () => {
       started.push(id);
       return startWorkflow<typeof renderVideoWorkflow | typeof scriptWorkflow>(workflowType, { workflowId: id, args: [{} as never], memo }).then(
         () => 201,
-        (e: unknown) => (e instanceof Response ? e : Promise.reject(e)),
+        (e: unknown) => (isRefusal(e) ? e : Promise.reject(e)),
       );
     };
     expect(await start("renderVideoWorkflow", `render-limit-a-${u.projectId}`)).toBe(201);
     await new Promise((r) => setTimeout(r, 1500)); // visibility
     const second = await start("renderVideoWorkflow", `render-limit-b-${u.projectId}`);
-    expect((second as Response).status).toBe(429);
-    expect((await (second as Response).json()).message).toMatch(/already have 1 render in progress/);
+    expect((second as Refusal).status).toBe(429);
+    expect((second as Refusal).message).toMatch(/already have 1 render in progress/);
     for (let i = 0; i < 4; i++) expect(await start("scriptWorkflow", `script-limit-${i}-${u.projectId}`)).toBe(201);
     await new Promise((r) => setTimeout(r, 1500));
     const fifth = await start("scriptWorkflow", `script-limit-5-${u.projectId}`);
-    expect((fifth as Response).status).toBe(429);
+    expect((fifth as Refusal).status).toBe(429);
     // another user is not held back by this one's runs
     const v = await seedUser("OtherRuns");
     started.push(`script-limit-other-${v.projectId}`);
@@ -136,7 +137,7 @@ describe("per-user run limits", () => {
           started.push(id);
           return startWorkflow<typeof renderVideoWorkflow | typeof scriptWorkflow>(workflowType, { workflowId: id, args: [{} as never], memo }).then(
             () => 201,
-            (e: unknown) => (e instanceof Response ? e.status : Promise.reject(e)),
+            (e: unknown) => (isRefusal(e) ? e.status : Promise.reject(e)),
           );
         }),
       );

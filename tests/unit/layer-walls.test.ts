@@ -4,13 +4,16 @@
 // web's; providers do not reach up into the web's helpers; and no two modules of app/, workflows/ and remotion/ name
 // each other round a circle, type-only imports included. Each rule is also run on an import put back on purpose.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const rel = (file: string) => path.relative(ROOT, file).split(path.sep).join("/");
+/** The tree the checks read: the real one, or a small fixture tree written by the test below. */
+let root = ROOT;
+const rel = (file: string) => path.relative(root, file).split(path.sep).join("/");
 
 type Import = { line: number; specifier: string; target: string | null; typeOnly: boolean };
 
@@ -27,14 +30,14 @@ function modulesUnder(dir: string): string[] {
       }
     }
   };
-  walk(path.join(ROOT, dir));
-  return found;
+  if (fs.existsSync(path.join(root, dir))) walk(path.join(root, dir));
+  return found.sort();
 }
 
 /** The file a specifier names (`~/` is app/), or null for a package. */
 function resolveSpecifier(from: string, specifier: string): string | null {
   let base: string;
-  if (specifier.startsWith("~/")) base = path.join(ROOT, "app", specifier.slice(2));
+  if (specifier.startsWith("~/")) base = path.join(root, "app", specifier.slice(2));
   else if (specifier.startsWith(".")) base = path.resolve(path.dirname(from), specifier);
   else return null;
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}.mjs`, path.join(base, "index.ts")]) {
@@ -75,10 +78,6 @@ function importsOf(file: string): Import[] {
 }
 
 const inside = (file: string | null, dir: string) => !!file && rel(file).startsWith(`${dir}/`);
-const appModules = modulesUnder("app");
-const workerModules = modulesUnder("workflows");
-const allModules = [...appModules, ...workerModules, ...modulesUnder("remotion")];
-const importsByModule = new Map(allModules.map((file) => [file, importsOf(file)]));
 const listed = (file: string, i: Import) => `${rel(file)}:${i.line} imports ${i.specifier}`;
 
 /** The folder rule (decision 211): who may import whom, by room. A message when `file` may not import `i`. */
@@ -109,8 +108,33 @@ function circlesOf(edges: Map<string, string[]>): string[] {
   return circles;
 }
 
-/** The import graph, type-only imports included: a type circle still ties the modules' rooms to each other. */
-const graph = new Map(allModules.map((file) => [file, (importsByModule.get(file) ?? []).filter((i) => i.target && importsByModule.has(i.target)).map((i) => i.target!)]));
+/** A tree's modules, their imports and the walls' verdicts: what app/ runs of workflows/, the folder rule, the circles. */
+function wallsOf(tree: string) {
+  root = tree;
+  try {
+    const appModules = modulesUnder("app");
+    const workerModules = modulesUnder("workflows");
+    const allModules = [...appModules, ...workerModules, ...modulesUnder("remotion")];
+    const importsByModule = new Map(allModules.map((file) => [file, importsOf(file)]));
+    const appRunsWorkflowCode = appModules.flatMap((file) =>
+      (importsByModule.get(file) ?? []).filter((i) => inside(i.target, "workflows") && !inside(i.target, "workflows/shared") && !i.typeOnly).map((i) => listed(file, i)),
+    );
+    const folderRule = allModules.flatMap((file) =>
+      (importsByModule.get(file) ?? []).flatMap((i) => {
+        const why = forbidden(file, i);
+        return why ? [`${listed(file, i)}: ${why}`] : [];
+      }),
+    );
+    // the import graph, type-only imports included: a type circle still ties the modules' rooms to each other
+    const graph = new Map(allModules.map((file) => [file, (importsByModule.get(file) ?? []).filter((i) => i.target && importsByModule.has(i.target)).map((i) => i.target!)]));
+    return { allModules, importsByModule, appRunsWorkflowCode, folderRule, circles: circlesOf(graph) };
+  } finally {
+    root = ROOT;
+  }
+}
+
+const tree = wallsOf(ROOT);
+const { allModules, importsByModule } = tree;
 
 describe("the walls between the layers", () => {
   it("sees the imports it checks: value, type-only, re-exports and dynamic ones", () => {
@@ -123,20 +147,11 @@ describe("the walls between the layers", () => {
   });
 
   it("app/ takes from a workflow or activity module its types only; what it runs comes from workflows/shared", () => {
-    const violations = appModules.flatMap((file) =>
-      (importsByModule.get(file) ?? []).filter((i) => inside(i.target, "workflows") && !inside(i.target, "workflows/shared") && !i.typeOnly).map((i) => listed(file, i)),
-    );
-    expect(violations, "start a workflow by its name: startWorkflow<typeof xWorkflow>(\"xWorkflow\", ...) with `import type`").toEqual([]);
+    expect(tree.appRunsWorkflowCode, "start a workflow by its name: startWorkflow<typeof xWorkflow>(\"xWorkflow\", ...) with `import type`").toEqual([]);
   });
 
   it("follows the folder rule: workflows/ never imports app/server, the core never the web, providers never the web", () => {
-    const violations = allModules.flatMap((file) =>
-      (importsByModule.get(file) ?? []).flatMap((i) => {
-        const why = forbidden(file, i);
-        return why ? [`${listed(file, i)}: ${why}`] : [];
-      }),
-    );
-    expect(violations, "move what both sides need into app/core (docs/architecture.md)").toEqual([]);
+    expect(tree.folderRule, "move what both sides need into app/core (docs/architecture.md)").toEqual([]);
   });
 
   it("refuses each forbidden import put back on purpose", () => {
@@ -162,6 +177,82 @@ describe("the walls between the layers", () => {
     expect(circlesOf(new Map([[a!, [b!]], [b!, [c!]], [c!, []]]))).toEqual([]);
   });
 
+  describe("on a small tree of its own, each forbidden import put back on purpose is found", () => {
+    const made: string[] = [];
+    afterAll(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+    /** A fixture tree: the rooms with a few modules that keep the walls, plus `extra` files (path -> text). */
+    const fixture = (extra: Record<string, string> = {}) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "layer-walls-"));
+      made.push(dir);
+      const files: Record<string, string> = {
+        "app/server/api.server.ts": 'import { db } from "~/core/db.server";\nexport const answer = db;\n',
+        "app/server/render.server.ts": 'import type { renderActivity } from "../../workflows/activities/render";\nimport { RENDER } from "../../workflows/shared/render";\nexport type R = typeof renderActivity;\nexport const r = RENDER;\n',
+        "app/core/db.server.ts": "export const db = 1;\n",
+        "app/lib/format.ts": "export const format = (n: number) => String(n);\n",
+        "app/providers/text.ts": 'import { db } from "~/core/db.server";\nexport const text = db;\n',
+        "workflows/shared/render.ts": 'export const RENDER = "render";\n',
+        "workflows/activities/render.ts": 'import { db } from "~/core/db.server";\nimport { format } from "../../app/lib/format";\nexport const renderActivity = () => format(db);\n',
+        "workflows/engine/render-fast.ts": 'import { db } from "~/core/db.server";\nexport const fast = db;\n',
+        "workflows/worker.ts": 'import { renderActivity } from "./activities/render";\nexport const worker = renderActivity;\n',
+        "remotion/Root.tsx": "export const Root = () => null;\n",
+        ...extra,
+      };
+      for (const [file, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        fs.writeFileSync(path.join(dir, file), text);
+      }
+      return wallsOf(dir);
+    };
+
+    it("a tree that keeps the walls passes", () => {
+      const clean = fixture();
+      expect(clean.allModules).toHaveLength(10);
+      expect(clean).toMatchObject({ appRunsWorkflowCode: [], folderRule: [], circles: [] });
+    });
+
+    it("a workflow or activity importing app/server, type-only or re-exported or loaded late", () => {
+      expect(fixture({ "workflows/activities/render.ts": 'import { answer } from "~/server/api.server";\nexport const renderActivity = () => answer;\n' }).folderRule).toEqual([
+        "workflows/activities/render.ts:1 imports ~/server/api.server: the worker's code takes the core (app/core), app/lib, app/providers and workflows/shared, never app/server",
+      ]);
+      expect(fixture({ "workflows/engine/render-fast.ts": 'import type { answer } from "../../app/server/api.server";\nexport const fast: typeof answer = 1;\n' }).folderRule).toEqual([
+        expect.stringMatching(/^workflows\/engine\/render-fast\.ts:1 imports \.\.\/\.\.\/app\/server\/api\.server: .*never app\/server$/),
+      ]);
+      expect(fixture({ "workflows/worker.ts": 'export { answer } from "../app/server/api.server";\n' }).folderRule).toEqual([expect.stringMatching(/^workflows\/worker\.ts:1 imports .*never app\/server$/)]);
+      expect(fixture({ "workflows/activities/late.ts": 'export const late = () => import("~/server/api.server");\n' }).folderRule).toEqual([expect.stringMatching(/^workflows\/activities\/late\.ts:1 imports ~\/server\/api\.server: .*never app\/server$/)]);
+    });
+
+    it("the core importing app/server, routes or components", () => {
+      expect(fixture({ "app/core/projects.server.ts": 'import { answer } from "../server/api.server";\nexport const p = answer;\n' }).folderRule).toEqual([
+        "app/core/projects.server.ts:1 imports ../server/api.server: the core never imports the web (app/server, routes, components)",
+      ]);
+      expect(fixture({ "app/core/env.server.ts": 'import type { Page } from "~/routes/site/page";\nexport type E = Page;\n', "app/routes/site/page.tsx": "export type Page = 1;\n" }).folderRule).toEqual([
+        expect.stringMatching(/^app\/core\/env\.server\.ts:1 imports ~\/routes\/site\/page: the core never imports the web/),
+      ]);
+    });
+
+    it("app/ running a workflow or activity module's code rather than taking its types", () => {
+      expect(fixture({ "app/server/render.server.ts": 'import { renderActivity } from "../../workflows/activities/render";\nexport const r = renderActivity;\n' }).appRunsWorkflowCode).toEqual([
+        "app/server/render.server.ts:1 imports ../../workflows/activities/render",
+      ]);
+    });
+
+    it("a circle of type-only imports, as well as one of values", () => {
+      const typeCircle = fixture({
+        "app/core/a.server.ts": 'import type { B } from "./b.server";\nexport type A = { b?: B };\n',
+        "app/core/b.server.ts": 'import { type A } from "./a.server";\nexport type B = { a?: A };\n',
+      });
+      expect(typeCircle.folderRule).toEqual([]);
+      expect(typeCircle.circles).toEqual(["app/core/a.server.ts -> app/core/b.server.ts -> app/core/a.server.ts"]);
+      // round three rooms: the core, a stage contract and the core again
+      expect(
+        fixture({
+          "app/core/db.server.ts": 'import { RENDER } from "../../workflows/shared/render";\nexport const db = RENDER.length;\n',
+          "workflows/shared/render.ts": 'import type { db } from "~/core/db.server";\nexport const RENDER = "render";\nexport type D = typeof db;\n',
+        }).circles,
+      ).toEqual(["app/core/db.server.ts -> workflows/shared/render.ts -> app/core/db.server.ts"]);
+    });
+  });
+
   it("env.server, the one module every layer reads its configuration from, leans on nothing above it", () => {
     const env = path.join(ROOT, "app/core/env.server.ts");
     const violations = (importsByModule.get(env) ?? [])
@@ -171,6 +262,6 @@ describe("the walls between the layers", () => {
   });
 
   it("no modules of app/, workflows/ and remotion/ name each other round a circle, type-only imports included", () => {
-    expect(circlesOf(graph), "move the piece both sides need to the lower layer (app/core, app/lib, workflows/shared)").toEqual([]);
+    expect(tree.circles, "move the piece both sides need to the lower layer (app/core, app/lib, workflows/shared)").toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { canUseMusic } from "~/core/permissions.server";
 import { startRenderRow } from "~/core/render-input.server";
 import { startScriptRow } from "~/core/script-input.server";
 import { thumbnailInputFor } from "~/core/thumbnail-input.server";
+import { startUploadRow, videoToUpload } from "~/core/upload-input.server";
 import { isRefusal } from "~/core/refusal.server";
 import { refusalFailure } from "./refusals";
 import { emitWebhookEvent } from "~/core/webhooks.server";
@@ -22,7 +23,7 @@ import type { RenderWorkflowInput } from "../shared/render";
 import type { ScriptWorkflowInput } from "../shared/script";
 import { storyboardWorkflowId } from "../shared/storyboard";
 import type { ThumbnailWorkflowInput } from "../shared/thumbnail";
-import { youtubeUploadWorkflowId, youtubeWatchUrl, type YoutubeUploadInput } from "../shared/youtube-upload";
+import { youtubeWatchUrl, type YoutubeUploadInput } from "../shared/youtube-upload";
 
 /** The longest music a run asks for (the music page's cap): longer videos loop it. */
 const MUSIC_TRACK_MAX_SECONDS = 180;
@@ -197,25 +198,23 @@ export function createMakeVideoActivities() {
     /** The upload row, as /upload makes it: the newest video, the approved thumbnail, scheduled when publishAt is set. */
     async prepareUploadStage(input: RunRef & { description: string; tags: string[] }): Promise<YoutubeUploadInput> {
       const { project, options } = await runAndProject(input);
-      const video = await prisma.renderedVideo.findFirst({ where: { projectId: project.id, status: "completed", videoUrl: { not: null } }, orderBy: { createdAt: "desc" } });
-      if (!video) throw inputError("There is no finished video to upload.");
+      let video;
+      try {
+        video = await videoToUpload(project.id);
+      } catch (e) {
+        if (isRefusal(e)) throw refusalFailure(e, MAKE_VIDEO_INPUT_ERROR);
+        throw e;
+      }
       const thumbnail = await prisma.thumbnail.findFirst({ where: { projectId: project.id, approved: true }, orderBy: { createdAt: "desc" } });
-      const upload = await prisma.youtubeUpload.create({
-        data: {
-          projectId: project.id,
-          videoId: video.id,
-          title: project.title.slice(0, 100),
-          description: withFooter(input.description, options.descriptionFooter, options.hashtags),
-          tags: input.tags,
-          categoryId: options.youtubeCategoryId,
-          privacyStatus: options.publishAt ? "private" : options.privacyStatus,
-          publishAt: options.publishAt ? new Date(options.publishAt) : null,
-          thumbnailUrl: thumbnail?.thumbnailUrl ?? null,
-          status: "processing",
-          workflowId: youtubeUploadWorkflowId(project.id),
-        },
+      return startUploadRow(input.userId, project.id, video, {
+        title: project.title,
+        description: withFooter(input.description, options.descriptionFooter, options.hashtags),
+        tags: input.tags,
+        categoryId: options.youtubeCategoryId,
+        privacyStatus: options.privacyStatus,
+        publishAt: options.publishAt ?? null,
+        thumbnailUrl: thumbnail?.thumbnailUrl ?? null,
       });
-      return { uploadId: upload.id, userId: input.userId, projectId: project.id };
     },
 
     /** The run's end: its row completed with links (the newest video, the approved thumbnail, the upload), or failed in words. */

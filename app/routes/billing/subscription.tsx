@@ -4,6 +4,7 @@ import { SubscriptionView } from "~/components/billing/subscription-view";
 import { requireUser } from "~/server/auth.server";
 import { getSubscriptionStatus, syncCheckoutSession } from "~/server/billing.server";
 import { pageMeta } from "~/lib/meta";
+import { isRefusal } from "~/core/refusal.server";
 
 export const meta: MetaFunction = () => pageMeta("Subscription · Reelsmith");
 
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (checkout === "success" && sessionId) {
     // Back from Checkout: read the session from Stripe; only a completed session of this user applies.
     await syncCheckoutSession(user, sessionId).catch((e: unknown) => {
-      if (!(e instanceof Response)) console.error("Reading the checkout session from Stripe failed:", e);
+      if (!isRefusal(e)) console.error("Reading the checkout session from Stripe failed:", e);
     });
   }
   return { status: await getSubscriptionStatus(user), checkout };

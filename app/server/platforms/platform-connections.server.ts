@@ -3,7 +3,7 @@
 // YouTube ones), refreshed before they expire, and marked for reconnecting when the platform refuses them.
 import { randomBytes } from "node:crypto";
 import { PLATFORM_NAMES, type Platform } from "~/lib/platform-rules";
-import { appOrigin, jsonError } from "../api.server";
+import { appOrigin } from "../api.server";
 import { prisma } from "~/core/db.server";
 import { decryptSecret, encryptSecret } from "~/core/encryption.server";
 import { readSessionId } from "../session.server";
@@ -11,6 +11,7 @@ import { exchangeInstagramCode, InstagramApiError, InstagramClient, instagramAut
 import { instagramConfigured, tiktokConfigured } from "~/core/platforms/platform-env.server";
 import { saveConnection, tokenField } from "~/core/platforms/platform-tokens.server";
 import { exchangeTiktokCode, revokeTiktokToken, TikTokApiError, TikTokClient, tiktokAuthorizeUrl } from "~/core/platforms/tiktok-client.server";
+import { refusal } from "~/core/refusal.server";
 
 const AUTHORIZATION_TTL_MS = 10 * 60 * 1000;
 export const NOT_CONFIGURED_MESSAGE: Record<Platform, string> = {
@@ -24,8 +25,8 @@ const configured = (platform: Platform) => (platform === "tiktok" ? tiktokConfig
 /** GET /api/platforms/{platform}/oauth/authorize: the platform's consent URL, its state bound to this session. */
 export async function startPlatformAuthorization(request: Request, userId: string, platform: Platform): Promise<{ authUrl: string }> {
   const sessionId = await readSessionId(request.headers.get("Cookie"));
-  if (!sessionId) throw jsonError(401, "Not signed in");
-  if (!configured(platform)) throw jsonError(400, NOT_CONFIGURED_MESSAGE[platform], { field: "platform" });
+  if (!sessionId) throw refusal(401, "Not signed in");
+  if (!configured(platform)) throw refusal(400, NOT_CONFIGURED_MESSAGE[platform], { field: "platform" });
   const redirectUri = `${appOrigin(request)}${platformCallbackPath(platform)}`;
   const state = randomBytes(32).toString("base64url");
   const codeVerifier = platform === "tiktok" ? randomBytes(48).toString("base64url") : null;
@@ -117,7 +118,7 @@ export async function listPlatformConnections(userId: string): Promise<PlatformC
 /** The creator's own connection, or 404 (another creator's id reads as unknown). */
 export async function ownConnection(userId: string, connectionId: string) {
   const connection = await prisma.platformConnection.findFirst({ where: { id: connectionId, userId } });
-  if (!connection) throw jsonError(404, "That account is not one of your connections.", { field: "connectionId" });
+  if (!connection) throw refusal(404, "That account is not one of your connections.", { field: "connectionId" });
   return connection;
 }
 

@@ -6,7 +6,6 @@ import { blockingReasons, INSTAGRAM_RULES, PLATFORM_NAMES, platformChecks, TIKTO
 import type { RenderedVideo } from "~/generated/prisma/client";
 import { platformPostRescheduleSignal, platformPostWorkflowId, type PlatformPostInput } from "../../../workflows/shared/platform-post";
 import type { platformPostWorkflow } from "../../../workflows/platform-post";
-import { jsonError } from "../api.server";
 import { prisma } from "~/core/db.server";
 import { assertCanUpload } from "~/core/permissions.server";
 import { getCurrentProject } from "~/core/projects.server";
@@ -16,6 +15,7 @@ import { reconnectMessage } from "~/core/platforms/platform-tokens.server";
 import { ownConnection } from "./platform-connections.server";
 import { platformEnv } from "~/core/platforms/platform-env.server";
 import type { PlatformPostView, PublishBody } from "./platform-posts-schemas";
+import { refusal } from "~/core/refusal.server";
 
 export { PublishBodySchema, RescheduleBodySchema, type PlatformPostView, type PublishBody } from "./platform-posts-schemas";
 
@@ -29,7 +29,7 @@ export async function videoFacts(userId: string, video: Pick<RenderedVideo, "med
 /** The video to post: the named one of the project (the current one unless given), else its newest finished one. */
 async function chooseVideo(userId: string, videoPath: string | undefined, projectId?: string) {
   const project = projectId ? await prisma.project.findFirst({ where: { id: projectId, userId } }) : await getCurrentProject(userId);
-  if (!project) throw jsonError(404, "No video found. Please render your video first.");
+  if (!project) throw refusal(404, "No video found. Please render your video first.");
   const finished = { projectId: project.id, status: "completed" as const, videoUrl: { not: null } };
   const fileId = videoPath ? mediaIdFromUrl(videoPath) : null;
   const video = videoPath
@@ -38,8 +38,8 @@ async function chooseVideo(userId: string, videoPath: string | undefined, projec
       : null
     : await prisma.renderedVideo.findFirst({ where: finished, orderBy: { createdAt: "desc" } });
   if (!video) {
-    if (projectId && !videoPath) throw jsonError(409, "The video is not finished yet: post it once its status is completed.");
-    throw jsonError(404, videoPath ? "That video is not one of this project's rendered videos." : "No video found. Please render your video first.", { field: "videoPath" });
+    if (projectId && !videoPath) throw refusal(409, "The video is not finished yet: post it once its status is completed.");
+    throw refusal(404, videoPath ? "That video is not one of this project's rendered videos." : "No video found. Please render your video first.", { field: "videoPath" });
   }
   return { project, video };
 }
@@ -68,8 +68,8 @@ export async function publishToPlatforms(userId: string, body: PublishBody, proj
   const seen = new Set<string>();
   for (const entry of body.posts) {
     const connection = await ownConnection(userId, entry.connectionId);
-    if (connection.platform !== entry.platform) throw jsonError(400, `That account is a ${PLATFORM_NAMES[connection.platform as Platform]} account.`, { field: "connectionId" });
-    if (seen.has(connection.id)) throw jsonError(400, "Each account can be chosen once per publish.", { field: "connectionId" });
+    if (connection.platform !== entry.platform) throw refusal(400, `That account is a ${PLATFORM_NAMES[connection.platform as Platform]} account.`, { field: "connectionId" });
+    if (seen.has(connection.id)) throw refusal(400, "Each account can be chosen once per publish.", { field: "connectionId" });
     seen.add(connection.id);
     if (connection.revokedAt) {
       refused.push({ platform: entry.platform, connectionId: connection.id, reasons: [reconnectMessage(entry.platform)] });
@@ -82,7 +82,7 @@ export async function publishToPlatforms(userId: string, body: PublishBody, proj
     if (reasons.length) refused.push({ platform: entry.platform, connectionId: connection.id, reasons });
     else accepted.push({ entry, connectionId: connection.id });
   }
-  if (!accepted.length) throw jsonError(422, refused.map((r) => `${PLATFORM_NAMES[r.platform]}: ${r.reasons.join(" ")}`).join(" "), { refused });
+  if (!accepted.length) throw refusal(422, refused.map((r) => `${PLATFORM_NAMES[r.platform]}: ${r.reasons.join(" ")}`).join(" "), { refused });
 
   const posts: PlatformPostView[] = [];
   for (const { entry, connectionId } of accepted) {
@@ -145,8 +145,8 @@ export async function listPlatformPosts(userId: string, projectId?: string): Pro
 
 async function ownScheduledPost(userId: string, postId: string) {
   const post = await prisma.platformPost.findFirst({ where: { id: postId, userId } });
-  if (!post) throw jsonError(404, "That post is not one of yours.", { field: "postId" });
-  if (post.status !== "scheduled") throw jsonError(409, "This post has started already: it can no longer be changed or cancelled.");
+  if (!post) throw refusal(404, "That post is not one of yours.", { field: "postId" });
+  if (post.status !== "scheduled") throw refusal(409, "This post has started already: it can no longer be changed or cancelled.");
   return post;
 }
 
