@@ -73,6 +73,15 @@ async function creatorWithVideo(video: { bytes: number; durationSeconds?: number
   const cookie = await sessionCookieFor(user.id);
   const project = await prisma.project.create({ data: { userId: user.id, title: "Bees and Their Dances", topic: "How honeybees talk", resolution: "shorts", durationSeconds: 30 } });
   await prisma.user.update({ where: { id: user.id }, data: { currentProjectId: project.id } });
+  // an AI voice spoke the narration: TikTok's AI-generated label is set from it (decision 240)
+  await prisma.storyboard.create({
+    data: {
+      projectId: project.id,
+      title: "Bees",
+      status: "completed",
+      cells: { create: [{ cellIndex: 0, imagePrompt: "bees", voiceoverText: "Bees dance.", estimatedDuration: 30, audioUrl: "/api/media/voice", voiceMadeBy: "ElevenLabs" }] },
+    },
+  });
   const data = randomBytes(video.bytes);
   const file = await saveMedia({ userId: user.id, projectId: project.id, kind: "video", mimeType: "video/mp4", extension: "mp4", data });
   await prisma.renderedVideo.create({

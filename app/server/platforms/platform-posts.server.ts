@@ -15,15 +15,16 @@ import { getTemporalClient, startWorkflow } from "../temporal.server";
 import { reconnectMessage } from "~/core/platforms/platform-tokens.server";
 import { ownConnection } from "./platform-connections.server";
 import { platformEnv } from "~/core/platforms/platform-env.server";
+import { probeFrameRate } from "~/core/platforms/video-origin.server";
 import type { PlatformPostView, PublishBody } from "./platform-posts-schemas";
 
 export { PublishBodySchema, RescheduleBodySchema, type PlatformPostView, type PublishBody } from "./platform-posts-schemas";
 
-/** The video's facts for the platforms' rules (the file's size read from storage). */
+/** The video's facts for the platforms' rules (the file's size read from storage, its frame rate by ffprobe). */
 export async function videoFacts(userId: string, video: Pick<RenderedVideo, "mediaFileId" | "videoUrl" | "durationSeconds" | "width" | "height">): Promise<PlatformVideoFacts> {
   const fileId = video.mediaFileId ?? mediaIdFromUrl(video.videoUrl);
   const file = fileId ? await findMediaForUser(userId, fileId) : null;
-  return { durationSeconds: video.durationSeconds, width: video.width, height: video.height, fps: null, sizeBytes: file ? await mediaSize(file) : null };
+  return { durationSeconds: video.durationSeconds, width: video.width, height: video.height, fps: file ? await probeFrameRate(file) : null, sizeBytes: file ? await mediaSize(file) : null };
 }
 
 /** The video to post: the named one of the project (the current one unless given), else its newest finished one. */
