@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockingReasons, captionFor, instagramChecks, tiktokChecks, tiktokChunkPlan } from "./platform-rules";
+import { blockingReasons, captionFor, instagramChecks, parseFrameRate, tiktokChecks, tiktokChunkPlan } from "./platform-rules";
 
 const MB = 1024 * 1024;
 const short = { durationSeconds: 30, width: 1080, height: 1920, fps: 30, sizeBytes: 20 * MB };
@@ -46,6 +46,17 @@ describe("each platform's rules", () => {
   });
   it("refuses a frame rate outside 23-60 fps", () => {
     expect(blockingReasons(tiktokChecks({ ...short, fps: 15 }, ""))).toEqual(["TikTok takes 23 to 60 frames per second; this video has 15."]);
+    expect(blockingReasons(instagramChecks({ ...short, fps: 120 }, ""))).toEqual(["Instagram takes 23 to 60 frames per second; this video has 120."]);
+    // film and NTSC rates pass both
+    for (const fps of [23.98, 29.97, 59.94, 60]) expect(blockingReasons([...tiktokChecks({ ...short, fps }, ""), ...instagramChecks({ ...short, fps }, "")])).toEqual([]);
+  });
+  it("reads ffprobe's frame rate", () => {
+    expect(parseFrameRate("30000/1001\n")).toBe(29.97);
+    expect(parseFrameRate("24000/1001")).toBe(23.98);
+    expect(parseFrameRate("30/1")).toBe(30);
+    expect(parseFrameRate("25")).toBe(25);
+    expect(parseFrameRate("0/0")).toBeNull();
+    expect(parseFrameRate("")).toBeNull();
   });
 });
 

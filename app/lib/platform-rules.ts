@@ -58,6 +58,13 @@ export type PlatformVideoFacts = {
   sizeBytes: number | null;
 };
 
+/** ffprobe's frame rate ("30000/1001" -> 29.97, "25" -> 25), or null when it cannot tell ("0/0"). */
+export function parseFrameRate(text: string): number | null {
+  const [num, den] = text.trim().split("/").map(Number);
+  const fps = den === undefined ? num : num! / den;
+  return fps !== undefined && Number.isFinite(fps) && fps > 0 ? Math.round(fps * 100) / 100 : null;
+}
+
 export type PlatformRuleResult = { rule: string; ok: boolean; blocking: boolean; message: string };
 
 const minutes = (s: number) => (s % 60 === 0 ? `${s / 60} minutes` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`);

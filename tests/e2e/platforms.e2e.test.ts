@@ -1,9 +1,11 @@
-// The publish step's TikTok and Instagram Reels part in Chromium against the built app, whose TikTok and Instagram
-// endpoints are the local fakes (tests/fakes/platforms-server.ts, started by the test harness): both accounts are
-// connected in Settings through their consent popups; on the Upload page the TikTok panel shows the account's
-// nickname, a privacy choice with no default, the interaction switches, the consent line and that the unaudited
-// app's posts stay private; one 3-second 9:16 video is posted to both, and each fake receives the whole file
-// (SHA-256), the caption and the options chosen; the page shows each post's state and link.
+// The publish step in Chromium against the built app, whose YouTube, TikTok and Instagram endpoints are the local
+// fakes (tests/fakes/youtube-server.ts and platforms-server.ts, started by the test harness): TikTok and Instagram
+// are connected in Settings and YouTube on the Upload page, each through its consent popup; ONE chooser lists the
+// three; the TikTok panel shows the account's nickname, a privacy choice with no default, the interaction switches,
+// the consent line, that the unaudited app's posts stay private, and its AI-generated label (on: an AI voice spoke the
+// narration). One 30-second 9:16 Short goes to all three now: each fake receives the whole file (SHA-256), the caption
+// and the options chosen, and the page shows each post's state and link. Another Short is scheduled on all three,
+// one post moved to another time, then posted now.
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -11,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET } from "../fakes/youtube";
 import { baseUrl, launchChromium } from "../support/browser";
 import { signIn } from "../support/browser-auth";
 import { shootBoth } from "../support/screenshots";
@@ -24,80 +27,180 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const email = `poster-${Date.now()}@example.com`;
-let videoSha = "";
 
-async function seedRenderedVideo(userId: string) {
-  const project = await prisma.project.create({ data: { userId, title: "Honeybee Waggle Dance", topic: "How bees share directions", resolution: "shorts", durationSeconds: 30 } });
-  await prisma.user.update({ where: { id: userId }, data: { currentProjectId: project.id } });
-  const file = path.join(os.tmpdir(), `reelsmith-e2e-platforms-${Date.now()}.mp4`);
-  execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=360x640:rate=30", "-f", "lavfi", "-i", "sine=frequency=440", "-t", "3", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", "-y", file]);
-  videoSha = createHash("sha256").update(fs.readFileSync(file)).digest("hex");
-  const media = await saveMediaFromPath({ userId, projectId: project.id, kind: "video", mimeType: "video/mp4", extension: "mp4", sourcePath: file, width: 360, height: 640, durationSeconds: 3 });
-  await prisma.renderedVideo.create({
-    data: { projectId: project.id, status: "completed", videoUrl: mediaUrl(media), mediaFileId: media.id, width: 360, height: 640, durationSeconds: 3, completedAt: new Date() },
+type Fakes = {
+  youtube: { videos: { sha256: string; resource: { snippet: { title: string }; status: { privacyStatus: string; publishAt?: string; containsSyntheticMedia?: boolean } } }[] };
+  tiktok: { posts: { sha256: string; postInfo: Record<string, unknown> }[] };
+  instagram: { containers: { sha256: string; caption: string; shareToFeed: boolean }[]; published: unknown[] };
+};
+const fakeState = async (): Promise<Fakes> => {
+  const read = async (url: string | undefined) => (await fetch(`${url}/__fake/state`)).json();
+  const [youtube, tiktok, instagram] = await Promise.all([read(process.env.E2E_YOUTUBE_FAKE_URL), read(process.env.E2E_TIKTOK_FAKE_URL), read(process.env.E2E_INSTAGRAM_FAKE_URL)]);
+  return { youtube, tiktok, instagram } as Fakes;
+};
+
+/** A 30-second 360x640 Short at 30 fps whose narration an AI voice spoke, rendered as the renderer would store it. */
+async function seedShort(userId: string, title: string, tone: number) {
+  const project = await prisma.project.create({ data: { userId, title, topic: "How bees share directions", resolution: "shorts", durationSeconds: 30 } });
+  await prisma.storyboard.create({
+    data: {
+      projectId: project.id,
+      title,
+      status: "completed",
+      cells: { create: [{ cellIndex: 0, imagePrompt: "bees", voiceoverText: "Bees dance.", estimatedDuration: 30, audioUrl: "/api/media/voice", voiceMadeBy: "ElevenLabs", imageUrl: "/api/media/picture", imageMadeBy: "Offline illustration" }] },
+    },
   });
+  const file = path.join(os.tmpdir(), `reelsmith-e2e-platforms-${Date.now()}-${tone}.mp4`);
+  execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=360x640:rate=30", "-f", "lavfi", "-i", `sine=frequency=${tone}`, "-t", "30", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "40", "-c:a", "aac", "-shortest", "-y", file]);
+  const sha = createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+  const media = await saveMediaFromPath({ userId, projectId: project.id, kind: "video", mimeType: "video/mp4", extension: "mp4", sourcePath: file, width: 360, height: 640, durationSeconds: 30 });
+  await prisma.renderedVideo.create({
+    data: { projectId: project.id, status: "completed", videoUrl: mediaUrl(media), mediaFileId: media.id, width: 360, height: 640, durationSeconds: 30, completedAt: new Date() },
+  });
+  return { project, sha };
 }
+
+let first: Awaited<ReturnType<typeof seedShort>>;
+let second: Awaited<ReturnType<typeof seedShort>>;
 
 beforeAll(async () => {
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   await signIn(page, { email, name: "Pia Poster" });
-  await seedRenderedVideo((await prisma.user.findUniqueOrThrow({ where: { email } })).id);
+  const user = await prisma.user.findUniqueOrThrow({ where: { email } });
+  first = await seedShort(user.id, "Honeybee Waggle Dance", 440);
+  second = await seedShort(user.id, "Why Bees Hum", 660);
+  const saved = await page.request.put(`${baseUrl()}/api/config`, { data: { googleOAuthClientId: FAKE_CLIENT_ID, googleOAuthClientSecret: FAKE_CLIENT_SECRET } });
+  expect(saved.status()).toBe(200);
 });
 afterAll(async () => {
   await browser?.close();
   await prisma.$disconnect();
 });
 
-async function connectIn(name: "TikTok" | "Instagram", accountName: string) {
+async function consent(button: string) {
   const popup = context.waitForEvent("page");
-  await page.getByRole("button", { name: `Connect ${name}` }).click();
+  await page.getByRole("button", { name: button }).click();
   await (await popup).waitForEvent("close", { timeout: 30_000 });
-  await page.getByText(accountName, { exact: true }).waitFor({ timeout: 15_000 });
 }
 
-describe("posting to TikTok and Instagram Reels", () => {
-  it("connects both accounts, shows TikTok's required choices, and posts once to each", { timeout: 90_000 }, async () => {
-    await page.goto(`${baseUrl()}/settings`);
-    await connectIn("TikTok", "Fake Bee Channel");
-    await connectIn("Instagram", "fake.bees");
-    await page.getByRole("region", { name: "Instagram Reels" }).scrollIntoViewIfNeeded();
-    await shootBoth(page, "settings-platform-accounts");
+/** "2026-12-01T09:30" in the browser's zone, `hours` from now (what a datetime-local input takes). */
+const localInput = (hours: number) => {
+  const d = new Date(Date.now() + hours * 3600_000);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return { datetime: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`, date: d };
+};
 
-    await page.goto(`${baseUrl()}/upload`);
-    const section = page.getByRole("region", { name: "Post to TikTok and Instagram" });
+describe("publishing to YouTube, TikTok and Instagram Reels from one chooser", () => {
+  it("posts one Short to all three now and schedules another, moves it, then posts it", { timeout: 120_000 }, async () => {
+    await page.goto(`${baseUrl()}/settings`);
+    await consent("Connect TikTok");
+    await page.getByText("Fake Bee Channel", { exact: true }).waitFor({ timeout: 15_000 });
+    await consent("Connect Instagram");
+    await page.getByText("fake.bees", { exact: true }).waitFor({ timeout: 15_000 });
+
+    await page.goto(`${baseUrl()}/projects/${first.project.id}/upload`);
+    const section = page.getByRole("region", { name: "Publish" });
+    // YouTube is in the same chooser, chosen at first; connecting it shows its form in place
+    expect(await section.getByLabel("YouTube · not connected").isChecked()).toBe(true);
+    await consent("Connect YouTube");
+    await section.getByLabel("YouTube · Fake Creator Channel").waitFor({ timeout: 15_000 });
+    await section.getByRole("heading", { name: "Upload to YouTube" }).waitFor();
+    // the synthetic-media switch is preset from what made the video: an AI voice, so on, and it says why
+    expect(await section.getByLabel("Altered or synthetic content").isChecked()).toBe(true);
+    expect(await section.getByTestId("youtube-ai-made").textContent()).toContain("AI voice: ElevenLabs (1 scene)");
+
     await section.getByLabel("TikTok · Fake Bee Channel").check();
     await section.getByLabel("Instagram Reels · fake.bees").check();
     await section.getByText("Posting to Fake Bee Channel on TikTok").waitFor();
     await section.getByText(/TikTok has not audited this server's app yet, so the post will be private/).waitFor();
     await section.getByText("By posting, you agree to TikTok's Music Usage Confirmation.").waitFor();
+    expect(await section.getByTestId("tiktok-ai-label").textContent()).toContain("label: on");
+    // with TikTok and Instagram chosen, the one button posts to all three (YouTube's own button steps aside)
+    expect(await section.getByRole("button", { name: "Upload to YouTube" }).count()).toBe(0);
     // no privacy by default: posting waits for the creator's choice
     const privacy = section.getByLabel("Who can see this post");
     expect(await privacy.inputValue()).toBe("");
     await section.getByText("Choose who can see the TikTok post.", { exact: false }).waitFor();
-    expect(await section.getByRole("button", { name: "Post to 2 accounts" }).isDisabled()).toBe(true);
+    expect(await section.getByRole("button", { name: "Post to 3 places" }).isDisabled()).toBe(true);
     // stitches are off in the account's TikTok settings: its switch cannot be turned on
     expect(await section.getByLabel("Allow stitches").isDisabled()).toBe(true);
+    // the frame rate was read from the file: 30 fps is within both platforms' 23-60
+    expect(await section.getByText("Frame rate within 23-60 fps").count()).toBe(2);
     await privacy.selectOption("SELF_ONLY");
     await section.getByLabel("Allow comments").check();
     const captions = section.getByLabel("Caption");
     await captions.nth(0).fill("How bees dance #bees");
     await captions.nth(1).fill("How bees dance\n\n#bees #honey");
     await section.getByLabel("Also show the Reel in my feed").uncheck();
-    await shootBoth(page, "publish-platforms");
+    await section.getByLabel("Title", { exact: true }).fill("How Bees Dance");
+    await shootBoth(page, "publish-step");
 
-    await section.getByRole("button", { name: "Post to 2 accounts" }).click();
-    await section.getByText(/Instagram Reels · fake\.bees · Published/).waitFor({ timeout: 60_000 });
+    await section.getByRole("button", { name: "Post to 3 places" }).click();
     await section.getByText(/TikTok · Fake Bee Channel · Published/).waitFor({ timeout: 60_000 });
-    expect(await section.getByRole("link", { name: "View post" }).first().getAttribute("href")).toMatch(/^https:\/\/www\.instagram\.com\/reel\//);
-    await shootBoth(page, "publish-platforms-posted");
+    await section.getByText(/Instagram Reels · fake\.bees · Published/).waitFor({ timeout: 60_000 });
+    await section.getByText(/^YouTube · Published/).waitFor({ timeout: 60_000 });
+    const links = await section.getByRole("link", { name: "View post" }).evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    // TikTok names no public post for an "Only me" post: the row says where to see it instead of a link
+    expect(links).toHaveLength(2);
+    expect(links.some((l) => l?.startsWith("https://www.youtube.com/watch?v="))).toBe(true);
+    expect(links.some((l) => l?.startsWith("https://www.instagram.com/reel/"))).toBe(true);
+    await section.getByText("No public link yet: private or in review, see it in the TikTok app").waitFor();
+    await shootBoth(page, "publish-step-posted");
 
-    const tiktokState = (await (await fetch(`${process.env.E2E_TIKTOK_FAKE_URL}/__fake/state`)).json()) as { posts: { sha256: string; postInfo: Record<string, unknown> }[] };
-    expect(tiktokState.posts).toHaveLength(1);
-    expect(tiktokState.posts[0]).toMatchObject({ sha256: videoSha, postInfo: { title: "How bees dance #bees", privacy_level: "SELF_ONLY", disable_comment: false, disable_duet: true, disable_stitch: true, is_aigc: true } });
-    const igState = (await (await fetch(`${process.env.E2E_INSTAGRAM_FAKE_URL}/__fake/state`)).json()) as { containers: { sha256: string; caption: string; shareToFeed: boolean }[]; published: unknown[] };
-    expect(igState.published).toHaveLength(1);
-    expect(igState.containers[0]).toMatchObject({ sha256: videoSha, caption: "How bees dance\n\n#bees #honey", shareToFeed: false });
+    let state = await fakeState();
+    expect(state.youtube.videos).toHaveLength(1);
+    expect(state.youtube.videos[0]).toMatchObject({ sha256: first.sha, resource: { snippet: { title: "How Bees Dance" }, status: { containsSyntheticMedia: true } } });
+    expect(state.tiktok.posts).toHaveLength(1);
+    expect(state.tiktok.posts[0]).toMatchObject({ sha256: first.sha, postInfo: { title: "How bees dance #bees", privacy_level: "SELF_ONLY", disable_comment: false, disable_duet: true, disable_stitch: true, is_aigc: true } });
+    expect(state.instagram.published).toHaveLength(1);
+    expect(state.instagram.containers[0]).toMatchObject({ sha256: first.sha, caption: "How bees dance\n\n#bees #honey", shareToFeed: false });
+
+    // the second Short: all three scheduled for tomorrow
+    await page.goto(`${baseUrl()}/projects/${second.project.id}/upload`);
+    await section.getByRole("heading", { name: "Upload to YouTube" }).waitFor();
+    await section.getByLabel("TikTok · Fake Bee Channel").check();
+    await section.getByLabel("Instagram Reels · fake.bees").check();
+    await section.getByLabel("Who can see this post").selectOption("SELF_ONLY");
+    const tomorrow = localInput(24);
+    await section.getByLabel("Time to post to TikTok").fill(tomorrow.datetime);
+    await section.getByLabel("Time to post to Instagram Reels").fill(tomorrow.datetime);
+    await section.getByLabel("Schedule publishing").check();
+    await section.getByLabel("Schedule date").fill(tomorrow.datetime.slice(0, 10));
+    await section.getByLabel("Schedule time").fill("12:00");
+    await section.getByRole("button", { name: "Post to 3 places" }).click();
+    await section.getByText(/TikTok · Fake Bee Channel · Scheduled for/).waitFor({ timeout: 30_000 });
+    await section.getByText(/Instagram Reels · fake\.bees · Scheduled for/).waitFor();
+    await section.getByText(/^YouTube · Scheduled: uploaded, private until/).waitFor({ timeout: 60_000 });
+    state = await fakeState();
+    expect(state.youtube.videos).toHaveLength(2);
+    expect(state.youtube.videos[1]).toMatchObject({ sha256: second.sha, resource: { status: { privacyStatus: "private" } } });
+    expect(state.youtube.videos[1]!.resource.status.publishAt).toBeTruthy();
+    expect(state.tiktok.posts).toHaveLength(1);
+    expect(state.instagram.containers).toHaveLength(1);
+
+    // the TikTok post moved to the day after, from the page
+    const tiktokRow = section.getByRole("listitem").filter({ hasText: "TikTok · Fake Bee Channel · Scheduled" });
+    await tiktokRow.getByRole("button", { name: "Change time" }).click();
+    const later = localInput(48);
+    await tiktokRow.getByLabel("New time for the TikTok post").fill(later.datetime);
+    await tiktokRow.getByRole("button", { name: "Move" }).click();
+    await page.getByText("Post moved").first().waitFor();
+    await expect
+      .poll(async () => (await prisma.platformPost.findFirstOrThrow({ where: { projectId: second.project.id, platform: "tiktok" } })).scheduledAt?.getTime())
+      .toBe(new Date(later.datetime).getTime());
+    await shootBoth(page, "publish-step-scheduled");
+
+    // then both posted now instead: each fake receives the second Short once
+    for (const name of ["TikTok · Fake Bee Channel · Scheduled", "Instagram Reels · fake.bees · Scheduled"]) {
+      await section.getByRole("listitem").filter({ hasText: name }).getByRole("button", { name: "Post now" }).click();
+    }
+    await section.getByText(/TikTok · Fake Bee Channel · Published/).waitFor({ timeout: 60_000 });
+    await section.getByText(/Instagram Reels · fake\.bees · Published/).waitFor({ timeout: 60_000 });
+    state = await fakeState();
+    expect(state.tiktok.posts.map((p) => p.sha256)).toEqual([first.sha, second.sha]);
+    expect(state.instagram.published).toHaveLength(2);
+    expect(state.instagram.containers.map((c) => c.sha256)).toEqual([first.sha, second.sha]);
   });
 });

@@ -15,7 +15,7 @@
 //   100 for a bad parameter (caption over 2,200 characters or 30 hashtags), 9/2207042 over the publishing limit.
 import { createHash, randomBytes, type Hash } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { LoopbackFake } from "./loopback-fake";
 
 export const FAKE_INSTAGRAM_APP_ID = "990000000000001";
 export const FAKE_INSTAGRAM_APP_SECRET = "fake-instagram-app-secret";
@@ -35,8 +35,7 @@ export type FakeContainer = {
   mediaId: string | null;
 };
 
-export class FakeInstagram {
-  url = "";
+export class FakeInstagram extends LoopbackFake {
   readonly containers = new Map<string, FakeContainer>();
   readonly published: { mediaId: string; containerId: string }[] = [];
   publishLimit = 100;
@@ -46,8 +45,6 @@ export class FakeInstagram {
   loseNextPublishAnswer = false;
   /** each upload's answer waits this long */
   uploadDelayMs = 0;
-  private server?: http.Server;
-  private readonly sockets = new Set<Socket>();
   private readonly codes = new Map<string, string>();
   private readonly tokens = new Map<string, { long: boolean; expiresAt: number }>();
 
@@ -66,36 +63,8 @@ export class FakeInstagram {
     this.tokens.clear();
   }
 
-  async start(port = 0): Promise<string> {
-    this.server = http.createServer((req, res) => void this.handle(req, res).catch((e) => this.error(res, 500, 2, String(e))));
-    this.server.on("connection", (s) => {
-      this.sockets.add(s);
-      s.on("close", () => this.sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  async stop() {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-
-  private json(res: http.ServerResponse, status: number, body: unknown) {
-    if (res.headersSent || res.destroyed) return;
-    res.writeHead(status, { "content-type": "application/json; charset=UTF-8" });
-    res.end(JSON.stringify(body));
-  }
-
   private error(res: http.ServerResponse, status: number, code: number, message: string, subcode?: number) {
     this.json(res, status, { error: { message, type: "OAuthException", code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: randomBytes(6).toString("hex") } });
-  }
-
-  private async body(req: http.IncomingMessage): Promise<Buffer> {
-    const parts: Buffer[] = [];
-    for await (const part of req) parts.push(part as Buffer);
-    return Buffer.concat(parts);
   }
 
   private token(req: http.IncomingMessage, url: URL): string | null {
@@ -115,7 +84,11 @@ export class FakeInstagram {
     return this.published.length;
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected internalError(res: http.ServerResponse, e: unknown) {
+    this.error(res, 500, 2, String(e));
+  }
+
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? "/", this.url);
     const path = url.pathname;
     if (req.method === "GET" && path === "/__fake/state") {

@@ -16,7 +16,7 @@
 //   6 inits a minute per token 429 rate_limit_exceeded.
 import { createHash, randomBytes, type Hash } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { LoopbackFake } from "./loopback-fake";
 
 export const FAKE_TIKTOK_CLIENT_KEY = "fake-tiktok-client-key";
 export const FAKE_TIKTOK_CLIENT_SECRET = "fake-tiktok-client-secret";
@@ -43,8 +43,7 @@ export type FakeTikTokPost = {
 
 type Token = { openId: string; expiresAt: number; refreshToken: string };
 
-export class FakeTikTok {
-  url = "";
+export class FakeTikTok extends LoopbackFake {
   readonly posts = new Map<string, FakeTikTokPost>();
   readonly requests: { method: string; path: string }[] = [];
   audited = false;
@@ -59,8 +58,6 @@ export class FakeTikTok {
   loseNextChunkAnswer = false;
   /** refresh tokens refused from now on (the creator revoked the app) */
   revokeAll = false;
-  private server?: http.Server;
-  private readonly sockets = new Set<Socket>();
   private readonly codes = new Map<string, { challenge: string; redirectUri: string }>();
   private readonly tokens = new Map<string, Token>();
   private readonly refreshTokens = new Map<string, string>();
@@ -80,36 +77,8 @@ export class FakeTikTok {
     for (const token of this.tokens.values()) token.expiresAt = 0;
   }
 
-  async start(port = 0): Promise<string> {
-    this.server = http.createServer((req, res) => void this.handle(req, res).catch((e) => this.json(res, 500, { error: { code: "internal_error", message: String(e) } })));
-    this.server.on("connection", (s) => {
-      this.sockets.add(s);
-      s.on("close", () => this.sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  async stop() {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-
-  private json(res: http.ServerResponse, status: number, body: unknown) {
-    if (res.headersSent || res.destroyed) return;
-    res.writeHead(status, { "content-type": "application/json; charset=UTF-8" });
-    res.end(JSON.stringify(body));
-  }
-
   private apiError(res: http.ServerResponse, status: number, code: string, message: string) {
     this.json(res, status, { data: {}, error: { code, message, log_id: randomBytes(8).toString("hex") } });
-  }
-
-  private async body(req: http.IncomingMessage): Promise<Buffer> {
-    const parts: Buffer[] = [];
-    for await (const part of req) parts.push(part as Buffer);
-    return Buffer.concat(parts);
   }
 
   private issue(openId: string, res: http.ServerResponse) {
@@ -134,7 +103,11 @@ export class FakeTikTok {
     return found && found.expiresAt > Date.now() ? found : null;
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected internalError(res: http.ServerResponse, e: unknown) {
+    this.json(res, 500, { error: { code: "internal_error", message: String(e) } });
+  }
+
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? "/", this.url);
     this.requests.push({ method: req.method ?? "GET", path: url.pathname });
     if (req.method === "GET" && url.pathname === "/__fake/state") {

@@ -31,6 +31,8 @@ import { handleMcpRequest } from "~/server/mcp.server";
 import { apiV1Client, openApiValidator } from "../support/api-v1-client";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
+import { loader as youtubePreflightRoute } from "~/routes/publish/api.youtube.preflight";
+import { blockingItems, preflightChecks } from "~/lib/preflight";
 import { startTestWorker } from "../support/temporal";
 
 // the creators' webhook receivers are on this machine's loopback: allowed by the operator's setting (decision 196)
@@ -73,6 +75,15 @@ async function creatorWithVideo(video: { bytes: number; durationSeconds?: number
   const cookie = await sessionCookieFor(user.id);
   const project = await prisma.project.create({ data: { userId: user.id, title: "Bees and Their Dances", topic: "How honeybees talk", resolution: "shorts", durationSeconds: 30 } });
   await prisma.user.update({ where: { id: user.id }, data: { currentProjectId: project.id } });
+  // an AI voice spoke the narration: TikTok's AI-generated label is set from it (decision 240)
+  await prisma.storyboard.create({
+    data: {
+      projectId: project.id,
+      title: "Bees",
+      status: "completed",
+      cells: { create: [{ cellIndex: 0, imagePrompt: "bees", voiceoverText: "Bees dance.", estimatedDuration: 30, audioUrl: "/api/media/voice", voiceMadeBy: "ElevenLabs" }] },
+    },
+  });
   const data = randomBytes(video.bytes);
   const file = await saveMedia({ userId: user.id, projectId: project.id, kind: "video", mimeType: "video/mp4", extension: "mp4", data });
   await prisma.renderedVideo.create({
@@ -305,6 +316,12 @@ describe("scheduling and the platforms' rules", () => {
     expect(body.refused.find((r) => r.platform === "instagram")!.reasons).toContain("Instagram Reels are at most 15 minutes; this video is 20 minutes.");
     expect(tiktok.posts.size).toBe(beforeTikTok);
     expect(instagram.containers.size).toBe(beforeInstagram);
+    // YouTube takes the same video: its pre-flight, on the facts the Upload page reads, blocks nothing
+    const facts = (await (await get(youtubePreflightRoute, "/api/youtube/preflight", cookie)).json()) as Parameters<typeof preflightChecks>[0];
+    expect(facts.video).toMatchObject({ durationSeconds: 1200, width: 1920, height: 1080 });
+    const youtubeChecks = preflightChecks({ ...facts, title: "Bees and Their Dances", description: "", tags: [], publishAt: null, now: new Date() });
+    expect(blockingItems(youtubeChecks)).toEqual([]);
+    expect(youtubeChecks.find((i) => i.id === "duration")).toMatchObject({ status: "pass", detail: "20:00" });
 
     // TikTok's guidelines: no default privacy, and the consent line must be agreed to
     const noPrivacy = await send(postsAction, "POST", "/api/platforms/posts", cookie, { posts: [tiktokEntry(c.tiktok.id, { tiktok: { mode: "direct", privacyLevel: null, consent: true } })] });

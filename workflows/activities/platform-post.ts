@@ -14,6 +14,7 @@ import { markPlatformConnectionRevoked, platformAccessToken, PlatformNotConnecte
 import { TikTokApiError, TikTokClient, tiktokPostUrl } from "~/core/platforms/tiktok-client.server";
 import { PLATFORM_NOT_CONNECTED, PLATFORM_POST_REFUSED, type PlatformPostInput, type PlatformPostResult } from "../shared/platform-post";
 import { withHeartbeat } from "../shared/heartbeat";
+import { aiMadeForProject, probeFrameRate } from "~/core/platforms/video-origin.server";
 
 export type TikTokPostOptions = {
   mode: "direct" | "inbox";
@@ -111,10 +112,11 @@ export function createPlatformPostActivities() {
    */
   async function checkPlatformPost(input: PlatformPostInput): Promise<{ totalBytes: number }> {
     const post = await loadPost(input);
-    const { size } = await videoFileOf(post);
+    const { file, size } = await videoFileOf(post);
     if (DONE.includes(post.status) || post.remoteId) return { totalBytes: size };
     const platform = post.platform as Platform;
-    const facts = { durationSeconds: post.video?.durationSeconds ?? null, width: post.video?.width ?? null, height: post.video?.height ?? null, fps: null, sizeBytes: size };
+    const fps = await probeFrameRate(file);
+    const facts = { durationSeconds: post.video?.durationSeconds ?? null, width: post.video?.width ?? null, height: post.video?.height ?? null, fps, sizeBytes: size };
     let maxSeconds: number | null = null;
     if (platform === "tiktok") {
       const options = tiktokOptions(post);
@@ -152,6 +154,8 @@ export function createPlatformPostActivities() {
       const options = tiktokOptions(post);
       const plan = tiktokChunkPlan(size);
       const source = { videoSize: size, chunkSize: plan.chunkSize, totalChunkCount: plan.totalChunkCount };
+      // TikTok's AI-generated label, from what made the video (decision 240)
+      const isAigc = (await aiMadeForProject(post.projectId)).declare;
       const started = await withToken(post, (token) => {
         const client = new TikTokClient(token);
         return options.mode === "inbox"
@@ -163,7 +167,7 @@ export function createPlatformPostActivities() {
                 disableComment: options.disableComment,
                 disableDuet: options.disableDuet,
                 disableStitch: options.disableStitch,
-                isAigc: true,
+                isAigc,
               },
               source,
             );

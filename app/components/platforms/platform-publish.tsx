@@ -1,4 +1,6 @@
-// The publish step's TikTok and Instagram Reels part (issue 49): choose the accounts, a caption per account written
+// The publish step (issue 49): ONE chooser for YouTube, TikTok and Instagram Reels, each chosen platform's options
+// (YouTube's form, handed in by the page), and each post's state and link, a scheduled one movable until it starts.
+// For TikTok and Instagram: choose the accounts, a caption per account written
 // from the video's title within each platform's limits (editable), now or at a time, each platform's rules listed
 // beside it (a rule the platform would refuse blocks that account only), and what TikTok's content-sharing
 // guidelines require: the account's nickname, a privacy choice with no default, the interaction switches, the
@@ -6,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@remix-run/react";
 import { CheckCircle2, ExternalLink, Share2, TriangleAlert, XCircle } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useRef, useState, type MutableRefObject, type ReactNode } from "react";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/hooks/use-toast";
 import { apiRequest, serverMessage } from "~/lib/api-client";
@@ -22,7 +24,8 @@ import {
   type PlatformVideoFacts,
   type TikTokPrivacyLevel,
 } from "~/lib/platform-rules";
-import { cancelPost, CONNECTIONS_KEY, fetchConnections, fetchCreatorInfo, fetchPosts, POSTS_KEY, type PlatformConnection, type PlatformPost } from "./platform-queries";
+import { fetchUploadStatus, UPLOAD_STATUS_KEY } from "~/components/upload/upload-queries";
+import { cancelPost, reschedulePost, CONNECTIONS_KEY, fetchConnections, fetchCreatorInfo, fetchPosts, POSTS_KEY, type PlatformConnection, type PlatformPost } from "./platform-queries";
 
 type Draft = {
   caption: string;
@@ -89,7 +92,12 @@ function RuleList({ platform, facts, caption, maxSeconds }: { platform: Platform
   );
 }
 
-function TikTokOptions({ account, draft, update, audited, facts }: { account: PlatformConnection; draft: Draft; update: (d: Partial<Draft>) => void; audited: boolean; facts: PlatformVideoFacts }) {
+export type AiMade = { declare: boolean; summary: string };
+
+/** YouTube in the chooser: its label, and its form (the page's), told whether to hide its own button. */
+export type YoutubeChoice = { label: string; ready: boolean; render: (opts: { hideSubmit: boolean; submitRef: MutableRefObject<(() => void) | null> }) => ReactNode };
+
+function TikTokOptions({ account, draft, update, audited, facts, aiMade }: { account: PlatformConnection; draft: Draft; update: (d: Partial<Draft>) => void; audited: boolean; facts: PlatformVideoFacts; aiMade: AiMade }) {
   const info = useQuery({ queryKey: ["tiktok-creator-info", account.id], queryFn: () => fetchCreatorInfo(account.id), staleTime: 0 });
   const id = `tt-${account.id}`;
   if (info.isPending) return <p className="text-sm text-slate-400">Reading this TikTok account&apos;s settings...</p>;
@@ -153,17 +161,78 @@ function TikTokOptions({ account, draft, update, audited, facts }: { account: Pl
       ) : (
         <p className="text-sm text-slate-400">TikTok sends you an inbox notification: open it in the TikTok app to edit and post the video.</p>
       )}
+      <p className="text-sm text-slate-300" data-testid="tiktok-ai-label">
+        TikTok&apos;s &quot;AI-generated&quot; label: <strong>{aiMade.declare ? "on" : "off"}</strong>. {aiMade.summary}
+      </p>
       <RuleList platform="tiktok" facts={facts} caption={draft.caption} maxSeconds={creator.maxVideoPostDurationSec} />
     </div>
   );
 }
 
-function PostList({ posts, onCancel }: { posts: PlatformPost[]; onCancel: (id: string) => void }) {
-  if (!posts.length) return null;
+type YoutubeRow = { status: string; url: string | null; publishAt: string | null; percent: number; error: string | null } | null;
+const YOUTUBE_STATUS: Record<string, string> = { uploading: "Uploading", completed: "Published", error: "Failed" };
+
+function Reschedule({ post, onMove }: { post: PlatformPost; onMove: (id: string, at: string | null) => void }) {
+  const [open, setOpen] = useState(false);
+  const [at, setAt] = useState("");
+  if (!open)
+    return (
+      <>
+        <Button type="button" size="sm" variant="ghost" onClick={() => setOpen(true)}>
+          Change time
+        </Button>
+        <Button type="button" size="sm" variant="ghost" onClick={() => onMove(post.id, null)}>
+          Post now
+        </Button>
+      </>
+    );
+  return (
+    <span className="flex flex-wrap items-center gap-2">
+      <input
+        type="datetime-local"
+        aria-label={`New time for the ${PLATFORM_NAMES[post.platform]} post`}
+        className="h-9 rounded-md border border-slate-700 bg-slate-950 px-2"
+        value={at}
+        onChange={(e) => setAt(e.target.value)}
+      />
+      <Button
+        type="button"
+        size="sm"
+        disabled={!at}
+        onClick={() => {
+          onMove(post.id, new Date(at).toISOString());
+          setOpen(false);
+        }}
+      >
+        Move
+      </Button>
+    </span>
+  );
+}
+
+function PostList({ posts, youtube, onCancel, onMove }: { posts: PlatformPost[]; youtube: YoutubeRow; onCancel: (id: string) => void; onMove: (id: string, at: string | null) => void }) {
+  if (!posts.length && !youtube) return null;
   return (
     <div className="grid gap-2">
       <h3 className="font-semibold">Posts of this video</h3>
       <ul className="grid gap-2">
+        {youtube ? (
+          <li className="flex flex-wrap items-center justify-between gap-2 rounded-md bg-slate-950 px-3 py-2 text-sm">
+            <span>
+              <strong>YouTube</strong> ·{" "}
+              {youtube.status === "completed" && youtube.publishAt && new Date(youtube.publishAt).getTime() > Date.now()
+                ? `Scheduled: uploaded, private until ${new Date(youtube.publishAt).toLocaleString()}`
+                : (YOUTUBE_STATUS[youtube.status] ?? youtube.status)}
+              {youtube.status === "uploading" ? ` (${youtube.percent}%)` : ""}
+              {youtube.status === "error" && youtube.error ? <span className="block text-red-300">{youtube.error}</span> : null}
+            </span>
+            {youtube.url ? (
+              <a href={youtube.url} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 text-violet-300 underline">
+                View post <ExternalLink className="h-3 w-3" aria-hidden />
+              </a>
+            ) : null}
+          </li>
+        ) : null}
         {posts.map((post) => (
           <li key={post.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md bg-slate-950 px-3 py-2 text-sm">
             <span>
@@ -177,11 +246,17 @@ function PostList({ posts, onCancel }: { posts: PlatformPost[]; onCancel: (id: s
                 <a href={post.permalink} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 text-violet-300 underline">
                   View post <ExternalLink className="h-3 w-3" aria-hidden />
                 </a>
+              ) : post.platform === "tiktok" && post.status === "published" ? (
+                // TikTok names a post's public id only once it is public and moderated (never for "Only me")
+                <span className="text-slate-400">No public link yet: private or in review, see it in the TikTok app</span>
               ) : null}
               {post.status === "scheduled" ? (
-                <Button type="button" size="sm" variant="ghost" onClick={() => onCancel(post.id)}>
-                  Cancel
-                </Button>
+                <>
+                  <Reschedule post={post} onMove={onMove} />
+                  <Button type="button" size="sm" variant="ghost" onClick={() => onCancel(post.id)}>
+                    Cancel
+                  </Button>
+                </>
               ) : null}
             </span>
           </li>
@@ -191,7 +266,22 @@ function PostList({ posts, onCancel }: { posts: PlatformPost[]; onCancel: (id: s
   );
 }
 
-export function PlatformPublish({ projectTitle, videoUrl, video }: { projectTitle: string; videoUrl: string | null; video: { width: number | null; height: number | null; durationSeconds: number | null } | null }) {
+const NO_FACTS: PlatformVideoFacts = { durationSeconds: null, width: null, height: null, fps: null, sizeBytes: null };
+
+export function PlatformPublish({
+  projectTitle,
+  videoUrl,
+  facts: videoFacts,
+  aiMade,
+  youtube,
+}: {
+  projectTitle: string;
+  videoUrl: string | null;
+  /** the video's duration, size, frame rate and sides, read from the file on the server */
+  facts: PlatformVideoFacts | null;
+  aiMade: AiMade;
+  youtube: YoutubeChoice;
+}) {
   const queryClient = useQueryClient();
   const accounts = useQuery({ queryKey: CONNECTIONS_KEY, queryFn: fetchConnections });
   const posts = useQuery({
@@ -200,7 +290,12 @@ export function PlatformPublish({ projectTitle, videoUrl, video }: { projectTitl
     refetchInterval: (q) => ((q.state.data ?? []).some((p) => !SETTLED.includes(p.status)) ? 2000 : false),
   });
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
-  const facts: PlatformVideoFacts = useMemo(() => ({ durationSeconds: video?.durationSeconds ?? null, width: video?.width ?? null, height: video?.height ?? null, fps: null, sizeBytes: null }), [video]);
+  const [youtubeChosen, setYoutubeChosen] = useState(true);
+  const youtubeSubmit = useRef<(() => void) | null>(null);
+  const youtubeStatus = useQuery({ queryKey: UPLOAD_STATUS_KEY, queryFn: fetchUploadStatus });
+  const yt = youtubeStatus.data;
+  const youtubeRow: YoutubeRow = yt && yt.status !== "idle" ? { status: yt.status, url: yt.url, publishAt: yt.publishAt, percent: yt.percent, error: yt.error } : null;
+  const facts = videoFacts ?? NO_FACTS;
   const usable = (accounts.data?.connections ?? []).filter((c) => !c.needsReconnect);
   const chosen = usable.filter((c) => drafts[c.id]);
   const audited = accounts.data?.tiktokAudited ?? false;
@@ -214,6 +309,8 @@ export function PlatformPublish({ projectTitle, videoUrl, video }: { projectTitl
     });
   const update = (id: string, change: Partial<Draft>) => setDrafts((all) => ({ ...all, [id]: { ...all[id]!, ...change } }));
 
+  // YouTube counts when its form can upload (the channel connected)
+  const places = chosen.length + (youtubeChosen && youtube.ready ? 1 : 0);
   const problems = chosen.flatMap((account) => {
     const draft = drafts[account.id]!;
     const reasons = blockingReasons(platformChecks(account.platform, facts, draft.caption));
@@ -246,6 +343,14 @@ export function PlatformPublish({ projectTitle, videoUrl, video }: { projectTitl
     },
     onError: (e) => toast({ title: "Not posted", description: serverMessage(e), variant: "destructive" }),
   });
+  const move = useMutation({
+    mutationFn: ({ id, at }: { id: string; at: string | null }) => reschedulePost(id, at),
+    onSuccess: (_, { at }) => {
+      toast({ title: at ? "Post moved" : "Posting now", description: at ? `The post waits until ${new Date(at).toLocaleString()}.` : "The post starts now instead of at its time." });
+      void queryClient.invalidateQueries({ queryKey: POSTS_KEY });
+    },
+    onError: (e) => toast({ title: "Not moved", description: serverMessage(e), variant: "destructive" }),
+  });
   const cancel = useMutation({
     mutationFn: cancelPost,
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: POSTS_KEY }),
@@ -253,31 +358,37 @@ export function PlatformPublish({ projectTitle, videoUrl, video }: { projectTitl
   });
 
   return (
-    <section aria-label="Post to TikTok and Instagram" className="space-y-4 rounded-xl border border-slate-800 bg-slate-900 p-6">
+    <section aria-label="Publish" className="space-y-4 rounded-xl border border-slate-800 bg-slate-900 p-4 sm:p-6">
       <h2 className="flex items-center gap-2 text-xl font-semibold">
-        <Share2 className="h-5 w-5 text-pink-400" aria-hidden /> Post to TikTok and Instagram Reels
+        <Share2 className="h-5 w-5 text-pink-400" aria-hidden /> Publish
       </h2>
+      <fieldset className="flex flex-wrap gap-2 sm:gap-4">
+        <legend className="mb-2 text-sm font-medium">Post this video to</legend>
+        <label className="flex items-center gap-2 rounded-md border border-slate-700 px-3 py-2 text-sm">
+          <input type="checkbox" checked={youtubeChosen} onChange={(e) => setYoutubeChosen(e.target.checked)} />
+          {youtube.label}
+        </label>
+        {usable.map((account) => (
+          <label key={account.id} className="flex items-center gap-2 rounded-md border border-slate-700 px-3 py-2 text-sm">
+            <input type="checkbox" checked={Boolean(drafts[account.id])} onChange={(e) => toggle(account, e.target.checked)} />
+            {PLATFORM_NAMES[account.platform]} · {account.accountName ?? "account"}
+          </label>
+        ))}
+      </fieldset>
       {accounts.isPending ? (
-        <p className="text-slate-400">Reading your accounts...</p>
+        <p className="text-sm text-slate-400">Reading your TikTok and Instagram accounts...</p>
       ) : !usable.length ? (
-        <p className="text-slate-300">
+        <p className="text-sm text-slate-300">
           No TikTok or Instagram account is connected.{" "}
           <Link to="/settings" className="text-violet-300 underline">
             Connect one in Settings
           </Link>
           .
         </p>
-      ) : (
+      ) : null}
+      {youtubeChosen ? youtube.render({ hideSubmit: chosen.length > 0, submitRef: youtubeSubmit }) : null}
+      {chosen.length ? (
         <>
-          <fieldset className="flex flex-wrap gap-4">
-            <legend className="mb-2 text-sm font-medium">Post this video to</legend>
-            {usable.map((account) => (
-              <label key={account.id} className="flex items-center gap-2 rounded-md border border-slate-700 px-3 py-2 text-sm">
-                <input type="checkbox" checked={Boolean(drafts[account.id])} onChange={(e) => toggle(account, e.target.checked)} />
-                {PLATFORM_NAMES[account.platform]} · {account.accountName ?? "account"}
-              </label>
-            ))}
-          </fieldset>
           {chosen.map((account) => {
             const draft = drafts[account.id]!;
             const limit = account.platform === "tiktok" ? TIKTOK_RULES.captionChars : INSTAGRAM_RULES.captionChars;
@@ -341,7 +452,7 @@ export function PlatformPublish({ projectTitle, videoUrl, video }: { projectTitl
                 </div>
                 <div className="grid content-start gap-3">
                   {account.platform === "tiktok" ? (
-                    <TikTokOptions account={account} draft={draft} update={(d) => update(account.id, d)} audited={audited} facts={facts} />
+                    <TikTokOptions account={account} draft={draft} update={(d) => update(account.id, d)} audited={audited} facts={facts} aiMade={aiMade} />
                   ) : (
                     <RuleList platform="instagram" facts={facts} caption={draft.caption} maxSeconds={null} />
                   )}
@@ -365,12 +476,21 @@ export function PlatformPublish({ projectTitle, videoUrl, video }: { projectTitl
               ))}
             </ul>
           ) : null}
-          <Button type="button" disabled={!chosen.length || problems.length > 0 || publish.isPending || !videoUrl} onClick={() => publish.mutate()}>
-            {publish.isPending ? "Starting..." : chosen.length ? `Post to ${chosen.length} account${chosen.length === 1 ? "" : "s"}` : "Choose where to post"}
+          <Button
+            type="button"
+            size="lg"
+            disabled={problems.length > 0 || publish.isPending || !videoUrl}
+            onClick={() => {
+              // YouTube's own checks and upload run from its form; TikTok's and Instagram's start here
+              if (youtubeChosen) youtubeSubmit.current?.();
+              publish.mutate();
+            }}
+          >
+            {publish.isPending ? "Starting..." : `Post to ${places} place${places === 1 ? "" : "s"}`}
           </Button>
         </>
-      )}
-      <PostList posts={posts.data ?? []} onCancel={(id) => cancel.mutate(id)} />
+      ) : null}
+      <PostList posts={posts.data ?? []} youtube={youtubeRow} onCancel={(id) => cancel.mutate(id)} onMove={(id, at) => move.mutate({ id, at })} />
     </section>
   );
 }

@@ -83,3 +83,5 @@ export function usePlatformConnect() {
   };
   return { connect, connecting };
 }
+/** A scheduled post moved to another time (null: posted now). */
+export const reschedulePost = (postId: string, scheduledAt: string | null) => apiRequest("PATCH", `/api/platforms/posts/${encodeURIComponent(postId)}`, { scheduledAt });

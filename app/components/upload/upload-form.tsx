@@ -4,7 +4,7 @@
 // them (no number before it has one), and at the end the video id with a link to it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CalendarClock, CheckCircle2, ExternalLink, Sparkles } from "lucide-react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type MutableRefObject } from "react";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
@@ -57,6 +57,11 @@ export function UploadForm(props: {
   onDisconnect: () => void;
   /** what the server knows for the pre-flight check (refreshed when a thumbnail is approved) */
   preflight: PreflightFacts;
+  /** whether AI made the video (its voices, pictures, clips): presets the synthetic-media switch (decision 240) */
+  aiMade?: { declare: boolean; summary: string };
+  /** the publish step's one button starts this upload too: the form hands it its submit and hides its own button */
+  submitRef?: MutableRefObject<(() => void) | null>;
+  hideSubmit?: boolean;
 }) {
   const { projectTitle, videoUrl, schedule } = props;
   const queryClient = useQueryClient();
@@ -65,8 +70,8 @@ export function UploadForm(props: {
   const [tags, setTags] = useState("");
   const [privacyStatus, setPrivacy] = useState<(typeof PRIVACY_STATUSES)[number]>("public");
   const [madeForKids, setMadeForKids] = useState(false);
-  // every Reelsmith voice and picture is AI-made: declared by default (status.containsSyntheticMedia)
-  const [syntheticMedia, setSyntheticMedia] = useState(true);
+  // status.containsSyntheticMedia, preset from what made the video (an AI voice, AI pictures or AI clips: on)
+  const [syntheticMedia, setSyntheticMedia] = useState(props.aiMade?.declare ?? true);
   const [scheduleOn, setScheduleOn] = useState(false);
   const [date, setDate] = useState("");
   const [time, setTime] = useState("");
@@ -208,6 +213,8 @@ export function UploadForm(props: {
     });
   };
 
+  if (props.submitRef) props.submitRef.current = submit;
+
   const categoryOptions = categories.data?.categories ?? BUILTIN_CATEGORIES;
   const suggestionText = suggestion
     ? new Date(`${suggestion.date}T00:00:00Z`).toLocaleDateString("en-US", { weekday: "long", month: "long", day: "numeric", year: "numeric", timeZone: "UTC" })
@@ -318,7 +325,10 @@ export function UploadForm(props: {
         <label className="flex items-center gap-2 text-sm font-medium">
           <input type="checkbox" checked={syntheticMedia} onChange={(e) => setSyntheticMedia(e.target.checked)} disabled={active} /> Altered or synthetic content
         </label>
-        <p className="text-xs text-slate-400">YouTube labels the video as made with AI: this video&apos;s voice and pictures were generated.</p>
+        <p className="text-xs text-slate-400">
+          On: YouTube labels the video as altered or synthetic (realistic content made or changed with AI).{" "}
+          <span data-testid="youtube-ai-made">{props.aiMade?.summary ?? "Reelsmith's voices and pictures are AI-made."}</span>
+        </p>
       </div>
 
       <div className="space-y-3 rounded-lg border border-slate-800 p-4">
@@ -360,9 +370,11 @@ export function UploadForm(props: {
       <PreflightList items={checks} onFix={fix} disabled={active} />
 
       {/* not disabled while blocked: a click says why (and 'Title required' stays the spec's answer to no title) */}
-      <Button size="lg" onClick={submit} disabled={active} aria-describedby={blocked ? "preflight-blocked" : undefined}>
-        {active ? "Uploading..." : scheduleOn && date ? "Schedule Upload" : "Upload to YouTube"}
-      </Button>
+      {props.hideSubmit && !active ? null : (
+        <Button size="lg" onClick={submit} disabled={active} aria-describedby={blocked ? "preflight-blocked" : undefined}>
+          {active ? "Uploading..." : scheduleOn && date ? "Schedule Upload" : "Upload to YouTube"}
+        </Button>
+      )}
 
       {active ? (
         <div className="space-y-2" aria-label="Upload progress">

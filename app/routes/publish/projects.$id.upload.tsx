@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/server/auth.server";
 import { setCurrentProject } from "~/core/projects.server";
-import { getUploadPageData } from "~/server/youtube-upload.server";
+import { getPublishPageData } from "~/server/platforms/publish-page.server";
 
 export { default, meta } from "./upload";
 
@@ -10,5 +10,5 @@ export { default, meta } from "./upload";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   await setCurrentProject(user.id, params.id!);
-  return getUploadPageData(user);
+  return getPublishPageData(user);
 }

@@ -12,13 +12,13 @@ import { YourVideo } from "~/components/upload/your-video";
 import { toast } from "~/hooks/use-toast";
 import { serverMessage } from "~/lib/api-client";
 import { requireUser } from "~/server/auth.server";
-import { getUploadPageData } from "~/server/youtube-upload.server";
+import { getPublishPageData } from "~/server/platforms/publish-page.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () => pageMeta("Upload · Reelsmith");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return getUploadPageData(await requireUser(request));
+  return getPublishPageData(await requireUser(request));
 }
 
 export default function UploadPage() {
@@ -43,7 +43,9 @@ export default function UploadPage() {
         <h1 className="flex items-center gap-2 text-3xl font-bold">
           <Upload className="h-7 w-7 text-brand" aria-hidden /> Upload
         </h1>
-        <p className="mt-2 text-slate-400">{data.projectTitle ? `Publish “${data.projectTitle}” to YouTube` : "Publish your video to YouTube"}</p>
+        <p className="mt-2 text-slate-400">
+          {data.projectTitle ? `Publish “${data.projectTitle}” to YouTube, TikTok and Instagram Reels` : "Publish your video to YouTube, TikTok and Instagram Reels"}
+        </p>
       </header>
 
       <YourVideo videoUrl={data.videoUrl} title={data.projectTitle || "video"} captions={data.preflight.captions} />
@@ -59,23 +61,37 @@ export default function UploadPage() {
             Go to Subscription
           </Link>
         </section>
-      ) : auth.isPending ? (
-        <p className="text-slate-400">Checking your YouTube connection...</p>
-      ) : auth.data?.isAuthenticated ? (
-        <UploadForm
-          projectTitle={data.projectTitle}
-          script={data.script}
-          videoUrl={data.videoUrl}
-          schedule={data.schedule}
-          channelTitle={auth.data.channelTitle}
-          onDisconnect={() => disconnect.mutate()}
-          preflight={data.preflight}
-        />
       ) : (
-        <ConnectYoutubePrompt status={auth.data} connect={connect} connecting={connecting} />
+        <PlatformPublish
+          projectTitle={data.projectTitle}
+          videoUrl={data.videoUrl}
+          facts={data.platformFacts}
+          aiMade={data.aiMade}
+          youtube={{
+            label: auth.data?.isAuthenticated ? `YouTube · ${auth.data.channelTitle ?? "your channel"}` : "YouTube · not connected",
+            ready: Boolean(auth.data?.isAuthenticated),
+            render: ({ hideSubmit, submitRef }) =>
+              auth.isPending ? (
+                <p className="text-slate-400">Checking your YouTube connection...</p>
+              ) : auth.data?.isAuthenticated ? (
+                <UploadForm
+                  projectTitle={data.projectTitle}
+                  script={data.script}
+                  videoUrl={data.videoUrl}
+                  schedule={data.schedule}
+                  channelTitle={auth.data.channelTitle}
+                  onDisconnect={() => disconnect.mutate()}
+                  preflight={data.preflight}
+                  aiMade={data.aiMade}
+                  hideSubmit={hideSubmit}
+                  submitRef={submitRef}
+                />
+              ) : (
+                <ConnectYoutubePrompt status={auth.data} connect={connect} connecting={connecting} />
+              ),
+          }}
+        />
       )}
-
-      {data.uploadRefused ? null : <PlatformPublish projectTitle={data.projectTitle} videoUrl={data.videoUrl} video={data.preflight.video} />}
 
       <PlatformGuidelines />
 

@@ -10,20 +10,21 @@ import { prisma } from "~/core/db.server";
 import { assertCanUpload } from "~/core/permissions.server";
 import { getCurrentProject } from "~/core/projects.server";
 import { findMediaForUser, mediaIdFromUrl, mediaSize } from "~/core/storage.server";
-import { getTemporalClient, startWorkflow } from "../temporal.server";
+import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "../temporal.server";
 import { reconnectMessage } from "~/core/platforms/platform-tokens.server";
 import { ownConnection } from "./platform-connections.server";
 import { platformEnv } from "~/core/platforms/platform-env.server";
+import { probeFrameRate } from "~/core/platforms/video-origin.server";
 import type { PlatformPostView, PublishBody } from "./platform-posts-schemas";
 import { refusal } from "~/core/refusal.server";
 
 export { PublishBodySchema, RescheduleBodySchema, type PlatformPostView, type PublishBody } from "./platform-posts-schemas";
 
-/** The video's facts for the platforms' rules (the file's size read from storage). */
+/** The video's facts for the platforms' rules (the file's size read from storage, its frame rate by ffprobe). */
 export async function videoFacts(userId: string, video: Pick<RenderedVideo, "mediaFileId" | "videoUrl" | "durationSeconds" | "width" | "height">): Promise<PlatformVideoFacts> {
   const fileId = video.mediaFileId ?? mediaIdFromUrl(video.videoUrl);
   const file = fileId ? await findMediaForUser(userId, fileId) : null;
-  return { durationSeconds: video.durationSeconds, width: video.width, height: video.height, fps: null, sizeBytes: file ? await mediaSize(file) : null };
+  return { durationSeconds: video.durationSeconds, width: video.width, height: video.height, fps: file ? await probeFrameRate(file) : null, sizeBytes: file ? await mediaSize(file) : null };
 }
 
 /** The video to post: the named one of the project (the current one unless given), else its newest finished one. */
@@ -100,22 +101,51 @@ export async function publishToPlatforms(userId: string, body: PublishBody, proj
     const post = await prisma.platformPost.create({
       data: { userId, projectId: project.id, videoId: video.id, connectionId, platform: entry.platform, caption: entry.caption, options, scheduledAt, status: scheduledAt ? "scheduled" : "posting" },
     });
-    const workflowId = platformPostWorkflowId(post.id);
-    const input: PlatformPostInput = { postId: post.id, userId, projectId: project.id, platform: entry.platform };
     try {
-      // not a pipeline run: a post waiting for Friday must not hold one of the creator's run slots
-      await startWorkflow<typeof platformPostWorkflow>("platformPostWorkflow", {
-        workflowId,
-        args: [{ ...input, scheduledAt: scheduledAt?.getTime() ?? null }],
-        memo: { startedBy: `platform-post:${userId}` },
-      });
+      await startPostWorkflow(post);
     } catch (e) {
       await prisma.platformPost.delete({ where: { id: post.id } });
       throw e;
     }
-    posts.push(view(await prisma.platformPost.update({ where: { id: post.id }, data: { workflowId }, include: { connection: true } })));
+    posts.push(view(await prisma.platformPost.update({ where: { id: post.id }, data: { workflowId: platformPostWorkflowId(post.id) }, include: { connection: true } })));
   }
   return { posts, refused };
+}
+
+type PostRow = { id: string; userId: string; projectId: string; platform: string; scheduledAt: Date | null };
+
+/** The post's one workflow, its id the post's: starting it twice never makes a second run while one is open. */
+async function startPostWorkflow(post: PostRow) {
+  const input: PlatformPostInput = { postId: post.id, userId: post.userId, projectId: post.projectId, platform: post.platform as Platform };
+  // not a pipeline run: a post waiting for Friday must not hold one of the creator's run slots
+  await startWorkflow<typeof platformPostWorkflow>("platformPostWorkflow", {
+    workflowId: platformPostWorkflowId(post.id),
+    args: [{ ...input, scheduledAt: post.scheduledAt?.getTime() ?? null }],
+    memo: { startedBy: `platform-post:${post.userId}` },
+  });
+}
+
+/** How long a post row may wait for its workflow's id before it counts as left behind by a web server that died. */
+const UNSTARTED_GRACE_MS = 30_000;
+
+/**
+ * Posts whose row was written but whose workflow's id never was: the web server died (SIGKILL, a crash) between the
+ * two. Their workflow is started now (or found running: the id is the post's, so a post is never started twice).
+ */
+export async function resumeUnstartedPosts(userId: string): Promise<number> {
+  const left = await prisma.platformPost.findMany({
+    where: { userId, workflowId: null, status: { in: ["posting", "scheduled"] }, createdAt: { lt: new Date(Date.now() - UNSTARTED_GRACE_MS) } },
+    take: 20,
+  });
+  for (const post of left) {
+    try {
+      await startPostWorkflow(post);
+    } catch (e) {
+      if (!(e instanceof WorkflowAlreadyRunningError)) throw e;
+    }
+    await prisma.platformPost.update({ where: { id: post.id }, data: { workflowId: platformPostWorkflowId(post.id) } });
+  }
+  return left.length;
 }
 
 function view(post: Awaited<ReturnType<typeof prisma.platformPost.findFirstOrThrow<{ include: { connection: true } }>>>): PlatformPostView {
@@ -139,6 +169,7 @@ function view(post: Awaited<ReturnType<typeof prisma.platformPost.findFirstOrThr
 export async function listPlatformPosts(userId: string, projectId?: string): Promise<PlatformPostView[]> {
   const id = projectId ?? (await getCurrentProject(userId))?.id;
   if (!id) return [];
+  await resumeUnstartedPosts(userId);
   const rows = await prisma.platformPost.findMany({ where: { userId, projectId: id }, orderBy: { createdAt: "desc" }, include: { connection: true }, take: 100 });
   return rows.map(view);
 }
