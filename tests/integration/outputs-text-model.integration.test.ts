@@ -75,7 +75,7 @@ describe("Shorts and versions with the creator's text model", () => {
     gemini.reset().trouble({ kind: "server-error" }, 1);
     const failed = await post({ language: "de", voiceovers: false });
     expect(failed.status).toBe(502);
-    expect((await failed.json()).message).toMatch(/^Google Gemini could not translate the video into German: Gemini failed with HTTP 500/);
+    expect((await failed.json()).message).toMatch(/^Google Gemini could not translate the video into German \(Deutsch\): Gemini failed with HTTP 500/);
     expect(await prisma.project.count({ where: { sourceProjectId: sourceId } })).toBe(0);
     const made = await post({ language: "de", voiceovers: false });
     expect(made.status).toBe(201);
