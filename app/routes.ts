@@ -157,6 +157,9 @@ const apiV1: Group = (route) => {
   route("/channels/:id", "routes/channels/channels.$id.tsx");
   route("/api/v1/projects/:id/shorts", "routes/api-v1/api.v1.projects.$id.shorts.ts");
   route("/api/v1/projects/:id/versions", "routes/api-v1/api.v1.projects.$id.versions.ts");
+  route("/api/v1/projects/:id", "routes/api-v1/api.v1.projects.$id.ts");
+  route("/api/v1/projects/:id/render", "routes/api-v1/api.v1.projects.$id.render.ts");
+  route("/api/v1/projects/:id/publish", "routes/api-v1/api.v1.projects.$id.publish.ts");
   route("/mcp", "routes/api-v1/mcp.ts");
 };
 

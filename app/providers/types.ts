@@ -26,6 +26,13 @@ export type ScenePlan = { imagePrompt: string; voiceoverText: string };
 export type MetadataRequest = { title: string; script: string; language?: string };
 export type UploadMetadata = { description: string; tags: string[] };
 
+/** A video's scenes offered to a text model to pick Shorts from (issue 51): 0-based, with their spoken seconds. */
+export type ShortMomentsRequest = { title: string; language?: string; maxSeconds: number; count: number; scenes: { index: number; seconds: number; text: string }[] };
+/** A run of scenes (both included) the model picked, its opening line and why. Checked by the caller. */
+export type ShortMoment = { fromScene: number; toScene: number; hook: string; reason: string };
+/** Texts to translate, in order (a title, paragraphs, scenes' voiceovers); the answer has as many, in order. */
+export type TranslateRequest = { title: string; from: string; to: string; texts: string[] };
+
 /** Where a provider streams its answer: the words written so far, as they arrive (may be called often). */
 export type TextStreamOptions = { onWords?: (wordsSoFar: number) => void };
 
@@ -37,6 +44,10 @@ export interface TextProvider {
   proofreadScript(request: ProofreadRequest): Promise<string>;
   splitIntoScenes(request: SceneSplitRequest): Promise<ScenePlan[]>;
   writeUploadMetadata(request: MetadataRequest): Promise<UploadMetadata>;
+  /** Runs of scenes for Shorts (a cloud model; the offline writer has none: the rule-based pick is used). */
+  pickShortMoments?(request: ShortMomentsRequest): Promise<ShortMoment[]>;
+  /** Translation (a cloud model; the offline writer has none: Apertium is used). */
+  translateTexts?(request: TranslateRequest): Promise<string[]>;
 }
 
 // ── Speech ────────────────────────────────────────────────────────────────────────────────────────

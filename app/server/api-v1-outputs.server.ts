@@ -36,6 +36,8 @@ export const ShortOptionsSchema = z
     ready: z.boolean().describe("Every scene has its picture and voiceover."),
     scenes: z.array(z.object({ cellIndex: z.int(), text: z.string(), seconds: z.number(), imageUrl: z.string().nullable() })),
     suggestions: z.array(z.object({ fromScene: z.int(), toScene: z.int(), seconds: z.number(), hook: z.string(), reason: z.string() })).describe("Suggested runs, each within maxSeconds, not overlapping."),
+    suggestedBy: z.string().describe('Who picked the suggestions: your text model (e.g. "Google Gemini") or "Rule-based pick" (offline).'),
+    notice: z.string().nullable().describe("Why your text model's pick was not used, when it was not."),
   })
   .meta({ id: "ShortOptions" });
 
@@ -53,7 +55,7 @@ export const ShortSchema = z
 
 export const CreateVersionSchema = VersionRequestSchema.meta({
   id: "CreateVersion",
-  description: "The video in another language, machine translated offline. `voiceovers: false` leaves the voiceovers for after proofreading.",
+  description: "The video in another language, machine translated (by your text model when you saved its key, offline by Apertium otherwise). `voiceovers: false` leaves the voiceovers for after proofreading.",
   example: { language: "es", voiceovers: true },
 });
 

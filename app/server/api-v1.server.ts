@@ -8,6 +8,7 @@ import { createDocument } from "zod-openapi";
 import { MakeVideoOptionsSchema, PublishVideoSchema } from "~/lib/make-video-options";
 import { MAKE_VIDEO_STAGE_LABELS, MAKE_VIDEO_STAGES } from "../../workflows/shared/make-video";
 import { MAX_JSON_BYTES, readBodyCapped } from "./api.server";
+import { ProjectStatusSchema, PublishProjectSchema, PublishStartedSchema, RenderProjectSchema, RenderStartedSchema } from "./project-publish.server";
 import { CreateShortSchema, CreateVersionSchema, ProjectIdParamsSchema, ShortOptionsQuerySchema, ShortOptionsSchema, ShortSchema, VersionOptionsSchema, VersionSchema } from "./api-v1-outputs.server";
 import { CreateBatchSchema } from "./batches.server";
 import { PlatformPostListSchema, PublishBodySchema, PublishResultSchema, SocialAccountListSchema } from "./platforms/platform-posts-schemas";
@@ -343,6 +344,34 @@ export function openApiDocument(serverUrl: string) {
           requestParams: { path: ProjectIdParamsSchema },
           requestBody: { required: true, content: { "application/json": { schema: CreateVersionSchema } } },
           responses: { "201": { description: "Made.", content: { "application/json": { schema: VersionSchema } } }, ...writeErrors, "422": problemResponse("This server cannot translate into that language offline.") },
+        },
+      },
+      "/api/v1/projects/{id}": {
+        get: {
+          operationId: "projectStatus",
+          summary: "A project's render, newest video and YouTube upload (a Short or a version by its projectId)",
+          requestParams: { path: ProjectIdParamsSchema },
+          responses: { "200": { description: "Where the project is.", content: { "application/json": { schema: ProjectStatusSchema } } }, ...errors },
+        },
+      },
+      "/api/v1/projects/{id}/render": {
+        post: {
+          operationId: "renderProject",
+          summary: "Render a project (a Short or a version) with the Render page's renderers",
+          description: "409 while a render runs or a scene lacks its picture or voiceover; 402 for a quality above the plan.",
+          requestParams: { path: ProjectIdParamsSchema },
+          requestBody: { required: false, content: { "application/json": { schema: RenderProjectSchema } } },
+          responses: { "202": { description: "Started.", content: { "application/json": { schema: RenderStartedSchema } } }, ...writeErrors },
+        },
+      },
+      "/api/v1/projects/{id}/publish": {
+        post: {
+          operationId: "publishProject",
+          summary: "Upload a project's newest finished render to YouTube (a Short or a version)",
+          description: "Premium and a YouTube connection (Upload page) are needed; YouTube's limits are checked first (the Upload page's pre-flight checks).",
+          requestParams: { path: ProjectIdParamsSchema },
+          requestBody: { required: true, content: { "application/json": { schema: PublishProjectSchema } } },
+          responses: { "202": { description: "Started.", content: { "application/json": { schema: PublishStartedSchema } } }, ...writeErrors },
         },
       },
       "/api/v1/voices": {

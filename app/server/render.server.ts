@@ -87,6 +87,11 @@ async function runOfRender(project: Project, row: Pick<RenderedVideo, "id" | "cr
 export async function startRender(userId: string, quality?: RenderHeight): Promise<{ renderId: string; width: number; height: number }> {
   const project = await getCurrentProject(userId);
   if (!project) throw refusal(404, "No project yet. Create a video on the Create page first.");
+  return startRenderOf(userId, project, quality);
+}
+
+/** Starts rendering this (already owner-checked) project: a Short or a version by its id (/api/v1, MCP; issue 51). */
+export async function startRenderOf(userId: string, project: Project, quality?: RenderHeight): Promise<{ renderId: string; width: number; height: number }> {
   const cells = await sceneCells(project.id);
   if (!allScenesHaveMedia(cells)) {
     throw refusal(400, "Every scene needs an image and a voiceover before rendering. Generate them on the Storyboard page.");

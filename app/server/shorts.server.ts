@@ -9,7 +9,8 @@ import { resolutionValue, imageAspectFor } from "~/lib/video-format";
 import { pcm16ToWav } from "~/providers/wav";
 import { planSceneArt, IMAGE_SIZES } from "~/providers/image/offline-scene.server";
 import { pickStoryboardSubjects } from "~/providers/image/scene-subjects.server";
-import { END_CARD_SECONDS, hookFor, SHORT_DEFAULT_SECONDS, SHORT_MAX_SECONDS, shortSeconds, suggestShortRuns, type ShortRequest } from "~/lib/short-runs";
+import { END_CARD_SECONDS, hookFor, SHORT_DEFAULT_SECONDS, SHORT_MAX_SECONDS, shortSeconds, type ShortRequest } from "~/lib/short-runs";
+import { pickShorts, RULE_BASED_PICK } from "./output-models.server";
 import { prisma } from "~/core/db.server";
 import { copyMusicTrack, discardMadeProject } from "./media-copies.server";
 import { createProject, getProjectForUser } from "~/core/projects.server";
@@ -38,7 +39,8 @@ export async function getShortOptions(userId: string, projectId: string, maxSeco
     limitSeconds: SHORT_MAX_SECONDS,
     ready,
     scenes: cells.map((c) => ({ cellIndex: c.cellIndex, text: c.voiceoverText, seconds: c.audioDuration ?? c.estimatedDuration, imageUrl: c.imageUrl })),
-    suggestions: ready ? suggestShortRuns(cells, maxSeconds) : [],
+    // the creator's text model picks them when there is one, the rule-based pick otherwise (decision 246)
+    ...(ready ? await pickShorts(userId, project, cells, maxSeconds) : { suggestions: [], suggestedBy: RULE_BASED_PICK, notice: null }),
   };
 }
 

@@ -7,7 +7,8 @@
 import { z } from "zod";
 import type { Prisma } from "~/generated/prisma/client";
 import { isSupportedLanguage, languageLabel, primaryLanguage } from "~/lib/languages";
-import { APERTIUM_NAME, apertiumMode, apertiumTargets, apertiumTranslate } from "~/providers/translation/apertium.server";
+import { apertiumTargets } from "~/providers/translation/apertium.server";
+import { translatorFor } from "./output-models.server";
 import { prisma } from "~/core/db.server";
 import { copiedMedia, copyMusicTrack, discardMadeProject } from "./media-copies.server";
 import { createProject, getProjectForUser } from "~/core/projects.server";
@@ -26,8 +27,9 @@ export type VersionRequest = z.infer<typeof VersionRequestSchema>;
 /** The languages this server can make a version of the project in, offline. */
 export async function getVersionOptions(userId: string, projectId: string) {
   const project = await getProjectForUser(userId, projectId);
-  const targets = apertiumTargets(project.language).filter(isSupportedLanguage);
-  return { projectId: project.id, language: project.language, translator: APERTIUM_NAME, targets: targets.map((code) => ({ code, name: languageLabel(code) })) };
+  // the creator's text model translates into every language Reelsmith speaks; offline, Apertium's pairs (decision 246)
+  const translator = await translatorFor(userId, project.language);
+  return { projectId: project.id, language: project.language, translator: translator.name, targets: translator.targets.map((code) => ({ code, name: languageLabel(code) })) };
 }
 
 export type VersionMade = { projectId: string; title: string; language: string; translatedBy: string; scenes: number; voiceovers: "started" | "after proofreading" };
@@ -38,7 +40,8 @@ export async function createVersion(userId: string, sourceId: string, request: V
   const to = request.language;
   if (!isSupportedLanguage(to)) throw refusal(400, `Reelsmith has no voice for the language "${to}".`, { field: "language" });
   if (primaryLanguage(to) === primaryLanguage(source.language)) throw refusal(400, "The version's language must differ from the video's.", { field: "language" });
-  if (!apertiumMode(source.language, to)) {
+  const translator = await translatorFor(userId, source.language);
+  if (!translator.targets.includes(to)) {
     throw refusal(422, `This server cannot translate ${languageLabel(source.language)} into ${languageLabel(to)} offline. Apertium has: ${apertiumTargets(source.language).map(languageLabel).join(", ") || "no pair for this language"}.`, { field: "language" });
   }
   const [storyboard, script] = await Promise.all([
@@ -49,7 +52,7 @@ export async function createVersion(userId: string, sourceId: string, request: V
   const cells = storyboard.cells;
   // one Apertium run: the title, the script's paragraphs, then each scene's voiceover
   const paragraphs = script.text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
-  const translated = await apertiumTranslate([source.title, ...paragraphs, ...cells.map((c) => c.voiceoverText)], source.language, to);
+  const { texts: translated, by: translatedBy } = await translator.translate([source.title, ...paragraphs, ...cells.map((c) => c.voiceoverText)], to, source.title);
   const title = translated[0]!.slice(0, 200);
   const scriptText = translated.slice(1, 1 + paragraphs.length).join("\n\n");
   const voiceovers = translated.slice(1 + paragraphs.length);
@@ -85,14 +88,14 @@ export async function createVersion(userId: string, sourceId: string, request: V
     }
     await copyMusicTrack(source.id, target);
     await prisma.$transaction([
-      prisma.script.create({ data: { projectId: version.id, status: "completed", text: scriptText, wordCount: words, targetWords: words, writtenBy: APERTIUM_NAME, completedAt: new Date() } }),
-      prisma.storyboard.create({ data: { projectId: version.id, title, status: "completed", splitBy: APERTIUM_NAME, cells: { create: made } } }),
+      prisma.script.create({ data: { projectId: version.id, status: "completed", text: scriptText, wordCount: words, targetWords: words, writtenBy: translatedBy, completedAt: new Date() } }),
+      prisma.storyboard.create({ data: { projectId: version.id, title, status: "completed", splitBy: translatedBy, cells: { create: made } } }),
       prisma.project.update({
         where: { id: version.id },
         data: {
           sourceProjectId: source.id,
           derivedKind: "version",
-          derivedFrom: { from: source.language, to, translatedBy: APERTIUM_NAME, machineTranslation: true, sourceTitle: source.title },
+          derivedFrom: { from: source.language, to, translatedBy, machineTranslation: true, sourceTitle: source.title },
           imageSource: source.imageSource,
           captionPreset: source.captionPreset,
           captionPosition: source.captionPosition,
@@ -108,5 +111,5 @@ export async function createVersion(userId: string, sourceId: string, request: V
   }
   const startNow = request.voiceovers ?? true;
   if (startNow) await startGenerateAll(userId, version);
-  return { projectId: version.id, title, language: to, translatedBy: APERTIUM_NAME, scenes: cells.length, voiceovers: startNow ? "started" : "after proofreading" };
+  return { projectId: version.id, title, language: to, translatedBy, scenes: cells.length, voiceovers: startNow ? "started" : "after proofreading" };
 }

@@ -77,9 +77,10 @@ async function chooseThumbnail(userId: string, project: Project, thumbnailUrl: s
 }
 
 /** Starts the upload workflow; 409 when one runs for this project, or YouTube is not connected. */
-export async function startYoutubeUpload(userId: string, body: UploadBody): Promise<{ uploadId: string; workflowId: string }> {
+export async function startYoutubeUpload(userId: string, body: UploadBody, of?: Project): Promise<{ uploadId: string; workflowId: string }> {
   await assertCanUpload(userId);
-  const project = await requireProject(userId);
+  // `of`: a project named by its id (already owner-checked: a Short or a version through /api/v1 or MCP), else the current one
+  const project = of ?? (await requireProject(userId));
   const connection = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { revokedAt: true } });
   if (!connection) throw refusal(409, "YouTube is not connected. Click Connect YouTube first.", { needsConnection: true });
   if (connection.revokedAt) throw refusal(409, "Your YouTube connection is no longer valid. Connect YouTube again.", { needsConnection: true });

@@ -10,6 +10,7 @@
 //   the requested JSON schema. The fake "sees" the picture through the prompt it was made from (quoted in the
 //   instruction): the score is the share of the narration's content words the prompt shows, and the suggested prompt
 //   names them. An image part that is not a PNG, JPEG or WebP is refused as Gemini does (400 INVALID_ARGUMENT).
+// Shorts and translation (issue 51): JSON answers in the requested schema (shortMoments, translations below).
 import { FakeApi, type FakeRequest, type FakeResponse, type Route } from "./fake-api";
 
 type InlineData = { mimeType?: string; mime_type?: string; data?: string };
@@ -25,6 +26,33 @@ const contentWords = (text: string) => [...new Set(text.toLowerCase().match(/[a-
 function looksLikeImage(data: string): boolean {
   const head = Buffer.from(data.slice(0, 24), "base64");
   return head.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) || head.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])) || head.subarray(8, 12).toString("latin1") === "WEBP";
+}
+
+/**
+ * Shorts (issue 51): the fake picks runs from the video's end backwards (unlike the rule-based pick, which favours
+ * openings), each as many scenes as fit the seconds the prompt allows, and first a run outside the video, which the
+ * caller must drop. Hooks name the scene they open.
+ */
+function shortMoments(prompt: string) {
+  const limit = Number(/add up to at most (\d+) seconds/.exec(prompt)?.[1] ?? 55);
+  const count = Number(/Pick up to (\d+) moments/.exec(prompt)?.[1] ?? 3);
+  const scenes = [...prompt.matchAll(/^Scene (\d+) \(([\d.]+) s\): /gm)].map((m) => ({ index: Number(m[1]), seconds: Number(m[2]) }));
+  const runs: { fromScene: number; toScene: number; hook: string; reason: string }[] = [{ fromScene: scenes.length + 5, toScene: scenes.length + 6, hook: "Out of the video", reason: "A scene that is not there" }];
+  let end = scenes.length - 1;
+  while (end >= 0 && runs.length < count + 1) {
+    let start = end;
+    let sum = scenes[end]!.seconds;
+    while (start > 0 && sum + scenes[start - 1]!.seconds <= limit) sum += scenes[--start]!.seconds;
+    if (sum <= limit) runs.push({ fromScene: start, toScene: end, hook: `The model's hook for scene ${start + 1}`, reason: "The fake model liked this moment" });
+    end = start - 1;
+  }
+  return runs;
+}
+
+/** Translation (issue 51): each "Text n: ..." line back as "[Language] ...", in order, as many as were sent. */
+function translations(prompt: string) {
+  const to = /into ([A-Za-z ()]+?) \(/.exec(prompt)?.[1] ?? "Other";
+  return [...prompt.matchAll(/^Text \d+: (.*)$/gm)].map((m) => `[${to}] ${m[1]}`);
 }
 
 export class FakeGemini extends FakeApi {
@@ -64,7 +92,11 @@ export class FakeGemini extends FakeApi {
     this.prompts.push(prompt);
     const config = body.generationConfig ?? {};
     let text: string;
-    if (config.responseMimeType === "application/json") {
+    if (config.responseMimeType === "application/json" && /^The YouTube video .* scenes \(numbered from 0/.test(prompt)) {
+      text = JSON.stringify(shortMoments(prompt));
+    } else if (config.responseMimeType === "application/json" && /^Translate the \d+ texts below/.test(prompt)) {
+      text = JSON.stringify(translations(prompt));
+    } else if (config.responseMimeType === "application/json") {
       const schema = config.responseJsonSchema ?? {};
       text =
         schema.type === "array"

@@ -122,6 +122,28 @@ describe("/mcp with the MCP SDK's client", () => {
     const shortMade = short.structuredContent as { projectId: string; scenes: number };
     expect(shortMade.scenes).toBe(pick.toScene - pick.fromScene + 1);
     expect(await prisma.project.findUniqueOrThrow({ where: { id: shortMade.projectId } })).toMatchObject({ userId: owner.id, resolution: "shorts", sourceProjectId: projectId, derivedKind: "short" });
+    // the Short rendered by its projectId and followed until its video is there; publishing it is refused in words
+    const render = await client.callTool({ name: "render_project", arguments: { projectId: shortMade.projectId, quality: 720 } });
+    expect(render.isError, textOf(render)).toBeFalsy();
+    expect(render.structuredContent).toMatchObject({ projectId: shortMade.projectId, width: 720, height: 1280 });
+    const again = await client.callTool({ name: "render_project", arguments: { projectId: shortMade.projectId } });
+    expect(textOf(again)).toMatch(/^409: A render is already in progress/);
+    type Status = { kind: string; sourceProjectId: string; render: { active: boolean; error: string | null }; video: { width: number; height: number; durationSeconds: number } | null };
+    let status: Status;
+    for (;;) {
+      status = (await client.callTool({ name: "get_project_status", arguments: { projectId: shortMade.projectId } })).structuredContent as Status;
+      if (!status.render.active) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(status).toMatchObject({ kind: "short", sourceProjectId: projectId, render: { error: null }, video: { width: 720, height: 1280 } });
+    expect(status.video!.durationSeconds).toBeLessThanOrEqual(30);
+    const publishShort = await client.callTool({ name: "publish_project", arguments: { projectId: shortMade.projectId, title: "Bees can dance? #Shorts" } });
+    expect(publishShort.isError).toBe(true);
+    expect(textOf(publishShort)).toMatch(/YouTube|Premium/);
+    const badPublish = await client.callTool({ name: "publish_project", arguments: { projectId: shortMade.projectId, publishAt: "2001-01-01T00:00:00Z" } });
+    // the SDK checks the arguments against the tool's schema (its refinements too) before the tool runs
+    expect(badPublish.isError).toBe(true);
+    expect(textOf(badPublish)).toMatch(/publish_project: The scheduled time must be in the future\. at publishAt/);
     const unknownLanguage = await client.callTool({ name: "make_version", arguments: { projectId, language: "xx" } });
     expect(unknownLanguage.isError).toBe(true);
     expect(textOf(unknownLanguage)).toMatch(/^400: .*"xx".*\(language\)/);
@@ -133,7 +155,14 @@ describe("/mcp with the MCP SDK's client", () => {
 
     // another user's agent: the id is unknown to it
     const stranger = await connect((await createApiToken((await createTestUser()).id, { name: "other", scope: "full", expiresInDays: 7 })).token);
-    for (const [name, args] of [["suggest_shorts", { projectId }], ["make_short", { projectId, fromScene: 0, toScene: 0 }], ["make_version", { projectId, language: "es" }]] as const) {
+    for (const [name, args] of [
+      ["suggest_shorts", { projectId }],
+      ["make_short", { projectId, fromScene: 0, toScene: 0 }],
+      ["make_version", { projectId, language: "es" }],
+      ["get_project_status", { projectId: shortMade.projectId }],
+      ["render_project", { projectId: shortMade.projectId }],
+      ["publish_project", { projectId: shortMade.projectId }],
+    ] as const) {
       const foreignOutput = await stranger.callTool({ name, arguments: args });
       expect(foreignOutput.isError).toBe(true);
       expect(textOf(foreignOutput)).toMatch(/^404: /);
@@ -156,7 +185,12 @@ describe("/mcp with the MCP SDK's client", () => {
     expect(textOf(make)).toMatch(/^403: .*read-only/);
     expect(await prisma.videoRun.count({ where: { userId: owner.id } })).toBe(0);
     const source = await prisma.project.create({ data: { userId: owner.id, title: "Read only", topic: "t", resolution: "landscape", durationSeconds: 10 } });
-    for (const [name, args] of [["make_short", { projectId: source.id, fromScene: 0, toScene: 0 }], ["make_version", { projectId: source.id, language: "es" }]] as const) {
+    for (const [name, args] of [
+      ["make_short", { projectId: source.id, fromScene: 0, toScene: 0 }],
+      ["make_version", { projectId: source.id, language: "es" }],
+      ["render_project", { projectId: source.id }],
+      ["publish_project", { projectId: source.id }],
+    ] as const) {
       const refused = await reader.callTool({ name, arguments: args });
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toMatch(/^403: .*read-only/);

@@ -242,6 +242,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's render, newest video and YouTube upload (a Short or a version by its projectId) */
+        get: operations["projectStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a project (a Short or a version) with the Render page's renderers
+         * @description 409 while a render runs or a scene lacks its picture or voiceover; 402 for a quality above the plan.
+         */
+        post: operations["renderProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a project's newest finished render to YouTube (a Short or a version)
+         * @description Premium and a YouTube connection (Upload page) are needed; YouTube's limits are checked first (the Upload page's pre-flight checks).
+         */
+        post: operations["publishProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/voices": {
         parameters: {
             query?: never;
@@ -488,7 +545,7 @@ export interface components {
             maxSeconds?: number;
         };
         /**
-         * @description The video in another language, machine translated offline. `voiceovers: false` leaves the voiceovers for after proofreading.
+         * @description The video in another language, machine translated (by your text model when you saved its key, offline by Apertium otherwise). `voiceovers: false` leaves the voiceovers for after proofreading.
          * @example {
          *       "language": "es",
          *       "voiceovers": true
@@ -497,6 +554,44 @@ export interface components {
         CreateVersion: {
             language: string;
             voiceovers?: boolean;
+        };
+        /**
+         * @example {
+         *       "quality": 1080
+         *     }
+         */
+        RenderProject: {
+            /** @description The render's height: 720 (every plan), 1080 or 2160 (Premium). Default: HD when the plan allows it. */
+            quality?: 720 | 1080 | 2160;
+        };
+        /**
+         * @example {
+         *       "title": "Why do honeybees dance? #Shorts",
+         *       "privacyStatus": "public"
+         *     }
+         */
+        PublishProject: {
+            /** @default  */
+            description?: string;
+            /** @default [] */
+            tags?: string[];
+            /**
+             * @default private
+             * @enum {string}
+             */
+            privacyStatus?: "public" | "unlisted" | "private";
+            publishAt?: string | null;
+            /** @default false */
+            madeForKids?: boolean;
+            /** @default true */
+            containsSyntheticMedia?: boolean;
+            /** @description Default: the project's title. */
+            title?: string;
+            /**
+             * @default 22
+             * @enum {string}
+             */
+            categoryId?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28";
         };
         CreateChannel: {
             name: string;
@@ -848,6 +943,10 @@ export interface components {
                 hook: string;
                 reason: string;
             }[];
+            /** @description Who picked the suggestions: your text model (e.g. "Google Gemini") or "Rule-based pick" (offline). */
+            suggestedBy: string;
+            /** @description Why your text model's pick was not used, when it was not. */
+            notice: string | null;
         };
         Short: {
             /** @description The Short's own project (9:16), linked to its source; render and publish it like any project. */
@@ -892,6 +991,48 @@ export interface components {
             scenes: number;
             /** @enum {string} */
             voiceovers: "started" | "after proofreading";
+        };
+        ProjectStatus: {
+            projectId: string;
+            title: string;
+            /**
+             * @description A video of its own, a Short cut from another, or a version in another language.
+             * @enum {string}
+             */
+            kind: "video" | "short" | "version";
+            sourceProjectId: string | null;
+            render: {
+                active: boolean;
+                stage: string;
+                percent: number;
+                error: string | null;
+            };
+            /** @description The newest finished render: what publish uploads. */
+            video: {
+                renderId: string;
+                width: number | null;
+                height: number | null;
+                durationSeconds: number | null;
+                completedAt: string | null;
+            } | null;
+            youtube: {
+                /** @enum {string} */
+                status: "idle" | "uploading" | "completed" | "error";
+                url: string | null;
+                error: string | null;
+            };
+        };
+        /** @description The render started; GET /api/v1/projects/{id} follows it. */
+        RenderStarted: {
+            projectId: string;
+            renderId: string;
+            width: number;
+            height: number;
+        };
+        /** @description The upload started; GET /api/v1/projects/{id} follows it (youtube.url once done). */
+        PublishStarted: {
+            projectId: string;
+            uploadId: string;
         };
         Voices: {
             /** @description "offline" (the voices that ship with Reelsmith) or the voice service in use. */
@@ -2556,6 +2697,272 @@ export interface operations {
             };
             /** @description This server cannot translate into that language offline. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    projectStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a video's `projectId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the project is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectStatus"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    renderProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a video's `projectId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RenderProject"];
+            };
+        };
+        responses: {
+            /** @description Started. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderStarted"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The owner's plan does not allow it (`limit` names which: projects, music, upload, quality). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The video is not in a state that allows it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    publishProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a video's `projectId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishProject"];
+            };
+        };
+        responses: {
+            /** @description Started. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishStarted"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The owner's plan does not allow it (`limit` names which: projects, music, upload, quality). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The video is not in a state that allows it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

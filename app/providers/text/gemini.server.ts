@@ -7,7 +7,7 @@ import { ProviderError } from "../errors";
 import { createHttpClient, type CloudAdapterOptions } from "../http.server";
 import type { TextProvider } from "../types";
 import { countWords } from "./language";
-import { writeInLanguage } from "~/lib/languages";
+import { languageOf, writeInLanguage } from "~/lib/languages";
 import { proofreadText, splitVoiceover } from "./scenes";
 
 const PROVIDER = "Gemini";
@@ -170,6 +170,54 @@ export function createGeminiTextProvider(options: GeminiOptions): TextProvider {
         if (!tags.includes(tag)) tags.push(tag);
       }
       return { description: data.description.trim().slice(0, UPLOAD_LIMITS.descriptionChars), tags };
+    },
+
+    async pickShortMoments(r) {
+      // issue 51, decision 246: Gemini reads the scenes and picks the runs; the caller checks each against the limit
+      const prompt = [
+        `The YouTube video "${r.title}" is narrated in ${r.scenes.length} scenes (numbered from 0, with their spoken seconds).`,
+        `Pick up to ${r.count} moments to cut into YouTube Shorts: each a run of consecutive scenes, fromScene to toScene (both included),`,
+        `whose seconds add up to at most ${Math.max(1, Math.floor(r.maxSeconds - 3.5))} seconds, that makes sense on its own and opens strongly; the runs must not overlap.`,
+        `For each, write a hook: an opening line of at most 80 characters shown on the Short's first picture, and the reason in one short sentence.`,
+        writeInLanguage(r.language, "Write the hooks and reasons"),
+        `Answer with a JSON array of objects {"fromScene": number, "toScene": number, "hook": string, "reason": string}, best first.`,
+        "",
+        ...r.scenes.map((s) => `Scene ${s.index} (${s.seconds.toFixed(1)} s): ${s.text.replace(/\s+/g, " ").slice(0, 600)}`),
+      ].join("\n");
+      const schema = {
+        type: "array",
+        maxItems: r.count,
+        items: {
+          type: "object",
+          properties: { fromScene: { type: "integer" }, toScene: { type: "integer" }, hook: { type: "string" }, reason: { type: "string" } },
+          required: ["fromScene", "toScene", "hook", "reason"],
+        },
+      };
+      const moment = z.object({ fromScene: z.number().int(), toScene: z.number().int(), hook: z.string(), reason: z.string() });
+      return parseJson(await generate(prompt, 200 * r.count + 256, { schema }), z.array(moment), "Short moments");
+    },
+
+    async translateTexts(r) {
+      const filled = r.texts.map((t) => t.replace(/\s+/g, " ").trim());
+      const sent = filled.filter(Boolean);
+      if (!sent.length) return filled;
+      const to = languageOf(r.to);
+      const from = languageOf(r.from);
+      const prompt = [
+        `Translate the ${sent.length} texts below from ${from.name} into ${to.name} (${to.nativeName}). They are the title and the narration of the YouTube video "${r.title}", to be spoken by a narrator.`,
+        "Translate faithfully and naturally, keeping each text's meaning, tone and sentences; write numbers as a narrator would say them in that language.",
+        `Answer with a JSON array of exactly ${sent.length} strings, the translations in the same order, nothing else.`,
+        "",
+        ...sent.map((t, i) => `Text ${i + 1}: ${t}`),
+      ].join("\n");
+      const schema = { type: "array", items: { type: "string" }, minItems: sent.length, maxItems: sent.length };
+      const words = sent.reduce((n, t) => n + countWords(t), 0);
+      const out = parseJson(await generate(prompt, Math.ceil(words * 3) + 256, { schema }), z.array(z.string()), "translations");
+      if (out.length !== sent.length || out.some((t) => !t.trim())) {
+        throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} translated ${out.filter((t) => t.trim()).length} of ${sent.length} texts.`);
+      }
+      let next = 0;
+      return filled.map((t) => (t ? cleanNarration(out[next++]!) : ""));
     },
   };
 }

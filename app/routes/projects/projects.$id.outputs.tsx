@@ -60,7 +60,9 @@ function ShortsCard({ shorts, onMade }: { shorts: Data["shorts"]; onMade: () => 
         <div>
           <h3 className="mb-2 flex items-center gap-1 text-sm font-medium text-slate-200">
             <Sparkles className="h-4 w-4 text-amber-300" aria-hidden /> Suggested
+            <span className="font-normal text-slate-400">· by {shorts.suggestedBy}</span>
           </h3>
+          {shorts.notice ? <p className="mb-2 text-xs text-amber-200">{shorts.notice}</p> : null}
           <ul className="grid gap-2 sm:grid-cols-3">
             {shorts.suggestions.map((s) => {
               const picked = s.fromScene === from && s.toScene === to;
@@ -141,7 +143,7 @@ function VersionsCard({ versions, onMade }: { versions: Data["versions"]; onMade
         <Languages className="h-5 w-5 text-violet-300" aria-hidden /> Versions in other languages
       </h2>
       <p className="text-sm text-slate-400">
-        The script and scenes translated on this server by {versions.translator}, then offered for proofreading; the same pictures, with voiceovers and captions in the new language.
+        The script and scenes translated by {versions.translator}, then offered for proofreading; the same pictures, with voiceovers and captions in the new language.
       </p>
       {versions.targets.length ? (
         <div className="flex flex-wrap items-end gap-3">
