@@ -5,18 +5,22 @@
 // E2E_PORT), with the offline providers and no keys. The stages are scripts/lib/journey-stages.ts (shared with
 // bench:long): each through the app's HTTP API with a session cookie, as the pages call it, except the session
 // itself and the project with its script run (the /create form allows 16:9 only from 5 minutes; this is 60 s).
+// `npm run bench:journey -- pipeline` takes the same journey as one make-video run (scripts/lib/journey-pipeline.ts,
+// issue 53): title to a scheduled upload with music, each stage's start and end printed as offsets from the title.
 // A benchmark, not a test: the figures depend on the machine's load.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startBenchApp, stopBenchApp } from "./lib/bench-app";
-import { signedInClient, stageTimer } from "./lib/journey-client";
+import { signedInClient, stageLine, stageTimer } from "./lib/journey-client";
+import { connectYoutube, runPipeline } from "./lib/journey-pipeline";
 import { runJourney } from "./lib/journey-stages";
 
 const TITLE = "Why the Sea Is Salty";
 const TOPIC = "Where the salt in the oceans comes from: rivers, rocks, volcanoes and vents on the sea floor";
 const SECONDS = 60;
+const PIPELINE = process.argv.slice(2).includes("pipeline");
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-bench-journey-"));
 async function cleanup() {
@@ -36,6 +40,25 @@ try {
   const base = app.baseUrl;
   const client = await signedInClient(base, "Bench Journey");
   const { stage } = stageTimer();
+
+  if (PIPELINE) {
+    await connectYoutube(client);
+    console.log(`\nthe journey for a ${SECONDS} s 16:9 video as one make-video run (music at 10 %, scheduled upload), offline providers, through ${base}:`);
+    console.log(`  ${"stage".padEnd(34)} ${"start".padStart(9)} .. ${"end".padStart(7)}   ${"took".padStart(7)}`);
+    const run = await runPipeline(client, { title: TITLE, topic: TOPIC, seconds: SECONDS });
+    for (const s of run.stages.filter((s) => s.start !== null).sort((a, b) => a.start! - b.start!)) console.log(stageLine("  ", `${s.stage}${s.state === "done" ? "" : ` (${s.state})`}`, s.start!, s.end ?? run.total));
+    for (const s of run.stages.filter((s) => s.start === null)) console.log(`  ${s.stage.padEnd(34)} ${s.state}`);
+    console.log(`  ${"total".padEnd(34)} ${run.total.toFixed(1).padStart(29)} s`);
+    if (run.status !== "completed" || !run.videoUrl) throw new Error(`the run ended ${run.status}: ${run.error}`);
+    const facts = probe(await client.download(run.videoUrl, workDir, "video.mp4"));
+    const video = facts.streams.find((s) => s.codec_type === "video");
+    console.log(
+      `\nvideo: ${video?.width}x${video?.height} ${video?.codec_name}, ${Number(facts.format.duration).toFixed(1)} s, audio ${facts.streams.find((s) => s.codec_type === "audio")?.codec_name ?? "none"}` +
+        `; YouTube (fake): ${run.youtubeUrl}, private until ${run.publishAt}`,
+    );
+    console.log(`machine load (1/5/15 min): ${os.loadavg().map((l) => l.toFixed(1)).join(" / ")} on ${os.cpus().length} cores`);
+    process.exit(0);
+  }
 
   console.log(`\nthe journey for a ${SECONDS} s 16:9 video, offline providers, through ${base}:`);
   const started = performance.now();

@@ -1,9 +1,14 @@
-// The whole video in one workflow (issue 32), `make-video-<projectId>`: the stages run in order as child workflows,
-// the very workflows the pages start (script, storyboard, Generate All, music, render, mix, thumbnail, metadata and
-// the YouTube upload), under the ids the pages use, so the pages show each stage while it runs and the Temporal UI
-// shows one tree per video. A stage already done is skipped, so a run started again after a failure (retry from the
-// API, "Reset" in the Temporal UI) goes on from the stage that failed. The run's VideoRun row
-// holds the stage, percent and error in words;
+// The whole video in one workflow (issue 32), `make-video-<projectId>`: the stages run as child workflows, the very
+// workflows the pages start (script, storyboard, Generate All, music, render, mix, thumbnail, metadata and the
+// YouTube upload), under the ids the pages use, so the pages show each stage while it runs and the Temporal UI
+// shows one tree per video. Stages that do not depend on each other run at the same time (issue 53, decision 252):
+// the music is made beside the script and the scene media, the render waits for both (it mixes the finished track
+// in its own sound step, so the mix stage has nothing left to do), the thumbnail is made and the upload's
+// description written while the video renders, and the upload starts once the file is stored. A stage that fails
+// cancels the others and fails the run, named. A stage already done is skipped, so a run started again after a
+// failure (retry from the API, "Reset" in the Temporal UI) goes on from the stage that failed. The run's VideoRun
+// row holds the stage of the main line (script, storyboard, media, render, mix, upload), the percent and the error
+// in words; the progress query's `stages` says what runs at once.
 import {
   ApplicationFailure,
   CancellationScope,
@@ -15,7 +20,7 @@ import {
   setHandler,
   workflowInfo,
 } from "@temporalio/workflow";
-import type { MakeVideoActivities } from "./activities/make-video";
+import type { MakeVideoActivities, MakeVideoPlan } from "./activities/make-video";
 import { generateAllContentWorkflow } from "./scene-media";
 import { backgroundMusicWorkflow, musicTracksWorkflow } from "./music";
 import { renderVideoWorkflow } from "./render";
@@ -69,23 +74,35 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
     memo: { makeVideo: workflowInfo().workflowId, projectId: input.projectId, owner: input.userId },
   });
 
-  let current: MakeVideoStage = "script";
+  // the first stage that failed (a cancelled sibling is not it); the run's error names it
+  let failed: MakeVideoStage | null = null;
+  let plan: MakeVideoPlan | undefined;
+  let metadata: Promise<{ description: string; tags: string[] } | null> = Promise.resolve(null);
   try {
-    const plan = await acts.planMakeVideo(ref);
-    for (const stage of MAKE_VIDEO_STAGES) {
-      current = stage;
-      const state = stageState(stage);
-      if (plan.skip[stage]) {
-        state.state = plan.skip[stage] === "done" ? "done" : "skipped";
-        continue;
+    plan = await acts.planMakeVideo(ref);
+    for (const stage of MAKE_VIDEO_STAGES) if (plan.skip[stage]) stageState(stage).state = plan.skip[stage] === "done" ? "done" : "skipped";
+    await CancellationScope.cancellable(async () => {
+      const script = tracked("script");
+      // the upload's description and tags need only the script: written beside everything after it
+      metadata = script
+        .then(() => (plan!.skip.upload ? null : uploadMetadata()))
+        .catch((error: unknown) => {
+          if (!isCancellation(error)) failed ??= "upload"; // its failure is the upload's
+          throw error;
+        });
+      const media = script.then(() => tracked("storyboard")).then(() => tracked("media"));
+      const music = tracked("music");
+      const video = Promise.all([media, music]).then(() => tracked("render")).then(() => tracked("mix"));
+      const thumbnail = media.then(() => tracked("thumbnail"));
+      try {
+        await Promise.all([video, thumbnail, metadata]);
+      } catch (error) {
+        // one branch failed: the others stop (their children are cancelled), and the failure is the run's
+        CancellationScope.current().cancel();
+        throw error;
       }
-      progress.stage = stage;
-      progress.percent = overallPercent(stage);
-      state.state = "running";
-      await acts.recordMakeVideoStage({ runId: input.runId, stage, percent: progress.percent });
-      const ran = await runStage(stage, state);
-      state.state = ran ? "done" : "skipped";
-    }
+      await tracked("upload");
+    });
     progress.stage = "done";
     progress.percent = 100;
     progress.status = "completed";
@@ -95,7 +112,8 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
     if (stageState("upload").state === "done" && !plan.skip.upload) await announce("video.published");
     return result;
   } catch (error) {
-    const cancelled = isCancellation(error);
+    const cancelled = failed === null && isCancellation(error);
+    const current: MakeVideoStage = failed ?? (progress.stage === "queued" || progress.stage === "done" ? "script" : progress.stage);
     const message = cancelled ? "Cancelled" : `${MAKE_VIDEO_STAGE_LABELS[current]} failed: ${innermostMessage(error, "no reason given")}`;
     progress.status = cancelled ? "cancelled" : "failed";
     progress.error = message;
@@ -106,6 +124,38 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
     });
     if (cancelled) throw error;
     throw ApplicationFailure.nonRetryable(message, MAKE_VIDEO_FAILED);
+  }
+
+  /** Runs a stage unless the plan skips it, keeping its state, the run's stage and percent; records the first failure. */
+  async function tracked(stage: MakeVideoStage): Promise<void> {
+    if (plan!.skip[stage]) return;
+    const state = stageState(stage);
+    state.state = "running";
+    // the run's stage is its main line (script, storyboard, media, render, mix, upload); the music and the
+    // thumbnail run beside it and show in `stages` only
+    const beside = stage === "music" || stage === "thumbnail";
+    if (!beside) {
+      progress.stage = stage;
+      progress.percent = Math.max(progress.percent, overallPercent(stage));
+    }
+    try {
+      if (!beside) await acts.recordMakeVideoStage({ runId: input.runId, stage, percent: progress.percent });
+      const ran = await runStage(stage, state);
+      state.state = ran ? "done" : "skipped";
+    } catch (error) {
+      if (!isCancellation(error)) failed ??= stage;
+      else if (failed !== null) state.state = "pending"; // stopped because another stage failed: it runs on a retry
+      throw error;
+    }
+  }
+
+  /** The upload's description and tags, written from the script. */
+  async function uploadMetadata(): Promise<{ description: string; tags: string[] }> {
+    const text = await acts.scriptTextOf(ref);
+    return executeChild(uploadMetadataWorkflow, {
+      ...child(uploadMetadataWorkflowId(input.userId, `make-video-${workflowInfo().runId}`)),
+      args: [{ userId: input.userId, title: text.title, script: text.script, language: text.language }],
+    });
   }
 
   /** Runs one stage's child workflow(s); false when there turned out to be nothing to do. */
@@ -161,12 +211,8 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
         return true;
       }
       case "upload": {
-        const text = await acts.scriptTextOf(ref);
-        const metadata = await executeChild(uploadMetadataWorkflow, {
-          ...child(uploadMetadataWorkflowId(input.userId, `make-video-${workflowInfo().runId}`)),
-          args: [{ userId: input.userId, title: text.title, script: text.script, language: text.language }],
-        });
-        const uploadInput = await acts.prepareUploadStage({ ...ref, description: metadata.description, tags: metadata.tags });
+        const written = (await metadata) ?? (await uploadMetadata());
+        const uploadInput = await acts.prepareUploadStage({ ...ref, description: written.description, tags: written.tags });
         state.workflowId = youtubeUploadWorkflowId(projectId);
         await executeChild(youtubeUploadWorkflow, { ...child(state.workflowId), args: [uploadInput] });
         return true;

@@ -97,6 +97,7 @@ const BAD_VALUES: Record<string, string | null> = {
   FFPROBE_PATH: "/nowhere/ffprobe",
   ESPEAK_NG_PATH: "espeak-ng-not-installed",
   WORKER_NICE: "high",
+  RENDER_NICE_OFFSET: "lower",
   RENDER_ENGINE: "gpu",
   RENDER_CONCURRENCY: "0",
   GEMINI_BASE_URL: "gemini",
@@ -187,5 +188,8 @@ describe("every setting is checked at start, the bad one named (issue 47)", () =
     expect(parseEnv({ WORKER_NICE: "0" }).WORKER_NICE).toBe(0);
     expect(parseEnv({ WORKER_NICE: "19" }).WORKER_NICE).toBe(19);
     for (const bad of ["40", "-1", "2.5", "high"]) expect(() => parseEnv({ WORKER_NICE: bad })).toThrow(/WORKER_NICE/);
+    expect(parseEnv({}).RENDER_NICE_OFFSET).toBe(5);
+    expect(parseEnv({ RENDER_NICE_OFFSET: "0" }).RENDER_NICE_OFFSET).toBe(0);
+    for (const bad of ["20", "-1", "lower"]) expect(() => parseEnv({ RENDER_NICE_OFFSET: bad })).toThrow(/RENDER_NICE_OFFSET/);
   });
 });

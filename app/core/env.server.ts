@@ -107,6 +107,8 @@ const EnvSchema = z.object({
   ESPEAK_NG_PATH: program.default("espeak-ng"),
   /** The worker's CPU priority (decision 130): 0 is the web server's, 19 the lowest. */
   WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** How many steps below the worker a render's ffmpeg runs (decision 254): light work on the same worker comes first. */
+  RENDER_NICE_OFFSET: z.coerce.number().int().min(0).max(19).default(5),
   /** Which renderer renders videos: "auto" (the fast ffmpeg renderer when it supports the video, else Remotion), "fast" or "exact". */
   RENDER_ENGINE: z.enum(["auto", "fast", "exact"]).default("auto"),
   /** Browser tabs the exact (Remotion) renderer captures frames with; see docs/decisions/061. */

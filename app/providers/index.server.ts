@@ -3,6 +3,7 @@ import { getEnv } from "~/core/env.server";
 import type { ProviderCall } from "./call";
 import type { RequestPolicy } from "./http.server";
 import { createLeonardoImageProvider } from "./image/leonardo.server";
+import { withCloudLikeImages, withCloudLikeMusic, withCloudLikeSpeech, withCloudLikeText } from "./cloud-like-latency";
 import { createOfflineImageProvider } from "./image/offline-scene.server";
 import { createPexelsProvider, type StockMediaProvider } from "./image/pexels.server";
 import { createOfflineMusicProvider } from "./music/offline.server";
@@ -42,7 +43,7 @@ export function textProviderFor(keys: ProviderKeys, tuning: ProviderTuning = {})
   if (present(keys.geminiApiKey)) {
     return createGeminiTextProvider({ ...common, apiKey: keys.geminiApiKey.trim(), baseUrl: env.GEMINI_BASE_URL, model: env.GEMINI_MODEL });
   }
-  return createOfflineTextProvider();
+  return withCloudLikeText(createOfflineTextProvider());
 }
 
 export function providersFor(keys: ProviderKeys, tuning: ProviderTuning = {}): Providers {
@@ -52,13 +53,13 @@ export function providersFor(keys: ProviderKeys, tuning: ProviderTuning = {}): P
     text: textProviderFor(keys, tuning),
     speech: present(keys.elevenLabsApiKey)
       ? createElevenLabsSpeechProvider({ ...common, apiKey: keys.elevenLabsApiKey.trim(), baseUrl: env.ELEVENLABS_BASE_URL })
-      : createOfflineSpeechProvider(),
+      : withCloudLikeSpeech(createOfflineSpeechProvider()),
     image: present(keys.leonardoApiKey)
       ? createLeonardoImageProvider({ ...common, apiKey: keys.leonardoApiKey.trim(), baseUrl: env.LEONARDO_BASE_URL })
-      : createOfflineImageProvider(),
+      : withCloudLikeImages(createOfflineImageProvider()),
     music: present(keys.sunoApiKey)
       ? createSunoMusicProvider({ ...common, apiKey: keys.sunoApiKey.trim(), baseUrl: env.SUNO_BASE_URL, callbackUrl: `${env.PUBLIC_URL}${SUNO_CALLBACK_PATH}` })
-      : createOfflineMusicProvider(),
+      : withCloudLikeMusic(createOfflineMusicProvider()),
   };
 }
 

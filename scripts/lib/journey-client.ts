@@ -65,19 +65,30 @@ export async function until<T>(what: string, read: () => Promise<T>, done: (valu
   }
 }
 
-/** Times stages, printing each as it ends ("  name   12.3 s"); `stages` keeps them in order. */
+/**
+ * Times stages, printing each as it ends with its start and end as offsets from the first stage's start (the title),
+ * so stages that overlap show it: "  name   +12.3 s .. +20.1 s   7.8 s". `stages` keeps them in order.
+ */
 export function stageTimer(indent = "  ") {
   const stages: [string, number][] = [];
+  let origin: number | undefined;
   async function stage<T>(name: string, run: () => Promise<T>): Promise<T> {
     const started = performance.now();
-    process.stdout.write(`${indent}${name.padEnd(34)} `);
+    origin ??= started;
     const result = await run();
-    const seconds = (performance.now() - started) / 1000;
+    const ended = performance.now();
+    const seconds = (ended - started) / 1000;
     stages.push([name, seconds]);
-    console.log(`${seconds.toFixed(1).padStart(7)} s`);
+    console.log(stageLine(indent, name, (started - origin) / 1000, (ended - origin) / 1000));
     return result;
   }
   return { stage, stages };
+}
+
+/** One stage's line: its name, start and end (seconds from the title) and length. */
+export function stageLine(indent: string, name: string, start: number, end: number): string {
+  const at = (s: number) => `+${s.toFixed(1)}`.padStart(7);
+  return `${indent}${name.padEnd(34)} ${at(start)} s .. ${at(end)} s ${(end - start).toFixed(1).padStart(7)} s`;
 }
 
 export { FormData };

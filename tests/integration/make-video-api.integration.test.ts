@@ -96,8 +96,10 @@ describe("/api/v1 with a generated client and an API token", () => {
     expect(video.status).toBe("completed");
     expect(video.percent).toBe(100);
     expect(video.stage).toBe("done");
-    // the stages came in the documented order (fast ones may pass between two polls)
-    const order = ["queued", "script", "storyboard", "media", "music", "render", "mix", "thumbnail", "upload", "done"];
+    // the run's stages came in the documented order (fast ones may pass between two polls); the music and the
+    // thumbnail run beside them (issue 53) and are never the run's stage
+    const order = ["queued", "script", "storyboard", "media", "render", "mix", "upload", "done"];
+    expect(seenStages.every((s) => order.includes(s))).toBe(true);
     expect(seenStages.map((s) => order.indexOf(s))).toEqual([...seenStages.map((s) => order.indexOf(s))].sort((x, y) => x - y));
     expect(video.links.video).toBe(`/api/v1/videos/${id}/video`);
     expect(video.links.thumbnail).toBe(`/api/v1/videos/${id}/thumbnail`);
@@ -123,7 +125,9 @@ describe("/api/v1 with a generated client and an API token", () => {
     // one tree in Temporal: the stage workflows are children of make-video-<projectId>
     const history = await temporal.workflow.getHandle(makeVideoWorkflowId(video.projectId!)).fetchHistory();
     const children = (history.events ?? []).flatMap((e) => (e.startChildWorkflowExecutionInitiatedEventAttributes ? [e.startChildWorkflowExecutionInitiatedEventAttributes.workflowType?.name] : []));
-    expect(children).toEqual(["scriptWorkflow", "storyboardWorkflow", "generateAllContentWorkflow", "renderVideoWorkflow", "thumbnailWorkflow", "webhookDeliveryWorkflow"]);
+    expect(children.slice(0, 3)).toEqual(["scriptWorkflow", "storyboardWorkflow", "generateAllContentWorkflow"]);
+    expect(children.slice(3, 5).sort()).toEqual(["renderVideoWorkflow", "thumbnailWorkflow"]);
+    expect(children.slice(5)).toEqual(["webhookDeliveryWorkflow"]);
 
     // the webhook heard that the video is ready, signed with the endpoint's secret
     for (let i = 0; i < 60 && events.length === 0; i++) await new Promise((r) => setTimeout(r, 500));

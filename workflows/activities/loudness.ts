@@ -12,6 +12,7 @@
 // mixed, the second on the first worker done with its chunk; the join copies that sound as it is.
 import { spawn } from "node:child_process";
 import { getEnv } from "~/core/env.server";
+import { renderCommand } from "./process-priority";
 import { DELIVERY_CONTAINER_ARGS, deliveryAudioArgs } from "./delivery-encoding";
 
 /**
@@ -33,7 +34,8 @@ type LoudnormStats = { input_i: string; input_tp: string; input_lra: string; inp
 /** Runs ffmpeg; resolves with its log. `onSeconds`: how far into the input it has written (its -progress lines). */
 function ffmpeg(args: string[], signal?: AbortSignal, onSeconds?: (seconds: number) => void): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(getEnv().FFMPEG_PATH, onSeconds ? ["-progress", "pipe:1", "-nostats", ...args] : args, { stdio: ["ignore", onSeconds ? "pipe" : "ignore", "pipe"] });
+    const run = renderCommand(getEnv().FFMPEG_PATH, onSeconds ? ["-progress", "pipe:1", "-nostats", ...args] : args);
+    const child = spawn(run.command, run.args, { stdio: ["ignore", onSeconds ? "pipe" : "ignore", "pipe"] });
     if (onSeconds) {
       let partial = "";
       child.stdout!.setEncoding("utf8");

@@ -59,3 +59,15 @@ export function lowerSessionPriority(nice: number): boolean {
     return false;
   }
 }
+
+/**
+ * A render's ffmpeg as a command line that runs it RENDER_NICE_OFFSET steps below the worker itself (5 by default:
+ * nice 15 under the worker's 10), through coreutils' `nice`, so on the same worker the light work (scripts, their
+ * timing, bookkeeping, scene media) takes the CPU first and a render has the rest: at 15 against 10 the kernel gives
+ * a render about a quarter of a core the light work also wants, and all of any idle core (issue 53, decision 254).
+ * 0 runs ffmpeg at the worker's own priority, as before.
+ */
+export function renderCommand(program: string, args: string[], offset = getEnv().RENDER_NICE_OFFSET): { command: string; args: string[] } {
+  if (offset <= 0 || process.platform !== "linux") return { command: program, args };
+  return { command: "nice", args: ["-n", String(offset), program, ...args] };
+}

@@ -11,6 +11,7 @@ import { getEnv } from "~/core/env.server";
 import { CAPTION_SHEET_ID, type CaptionSheetProps } from "../../remotion/Caption";
 import type { Timeline } from "../../remotion/timeline";
 import { captionConcat, compileTimeline } from "./render-fast-compile";
+import { renderCommand } from "./process-priority";
 import { chromiumOptions, ENCODING, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
 
 export type FastProgress = { phase: "captions"; done: number; total: number } | { phase: "encoding"; frame: number; total: number };
@@ -138,7 +139,8 @@ export async function rasteriseCaptions(timeline: Timeline, workDir: string, onP
 /** Runs ffmpeg with `args`, reporting the frame it reached (from -progress on stdout). Aborts kill it. */
 export function runFfmpeg(args: string[], { onFrame, signal }: { onFrame?: (frame: number) => void; signal?: AbortSignal } = {}): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const child = spawn(getEnv().FFMPEG_PATH, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const run = renderCommand(getEnv().FFMPEG_PATH, args);
+    const child = spawn(run.command, run.args, { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     let buffered = "";
     child.stdout.on("data", (chunk: Buffer) => {

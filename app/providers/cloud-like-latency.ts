@@ -1,0 +1,35 @@
+// Cloud-like waits for the offline providers (issue 53, decision 255): with FAKE_PROVIDER_LATENCY_MS set, each
+// picture, voiceover, script chunk and music request of an offline provider answers that many milliseconds later,
+// as a cloud service would (a few seconds per picture or voiceover), without spending CPU. Benchmarks
+// (`bench:journey`, `bench:long`) set it to measure a pipeline whose stages mostly wait on the network; unset or 0,
+// nothing changes. The text provider's scene split and metadata wait a quarter of it, as a short model call.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ImageProvider, MusicProvider, SpeechProvider, TextProvider } from "./types";
+
+/** The wait from the environment, in milliseconds (0: none); at most a minute. */
+export function cloudLikeLatencyMs(env: Record<string, string | undefined> = process.env): number {
+  const ms = Number(env.FAKE_PROVIDER_LATENCY_MS ?? 0);
+  return Number.isFinite(ms) && ms > 0 ? Math.min(60_000, Math.round(ms)) : 0;
+}
+
+function delayed<T extends object>(provider: T, ms: number, methods: Partial<Record<keyof T, number>>): T {
+  if (ms <= 0) return provider;
+  return new Proxy(provider, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      const share = methods[key as keyof T];
+      if (typeof value !== "function" || share === undefined) return value;
+      return async (...args: unknown[]) => {
+        const result = await (value as (...a: unknown[]) => unknown).apply(target, args);
+        await sleep(ms * share);
+        return result;
+      };
+    },
+  });
+}
+
+export const withCloudLikeSpeech = (p: SpeechProvider, ms = cloudLikeLatencyMs()) => delayed(p, ms, { synthesize: 1 });
+export const withCloudLikeImages = (p: ImageProvider, ms = cloudLikeLatencyMs()) => delayed(p, ms, { generateImage: 1 });
+export const withCloudLikeMusic = (p: MusicProvider, ms = cloudLikeLatencyMs()) => delayed(p, ms, { startGeneration: 1 });
+export const withCloudLikeText = (p: TextProvider, ms = cloudLikeLatencyMs()) =>
+  delayed(p, ms, { writeScriptChunk: 1, expandScriptChunk: 1, splitIntoScenes: 0.25, writeUploadMetadata: 0.25, proofreadScript: 0.25 });

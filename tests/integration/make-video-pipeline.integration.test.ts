@@ -1,0 +1,108 @@
+// Issue 53: the make-video run as a pipeline, on the real worker with the offline providers and a tiny render. The
+// music is made beside the script and the scene media and goes into the render's own sound step (no second pass over
+// the video); the thumbnail is made while the video renders; the run still ends with one video, with sound, of the
+// right length, the music audible under the voice. A scene whose picture fails fails the video, that scene named.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { ApplicationFailure } from "@temporalio/activity";
+import type { Client } from "@temporalio/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "~/core/db.server";
+import { mediaFilePath } from "~/core/storage.server";
+import { MakeVideoOptionsSchema, startMakeVideo } from "~/server/make-video.server";
+import { createStoryboardActivities } from "../../workflows/activities/storyboard";
+import { makeVideoProgressQuery, makeVideoWorkflowId, type MakeVideoTuning } from "../../workflows/shared/make-video";
+import { probeVideo } from "../fixtures/video-probe";
+import { createTestUser } from "../support/auth";
+import { startTestWorker } from "../support/temporal";
+
+const run = promisify(execFile);
+const BROKEN = "A scene that cannot be drawn";
+const TUNING: MakeVideoTuning = { renderSize: { width: 180, height: 320 }, generateAllPauses: { imageBatchMs: 0, voiceoverMs: 0 }, musicPollIntervalMs: 200 };
+
+let stopWorker: () => Promise<void>;
+let temporal: Client;
+
+beforeAll(async () => {
+  // the real scene pictures, except scene 2 of a project titled BROKEN: its picture fails as a provider refusal would
+  const real = createStoryboardActivities();
+  const generateSceneImage: typeof real.generateSceneImage = async (input) => {
+    const project = await prisma.project.findUnique({ where: { id: input.projectId }, select: { title: true } });
+    if (project?.title === BROKEN && input.cellIndex === 1) throw ApplicationFailure.nonRetryable("the image service refused this prompt", "ProviderRejected");
+    return real.generateSceneImage(input);
+  };
+  const worker = await startTestWorker({ activities: { generateSceneImage } });
+  stopWorker = worker.stop;
+  temporal = worker.client;
+}, 60_000);
+afterAll(async () => {
+  await stopWorker?.();
+  await prisma.$disconnect();
+});
+
+async function makeVideo(title: string, music: boolean) {
+  const user = await createTestUser();
+  const options = MakeVideoOptionsSchema.parse({ title, topic: "How lighthouse keepers kept the lamps burning through storms", format: "9:16", duration: 10, quality: 720, music, musicVolume: 30 });
+  const { id, projectId } = await startMakeVideo(user.id, options, { makeCurrent: false, tuning: TUNING });
+  const deadline = Date.now() + 8 * 60_000;
+  let row = await prisma.videoRun.findUniqueOrThrow({ where: { id } });
+  while (row.status === "running" && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    row = await prisma.videoRun.findUniqueOrThrow({ where: { id } });
+  }
+  const handle = temporal.workflow.getHandle(makeVideoWorkflowId(projectId));
+  const events = (await handle.fetchHistory()).events ?? [];
+  /** Where in the run's history a child of `type` was started, or ended. */
+  const childIds = new Map<string, string>();
+  for (const e of events) {
+    const a = e.startChildWorkflowExecutionInitiatedEventAttributes;
+    if (a) childIds.set(a.workflowId!, a.workflowType!.name!);
+  }
+  const at = (type: string, what: "started" | "ended") =>
+    events.findIndex((e) => {
+      const a = what === "started" ? e.startChildWorkflowExecutionInitiatedEventAttributes : e.childWorkflowExecutionCompletedEventAttributes;
+      if (!a) return false;
+      const name = what === "started" ? (a as { workflowType?: { name?: string | null } | null }).workflowType?.name : childIds.get((a as { workflowExecution?: { workflowId?: string | null } | null }).workflowExecution?.workflowId ?? "");
+      return name === type;
+    });
+  return { row, projectId, progress: await handle.query(makeVideoProgressQuery), at };
+}
+
+describe("make-video as a pipeline", () => {
+  it("music made beside the scenes and mixed in the render's own sound step; thumbnail while it renders; one video with sound and audible music", async () => {
+    const { row, projectId, progress, at } = await makeVideo("Keepers of the light", true);
+    expect(row.error).toBeNull();
+    expect(row.status).toBe("completed");
+
+    // the music began before the scene media were done, the thumbnail before the render was
+    expect(at("musicTracksWorkflow", "started")).toBeGreaterThan(-1);
+    expect(at("musicTracksWorkflow", "started")).toBeLessThan(at("generateAllContentWorkflow", "ended"));
+    expect(at("thumbnailWorkflow", "started")).toBeLessThan(at("renderVideoWorkflow", "ended"));
+    // no second pass: the mix had nothing left to do, and no mix workflow ran
+    expect(progress.stages.find((s) => s.stage === "mix")?.state).toBe("skipped");
+    expect(at("backgroundMusicWorkflow", "started")).toBe(-1);
+
+    const videos = await prisma.renderedVideo.findMany({ where: { projectId, status: "completed" } });
+    expect(videos).toHaveLength(1);
+    expect(videos[0]!.withMusic).toBe(true);
+    const file = mediaFilePath(await prisma.mediaFile.findUniqueOrThrow({ where: { id: videos[0]!.mediaFileId! } }));
+    const facts = await probeVideo(file);
+    expect(facts.video.durationSeconds).toBeGreaterThan(7);
+    expect(facts.video.durationSeconds).toBeLessThan(16);
+    expect(facts.audio).not.toBeNull();
+    expect(Math.abs(facts.audio!.durationSeconds - facts.video.durationSeconds)).toBeLessThan(0.5);
+    // the music fills the pauses between the voice's sentences and scenes: nowhere inside is the sound silent
+    const { stderr } = await run("ffmpeg", ["-hide_banner", "-ss", "0.5", "-t", String(facts.video.durationSeconds - 1.5), "-i", file, "-af", "silencedetect=noise=-50dB:d=0.25", "-f", "null", "-"]);
+    expect(stderr.match(/silence_start/g) ?? []).toEqual([]);
+  }, 600_000);
+
+  it("a scene whose picture fails fails the video, that scene named; nothing is rendered", async () => {
+    const { row, projectId, progress } = await makeVideo(BROKEN, false);
+    expect(row.status).toBe("failed");
+    expect(row.stage).toBe("media");
+    expect(row.error).toMatch(/^Making pictures and voiceovers failed: .*Scene 2's image: the image service refused this prompt/);
+    expect(progress.stages.find((s) => s.stage === "media")?.state).toBe("failed");
+    expect(progress.stages.find((s) => s.stage === "render")?.state).toBe("pending");
+    expect(await prisma.renderedVideo.count({ where: { projectId } })).toBe(0);
+  }, 600_000);
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { cloudLikeLatencyMs, withCloudLikeImages } from "~/providers/cloud-like-latency";
+import type { ImageProvider } from "~/providers/types";
+
+const image = { name: "Offline illustrator", source: "offline", listModels: async () => [], generateImage: async () => ({ image: Buffer.from("png"), mimeType: "image/png" }) } as unknown as ImageProvider;
+
+describe("cloud-like waits for the offline providers (FAKE_PROVIDER_LATENCY_MS)", () => {
+  it("reads the wait from the environment, none when unset or not a positive number, at most a minute", () => {
+    expect(cloudLikeLatencyMs({})).toBe(0);
+    expect(cloudLikeLatencyMs({ FAKE_PROVIDER_LATENCY_MS: "2500" })).toBe(2500);
+    expect(cloudLikeLatencyMs({ FAKE_PROVIDER_LATENCY_MS: "-3" })).toBe(0);
+    expect(cloudLikeLatencyMs({ FAKE_PROVIDER_LATENCY_MS: "soon" })).toBe(0);
+    expect(cloudLikeLatencyMs({ FAKE_PROVIDER_LATENCY_MS: "999999" })).toBe(60_000);
+  });
+
+  it("a picture answers after the wait, with the same result; the provider is otherwise itself", async () => {
+    const slow = withCloudLikeImages(image, 150);
+    const started = performance.now();
+    const result = await slow.generateImage({ prompt: "a lighthouse", aspectRatio: "16:9" });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(String(result.image)).toBe("png");
+    expect(slow.source).toBe("offline");
+    const quick = performance.now();
+    await slow.listModels();
+    expect(performance.now() - quick).toBeLessThan(100);
+    expect(withCloudLikeImages(image, 0)).toBe(image);
+  });
+});
