@@ -6,7 +6,7 @@ import path from "node:path";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { WORK_CLASSES } from "../../workflows/shared/queue-names";
-import { PlatformEnvSchema } from "./platforms/platform-env.server";
+import { PlatformEnvSchema } from "../lib/platform-env-schema";
 
 const port = z.coerce.number().int().min(1).max(65535);
 
