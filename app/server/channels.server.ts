@@ -129,8 +129,16 @@ export async function getChannel(userId: string, id: string): Promise<ChannelVie
   return toChannelView(await requireOwnChannel(userId, id));
 }
 
+/** The kit's logo must be a picture of the creator's own (an upload, e.g. their watermark image): decision 249. */
+async function requireOwnLogo(userId: string, kit: ChannelKit | undefined): Promise<void> {
+  if (!kit?.logoFileId) return;
+  const file = await prisma.mediaFile.findFirst({ where: { id: kit.logoFileId, userId }, select: { mimeType: true } });
+  if (!file || !file.mimeType.startsWith("image/")) throw jsonError(400, "logoFileId must be one of your uploaded images.", { field: "kit.logoFileId" });
+}
+
 export async function createChannel(userId: string, input: ChannelInput, extra: Extra = {}): Promise<ChannelView> {
   if ((await prisma.channel.count({ where: { userId } })) >= CHANNEL_LIMITS.channels) throw jsonError(409, `A creator has at most ${CHANNEL_LIMITS.channels} channels.`, { field: "name" });
+  await requireOwnLogo(userId, input.kit);
   const accounts = await resolveAccounts(userId, input.accounts);
   const channel = await prisma.channel.create({
     data: {
@@ -155,6 +163,7 @@ export async function createChannel(userId: string, input: ChannelInput, extra: 
 
 export async function updateChannel(userId: string, id: string, patch: z.output<typeof ChannelPatchSchema>): Promise<ChannelView> {
   await requireOwnChannel(userId, id);
+  await requireOwnLogo(userId, patch.kit);
   const accounts = patch.accounts ? await resolveAccounts(userId, patch.accounts) : null;
   const scheduleChanged = patch.schedule !== undefined || patch.timeZone !== undefined;
   await prisma.$transaction(async (tx) => {

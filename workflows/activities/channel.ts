@@ -5,7 +5,7 @@
 // moves nothing twice: an idea goes from approved to publishing once, and a run waiting to start is handed back to
 // the workflow, whose start joins a run already going.
 import type { Prisma } from "~/generated/prisma/client";
-import { CHANNEL_PLATFORMS, ChannelKitSchema, ScheduleSchema, optionsFromKit, slotsBetween } from "~/lib/channel";
+import { CHANNEL_PLATFORMS, ChannelKitSchema, ScheduleSchema, brandFromKit, optionsFromKit, slotsBetween } from "~/lib/channel";
 import type { MakeVideoOptions } from "~/lib/make-video-options";
 import { prisma } from "~/core/db.server";
 import { isRefusal } from "~/core/refusal.server";
@@ -82,6 +82,8 @@ export function createChannelActivities() {
           const started = await prisma.$transaction(async (tx) => {
             const claimed = await tx.channelIdea.updateMany({ where: { id: idea.id, status: "queued" }, data: { status: "making", error: null } });
             if (claimed.count === 0) return null;
+            // the kit's cards, logo, watermark and caption look go with the project to its render (decision 249)
+            await tx.project.update({ where: { id: project.id }, data: { brand: brandFromKit(kit) as unknown as Prisma.InputJsonValue } });
             const run = await tx.videoRun.create({
               data: { userId, projectId: project.id, options: options as unknown as Prisma.InputJsonValue, status: "queued", stage: "queued", workflowId: makeVideoWorkflowId(project.id), startedAt: now },
             });
