@@ -59,6 +59,8 @@ export const ChannelKitSchema = z
     hashtags: z.array(HashtagSchema).max(CHANNEL_LIMITS.hashtags, `At most ${CHANNEL_LIMITS.hashtags} hashtags.`).default([]),
     privacyStatus: z.enum(PRIVACY_STATUSES).default("public"),
     youtubeCategoryId: z.enum(YOUTUBE_CATEGORY_IDS).default("22"),
+    /** What the channel is about: the model suggesting ideas reads it (decision 250). */
+    topic: z.string().trim().max(500, "topic must be at most 500 characters.").optional().transform((v) => v || undefined),
     // ── drawn into the video (decision 249) ──
     /** An image the creator uploaded (a MediaFile id): on the intro and outro cards, and the watermark when `watermark`. */
     logoFileId: z.string().trim().min(1).max(64).optional(),
@@ -140,6 +142,9 @@ export type ChannelInput = z.output<typeof ChannelInputSchema>;
 /** A change: only the fields sent change (no defaults filled in). */
 export const ChannelPatchSchema = z.object(channelFields).partial().strict();
 
+/** The most ideas one suggestion asks the model for. */
+export const IDEAS_PER_SUGGESTION = 20;
+
 export const IdeaInputSchema = z
   .object({
     title: z.string({ message: "title is required." }).trim().min(1, "title is required.").max(200, "title must be at most 200 characters."),
@@ -155,9 +160,16 @@ export const AddIdeasSchema = z
     text: z.string().max(100_000, "text must be at most 100,000 characters.").optional(),
     /** CSV with a header row holding title (and optionally topic). */
     csv: z.string().max(1_000_000, "csv must be at most 1,000,000 characters.").optional(),
+    /** Ideas the creator's text model suggests from the channel's topic and its past videos (decision 250). */
+    suggest: z
+      .object({
+        count: z.int("suggest.count must be a whole number.").min(1, "suggest.count must be at least 1.").max(IDEAS_PER_SUGGESTION, `suggest.count must be at most ${IDEAS_PER_SUGGESTION}.`).default(5),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
-  .refine((b) => [b.ideas, b.text, b.csv].filter((v) => v !== undefined).length === 1, { message: "Send one of ideas, text or csv.", path: ["ideas"] });
+  .refine((b) => [b.ideas, b.text, b.csv, b.suggest].filter((v) => v !== undefined).length === 1, { message: "Send one of ideas, text, csv or suggest.", path: ["ideas"] });
 
 /** Pasted lines as ideas: "title | topic" or "title"; blank lines skipped. */
 export function ideasFromText(text: string): { title: string; topic?: string }[] {

@@ -120,7 +120,7 @@ export default function ChannelPage() {
 function IdeasCard({ base, unscheduled, onChange }: { base: string; unscheduled: IdeaView[]; onChange: () => void }) {
   const [text, setText] = useState("");
   const add = useMutation({
-    mutationFn: (body: { text: string } | { csv: string }) => apiRequest<{ ideas: IdeaView[] }>("POST", `${base}/ideas`, body),
+    mutationFn: (body: { text: string } | { csv: string } | { suggest: { count: number } }) => apiRequest<{ ideas: IdeaView[] }>("POST", `${base}/ideas`, body),
     onSuccess: ({ ideas }) => {
       setText("");
       toast({ title: "Ideas Added", description: `${ideas.length} added to the queue.` });
@@ -149,6 +149,9 @@ function IdeasCard({ base, unscheduled, onChange }: { base: string; unscheduled:
             <span className="mr-2">Import CSV</span>
             <input type="file" accept=".csv,text/csv" aria-label="Ideas CSV" className="text-sm" onChange={(e) => void e.target.files?.[0]?.text().then((csv) => add.mutate({ csv }))} />
           </label>
+          <Button variant="outline" onClick={() => add.mutate({ suggest: { count: 5 } })} disabled={add.isPending} title="Your text model (Gemini) suggests five ideas from the channel's topic and its past videos">
+            Suggest 5 ideas
+          </Button>
         </div>
         {unscheduled.length ? (
           <div>
@@ -238,6 +241,9 @@ function KitCard({ channel, base, onChange }: { channel: ChannelView; base: stri
             </select>
           </Field>
         </div>
+        <Field label="What the channel is about (ideas are suggested from it)" id="kit-topic">
+          <Input id="kit-topic" value={kit.topic ?? ""} maxLength={500} onChange={(e) => set("topic", e.target.value || undefined)} placeholder="e.g. strange facts about the deep sea" />
+        </Field>
         <fieldset className="grid gap-3">
           <legend className="text-sm font-medium text-slate-200">The look of every video</legend>
           <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
