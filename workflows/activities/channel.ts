@@ -10,6 +10,7 @@ import type { MakeVideoOptions } from "~/lib/make-video-options";
 import { prisma } from "~/core/db.server";
 import { isRefusal } from "~/core/refusal.server";
 import { assertMakeVideoAllowed, createProjectForRun } from "~/core/video-run.server";
+import { CONCURRENCY_LIMITS } from "~/lib/limits";
 import { CHANNEL_HORIZON_DAYS, type ChannelStep } from "../shared/channel";
 import { makeVideoWorkflowId } from "../shared/make-video";
 
@@ -74,7 +75,11 @@ export function createChannelActivities() {
       // 3. videos due to start (leadHours before their slot, or at once when the slot is nearer), and starts a crash interrupted
       const make: ChannelStep["make"] = [];
       const due = await prisma.channelIdea.findMany({ where: { channelId, status: "queued", slotAt: { not: null, lte: new Date(nowMs + leadMs) } }, orderBy: { slotAt: "asc" } });
+      // never more videos in the making than the creator could start by hand (CONCURRENCY_LIMITS, as the web's
+      // run slots count them): the rest stay queued, earliest slot first, and start as those finish
+      let open = await prisma.videoRun.count({ where: { userId, status: { in: ["queued", "running"] } } });
       for (const idea of due) {
+        if (open >= CONCURRENCY_LIMITS.pipelineRunsPerUser) break;
         const options = optionsFromKit(kit, idea);
         try {
           await assertMakeVideoAllowed(userId, options);
@@ -95,6 +100,7 @@ export function createChannelActivities() {
             continue;
           }
           make.push({ ideaId: idea.id, runId: started.id, projectId: project.id });
+          open++;
         } catch (e) {
           const refusal = await refusalOf(e);
           if (!refusal) throw e;
