@@ -7,7 +7,7 @@
 import { AbsoluteFill, useCurrentFrame, useVideoConfig } from "remotion";
 import { z } from "zod";
 import {
-  CAPTION_FONT_FAMILY,
+  CAPTION_FONT_FAMILIES,
   captionGeometry,
   DEFAULT_CAPTION_STYLE,
   HIGHLIGHT_COLOR,
@@ -68,8 +68,8 @@ export function CaptionBox({
             padding: `${g.padY}px ${g.padX}px`,
             borderRadius: boxed ? g.fontSize * 0.3 : 0,
             backgroundColor: boxed ? "rgba(0, 0, 0, 0.6)" : "transparent",
-            color: "white",
-            fontFamily: CAPTION_FONT_FAMILY,
+            color: style.color ?? "white",
+            fontFamily: CAPTION_FONT_FAMILIES[style.font ?? "sans"],
             fontWeight: 700,
             fontSize: g.fontSize,
             lineHeight: `${g.lineHeight}px`,

@@ -3,6 +3,7 @@
 // The fast renderer compiles the same timeline to ffmpeg; nothing about the picture is decided here.
 import { useMemo } from "react";
 import { AbsoluteFill, Html5Audio, Img, OffthreadVideo, Sequence, staticFile, useCurrentFrame, useVideoConfig } from "remotion";
+import { BrandCard } from "./BrandCard";
 import { CaptionBox } from "./Caption";
 import { ClipLayer } from "./ClipLayer";
 import type { StoryboardVideoProps } from "./props";
@@ -55,6 +56,7 @@ function Layer({ layer, durationInFrames }: { layer: SceneLayer; durationInFrame
       <OffthreadVideo src={resolveSrc(layer.src)} muted style={{ width: "100%", height: "100%", objectFit: "cover" }} />
     );
   }
+  if (layer.kind === "card") return <BrandCard card={layer} />;
   return <AbsoluteFill style={{ backgroundColor: layer.color }} />;
 }
 
@@ -114,6 +116,15 @@ export function TimelineVideo({ timeline }: { timeline: Timeline }) {
           <CaptionBox lines={overlay.lines} highlightWord={overlay.highlightWord} style={overlay.style} />
         </Sequence>
       ))}
+      {timeline.watermark ? (
+        <Sequence key="watermark" from={timeline.watermark.fromFrame} durationInFrames={timeline.watermark.durationInFrames}>
+          <Img
+            alt=""
+            src={resolveSrc(timeline.watermark.src)}
+            style={{ position: "absolute", left: timeline.watermark.x, top: timeline.watermark.y, width: timeline.watermark.size, height: timeline.watermark.size }}
+          />
+        </Sequence>
+      ) : null}
       {timeline.audio.map((track, i) =>
         track.volume > 0 ? (
           <Sequence key={`audio-${i}`} from={track.fromFrame} durationInFrames={track.durationInFrames} layout="none">

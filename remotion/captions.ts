@@ -5,10 +5,14 @@
 // (both renderers), the composition, the Player preview and the storyboard's controls.
 // Pure: no React, no Node.
 import { CAPTION_FONT_WIDTHS, WIDEST_EM } from "./caption-metrics";
-import type { CaptionSize, CaptionStyle } from "../app/lib/caption-style";
+import { MONO_FONT_WIDTHS, MONO_WIDEST_EM, SERIF_FONT_WIDTHS, SERIF_WIDEST_EM } from "./caption-metrics-brand";
+import type { CaptionFont, CaptionSize, CaptionStyle } from "../app/lib/caption-style";
 import type { WordTiming } from "./word-timings";
 
 export {
+  CAPTION_FONTS,
+  CAPTION_FONT_LABELS,
+  type CaptionFont,
   CAPTION_POSITION_LABELS,
   CAPTION_POSITIONS,
   CAPTION_PRESET_LABELS,
@@ -24,6 +28,17 @@ export {
 
 /** The caption font: DejaVu Sans Bold in the renderers (Debian's Chromium), the same stack in the preview. */
 export const CAPTION_FONT_FAMILY = "DejaVu Sans, Helvetica, Arial, sans-serif";
+/** Each caption font's CSS stack (the brand kit's choice, issue 52). */
+export const CAPTION_FONT_FAMILIES: Record<CaptionFont, string> = {
+  sans: CAPTION_FONT_FAMILY,
+  serif: "DejaVu Serif, Georgia, serif",
+  mono: "DejaVu Sans Mono, monospace",
+};
+const FONT_WIDTHS: Record<CaptionFont, { widths: Readonly<Record<number, number>>; widest: number }> = {
+  sans: { widths: CAPTION_FONT_WIDTHS, widest: WIDEST_EM },
+  serif: { widths: SERIF_FONT_WIDTHS, widest: SERIF_WIDEST_EM },
+  mono: { widths: MONO_FONT_WIDTHS, widest: MONO_WIDEST_EM },
+};
 /** The highlighted word's colour in the word-highlight preset. */
 export const HIGHLIGHT_COLOR = "#FFD400";
 const LINE_HEIGHT = 1.25;
@@ -107,10 +122,11 @@ export function captionGeometry(
 }
 
 /** The width of a text in the caption font, px. */
-export function measureCaptionText(text: string, fontSize: number): number {
+export function measureCaptionText(text: string, fontSize: number, font: CaptionFont = "sans"): number {
+  const { widths, widest } = FONT_WIDTHS[font];
   let em = 0;
   for (const c of text)
-    em += CAPTION_FONT_WIDTHS[c.codePointAt(0)!] ?? WIDEST_EM;
+    em += widths[c.codePointAt(0)!] ?? widest;
   return em * fontSize;
 }
 
@@ -118,11 +134,11 @@ export function measureCaptionText(text: string, fontSize: number): number {
 const NO_LINE_START = /^[、。，．,.！？!?）)」』”’ー…・：；:;]/u;
 
 /** A word cut greedily into pieces no wider than `maxWidth`; a piece never starts with closing punctuation. */
-function breakGreedily(word: string, maxWidth: number, fontSize: number): string[] {
+function breakGreedily(word: string, maxWidth: number, fontSize: number, font: CaptionFont = "sans"): string[] {
   const pieces: string[] = [];
   let piece = "";
   for (const c of word) {
-    if (piece && measureCaptionText(piece + c, fontSize) > maxWidth) {
+    if (piece && measureCaptionText(piece + c, fontSize, font) > maxWidth) {
       const chars = [...piece];
       // the character before the punctuation moves down with it
       const carried = NO_LINE_START.test(c) && chars.length > 1 ? chars.pop()! : "";
@@ -139,17 +155,17 @@ function breakGreedily(word: string, maxWidth: number, fontSize: number): string
  * A word too wide for any line (or a sentence written without spaces), cut into as few pieces as fit, of even
  * widths: the narrowest width that needs no more pieces than the greedy cut (so no line is left with two letters).
  */
-function breakWord(word: string, maxWidth: number, fontSize: number): string[] {
-  const greedy = breakGreedily(word, maxWidth, fontSize);
+function breakWord(word: string, maxWidth: number, fontSize: number, font: CaptionFont = "sans"): string[] {
+  const greedy = breakGreedily(word, maxWidth, fontSize, font);
   if (greedy.length < 2) return greedy;
-  let narrow = measureCaptionText(word, fontSize) / greedy.length;
+  let narrow = measureCaptionText(word, fontSize, font) / greedy.length;
   let wide = maxWidth;
   for (let step = 0; step < 16 && wide - narrow > 0.5; step++) {
     const middle = (narrow + wide) / 2;
-    if (breakGreedily(word, middle, fontSize).length <= greedy.length) wide = middle;
+    if (breakGreedily(word, middle, fontSize, font).length <= greedy.length) wide = middle;
     else narrow = middle;
   }
-  return breakGreedily(word, wide, fontSize);
+  return breakGreedily(word, wide, fontSize, font);
 }
 
 /** Words split greedily into lines no wider than `maxWidth` (px at `fontSize`), at most `maxWords` words each. */
@@ -157,21 +173,22 @@ export function splitIntoLines(
   words: readonly string[],
   maxWidth: number,
   fontSize: number,
-  maxWords = 1000
+  maxWords = 1000,
+  font: CaptionFont = "sans"
 ): string[][] {
   const lines: string[][] = [];
   let line: string[] = [];
   for (const word of words) {
     const pieces =
-      measureCaptionText(word, fontSize) > maxWidth
-        ? breakWord(word, maxWidth, fontSize)
+      measureCaptionText(word, fontSize, font) > maxWidth
+        ? breakWord(word, maxWidth, fontSize, font)
         : [word];
     for (const piece of pieces) {
       const candidate = [...line, piece].join(" ");
       if (
         line.length > 0 &&
         (line.length >= maxWords ||
-          measureCaptionText(candidate, fontSize) > maxWidth)
+          measureCaptionText(candidate, fontSize, font) > maxWidth)
       ) {
         lines.push(line);
         line = [];
@@ -204,7 +221,7 @@ type Piece = { text: string; word: number; start: number; endsSentence: boolean 
  * spaces (Chinese, Japanese: the voice gives it as one "word") is also cut after each full stop; a piece starts
  * when its share of the word's characters does, so a long run is captioned in order rather than all at once.
  */
-function piecesOf(words: readonly WordTiming[], maxLineWidth: number, fontSize: number): Piece[] {
+function piecesOf(words: readonly WordTiming[], maxLineWidth: number, fontSize: number, font: CaptionFont = "sans"): Piece[] {
   const pieces: Piece[] = [];
   words.forEach((w, i) => {
     const total = [...w.text].length;
@@ -212,8 +229,8 @@ function piecesOf(words: readonly WordTiming[], maxLineWidth: number, fontSize: 
     const segments = w.text.split(CJK_SENTENCE_BREAK);
     segments.forEach((segment, s) => {
       const split =
-        measureCaptionText(segment, fontSize) > maxLineWidth
-          ? breakWord(segment, maxLineWidth, fontSize)
+        measureCaptionText(segment, fontSize, font) > maxLineWidth
+          ? breakWord(segment, maxLineWidth, fontSize, font)
           : [segment];
       for (const text of split) {
         pieces.push({ text, word: i, start: w.start + ((w.end - w.start) * before) / total, endsSentence: false });
@@ -242,7 +259,8 @@ export function captionCuesFor(
 ): CaptionCue[] {
   if (style.preset === "none" || words.length === 0) return [];
   const g = captionGeometry(style, width, height);
-  const pieces = piecesOf(words, g.maxLineWidth, g.fontSize);
+  const font = style.font ?? "sans";
+  const pieces = piecesOf(words, g.maxLineWidth, g.fontSize, font);
   // sentences, each as the piece indexes it holds
   const sentences: number[][] = [];
   let sentence: number[] = [];
@@ -263,7 +281,8 @@ export function captionCuesFor(
       indexes.map((i) => pieces[i]!.text),
       g.maxLineWidth,
       g.fontSize,
-      g.maxWordsPerLine
+      g.maxWordsPerLine,
+      font
     );
     let k = 0;
     for (let l = 0; l < lines.length; l += g.maxLines) {

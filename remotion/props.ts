@@ -1,6 +1,6 @@
 // The composition's input, validated with zod by Remotion (Studio shows it as a form) and by the render activity.
 import { z } from "zod";
-import { CAPTION_POSITIONS, CAPTION_PRESETS, CAPTION_SIZES } from "./captions";
+import { CAPTION_FONTS, CAPTION_POSITIONS, CAPTION_PRESETS, CAPTION_SIZES } from "./captions";
 
 export const COMPOSITION_ID = "StoryboardVideo";
 
@@ -41,7 +41,28 @@ export const captionStyleSchema = z.object({
   preset: z.enum(CAPTION_PRESETS),
   position: z.enum(CAPTION_POSITIONS),
   size: z.enum(CAPTION_SIZES),
+  /** The brand kit's caption font and text colour (issue 52); sans and white when absent. */
+  font: z.enum(CAPTION_FONTS).optional(),
+  color: z.string().regex(/^#[0-9A-Fa-f]{6}$/).optional(),
 });
+
+/**
+ * A channel's brand kit as the video draws it (issue 52, decision 249): an intro and an outro card (the brand colour,
+ * the logo, a line of text in the text colour) before the first and after the last scene, and the watermark (a
+ * picture already sized and faded by the render activity) in a top corner while the scenes play.
+ */
+export const brandSchema = z.object({
+  color: z.string().regex(/^#[0-9A-Fa-f]{6}$/),
+  textColor: z.string().regex(/^#[0-9A-Fa-f]{6}$/),
+  /** The logo, shown on the cards. */
+  logoSrc: z.string().min(1).optional(),
+  /** The watermark picture (square, faded), drawn at its size in the top-left corner. */
+  watermarkSrc: z.string().min(1).optional(),
+  intro: z.string().max(120).optional(),
+  outro: z.string().max(120).optional(),
+  cardSeconds: z.number().min(0.5).max(5),
+});
+export type BrandProps = z.infer<typeof brandSchema>;
 
 export const storyboardVideoSchema = z.object({
   width: z.number().int().min(16).multipleOf(2),
@@ -54,6 +75,8 @@ export const storyboardVideoSchema = z.object({
   captionStyle: captionStyleSchema.optional(),
   /** The video's transition between scenes and its length; hard cuts when absent. */
   transition: z.object({ kind: z.enum(TRANSITION_KINDS), seconds: z.number().min(0.1).max(2) }).optional(),
+  /** The channel's brand kit (issue 52); no cards and no watermark when absent. */
+  brand: brandSchema.optional(),
 });
 
 export type StoryboardScene = z.infer<typeof sceneSchema>;

@@ -5,7 +5,7 @@
 // same timeline into one ffmpeg run. The motion is written once, over an `Arithmetic`, so the composition
 // evaluates it with numbers and the fast renderer turns the very same formula into an ffmpeg expression.
 // Pure: no React, no Node.
-import { captionCuesFor, DEFAULT_CAPTION_STYLE, type CaptionStyle } from "./captions";
+import { captionCuesFor, DEFAULT_CAPTION_STYLE, safeZoneFor, type CaptionStyle } from "./captions";
 import type { StoryboardVideoProps } from "./props";
 import { sceneDurationInFrames } from "./timing";
 import { wordTimingsFor } from "./word-timings";
@@ -35,7 +35,12 @@ export type ClipLayer = { kind: "clip"; src: string; durationInSeconds?: number 
 export function clipLoopFrames(durationInSeconds: number, fps: number): number {
   return Math.max(1, Math.floor(durationInSeconds * fps) - 1);
 }
-export type SceneLayer = ColorLayer | ImageLayer | ClipLayer;
+/**
+ * A brand card (issue 52, decision 249): the channel's colour, its logo and a line of text, still. Drawn by the
+ * composition's BrandCard; the fast renderer has the same component rasterise it once and shows that picture.
+ */
+export type CardLayer = { kind: "card"; color: string; textColor: string; text: string; logoSrc?: string };
+export type SceneLayer = ColorLayer | ImageLayer | ClipLayer | CardLayer;
 
 /**
  * How a scene comes in (decision 225): during its first `durationInFrames` frames it is drawn over the scene before,
@@ -77,6 +82,9 @@ export type AudioTrack = {
   fadeOutFrames: number;
 };
 
+/** The channel's watermark: a square picture (sized and faded beforehand) at (x, y), over the scenes between the cards. */
+export type Watermark = { src: string; x: number; y: number; size: number; fromFrame: number; durationInFrames: number };
+
 export type Timeline = {
   width: number;
   height: number;
@@ -86,7 +94,21 @@ export type Timeline = {
   scenes: TimelineScene[];
   overlays: Overlay[];
   audio: AudioTrack[];
+  watermark?: Watermark;
 };
+
+/** The watermark's square: an eighth of the frame's short side (even), in the safe area's top-right corner. */
+export function watermarkBox(width: number, height: number): { x: number; y: number; size: number } {
+  const zone = safeZoneFor(width, height);
+  const size = Math.round((Math.min(width, height) * 0.125) / 2) * 2;
+  return { x: Math.round((width * (1 - zone.right) - size) / 2) * 2, y: Math.round((height * zone.top) / 2) * 2, size };
+}
+
+/** The frames of the intro and the outro card the props' brand asks for (0 without). */
+export function brandCardFrames(brand: StoryboardVideoProps["brand"], fps: number): { intro: number; outro: number } {
+  const frames = brand ? Math.max(1, Math.round(brand.cardSeconds * fps)) : 0;
+  return { intro: brand?.intro !== undefined ? frames : 0, outro: brand?.outro !== undefined ? frames : 0 };
+}
 
 /** The one definition of the video, from the composition's props. */
 export function buildTimeline(props: StoryboardVideoProps): Timeline {
@@ -94,8 +116,11 @@ export function buildTimeline(props: StoryboardVideoProps): Timeline {
   const scenes: TimelineScene[] = [];
   const overlays: Overlay[] = [];
   const audio: AudioTrack[] = [];
+  const brand = props.brand;
+  const cards = brandCardFrames(brand, fps);
+  // the kit's caption font and colour are in the style (planProps puts them there), which both renderers draw with
   const style = props.captionStyle ?? DEFAULT_CAPTION_STYLE;
-  let fromFrame = 0;
+  let fromFrame = cards.intro;
   for (const [index, scene] of props.scenes.entries()) {
     const durationInFrames = sceneDurationInFrames(scene.audioDurationInSeconds, fps);
     const layer: SceneLayer = scene.clipSrc
@@ -128,13 +153,22 @@ export function buildTimeline(props: StoryboardVideoProps): Timeline {
     }
     fromFrame += durationInFrames;
   }
+  const contentFrom = cards.intro;
+  const contentFrames = fromFrame - contentFrom;
+  const card = (text: string): CardLayer => ({ kind: "card", color: brand!.color, textColor: brand!.textColor, text, ...(brand!.logoSrc ? { logoSrc: brand!.logoSrc } : {}) });
+  if (brand?.intro !== undefined && cards.intro > 0) scenes.unshift({ index: -1, fromFrame: 0, durationInFrames: cards.intro, layer: card(brand.intro) });
+  if (brand?.outro !== undefined && cards.outro > 0) {
+    scenes.push({ index: props.scenes.length, fromFrame, durationInFrames: cards.outro, layer: card(brand.outro) });
+    fromFrame += cards.outro;
+  }
   const durationInFrames = Math.max(1, fromFrame);
+  const watermark = brand?.watermarkSrc ? { src: brand.watermarkSrc, ...watermarkBox(props.width, props.height), fromFrame: contentFrom, durationInFrames: contentFrames } : undefined;
   if (props.music && props.music.volume > 0) {
     // a short fade in and out so the music does not start or stop abruptly
     const fade = Math.min(fps, Math.floor(durationInFrames / 4));
     audio.push({ kind: "music", src: props.music.src, fromFrame: 0, durationInFrames, volume: props.music.volume, loop: true, fadeInFrames: fade, fadeOutFrames: fade });
   }
-  return { width: props.width, height: props.height, fps, durationInFrames, background: "#000000", scenes, overlays, audio };
+  return { width: props.width, height: props.height, fps, durationInFrames, background: "#000000", scenes, overlays, audio, ...(watermark ? { watermark } : {}) };
 }
 
 /** The loudness factor (0 to 1) of a track at a frame of the whole video, fades included. */

@@ -15,10 +15,18 @@ export const CAPTION_SIZES = ["small", "medium", "large"] as const;
 export type CaptionPreset = (typeof CAPTION_PRESETS)[number];
 export type CaptionPosition = (typeof CAPTION_POSITIONS)[number];
 export type CaptionSize = (typeof CAPTION_SIZES)[number];
+/** The caption fonts a channel's brand kit may pick (issue 52): all bold, all in Debian's fonts-dejavu-core. */
+export const CAPTION_FONTS = ["sans", "serif", "mono"] as const;
+export type CaptionFont = (typeof CAPTION_FONTS)[number];
+export const CAPTION_FONT_LABELS: Record<CaptionFont, string> = { sans: "Sans (DejaVu Sans)", serif: "Serif (DejaVu Serif)", mono: "Monospace (DejaVu Sans Mono)" };
 export type CaptionStyle = {
   preset: CaptionPreset;
   position: CaptionPosition;
   size: CaptionSize;
+  /** The brand kit's caption font; sans (DejaVu Sans Bold) when absent. */
+  font?: CaptionFont;
+  /** The brand kit's caption text colour ("#RRGGBB"); white when absent. */
+  color?: string;
 };
 
 export const CAPTION_PRESET_LABELS: Record<CaptionPreset, string> = {

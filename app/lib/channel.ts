@@ -2,7 +2,8 @@
 // zod schemas every door shares (the pages, /api/v1), and the pure rules around them: the slots a weekly schedule
 // makes in the channel's time zone, and the make-video options an idea gets from the kit. No I/O here.
 import { z } from "zod";
-import { CAPTION_POSITIONS, CAPTION_PRESETS, CAPTION_SIZES } from "./caption-style";
+import { HexColorSchema, type VideoBrand } from "./brand";
+import { CAPTION_FONTS, CAPTION_POSITIONS, CAPTION_PRESETS, CAPTION_SIZES } from "./caption-style";
 import { PRIVACY_STATUSES, YOUTUBE_CATEGORY_IDS } from "./constants";
 import { IMAGE_SOURCES } from "./image-source";
 import { DEFAULT_LANGUAGE, LanguageSchema } from "./languages";
@@ -58,6 +59,21 @@ export const ChannelKitSchema = z
     hashtags: z.array(HashtagSchema).max(CHANNEL_LIMITS.hashtags, `At most ${CHANNEL_LIMITS.hashtags} hashtags.`).default([]),
     privacyStatus: z.enum(PRIVACY_STATUSES).default("public"),
     youtubeCategoryId: z.enum(YOUTUBE_CATEGORY_IDS).default("22"),
+    /** What the channel is about: the model suggesting ideas reads it (decision 250). */
+    topic: z.string().trim().max(500, "topic must be at most 500 characters.").optional().transform((v) => v || undefined),
+    // ── drawn into the video (decision 249) ──
+    /** An image the creator uploaded (a MediaFile id): on the intro and outro cards, and the watermark when `watermark`. */
+    logoFileId: z.string().trim().min(1).max(64).optional(),
+    watermark: z.boolean({ message: "watermark must be true or false." }).default(false),
+    brandColor: HexColorSchema.default("#111827"),
+    brandTextColor: HexColorSchema.default("#FFFFFF"),
+    captionFont: z.enum(CAPTION_FONTS, { message: `captionFont must be one of ${CAPTION_FONTS.join(", ")}.` }).default("sans"),
+    captionColor: HexColorSchema.default("#FFFFFF"),
+    /** The intro card's text; no intro when absent. */
+    introText: z.string().trim().max(120, "introText must be at most 120 characters.").optional(),
+    /** The outro card's text; no outro when absent. */
+    outroText: z.string().trim().max(120, "outroText must be at most 120 characters.").optional(),
+    cardSeconds: z.coerce.number().min(1, "cardSeconds must be at least 1.").max(5, "cardSeconds must be at most 5.").default(2),
   })
   .strict()
   .superRefine((k, ctx) => {
@@ -126,6 +142,9 @@ export type ChannelInput = z.output<typeof ChannelInputSchema>;
 /** A change: only the fields sent change (no defaults filled in). */
 export const ChannelPatchSchema = z.object(channelFields).partial().strict();
 
+/** The most ideas one suggestion asks the model for. */
+export const IDEAS_PER_SUGGESTION = 20;
+
 export const IdeaInputSchema = z
   .object({
     title: z.string({ message: "title is required." }).trim().min(1, "title is required.").max(200, "title must be at most 200 characters."),
@@ -141,9 +160,16 @@ export const AddIdeasSchema = z
     text: z.string().max(100_000, "text must be at most 100,000 characters.").optional(),
     /** CSV with a header row holding title (and optionally topic). */
     csv: z.string().max(1_000_000, "csv must be at most 1,000,000 characters.").optional(),
+    /** Ideas the creator's text model suggests from the channel's topic and its past videos (decision 250). */
+    suggest: z
+      .object({
+        count: z.int("suggest.count must be a whole number.").min(1, "suggest.count must be at least 1.").max(IDEAS_PER_SUGGESTION, `suggest.count must be at most ${IDEAS_PER_SUGGESTION}.`).default(5),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
-  .refine((b) => [b.ideas, b.text, b.csv].filter((v) => v !== undefined).length === 1, { message: "Send one of ideas, text or csv.", path: ["ideas"] });
+  .refine((b) => [b.ideas, b.text, b.csv, b.suggest].filter((v) => v !== undefined).length === 1, { message: "Send one of ideas, text, csv or suggest.", path: ["ideas"] });
 
 /** Pasted lines as ideas: "title | topic" or "title"; blank lines skipped. */
 export function ideasFromText(text: string): { title: string; topic?: string }[] {
@@ -254,6 +280,23 @@ export function optionsFromKit(kit: ChannelKit, idea: { title: string; topic: st
     ...(kit.descriptionFooter ? { descriptionFooter: kit.descriptionFooter } : {}),
     ...(kit.hashtags.length ? { hashtags: kit.hashtags } : {}),
   });
+}
+
+/** What a channel's video shows of its kit and was made with, stored on its project for the render (decision 249). */
+export function brandFromKit(kit: ChannelKit): VideoBrand {
+  return {
+    color: kit.brandColor,
+    textColor: kit.brandTextColor,
+    captionFont: kit.captionFont,
+    captionColor: kit.captionColor,
+    ...(kit.logoFileId ? { logoFileId: kit.logoFileId } : {}),
+    watermark: kit.watermark && !!kit.logoFileId,
+    ...(kit.introText !== undefined ? { intro: kit.introText } : {}),
+    ...(kit.outroText !== undefined ? { outro: kit.outroText } : {}),
+    cardSeconds: kit.cardSeconds,
+    voice: kit.voice,
+    musicMood: kit.music ? (kit.musicMood ?? null) : null,
+  };
 }
 
 /** A description with the channel's footer and hashtags under it, within YouTube's 5,000 characters. */

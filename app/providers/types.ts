@@ -24,6 +24,9 @@ export type ProofreadRequest = { title: string; text: string; language?: string 
 export type SceneSplitRequest = { title: string; script: string; resolution: ResolutionValue; durationSeconds: number; sceneCount: number; seed: string; language?: string };
 export type ScenePlan = { imagePrompt: string; voiceoverText: string };
 export type MetadataRequest = { title: string; script: string; language?: string };
+/** Video ideas for a channel (issue 52, decision 250): from what the channel is about and the titles it already has. */
+export type IdeaSuggestionRequest = { channelTopic: string; pastTitles: string[]; count: number; language?: string };
+export type SuggestedIdea = { title: string; topic: string };
 export type UploadMetadata = { description: string; tags: string[] };
 
 /** A video's scenes offered to a text model to pick Shorts from (issue 51): 0-based, with their spoken seconds. */
@@ -48,6 +51,8 @@ export interface TextProvider {
   pickShortMoments?(request: ShortMomentsRequest): Promise<ShortMoment[]>;
   /** Translation (a cloud model; the offline writer has none: Apertium is used). */
   translateTexts?(request: TranslateRequest): Promise<string[]>;
+  /** A model's ideas for a channel's next videos; absent where there is no model (the offline writer): decision 250. */
+  suggestVideoIdeas?(request: IdeaSuggestionRequest): Promise<SuggestedIdea[]>;
 }
 
 // ── Speech ────────────────────────────────────────────────────────────────────────────────────────

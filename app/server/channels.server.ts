@@ -29,6 +29,9 @@ import { prisma } from "~/core/db.server";
 import { getEnv } from "~/core/env.server";
 import { getTemporalClient, workflowIsRunning } from "./temporal.server";
 import { refusal } from "~/core/refusal.server";
+import { getProviderKeys } from "~/core/settings.server";
+import { textProviderFor } from "~/providers/index.server";
+import { ProviderError } from "~/providers/errors";
 
 export { AddIdeasSchema, ChannelInputSchema, ChannelPatchSchema, IdeaPatchSchema };
 
@@ -129,8 +132,16 @@ export async function getChannel(userId: string, id: string): Promise<ChannelVie
   return toChannelView(await requireOwnChannel(userId, id));
 }
 
+/** The kit's logo must be a picture of the creator's own (an upload, e.g. their watermark image): decision 249. */
+async function requireOwnLogo(userId: string, kit: ChannelKit | undefined): Promise<void> {
+  if (!kit?.logoFileId) return;
+  const file = await prisma.mediaFile.findFirst({ where: { id: kit.logoFileId, userId }, select: { mimeType: true } });
+  if (!file || !file.mimeType.startsWith("image/")) throw refusal(400, "logoFileId must be one of your uploaded images.", { field: "kit.logoFileId" });
+}
+
 export async function createChannel(userId: string, input: ChannelInput, extra: Extra = {}): Promise<ChannelView> {
   if ((await prisma.channel.count({ where: { userId } })) >= CHANNEL_LIMITS.channels) throw refusal(409, `A creator has at most ${CHANNEL_LIMITS.channels} channels.`, { field: "name" });
+  await requireOwnLogo(userId, input.kit);
   const accounts = await resolveAccounts(userId, input.accounts);
   const channel = await prisma.channel.create({
     data: {
@@ -155,6 +166,7 @@ export async function createChannel(userId: string, input: ChannelInput, extra: 
 
 export async function updateChannel(userId: string, id: string, patch: z.output<typeof ChannelPatchSchema>): Promise<ChannelView> {
   await requireOwnChannel(userId, id);
+  await requireOwnLogo(userId, patch.kit);
   const accounts = patch.accounts ? await resolveAccounts(userId, patch.accounts) : null;
   const scheduleChanged = patch.schedule !== undefined || patch.timeZone !== undefined;
   await prisma.$transaction(async (tx) => {
@@ -227,10 +239,40 @@ function csvIdeas(text: string): { title: string; topic?: string }[] {
 }
 
 /** Adds ideas (objects, pasted lines or CSV) to the end of the channel's queue; they take the next free slots. */
+/**
+ * The creator's text model's ideas for the channel (decision 250): from the kit's topic (or the channel's name) and
+ * the titles of its ideas and videos so far, none of them repeated. Without a model (the offline writer) there is
+ * nothing to suggest with: a 409 that says how to add ideas instead.
+ */
+async function suggestedIdeas(userId: string, channel: Channel, count: number): Promise<{ title: string; topic: string }[]> {
+  const provider = textProviderFor(await getProviderKeys(userId));
+  if (provider.source === "offline" || !provider.suggestVideoIdeas) {
+    throw refusal(409, "Suggesting ideas needs a text model: save your Gemini API key in Settings. Without one, type, paste or import your ideas.", { field: "suggest", needsKey: "gemini" });
+  }
+  const kit = ChannelKitSchema.parse(channel.kit);
+  const past = await prisma.channelIdea.findMany({ where: { channelId: channel.id }, orderBy: { position: "desc" }, take: 60, select: { title: true } });
+  const pastTitles = past.map((p) => p.title);
+  let ideas;
+  try {
+    ideas = await provider.suggestVideoIdeas({ channelTopic: kit.topic ?? channel.name, pastTitles, count, language: kit.language });
+  } catch (e) {
+    if (e instanceof ProviderError) throw refusal(502, `${provider.name} could not suggest ideas: ${e.message}`, { field: "suggest" });
+    throw e;
+  }
+  const seen = new Set(pastTitles.map((t) => t.trim().toLowerCase()));
+  return ideas.filter((i) => {
+    const key = i.title.trim().toLowerCase();
+    if (!key || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export async function addIdeas(userId: string, channelId: string, body: z.output<typeof AddIdeasSchema>): Promise<IdeaView[]> {
   const channel = await requireOwnChannel(userId, channelId);
-  const source = body.ideas ? "typed" : body.text !== undefined ? "pasted" : "csv";
-  const raw = body.ideas ?? (body.text !== undefined ? ideasFromText(body.text) : csvIdeas(body.csv!));
+  const source = body.ideas ? "typed" : body.text !== undefined ? "pasted" : body.suggest ? "suggested" : "csv";
+  const raw = body.ideas ?? (body.text !== undefined ? ideasFromText(body.text) : body.suggest ? await suggestedIdeas(userId, channel, body.suggest.count) : csvIdeas(body.csv!));
+  if (!raw.length && source === "suggested") throw refusal(502, "The model suggested only ideas this channel already has. Try again.", { field: "suggest" });
   if (!raw.length) throw refusal(400, "No ideas given: one a line, a title (and | a topic).", { field: source === "pasted" ? "text" : source === "csv" ? "csv" : "ideas" });
   if (raw.length > CHANNEL_LIMITS.ideasPerImport) throw refusal(400, `At most ${CHANNEL_LIMITS.ideasPerImport} ideas at once; got ${raw.length}.`, { field: source === "csv" ? "csv" : "text" });
   const ideas = raw.map((r, i) => {

@@ -16,7 +16,7 @@ import { FakeApi, type FakeRequest, type FakeResponse, type Route } from "./fake
 type InlineData = { mimeType?: string; mime_type?: string; data?: string };
 type GenerateBody = {
   contents?: { parts?: { text?: string; inlineData?: InlineData; inline_data?: InlineData }[] }[];
-  generationConfig?: { responseMimeType?: string; responseJsonSchema?: { type?: string; minItems?: number; properties?: Record<string, unknown> } };
+  generationConfig?: { responseMimeType?: string; responseJsonSchema?: { type?: string; minItems?: number; properties?: Record<string, unknown>; items?: { type?: string } } };
 };
 
 const STOP_WORDS = new Set("the a an and or of to in on at for with from this that these those is are was were be been it its his her their our your into over under than then there here what when where which while who why how very more most some many much just also only not no".split(" "));
@@ -98,8 +98,17 @@ export class FakeGemini extends FakeApi {
       text = JSON.stringify(translations(prompt));
     } else if (config.responseMimeType === "application/json") {
       const schema = config.responseJsonSchema ?? {};
+      // video ideas for a channel (issue 52): numbered ideas on the quoted channel topic, none repeating a listed title
+      const channelTopic = /about: "([^"]*)"/.exec(prompt)?.[1];
       text =
-        schema.type === "array"
+        schema.type === "array" && schema.items?.type === "object" && channelTopic !== undefined
+          ? JSON.stringify(
+              Array.from({ length: schema.minItems ?? 1 }, (_, i) => ({
+                title: `${channelTopic.split(/[.,]/)[0]!.trim()}: idea ${this.prompts.length}-${i + 1}`,
+                topic: `Idea ${i + 1} about ${channelTopic}, after ${(prompt.match(/^- /gm) ?? []).length} earlier videos.`,
+              })),
+            )
+          : schema.type === "array"
           ? JSON.stringify(Array.from({ length: schema.minItems ?? 1 }, (_, i) => `A painted landscape for scene ${i + 1}, soft light`))
           : JSON.stringify({ description: "A short film about the subject.\n\n#fake #video #test", tags: ["fake", "video", "test"] });
     } else {

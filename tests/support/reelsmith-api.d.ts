@@ -644,6 +644,22 @@ export interface components {
                  * @enum {string}
                  */
                 youtubeCategoryId?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28";
+                topic?: string;
+                logoFileId?: string;
+                /** @default false */
+                watermark?: boolean;
+                brandColor?: string;
+                brandTextColor?: string;
+                /**
+                 * @default sans
+                 * @enum {string}
+                 */
+                captionFont?: "sans" | "serif" | "mono";
+                captionColor?: string;
+                introText?: string;
+                outroText?: string;
+                /** @default 2 */
+                cardSeconds?: number;
             };
             schedule?: {
                 day: number;
@@ -715,6 +731,22 @@ export interface components {
                  * @enum {string}
                  */
                 youtubeCategoryId?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28";
+                topic?: string;
+                logoFileId?: string;
+                /** @default false */
+                watermark?: boolean;
+                brandColor?: string;
+                brandTextColor?: string;
+                /**
+                 * @default sans
+                 * @enum {string}
+                 */
+                captionFont?: "sans" | "serif" | "mono";
+                captionColor?: string;
+                introText?: string;
+                outroText?: string;
+                /** @default 2 */
+                cardSeconds?: number;
             };
             schedule?: {
                 day: number;
@@ -737,6 +769,10 @@ export interface components {
             }[];
             text?: string;
             csv?: string;
+            suggest?: {
+                /** @default 5 */
+                count?: number;
+            };
         };
         ChangeChannelIdea: {
             /** @enum {string} */

@@ -5,11 +5,12 @@
 // moves nothing twice: an idea goes from approved to publishing once, and a run waiting to start is handed back to
 // the workflow, whose start joins a run already going.
 import type { Prisma } from "~/generated/prisma/client";
-import { CHANNEL_PLATFORMS, ChannelKitSchema, ScheduleSchema, optionsFromKit, slotsBetween } from "~/lib/channel";
+import { CHANNEL_PLATFORMS, ChannelKitSchema, ScheduleSchema, brandFromKit, optionsFromKit, slotsBetween } from "~/lib/channel";
 import type { MakeVideoOptions } from "~/lib/make-video-options";
 import { prisma } from "~/core/db.server";
 import { isRefusal } from "~/core/refusal.server";
 import { assertMakeVideoAllowed, createProjectForRun } from "~/core/video-run.server";
+import { CONCURRENCY_LIMITS } from "~/lib/limits";
 import { CHANNEL_HORIZON_DAYS, type ChannelStep } from "../shared/channel";
 import { makeVideoWorkflowId } from "../shared/make-video";
 
@@ -74,7 +75,11 @@ export function createChannelActivities() {
       // 3. videos due to start (leadHours before their slot, or at once when the slot is nearer), and starts a crash interrupted
       const make: ChannelStep["make"] = [];
       const due = await prisma.channelIdea.findMany({ where: { channelId, status: "queued", slotAt: { not: null, lte: new Date(nowMs + leadMs) } }, orderBy: { slotAt: "asc" } });
+      // never more videos in the making than the creator could start by hand (CONCURRENCY_LIMITS, as the web's
+      // run slots count them): the rest stay queued, earliest slot first, and start as those finish
+      let open = await prisma.videoRun.count({ where: { userId, status: { in: ["queued", "running"] } } });
       for (const idea of due) {
+        if (open >= CONCURRENCY_LIMITS.pipelineRunsPerUser) break;
         const options = optionsFromKit(kit, idea);
         try {
           await assertMakeVideoAllowed(userId, options);
@@ -82,6 +87,8 @@ export function createChannelActivities() {
           const started = await prisma.$transaction(async (tx) => {
             const claimed = await tx.channelIdea.updateMany({ where: { id: idea.id, status: "queued" }, data: { status: "making", error: null } });
             if (claimed.count === 0) return null;
+            // the kit's cards, logo, watermark and caption look go with the project to its render (decision 249)
+            await tx.project.update({ where: { id: project.id }, data: { brand: brandFromKit(kit) as unknown as Prisma.InputJsonValue } });
             const run = await tx.videoRun.create({
               data: { userId, projectId: project.id, options: options as unknown as Prisma.InputJsonValue, status: "queued", stage: "queued", workflowId: makeVideoWorkflowId(project.id), startedAt: now },
             });
@@ -93,6 +100,7 @@ export function createChannelActivities() {
             continue;
           }
           make.push({ ideaId: idea.id, runId: started.id, projectId: project.id });
+          open++;
         } catch (e) {
           const refusal = await refusalOf(e);
           if (!refusal) throw e;

@@ -14,6 +14,7 @@ import protos from "@temporalio/proto";
 import type { SignalDefinition } from "@temporalio/workflow";
 import { deleteMedia, findMediaForUser, localMediaSet, saveMediaFromPath } from "~/core/storage.server";
 import { getEnv } from "~/core/env.server";
+import { brandShows } from "~/lib/brand";
 import { buildTimeline, type Timeline } from "../../remotion/timeline";
 import { sceneBoundaries } from "../../remotion/timing";
 import { JOIN_PERCENT } from "../shared/render-percent";
@@ -58,6 +59,8 @@ export async function renderQueuePollers(baseQueue: string, now = Date.now()): P
 /** The chunks a fast render is cut into: one (the one-piece render) for short videos on a single worker. */
 export async function planRenderChunks(given: RenderPlanInput): Promise<RenderChunk[]> {
   const plan = await loadRenderPlan(given);
+  // a channel's cards and watermark span the scenes' boundaries: such a video renders in one piece (decision 249)
+  if (brandShows(plan.brand)) return [];
   const bounds = sceneBoundaries(
     plan.scenes.map((s) => s.audioDurationInSeconds),
     plan.fps,

@@ -166,7 +166,7 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
   // a scene the next one comes in over (decision 225) is drawn that many frames longer: its motion held at its end
   const transitions = timeline.scenes.some((scene) => scene.transitionIn);
   for (const [i, scene] of timeline.scenes.entries()) {
-    const label = `s${scene.index}`;
+    const label = `s${i}`;
     const frames = scene.durationInFrames + tailFrames(timeline, i);
     const layer = scene.layer;
     if (layer.kind === "image") {
@@ -193,6 +193,7 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
     } else if (layer.kind === "color") {
       filters.push(`color=c=${layer.color}:s=${width}x${height}:r=${fps}:d=${seconds(frames, fps)},format=${inputs.encoding.pixelFormat},trim=end_frame=${frames}[${label}]`);
     } else {
+      // a brand card is rasterised to a still picture before compiling (render-fast.ts)
       throw new Error(`The fast renderer cannot draw scene ${scene.index + 1} (a ${layer.kind})`);
     }
     sceneLabels.push(`[${label}]`);
@@ -204,13 +205,13 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
     // previous scene's extra frames), concat where it cuts; every stream on the frame clock, as xfade requires
     let joined = "";
     for (const [i, scene] of timeline.scenes.entries()) {
-      const clocked = `c${scene.index}`;
+      const clocked = `c${i}`;
       filters.push(`${sceneLabels[i]}settb=1/${fps},setpts=N,format=${inputs.encoding.pixelFormat}[${clocked}]`);
       if (i === 0) {
         joined = `[${clocked}]`;
         continue;
       }
-      const out = `j${scene.index}`;
+      const out = `j${i}`;
       const t = scene.transitionIn;
       if (t) {
         const kind = t.kind === "fade" ? "fade" : t.kind === "slide" ? "slideleft" : "zoomin";
@@ -243,6 +244,13 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
     filters.push(`[0:v]settb=1/${fps},scale=out_color_matrix=bt709:out_range=tv,format=yuva420p[captions]`);
     filters.push(`${video}[captions]overlay=x=${stream.x}:y=${stream.y}:eof_action=repeat:format=yuv420[captioned]`);
     video = "[captioned]";
+  }
+  // ── the channel's watermark ── (a picture already sized and faded: laid over as it is, while the scenes play)
+  const mark = timeline.watermark;
+  if (mark && mark.durationInFrames > 0) {
+    filters.push(`${movie(mark.src)},scale=out_color_matrix=bt709:out_range=tv,format=yuva420p[mark]`);
+    filters.push(`${video}[mark]overlay=x=${mark.x}:y=${mark.y}:eof_action=repeat:format=yuv420:enable='between(n,${mark.fromFrame},${mark.fromFrame + mark.durationInFrames - 1})'[marked]`);
+    video = "[marked]";
   }
   // the frame count is cut in the graph, not by -frames:v: ffmpeg 5 closes the whole file when one stream reaches
   // its -frames, which dropped the audio encoder's last packets (the video ended 35 ms before its sound)

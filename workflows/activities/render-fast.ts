@@ -5,11 +5,12 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { renderFrames, selectComposition } from "@remotion/renderer";
+import { renderFrames, renderStill, selectComposition } from "@remotion/renderer";
 import sharp from "sharp";
 import { getEnv } from "~/core/env.server";
+import { BRAND_CARD_ID, type BrandCardStillProps } from "../../remotion/BrandCard";
 import { CAPTION_SHEET_ID, type CaptionSheetProps } from "../../remotion/Caption";
-import type { Timeline } from "../../remotion/timeline";
+import type { Move, Timeline } from "../../remotion/timeline";
 import { captionConcat, compileTimeline } from "./render-fast-compile";
 import { renderCommand } from "./process-priority";
 import { chromiumOptions, ENCODING, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
@@ -136,6 +137,39 @@ export async function rasteriseCaptions(timeline: Timeline, workDir: string, onP
   return sheetIndex.map((i) => banded[i]!);
 }
 
+/** A still picture: no pan, no zoom. */
+const STILL: Move = { scale: [1, 1], x: [0, 0], y: [0, 0] };
+
+/**
+ * The timeline with each brand card (issue 52) drawn once by the composition's own BrandCard, in the worker's shared
+ * browser, as a frame-sized PNG, and shown as a still image scene: the same picture the exact renderer draws. A
+ * logo given as a local file goes to the browser as a data: URL (the render activity made it a small PNG).
+ */
+export async function rasteriseCards(timeline: Timeline, workDir: string): Promise<Timeline> {
+  if (!timeline.scenes.some((scene) => scene.layer.kind === "card")) return timeline;
+  const { width, height } = timeline;
+  const serveUrl = await getCompositionBundle();
+  const chromium = chromiumOptions();
+  const asUrl = async (src: string) => (/^(https?:|data:)/.test(src) ? src : `data:image/png;base64,${(await sharp(src).png().toBuffer()).toString("base64")}`);
+  return withBrowser(async (browser) => {
+    const scenes = [];
+    for (const [i, scene] of timeline.scenes.entries()) {
+      const layer = scene.layer;
+      if (layer.kind !== "card") {
+        scenes.push(scene);
+        continue;
+      }
+      const card = { ...layer, ...(layer.logoSrc ? { logoSrc: await asUrl(layer.logoSrc) } : {}) };
+      const inputProps: BrandCardStillProps = { width, height, card };
+      const composition = await selectComposition({ serveUrl, id: BRAND_CARD_ID, inputProps, puppeteerInstance: browser, logLevel: "error", ...chromium });
+      const output = path.join(workDir, `card-${i + 1}.png`);
+      await renderStill({ serveUrl, composition, inputProps, output, imageFormat: "png", puppeteerInstance: browser, logLevel: "error", ...chromium });
+      scenes.push({ ...scene, layer: { kind: "image" as const, src: output, move: STILL } });
+    }
+    return { ...timeline, scenes };
+  });
+}
+
 /** Runs ffmpeg with `args`, reporting the frame it reached (from -progress on stdout). Aborts kill it. */
 export function runFfmpeg(args: string[], { onFrame, signal }: { onFrame?: (frame: number) => void; signal?: AbortSignal } = {}): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -185,7 +219,8 @@ export async function renderTimelineFast(options: {
   /** The sound as the delivery's AAC (default) or as 24-bit PCM for the loudness step to encode once (compileTimeline). */
   audioFormat?: "delivery" | "pcm";
 }): Promise<{ args: string[] }> {
-  const { timeline, workDir, output, signal, onProgress, streams, audioFormat } = options;
+  const { workDir, output, signal, onProgress, streams, audioFormat } = options;
+  const timeline = streams === "audio" ? options.timeline : await rasteriseCards(options.timeline, workDir);
   const captions = await rasteriseCaptions(timeline, workDir, onProgress);
   const first = captions[0];
   let captionStream: { ffconcat: string; x: number; y: number } | undefined;

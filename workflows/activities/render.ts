@@ -45,16 +45,37 @@ import { captionTrackCues } from "~/lib/caption-track";
 import { recordRender } from "~/core/observability/metrics.server";
 import { transitionProps } from "~/lib/transitions";
 import { getTransitions } from "~/core/transitions.server";
+import { brandShows, storedBrand } from "~/lib/brand";
+import { DEFAULT_CAPTION_STYLE } from "~/lib/caption-style";
+import { prepareBrandPictures } from "./render-brand";
+
+export type PlanFileKind = "image" | "audio" | "music" | "clip" | "logo" | "watermark";
 
 
 /** The composition's props for a plan, with each file's src given by `src` (URLs for Chromium, paths for ffmpeg). */
-export function planProps(plan: Omit<RenderPlan, "renderer">, src: (kind: "image" | "audio" | "music" | "clip", index: number) => string): StoryboardVideoProps {
+export function planProps(plan: Omit<RenderPlan, "renderer">, src: (kind: PlanFileKind, index: number) => string): StoryboardVideoProps {
+  const brand = plan.brand;
+  // the channel's caption font and colour join the project's caption style (decision 249)
+  const captionStyle = brand ? { ...(plan.captionStyle ?? DEFAULT_CAPTION_STYLE), font: brand.captionFont, color: brand.captionColor } : plan.captionStyle;
   return storyboardVideoSchema.parse({
     width: plan.width,
     height: plan.height,
     fps: plan.fps,
     captions: plan.captions,
-    ...(plan.captionStyle ? { captionStyle: plan.captionStyle } : {}),
+    ...(captionStyle ? { captionStyle } : {}),
+    ...(brand && brandShows(brand)
+      ? {
+          brand: {
+            color: brand.color,
+            textColor: brand.textColor,
+            ...(brand.logoFileId ? { logoSrc: src("logo", 0) } : {}),
+            ...(brand.watermark && brand.logoFileId ? { watermarkSrc: src("watermark", 0) } : {}),
+            ...(brand.intro !== undefined ? { intro: brand.intro } : {}),
+            ...(brand.outro !== undefined ? { outro: brand.outro } : {}),
+            cardSeconds: brand.cardSeconds,
+          },
+        }
+      : {}),
     ...(plan.transition ? { transition: plan.transition } : {}),
     scenes: plan.scenes.map((scene, i) => ({
       imageSrc: src("image", i),
@@ -139,7 +160,8 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
       break;
     }
   }
-  const plan = { ...input, fps: VIDEO_FPS, scenes, music, ...(transitions.transition ? { transition: transitions.transition } : {}) };
+  const brand = storedBrand(project.brand);
+  const plan = { ...input, fps: VIDEO_FPS, scenes, music, ...(transitions.transition ? { transition: transitions.transition } : {}), ...(brand ? { brand } : {}) };
   const renderer = chooseRenderer(plan);
   await recordRendererChoice({ renderId: input.renderId, ...renderer });
   return { ...plan, renderer };
@@ -259,7 +281,6 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
     plan.scenes.map((s) => s.audioDurationInSeconds),
     plan.fps,
   );
-  const durationInFrames = boundaries.at(-1)!;
   // `share`: how much of the render is done (the fast renderer counts its caption drawing too)
   const framesDone = (frame: number, of: number, encoding: boolean, share = frame / Math.max(1, of)) => {
     const completedScenes = completedScenesAt(boundaries, frame);
@@ -292,7 +313,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
           true,
         );
         const files = new Map<string, string>();
-        const names = { image: [] as string[], audio: [] as string[], music: [] as string[], clip: [] as string[] };
+        const names: Record<PlanFileKind, string[]> = { image: [], audio: [], music: [], clip: [], logo: [], watermark: [] };
         for (const [i, scene] of plan.scenes.entries()) {
           const image = await findMediaForUser(plan.userId, scene.imageFileId);
           const audio = await findMediaForUser(plan.userId, scene.audioFileId);
@@ -316,7 +337,25 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
           names.music.push(`music${path.extname(musicFile.storageKey)}`);
           files.set(names.music[0]!, await media.path(musicFile));
         }
-        const available = { ...plan, music: musicFile ? plan.music : null };
+        // the channel's logo (decision 249): a small PNG for the cards, and the watermark sized to its square and faded
+        let brand = plan.brand;
+        const logoFile = brand?.logoFileId ? await findMediaForUser(plan.userId, brand.logoFileId) : null;
+        if (brand?.logoFileId && !logoFile) {
+          const { logoFileId: _gone, ...rest } = brand;
+          brand = { ...rest, watermark: false };
+        }
+        if (logoFile) {
+          const pictures = await prepareBrandPictures(await media.path(logoFile), workDir, plan.width, plan.height, !!brand?.watermark);
+          names.logo.push("logo.png");
+          files.set("logo.png", pictures.logo);
+          if (pictures.watermark) {
+            names.watermark.push("watermark.png");
+            files.set("watermark.png", pictures.watermark);
+          }
+        }
+        const available = { ...plan, music: musicFile ? plan.music : null, ...(brand ? { brand } : {}) };
+        // the video's frames, the brand's cards included
+        const videoFrames = buildTimeline(planProps(available, (kind, i) => `${kind}-${i}`)).durationInFrames;
         // the fast renderer's sound stays PCM (in a .mov, which keeps the picture's time base) until the loudness
         // step encodes it: once, not twice (decision 192); Remotion's MP4 carries the delivery's AAC
         const output = path.join(workDir, engine === "fast" ? "video.mov" : "video.mp4");
@@ -370,7 +409,7 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
           plan,
           output,
           engine,
-          durationInFrames,
+          durationInFrames: videoFrames,
           music: available.music,
           signal: abort.signal,
           // the loudness step is most of the save step; storing the MP4 the last few seconds

@@ -1,6 +1,7 @@
 // The render stage's contract: workflows/render.ts (orchestration), workflows/activities/render.ts (the I/O),
 // app/server/render.server.ts and app/routes/render/ (the web side), app/components/render/ (the view).
 import { defineQuery, defineSignal } from "@temporalio/workflow";
+import type { VideoBrand } from "~/lib/brand";
 import type { CaptionStyle } from "~/lib/caption-style";
 
 export type RenderWorkflowInput = {
@@ -61,6 +62,8 @@ export type RenderPlan = RenderWorkflowInput & {
   renderer: RendererChoice;
   /** the video's transition between scenes (decision 225); hard cuts when absent */
   transition?: { kind: "none" | "fade" | "slide" | "zoom"; seconds: number };
+  /** a channel's brand kit as the video shows it (issue 52, decision 249); absent for a video of no channel */
+  brand?: VideoBrand;
 };
 
 /**

@@ -219,5 +219,25 @@ export function createGeminiTextProvider(options: GeminiOptions): TextProvider {
       let next = 0;
       return filled.map((t) => (t ? cleanNarration(out[next++]!) : ""));
     },
+
+    async suggestVideoIdeas(r) {
+      const past = r.pastTitles.slice(0, 60);
+      const prompt = [
+        `Suggest ${r.count} ideas for the next videos of a YouTube channel about: "${r.channelTopic.slice(0, 500)}".`,
+        past.length ? "Its videos so far (do not repeat or closely rephrase any of them):" : "The channel has no videos yet.",
+        ...past.map((t) => `- ${t}`),
+        "",
+        `Answer with a JSON array of exactly ${r.count} objects {"title": string (a catchy video title, at most 90 characters), "topic": string (one or two sentences: what the video explains)}.`,
+        writeInLanguage(r.language ?? "en", "Write the titles and topics"),
+      ].join("\n");
+      const schema = {
+        type: "array",
+        items: { type: "object", properties: { title: { type: "string" }, topic: { type: "string" } }, required: ["title", "topic"] },
+        minItems: r.count,
+        maxItems: r.count,
+      };
+      const ideas = parseJson(await generate(prompt, 120 * r.count + 256, { schema }), z.array(z.object({ title: z.string().min(1), topic: z.string() })), "video ideas");
+      return ideas.slice(0, r.count).map((i) => ({ title: i.title.trim().slice(0, 200), topic: i.topic.trim().slice(0, 2000) }));
+    },
   };
 }

@@ -5,7 +5,7 @@ import { apiJson, asProblem, parseOr400, readApiBody } from "~/server/api-v1.ser
 import { ChannelIdParamsSchema, IdeaListSchema } from "~/server/channels-api.server";
 import { AddIdeasSchema, addIdeas, getChannel, listIdeas } from "~/server/channels.server";
 
-// GET /api/v1/channels/{id}/ideas: the queue, each idea's slot and state. POST { ideas | text | csv } adds to its end -> 201.
+// GET /api/v1/channels/{id}/ideas: the queue, each idea's slot and state. POST { ideas | text | csv | suggest } adds to its end -> 201.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return asProblem(async () => {
     const { userId } = await requireApiCaller(request);

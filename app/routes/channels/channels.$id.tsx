@@ -9,7 +9,8 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest } from "~/lib/api-client";
-import { CAPTION_POSITIONS, CAPTION_PRESETS } from "~/lib/caption-style";
+import { CAPTION_FONT_LABELS, CAPTION_FONTS, CAPTION_POSITIONS, CAPTION_PRESETS } from "~/lib/caption-style";
+import { useConfig } from "~/components/settings/queries";
 import { WEEKDAYS, type ChannelKit, type ScheduleSlot } from "~/lib/channel";
 import { PRIVACY_STATUSES } from "~/lib/constants";
 import { LANGUAGES } from "~/lib/languages";
@@ -119,7 +120,7 @@ export default function ChannelPage() {
 function IdeasCard({ base, unscheduled, onChange }: { base: string; unscheduled: IdeaView[]; onChange: () => void }) {
   const [text, setText] = useState("");
   const add = useMutation({
-    mutationFn: (body: { text: string } | { csv: string }) => apiRequest<{ ideas: IdeaView[] }>("POST", `${base}/ideas`, body),
+    mutationFn: (body: { text: string } | { csv: string } | { suggest: { count: number } }) => apiRequest<{ ideas: IdeaView[] }>("POST", `${base}/ideas`, body),
     onSuccess: ({ ideas }) => {
       setText("");
       toast({ title: "Ideas Added", description: `${ideas.length} added to the queue.` });
@@ -148,6 +149,9 @@ function IdeasCard({ base, unscheduled, onChange }: { base: string; unscheduled:
             <span className="mr-2">Import CSV</span>
             <input type="file" accept=".csv,text/csv" aria-label="Ideas CSV" className="text-sm" onChange={(e) => void e.target.files?.[0]?.text().then((csv) => add.mutate({ csv }))} />
           </label>
+          <Button variant="outline" onClick={() => add.mutate({ suggest: { count: 5 } })} disabled={add.isPending} title="Your text model (Gemini) suggests five ideas from the channel's topic and its past videos">
+            Suggest 5 ideas
+          </Button>
         </div>
         {unscheduled.length ? (
           <div>
@@ -188,11 +192,14 @@ function KitCard({ channel, base, onChange }: { channel: ChannelView; base: stri
     onError: (error) => toast({ title: "Not Saved", description: problemText(error), variant: "destructive" }),
   });
   const set = <K extends keyof ChannelKit>(key: K, value: ChannelKit[K]) => setKit((k) => ({ ...k, [key]: value }));
+  // the creator's watermark image (Settings) is the picture a channel may use as its logo
+  const config = useConfig();
+  const watermarkFileId = /^\/api\/media\/([A-Za-z0-9_-]+)$/.exec(config.data?.watermarkImageUrl ?? "")?.[1];
   return (
     <Card>
       <CardHeader>
         <CardTitle>Brand kit and schedule</CardTitle>
-        <CardDescription>Every video this channel makes gets these: its format and length, voice, captions, music mood, description footer and hashtags.</CardDescription>
+        <CardDescription>Every video this channel makes gets these: its format and length, voice, captions (their font and colour), music mood, intro and outro cards, logo and watermark, description footer and hashtags.</CardDescription>
       </CardHeader>
       <CardContent className="grid grid-cols-1 gap-4">
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
@@ -234,6 +241,51 @@ function KitCard({ channel, base, onChange }: { channel: ChannelView; base: stri
             </select>
           </Field>
         </div>
+        <Field label="What the channel is about (ideas are suggested from it)" id="kit-topic">
+          <Input id="kit-topic" value={kit.topic ?? ""} maxLength={500} onChange={(e) => set("topic", e.target.value || undefined)} placeholder="e.g. strange facts about the deep sea" />
+        </Field>
+        <fieldset className="grid gap-3">
+          <legend className="text-sm font-medium text-slate-200">The look of every video</legend>
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+            <Field label="Brand colour" id="kit-brand-color">
+              <input id="kit-brand-color" type="color" className="h-10 w-full rounded-md border border-slate-700 bg-slate-900" value={kit.brandColor.toLowerCase()} onChange={(e) => set("brandColor", e.target.value.toUpperCase())} />
+            </Field>
+            <Field label="Card text colour" id="kit-text-color">
+              <input id="kit-text-color" type="color" className="h-10 w-full rounded-md border border-slate-700 bg-slate-900" value={kit.brandTextColor.toLowerCase()} onChange={(e) => set("brandTextColor", e.target.value.toUpperCase())} />
+            </Field>
+            <Field label="Caption colour" id="kit-caption-color">
+              <input id="kit-caption-color" type="color" className="h-10 w-full rounded-md border border-slate-700 bg-slate-900" value={kit.captionColor.toLowerCase()} onChange={(e) => set("captionColor", e.target.value.toUpperCase())} />
+            </Field>
+            <Field label="Caption font" id="kit-caption-font">
+              <select id="kit-caption-font" className={selectClass} value={kit.captionFont} onChange={(e) => set("captionFont", e.target.value as ChannelKit["captionFont"])}>
+                {CAPTION_FONTS.map((f) => <option key={f} value={f}>{CAPTION_FONT_LABELS[f]}</option>)}
+              </select>
+            </Field>
+            <Field label="Intro card text" id="kit-intro">
+              <Input id="kit-intro" value={kit.introText ?? ""} maxLength={120} onChange={(e) => set("introText", e.target.value || undefined)} placeholder="no intro" />
+            </Field>
+            <Field label="Outro card text" id="kit-outro">
+              <Input id="kit-outro" value={kit.outroText ?? ""} maxLength={120} onChange={(e) => set("outroText", e.target.value || undefined)} placeholder="no outro" />
+            </Field>
+            <Field label="Card length (seconds)" id="kit-card-seconds">
+              <Input id="kit-card-seconds" type="number" min={1} max={5} step="0.5" value={kit.cardSeconds} onChange={(e) => set("cardSeconds", Number(e.target.value))} />
+            </Field>
+          </div>
+          <div className="flex flex-wrap gap-6 text-sm text-slate-200">
+            <label className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                disabled={!watermarkFileId && !kit.logoFileId}
+                checked={!!kit.logoFileId}
+                onChange={(e) => setKit((k) => (e.target.checked && watermarkFileId ? { ...k, logoFileId: watermarkFileId } : { ...k, logoFileId: undefined, watermark: false }))}
+              />{" "}
+              Logo on the cards: my watermark image{watermarkFileId ? "" : " (upload one in Settings first)"}
+            </label>
+            <label className="flex items-center gap-2">
+              <input type="checkbox" disabled={!kit.logoFileId} checked={kit.watermark && !!kit.logoFileId} onChange={(e) => set("watermark", e.target.checked)} /> Show the logo as a watermark on the video
+            </label>
+          </div>
+        </fieldset>
         <Field label="Description footer" id="kit-footer">
           <textarea id="kit-footer" rows={2} maxLength={1000} className="rounded-md border border-slate-700 bg-slate-900 p-2 text-sm text-slate-100" value={kit.descriptionFooter ?? ""} onChange={(e) => set("descriptionFooter", e.target.value || undefined)} />
         </Field>
