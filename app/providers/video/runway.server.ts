@@ -13,9 +13,10 @@ import { waitWithin } from "../call";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
 import type { AspectRatio } from "../types";
+import { AI_CLIP_MAKERS } from "~/lib/clip-prices";
 import type { ClipProvider } from "./types";
 
-const PROVIDER = "Runway";
+const PROVIDER = AI_CLIP_MAKERS.runway;
 export const RUNWAY_TASK_JOB = "runway:task";
 export const RUNWAY_API_VERSION = "2024-11-06";
 /** The ratios gen4_turbo takes, in our two aspects. */

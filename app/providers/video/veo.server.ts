@@ -12,9 +12,10 @@ import { z } from "zod";
 import { waitWithin } from "../call";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
+import { AI_CLIP_MAKERS } from "~/lib/clip-prices";
 import type { ClipProvider } from "./types";
 
-const PROVIDER = "Google Veo";
+const PROVIDER = AI_CLIP_MAKERS.veo;
 export const VEO_OPERATION_JOB = "veo:operation";
 
 export type VeoOptions = CloudAdapterOptions & { model: string; pollIntervalMs?: number; pollTimeoutMs?: number };
