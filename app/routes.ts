@@ -159,6 +159,8 @@ const apiV1: Group = (route) => {
   route("/channels/:id", "routes/channels/channels.$id.tsx");
   route("/api/v1/projects/:id/shorts", "routes/api-v1/api.v1.projects.$id.shorts.ts");
   route("/api/v1/projects/:id/versions", "routes/api-v1/api.v1.projects.$id.versions.ts");
+  route("/api/v1/projects/:id/ai-clips", "routes/api-v1/api.v1.projects.$id.ai-clips.ts");
+  route("/api/v1/projects/:id/transitions", "routes/api-v1/api.v1.projects.$id.transitions.ts");
   route("/mcp", "routes/api-v1/mcp.ts");
 };
 
