@@ -5,7 +5,7 @@
 import "zod-openapi";
 import { z } from "zod";
 import { CLIP_PRICES, dollars } from "~/lib/clip-prices";
-import { TRANSITION_CHOICES } from "~/lib/transitions";
+import { FOLLOW_VIDEO, TRANSITION_CHOICES } from "~/lib/transitions";
 import { clipEstimateFor, clipSpendFor } from "~/core/clip-budget.server";
 import { getProjectForUser } from "~/core/projects.server";
 import { getTransitions, saveTransitions } from "~/core/transitions.server";
@@ -72,9 +72,9 @@ export const SetTransitionsSchema = z
     kind: Choice.optional().meta({ description: "The video's transition between scenes (none: hard cuts)." }),
     seconds: z.number().min(0.2, "A transition lasts at least 0.2 s.").max(1.5, "A transition lasts at most 1.5 s.").optional(),
     perScene: z
-      .record(z.string().regex(/^\d{1,3}$/, "scenes are named by their 0-based index."), Choice)
+      .record(z.string().regex(/^\d{1,3}$/, "scenes are named by their 0-based index."), z.union([Choice, z.literal(FOLLOW_VIDEO)]))
       .optional()
-      .meta({ description: 'How a scene comes in, by its index (overrides the video\'s): { "2": "slide" }.' }),
+      .meta({ description: 'How a scene comes in, by its index (overrides the video\'s): { "2": "slide" }; "video" drops the scene\'s own choice.' }),
   })
   .strict()
   .meta({ id: "SetTransitions", example: { kind: "fade", seconds: 0.5, perScene: { "2": "zoom" } } });

@@ -10,6 +10,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { prisma } from "~/core/db.server";
 import { getEnv } from "~/core/env.server";
+import { createProject } from "~/core/projects.server";
+import { getTransitions } from "~/core/transitions.server";
 import { updateConfig } from "~/core/settings.server";
 import { saveMedia } from "~/core/storage.server";
 import { action as aiClipsAction, loader as aiClipsLoader } from "~/routes/api-v1/api.v1.projects.$id.ai-clips";
@@ -155,11 +157,23 @@ describe("/api/v1/projects/{id}/ai-clips and /transitions", () => {
     expect((await put({ kind: "fade", seconds: 0.6, perScene: { "2": "zoom" } })).status).toBe(200);
     const read = await callRoute(transitionsLoader as never, v1(token, `/api/v1/projects/${project.id}/transitions`), params);
     expect(await read.json()).toEqual({ kind: "fade", seconds: 0.6, perScene: { "2": "zoom" } });
+    // "video": the scene drops its own choice and follows the video's
+    expect(await (await put({ perScene: { "1": "slide", "2": "video" } })).json()).toEqual({ kind: "fade", seconds: 0.6, perScene: { "1": "slide" } });
     const wrong = await put({ kind: "wipe" });
     expect(wrong.status).toBe(400);
     expect(((await wrong.json()) as { field: string }).field).toBe("kind");
     const tooLong = await put({ seconds: 9 });
     expect(((await tooLong.json()) as { field: string }).field).toBe("seconds");
+  });
+});
+
+describe("a new video's transitions (decision 245)", () => {
+  it("a 16:9 video made through the app starts with a half-second crossfade; a 9:16 one with cuts", async () => {
+    const user = await createTestUser();
+    const wide = await createProject(user.id, { title: "Wide", topic: "tides", resolution: "landscape", durationSeconds: 30 });
+    const tall = await createProject(user.id, { title: "Tall", topic: "tides", resolution: "shorts", durationSeconds: 30 });
+    expect(await getTransitions(wide.id)).toEqual({ kind: "fade", seconds: 0.5, perScene: {} });
+    expect(await getTransitions(tall.id)).toEqual({ kind: "none", seconds: 0.5, perScene: {} });
   });
 });
 

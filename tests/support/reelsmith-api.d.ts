@@ -580,9 +580,9 @@ export interface components {
              */
             kind?: "none" | "fade" | "slide" | "zoom";
             seconds?: number;
-            /** @description How a scene comes in, by its index (overrides the video's): { "2": "slide" }. */
+            /** @description How a scene comes in, by its index (overrides the video's): { "2": "slide" }; "video" drops the scene's own choice. */
             perScene?: {
-                [key: string]: "none" | "fade" | "slide" | "zoom";
+                [key: string]: ("none" | "fade" | "slide" | "zoom") | "video";
             };
         };
         CreateChannel: {

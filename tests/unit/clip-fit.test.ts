@@ -1,6 +1,7 @@
 // AI clips fitted to their scenes (decision 243): the rule both renderers draw by, and who counts as an AI clip.
 import { describe, expect, it } from "vitest";
 import { isAiClip } from "../../app/lib/clip-prices";
+import { defaultTransitionsFor } from "../../app/lib/transitions";
 import { buildTimeline, clipStretch, stretchedClipFrame } from "../../remotion/timeline";
 import { compileTimeline } from "../../workflows/activities/render-fast-compile";
 
@@ -65,5 +66,13 @@ describe("isAiClip", () => {
     expect(isAiClip("Pexels")).toBe(false);
     expect(isAiClip("Runway")).toBe(false);
     expect(isAiClip(null)).toBe(false);
+  });
+});
+
+describe("defaultTransitionsFor", () => {
+  it("crossfades a 16:9 video for half a second and cuts a 9:16 one", () => {
+    expect(defaultTransitionsFor("landscape")).toEqual({ kind: "fade", seconds: 0.5, perScene: {} });
+    expect(defaultTransitionsFor("shorts").kind).toBe("none");
+    expect(defaultTransitionsFor("tiktok").kind).toBe("none");
   });
 });
