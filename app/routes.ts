@@ -160,6 +160,8 @@ const apiV1: Group = (route) => {
   route("/api/v1/projects/:id", "routes/api-v1/api.v1.projects.$id.ts");
   route("/api/v1/projects/:id/render", "routes/api-v1/api.v1.projects.$id.render.ts");
   route("/api/v1/projects/:id/publish", "routes/api-v1/api.v1.projects.$id.publish.ts");
+  route("/api/v1/projects/:id/ai-clips", "routes/api-v1/api.v1.projects.$id.ai-clips.ts");
+  route("/api/v1/projects/:id/transitions", "routes/api-v1/api.v1.projects.$id.transitions.ts");
   route("/mcp", "routes/api-v1/mcp.ts");
 };
 

@@ -51,7 +51,7 @@ function Layer({ layer, durationInFrames }: { layer: SceneLayer; durationInFrame
   if (layer.kind === "image") return <MovingImage layer={layer} durationInFrames={durationInFrames} />;
   if (layer.kind === "clip") {
     return layer.durationInSeconds ? (
-      <ClipLayer src={resolveSrc(layer.src)} clipDurationInSeconds={layer.durationInSeconds} />
+      <ClipLayer src={resolveSrc(layer.src)} clipDurationInSeconds={layer.durationInSeconds} fit={layer.fit} sceneFrames={durationInFrames} />
     ) : (
       <OffthreadVideo src={resolveSrc(layer.src)} muted style={{ width: "100%", height: "100%", objectFit: "cover" }} />
     );

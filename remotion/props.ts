@@ -27,6 +27,8 @@ export const sceneSchema = z.object({
   /** A video clip shown instead of the image (muted, looped or cut to the scene), with its length. */
   clipSrc: z.string().min(1).optional(),
   clipDurationInSeconds: z.number().positive().optional(),
+  /** How a clip shorter than its scene fills it: looped (the default), or "stretch": slowed by at most 1.5x, then held (AI clips, decision 243). */
+  clipFit: z.enum(["loop", "stretch"]).optional(),
   /** When each word of `text` is spoken (from the voice provider, or estimated); estimated from the text when absent. */
   words: wordTimingsSchema.nullish(),
   /** How this scene comes in from the one before (overrides the video's `transition`); a hard cut when "none". */

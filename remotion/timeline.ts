@@ -28,8 +28,35 @@ export const MOVES: readonly Move[] = [
 export type ColorLayer = { kind: "color"; color: string };
 /** A still image, scaled to cover the frame, moving by `move` over the scene. */
 export type ImageLayer = { kind: "image"; src: string; move: Move };
-/** A video clip, scaled to cover the frame, from its start, muted, looped when shorter than its scene. */
-export type ClipLayer = { kind: "clip"; src: string; durationInSeconds?: number };
+/**
+ * A video clip, scaled to cover the frame, from its start, muted. Shorter than its scene, it is looped (a creator's
+ * or a stock clip), or with `fit` "stretch" (an AI clip, decision 243) slowed to fill the scene, by at most
+ * MAX_CLIP_STRETCH, then its last frame held; longer, it is trimmed.
+ */
+export type ClipLayer = { kind: "clip"; src: string; durationInSeconds?: number; fit?: "loop" | "stretch" };
+
+/** The most an AI clip is slowed to fill its scene (1.5: two thirds of its speed), as a fraction. */
+export const MAX_CLIP_STRETCH = { num: 3, den: 2 } as const;
+
+/**
+ * How much a clip of `clipFrames` usable frames is slowed to fill a scene of `sceneFrames`: the fraction num/den
+ * (1/1 when the clip is long enough, at most MAX_CLIP_STRETCH). Whole numbers, so both renderers compute the same frames.
+ */
+export function clipStretch(clipFrames: number, sceneFrames: number): { num: number; den: number } {
+  if (sceneFrames <= clipFrames) return { num: 1, den: 1 };
+  if (sceneFrames * MAX_CLIP_STRETCH.den > clipFrames * MAX_CLIP_STRETCH.num) return { ...MAX_CLIP_STRETCH };
+  return { num: sceneFrames, den: clipFrames };
+}
+
+/**
+ * The clip frame (at the video's frame rate) shown at frame k of a stretched clip's scene: clip frame n is put at
+ * frame floor(n·num/den) and held until the next one comes (ffmpeg's setpts then fps, as the fast renderer does),
+ * so k shows the last n with floor(n·num/den) <= k; after the clip's last frame, that frame is held.
+ */
+export function stretchedClipFrame(k: number, clipFrames: number, stretch: { num: number; den: number }): number {
+  const n = Math.ceil(((k + 1) * stretch.den) / stretch.num) - 1;
+  return Math.max(0, Math.min(n, clipFrames - 1));
+}
 
 /** How many frames of a clip play before it starts again: a frame short of its end, so a loop never lands past it. */
 export function clipLoopFrames(durationInSeconds: number, fps: number): number {
@@ -124,7 +151,7 @@ export function buildTimeline(props: StoryboardVideoProps): Timeline {
   for (const [index, scene] of props.scenes.entries()) {
     const durationInFrames = sceneDurationInFrames(scene.audioDurationInSeconds, fps);
     const layer: SceneLayer = scene.clipSrc
-      ? { kind: "clip", src: scene.clipSrc, durationInSeconds: scene.clipDurationInSeconds }
+      ? { kind: "clip", src: scene.clipSrc, durationInSeconds: scene.clipDurationInSeconds, ...(scene.clipFit === "stretch" ? { fit: "stretch" as const } : {}) }
       : { kind: "image", src: scene.imageSrc, move: MOVES[index % MOVES.length]! };
     const kind = scene.transitionIn ?? props.transition?.kind ?? "none";
     const previous = scenes[index - 1];

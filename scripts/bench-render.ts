@@ -1,9 +1,11 @@
-// npm run bench:render [720p] [1080p] [ffmpeg|fast|exact] [--scenes=N] [--concurrency=N,M] [--legacy-encoding]: the same
+// npm run bench:render [720p] [1080p] [ffmpeg|fast|transitions|exact] [--scenes=N] [--concurrency=N,M] [--legacy-encoding]: the same
 // 60 s slideshow (12 scenes: a textured image moving slowly, a voiceover, a caption line per sentence, background
 // music at 5 %) rendered in one run, at 720p and 1080p, by
 //   ffmpeg  a plain ffmpeg pipeline: the same motion at the same smoothness (perspective, bilinear, per frame),
 //           the same captions burned in with drawtext, the same audio mix: the machine's floor;
 //   fast    Reelsmith's fast renderer (captions rasterised by Remotion once each, one ffmpeg run);
+//   transitions  the fast renderer on the same video with a 0.5 s transition into every scene after the first
+//           (crossfade, slide and zoom in turn; decision 225), against `fast` without (issue 50: at most 1.15x);
 //   exact   Reelsmith's exact renderer (Remotion in the headless shell, the worker's settings); with
 //           --concurrency=1,2,4 once per tab count up to the number of cores, as `npx remotion benchmark` does.
 // Each makes the file a creator receives, as the render activity does: encoded with the platform's delivery settings
@@ -43,7 +45,9 @@ const FPS = 30;
 const MUSIC_VOLUME = 0.05;
 const SIZES = { "720p": { width: 1280, height: 720 }, "1080p": { width: 1920, height: 1080 } } as const;
 type SizeLabel = keyof typeof SIZES;
-const ENGINES = ["ffmpeg", "fast", "exact"] as const;
+const ENGINES = ["ffmpeg", "fast", "transitions", "exact"] as const;
+/** The transitions the `transitions` run draws into scenes 2, 3, 4, ... in turn. */
+const BENCH_TRANSITIONS = ["fade", "slide", "zoom"] as const;
 type Engine = (typeof ENGINES)[number];
 const args = process.argv.slice(2);
 const onlySizes = args.filter((a) => a in SIZES);
@@ -163,7 +167,12 @@ async function fixtureFor(manifest: Manifest, size: { width: number; height: num
 type Variant = "delivered" | "legacy";
 
 async function render(engine: Engine, variant: Variant, fixture: Awaited<ReturnType<typeof fixtureFor>>, workDir: string, output: string) {
-  const local = buildTimeline(fixture.props((name) => fixture.files.get(name)!));
+  const props = fixture.props((name) => fixture.files.get(name)!);
+  const local = buildTimeline(
+    engine === "transitions"
+      ? { ...props, transition: { kind: "fade", seconds: 0.5 }, scenes: props.scenes.map((scene, i) => ({ ...scene, transitionIn: BENCH_TRANSITIONS[(i + 2) % 3]! })) }
+      : props,
+  );
   const frame = { width: local.width, height: local.height, fps: local.fps };
   const adjustArgs = variant === "legacy" ? (args: string[]) => withLegacyEncoding(args, frame) : undefined;
   if (engine === "ffmpeg") {
@@ -173,7 +182,7 @@ async function render(engine: Engine, variant: Variant, fixture: Awaited<ReturnT
     const { args, filterGraph } = compileTimeline(local, { fileFor: (src) => src, filterScript, output, encoding: ENCODING, drawtextCaptions: { fontFile: FONT, textFile } });
     fs.writeFileSync(filterScript, filterGraph);
     await runFfmpeg(adjustArgs ? adjustArgs(args) : args);
-  } else if (engine === "fast") {
+  } else if (engine === "fast" || engine === "transitions") {
     const dir = fs.mkdtempSync(path.join(workDir, "fast-"));
     await renderTimelineFast({ timeline: local, workDir: dir, output, adjustArgs });
   } else {
@@ -195,6 +204,7 @@ async function child(engine: Engine, variant: Variant, size: SizeLabel, manifest
   const fixture = await fixtureFor(manifest, SIZES[size]);
   const t0 = performance.now();
   if (engine !== "ffmpeg") {
+    // the fast renderer's captions are rasterised by the composition, so it warms up as a worker does too
     await getCompositionBundle();
     await getBrowser();
   }
@@ -305,6 +315,7 @@ async function parent() {
   const runs: { engine: Engine; variant: Variant }[] = [
     { engine: "ffmpeg", variant: "delivered" },
     { engine: "fast", variant: "delivered" },
+    { engine: "transitions", variant: "delivered" },
     ...(legacyEncoding ? ([{ engine: "ffmpeg", variant: "legacy" }, { engine: "fast", variant: "legacy" }] as const) : []),
     { engine: "exact", variant: "delivered" },
   ];
@@ -403,6 +414,17 @@ async function parent() {
     })
     .filter(Boolean);
   if (verdicts.length) console.log(`\nfast renderer within 1.5x of plain ffmpeg, delivered path: ${verdicts.join("; ")}`);
+  // issue 50: the same video with transitions against without, by the fast renderer (the worker's default)
+  for (const withT of results.filter((r) => r.engine === "transitions")) {
+    const without = results.find((r) => r.engine === "fast" && r.size === withT.size);
+    if (!without) continue;
+    const wall = total(withT) / total(without);
+    const cpu = withT.cpuSeconds / without.cpuSeconds;
+    console.log(
+      `${withT.size}: ${SCENES * 5} s with ${SCENES - 1} transitions ${total(withT).toFixed(1)} s (${withT.cpuSeconds.toFixed(1)} CPU s) against without ${total(without).toFixed(1)} s ` +
+        `(${without.cpuSeconds.toFixed(1)} CPU s): ${wall.toFixed(2)}x wall, ${cpu.toFixed(2)}x CPU; target at most 1.15x: ${wall <= 1.15 && cpu <= 1.15 ? "met" : "NOT met"}`,
+    );
+  }
   console.log("goals (60 s, quiet machine): fast within 1.5x of ffmpeg at both sizes; exact under 116 s at 720p (1.8x faster than 209 s); peak memory under 1536 MiB");
   process.exit(0);
 }

@@ -3,6 +3,7 @@
 import type { JobStatus, Project, Resolution } from "~/generated/prisma/client";
 import type { ProjectStage } from "~/lib/project-stage";
 import { allScenesHaveMedia } from "~/lib/storyboard";
+import { defaultTransitionsFor } from "~/lib/transitions";
 import { resolutionValue, type ResolutionValue } from "~/lib/video-format";
 import { refusal } from "./refusal.server";
 import { POOL_WAIT_MS, prisma } from "./db.server";
@@ -35,6 +36,9 @@ export async function createProject(userId: string, input: NewProject, { makeCur
       },
     });
     if (makeCurrent) await tx.user.update({ where: { id: userId }, data: { currentProjectId: project.id } });
+    // the format's transition between scenes (decision 245); a cut needs no row
+    const transitions = defaultTransitionsFor(input.resolution);
+    if (transitions.kind !== "none") await tx.sceneTransitions.create({ data: { projectId: project.id, ...transitions } });
     return project;
     // wait for a connection as long as any query does (POOL_WAIT_MS), not Prisma's 2 s: under a burst of
     // creations the pool is a queue, and only a pool still full after that answers "busy" (decision 130)

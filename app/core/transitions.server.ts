@@ -1,6 +1,6 @@
 // A video's transitions (issue 50, decision 225), kept per project: the video's kind and length, and per-scene
 // choices. Read by the render plan and the storyboard's live preview.
-import { TRANSITION_CHOICES, NO_TRANSITIONS, type TransitionChoice, type VideoTransitions } from "~/lib/transitions";
+import { FOLLOW_VIDEO, TRANSITION_CHOICES, NO_TRANSITIONS, type TransitionChoice, type VideoTransitions } from "~/lib/transitions";
 import { prisma } from "~/core/db.server";
 
 const isChoice = (v: unknown): v is TransitionChoice => typeof v === "string" && (TRANSITION_CHOICES as readonly string[]).includes(v);
@@ -13,9 +13,15 @@ export async function getTransitions(projectId: string): Promise<VideoTransition
   return { kind: isChoice(row.kind) ? row.kind : "none", seconds: row.seconds, perScene };
 }
 
-export async function saveTransitions(projectId: string, input: Partial<VideoTransitions>): Promise<VideoTransitions> {
+/** Saves the video's choices; a scene given FOLLOW_VIDEO ("video") drops its own choice and follows the video's. */
+export async function saveTransitions(projectId: string, input: Partial<Omit<VideoTransitions, "perScene">> & { perScene?: Record<string, TransitionChoice | typeof FOLLOW_VIDEO> }): Promise<VideoTransitions> {
   const current = await getTransitions(projectId);
-  const next = { ...current, ...input, perScene: input.perScene ? { ...current.perScene, ...input.perScene } : current.perScene };
+  const perScene: Record<string, TransitionChoice> = { ...current.perScene };
+  for (const [index, choice] of Object.entries(input.perScene ?? {})) {
+    if (choice === FOLLOW_VIDEO) delete perScene[index];
+    else perScene[index] = choice;
+  }
+  const next = { kind: input.kind ?? current.kind, seconds: input.seconds ?? current.seconds, perScene };
   await prisma.sceneTransitions.upsert({ where: { projectId }, create: { projectId, ...next }, update: next });
   return next;
 }

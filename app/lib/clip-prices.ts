@@ -5,6 +5,14 @@
 /** The AI clip services (app/providers/video). */
 export type ClipProviderId = "veo" | "runway";
 
+/** The names the AI clip services sign their clips with (a scene's `imageMadeBy`: "Google Veo (Veo 3.1 Fast)"). */
+export const AI_CLIP_MAKERS: Record<ClipProviderId, string> = { veo: "Google Veo", runway: "Runway" };
+
+/** Whether a scene's clip was made by an AI clip service: such a clip is slowed and held to fit its scene, not looped (decision 243). */
+export function isAiClip(imageMadeBy: string | null | undefined): boolean {
+  return !!imageMadeBy && Object.values(AI_CLIP_MAKERS).some((maker) => imageMadeBy.startsWith(`${maker} (`));
+}
+
 export type ClipModelPrice = {
   provider: ClipProviderId;
   model: string;

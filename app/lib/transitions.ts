@@ -8,6 +8,17 @@ export const DEFAULT_TRANSITION_SECONDS = 0.5;
 export type VideoTransitions = { kind: TransitionChoice; seconds: number; perScene: Record<string, TransitionChoice> };
 export const NO_TRANSITIONS: VideoTransitions = { kind: "none", seconds: DEFAULT_TRANSITION_SECONDS, perScene: {} };
 
+/**
+ * The transitions a new video starts with, by its format (decision 245): a 16:9 video (an explainer, watched through)
+ * crossfades for half a second; a 9:16 one (Shorts, TikTok: quick, punchy) cuts. The creator changes it on the storyboard.
+ */
+export function defaultTransitionsFor(resolution: "landscape" | "shorts" | "tiktok"): VideoTransitions {
+  return resolution === "landscape" ? { kind: "fade", seconds: DEFAULT_TRANSITION_SECONDS, perScene: {} } : NO_TRANSITIONS;
+}
+
+/** A per-scene choice of "video": the scene follows the video's transition (its own choice is removed). */
+export const FOLLOW_VIDEO = "video" as const;
+
 /** What the composition takes: the video's transition, and each scene's own where it has one. */
 export function transitionProps(t: VideoTransitions, sceneCount: number) {
   const perScene = Array.from({ length: sceneCount }, (_, i) => t.perScene[String(i)]);

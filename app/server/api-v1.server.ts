@@ -9,6 +9,7 @@ import { MakeVideoOptionsSchema, PublishVideoSchema } from "~/lib/make-video-opt
 import { MAKE_VIDEO_STAGE_LABELS, MAKE_VIDEO_STAGES } from "../../workflows/shared/make-video";
 import { MAX_JSON_BYTES, readBodyCapped } from "./api.server";
 import { ProjectStatusSchema, PublishProjectSchema, PublishStartedSchema, RenderProjectSchema, RenderStartedSchema } from "./project-publish.server";
+import { AiClipEstimateQuerySchema, AiClipStatusSchema, AnimateScenesSchema, AnimateStartedSchema, SetTransitionsSchema, TransitionsSchema } from "./api-v1-clips.server";
 import { CreateShortSchema, CreateVersionSchema, ProjectIdParamsSchema, ShortOptionsQuerySchema, ShortOptionsSchema, ShortSchema, VersionOptionsSchema, VersionSchema } from "./api-v1-outputs.server";
 import { CreateBatchSchema } from "./batches.server";
 import { PlatformPostListSchema, PublishBodySchema, PublishResultSchema, SocialAccountListSchema } from "./platforms/platform-posts-schemas";
@@ -372,6 +373,38 @@ export function openApiDocument(serverUrl: string) {
           requestParams: { path: ProjectIdParamsSchema },
           requestBody: { required: true, content: { "application/json": { schema: PublishProjectSchema } } },
           responses: { "202": { description: "Started.", content: { "application/json": { schema: PublishStartedSchema } } }, ...writeErrors },
+        },
+      },
+      // moving scenes (issue 50, decision 244)
+      "/api/v1/projects/{id}/ai-clips": {
+        get: {
+          operationId: "aiClipStatus",
+          summary: "What animating a video's scenes would cost, and what its AI clips cost so far",
+          requestParams: { path: ProjectIdParamsSchema, query: AiClipEstimateQuerySchema },
+          responses: { "200": { description: "The estimate per scene and in all (list prices, dated), your limits, the spend, and whether a request runs.", content: { "application/json": { schema: AiClipStatusSchema } } }, ...errors },
+        },
+        post: {
+          operationId: "animateScenes",
+          summary: "Animate scenes with AI video clips, within a budget",
+          description: "Starts making a clip for each scene named (Veo or Runway, with your own key). 402 with the figures, and nothing started, when the estimate is more than `budget` or would pass your monthly budget or cap per video (Settings). Poll GET for the spend; each clip shows on its scene when made.",
+          requestParams: { path: ProjectIdParamsSchema },
+          requestBody: { required: true, content: { "application/json": { schema: AnimateScenesSchema } } },
+          responses: { "202": { description: "Started.", content: { "application/json": { schema: AnimateStartedSchema } } }, ...writeErrors, "409": problemResponse("Scenes of this video are already being animated.") },
+        },
+      },
+      "/api/v1/projects/{id}/transitions": {
+        get: {
+          operationId: "getTransitions",
+          summary: "A video's transitions between scenes",
+          requestParams: { path: ProjectIdParamsSchema },
+          responses: { "200": { description: "The video's transition, its length and each scene's own.", content: { "application/json": { schema: TransitionsSchema } } }, ...errors },
+        },
+        put: {
+          operationId: "setTransitions",
+          summary: "Choose the transitions between scenes",
+          requestParams: { path: ProjectIdParamsSchema },
+          requestBody: { required: true, content: { "application/json": { schema: SetTransitionsSchema } } },
+          responses: { "200": { description: "Saved.", content: { "application/json": { schema: TransitionsSchema } } }, ...writeErrors },
         },
       },
       "/api/v1/voices": {

@@ -14,13 +14,14 @@ import { API_V1_VERSION, ListVideosQuerySchema, VIDEO_STATUSES } from "./api-v1.
 import { getMakeVideo, listMakeVideos, listVoicesAndLanguages, publishMakeVideo, requireOwnRun, startMakeVideo, toApiVideo } from "./make-video.server";
 import { MCP_CHANNEL_TOOLS, registerChannelTools } from "./mcp-channels.server";
 import { OUTPUT_TOOLS, registerOutputTools } from "./mcp-outputs.server";
+import { CLIP_TOOLS, registerClipTools } from "./mcp-clips.server";
 import { problem, toProblem } from "./problem.server";
 import { listPlatformConnections } from "./platforms/platform-connections.server";
 import { publishToPlatforms } from "./platforms/platform-posts.server";
 import { PublishBodySchema } from "./platforms/platform-posts-schemas";
 import { createRateLimiters, RATE_LIMITS } from "./host/web-app.server";
 
-export const MCP_TOOLS = ["make_video", "get_video_status", "list_videos", "list_voices", "publish_video", "list_social_accounts", "post_video", ...MCP_CHANNEL_TOOLS, ...OUTPUT_TOOLS] as const;
+export const MCP_TOOLS = ["make_video", "get_video_status", "list_videos", "list_voices", "publish_video", "list_social_accounts", "post_video", ...MCP_CHANNEL_TOOLS, ...OUTPUT_TOOLS, ...CLIP_TOOLS] as const;
 
 const VideoIdInput = { id: z.string().min(1).max(64).describe("The video's id, as make_video or list_videos gave it.") };
 
@@ -177,6 +178,12 @@ export function createReelsmithMcpServer(caller: ApiRequestCaller): McpServer {
 
   registerChannelTools(server, { userId: caller.userId, mayWrite, run, answer, readOnlyRefusal: READ_ONLY_REFUSAL });
   registerOutputTools(server, caller, { answer, run, refuseWrite: async () => (mayWrite() ? generationRefusal(caller.userId) : { isError: true, content: [{ type: "text", text: `403: ${READ_ONLY_REFUSAL}` }] }) });
+  registerClipTools(server, caller, {
+    answer,
+    run,
+    refuseWrite: async () => (mayWrite() ? generationRefusal(caller.userId) : { isError: true, content: [{ type: "text", text: `403: ${READ_ONLY_REFUSAL}` }] }),
+    refuseSetting: () => (mayWrite() ? null : { isError: true, content: [{ type: "text", text: `403: ${READ_ONLY_REFUSAL}` }] }),
+  });
   return server;
 }
 

@@ -82,6 +82,7 @@ function paramsFor(path: string): Record<string, string> {
 function writeMethodOf(path: string): string {
   if (path === "/api/v1/videos/:id") return "DELETE";
   if (path === "/api/v1/channels/:id" || path === "/api/v1/channels/:id/ideas/:ideaId") return "PATCH";
+  if (path === "/api/v1/projects/:id/transitions") return "PUT";
   return "POST";
 }
 
@@ -98,7 +99,7 @@ function writeCalls(): { route: ListedRoute; call: Call }[] {
 }
 
 describe("/api/v1 write routes", () => {
-  it("are POST /videos, DELETE /videos/{id}, POST /videos/{id}/cancel and /publish, POST /batches and /batches/{id}/retry, POST /projects/{id}/shorts, /versions, /render and /publish, POST /videos/{id}/posts, POST and PATCH /channels", () => {
+  it("are POST /videos, DELETE /videos/{id}, POST /videos/{id}/cancel and /publish, POST /batches and /batches/{id}/retry, POST /projects/{id}/shorts, /versions, /render, /publish and /ai-clips, PUT /projects/{id}/transitions, POST /videos/{id}/posts, POST and PATCH /channels", () => {
     expect(writeCalls().map((w) => `${w.call.method} ${w.route.path}`).sort()).toEqual([
       "DELETE /api/v1/videos/:id",
       "PATCH /api/v1/channels/:id",
@@ -107,6 +108,7 @@ describe("/api/v1 write routes", () => {
       "POST /api/v1/batches/:id/retry",
       "POST /api/v1/channels",
       "POST /api/v1/channels/:id/ideas",
+      "POST /api/v1/projects/:id/ai-clips",
       "POST /api/v1/projects/:id/publish",
       "POST /api/v1/projects/:id/render",
       "POST /api/v1/projects/:id/shorts",
@@ -115,6 +117,7 @@ describe("/api/v1 write routes", () => {
       "POST /api/v1/videos/:id/cancel",
       "POST /api/v1/videos/:id/posts",
       "POST /api/v1/videos/:id/publish",
+      "PUT /api/v1/projects/:id/transitions",
     ]);
   });
 
@@ -140,7 +143,7 @@ describe("/api/v1 write routes", () => {
         checked++;
       }
     }
-    expect(checked).toBe(75);
+    expect(checked).toBe(85);
     expect(await prisma.videoRun.count()).toBe(runsBefore);
     expect(await prisma.project.count({ where: { userId: { in: [a.user.id, b.user.id] } } })).toBe(projectsBefore);
     expect((await prisma.videoRun.findUniqueOrThrow({ where: { id: runId } })).status).toBe("completed");
@@ -225,7 +228,7 @@ describe("another user's video through /api/v1", () => {
         if (route.module.action) calls.push({ route, call: { method: writeMethodOf(route.path), path: route.path, params } });
       }
     }
-    expect(calls.length).toBe(23);
+    expect(calls.length).toBe(27);
     for (const { route, call: c } of calls) {
       const answer = await call(route, c, `Bearer ${tokens.full}`);
       expect(answer.status, `${c.method} ${fillPath(c.path, c.params)}`).toBe(404);

@@ -299,6 +299,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/ai-clips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What animating a video's scenes would cost, and what its AI clips cost so far */
+        get: operations["aiClipStatus"];
+        put?: never;
+        /**
+         * Animate scenes with AI video clips, within a budget
+         * @description Starts making a clip for each scene named (Veo or Runway, with your own key). 402 with the figures, and nothing started, when the estimate is more than `budget` or would pass your monthly budget or cap per video (Settings). Poll GET for the spend; each clip shows on its scene when made.
+         */
+        post: operations["animateScenes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/transitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A video's transitions between scenes */
+        get: operations["getTransitions"];
+        /** Choose the transitions between scenes */
+        put: operations["setTransitions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/voices": {
         parameters: {
             query?: never;
@@ -592,6 +631,54 @@ export interface components {
              * @enum {string}
              */
             categoryId?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28";
+        };
+        /**
+         * @example {
+         *       "provider": "veo",
+         *       "source": "picture",
+         *       "cellIndexes": [
+         *         0,
+         *         2
+         *       ],
+         *       "budget": 2.5
+         *     }
+         */
+        AnimateScenes: {
+            /**
+             * @description veo: Google Veo 3.1 Fast with your Gemini key; runway: Runway Gen-4 Turbo with your Runway key.
+             * @enum {string}
+             */
+            provider: "veo" | "runway";
+            /**
+             * @description Animate the scene's picture (keeps the storyboard's look), or make the clip from its words (Veo only).
+             * @default picture
+             * @enum {string}
+             */
+            source?: "picture" | "words";
+            cellIndexes: number[];
+            /** @description The most this request may cost, in US dollars. When the estimate is more, nothing starts (402, with the figures). */
+            budget: number;
+        };
+        /**
+         * @example {
+         *       "kind": "fade",
+         *       "seconds": 0.5,
+         *       "perScene": {
+         *         "2": "zoom"
+         *       }
+         *     }
+         */
+        SetTransitions: {
+            /**
+             * @description The video's transition between scenes (none: hard cuts).
+             * @enum {string}
+             */
+            kind?: "none" | "fade" | "slide" | "zoom";
+            seconds?: number;
+            /** @description How a scene comes in, by its index (overrides the video's): { "2": "slide" }; "video" drops the scene's own choice. */
+            perScene?: {
+                [key: string]: ("none" | "fade" | "slide" | "zoom") | "video";
+            };
         };
         CreateChannel: {
             name: string;
@@ -1069,6 +1156,99 @@ export interface components {
         PublishStarted: {
             projectId: string;
             uploadId: string;
+        };
+        AiClipStatus: {
+            projectId: string;
+            estimate: {
+                model: {
+                    provider: string;
+                    model: string;
+                    label: string;
+                    centsPerSecond: number;
+                    asOf: string;
+                    source: string;
+                };
+                perScene: {
+                    cellIndex: number;
+                    /** @description The clip length asked for. */
+                    seconds: number;
+                    costCents: number;
+                }[];
+                totalCents: number;
+                spent: {
+                    monthCents: number;
+                    videoCents: number;
+                };
+                /** @description Your monthly AI clip budget (Settings), or null. */
+                monthlyBudgetCents: number | null;
+                /** @description Your cap per video (Settings), or null. */
+                videoCapCents: number | null;
+            };
+            spend: {
+                /** @description What your AI clips cost this calendar month (UTC), in US cents. */
+                monthCents: number;
+                /** @description What this video's AI clips cost so far, in US cents. */
+                videoCents: number;
+                /** @description This video's paid generations, newest first. */
+                generations: {
+                    cellIndex: number;
+                    provider: string;
+                    model: string;
+                    seconds: number;
+                    costCents: number;
+                    status: string;
+                    createdAt: string;
+                }[];
+            };
+            /** @description Scenes of this video are being animated now. */
+            running: boolean;
+            prices: {
+                provider: string;
+                model: string;
+                label: string;
+                centsPerSecond: number;
+                asOf: string;
+                source: string;
+            }[];
+        };
+        AnimateStarted: {
+            projectId: string;
+            /** @constant */
+            started: true;
+            estimate: {
+                model: {
+                    provider: string;
+                    model: string;
+                    label: string;
+                    centsPerSecond: number;
+                    asOf: string;
+                    source: string;
+                };
+                perScene: {
+                    cellIndex: number;
+                    /** @description The clip length asked for. */
+                    seconds: number;
+                    costCents: number;
+                }[];
+                totalCents: number;
+                spent: {
+                    monthCents: number;
+                    videoCents: number;
+                };
+                /** @description Your monthly AI clip budget (Settings), or null. */
+                monthlyBudgetCents: number | null;
+                /** @description Your cap per video (Settings), or null. */
+                videoCapCents: number | null;
+            };
+            budgetCents: number;
+        };
+        Transitions: {
+            /** @enum {string} */
+            kind: "none" | "fade" | "slide" | "zoom";
+            seconds: number;
+            perScene: {
+                [key: string]: "none" | "fade" | "slide" | "zoom";
+            };
         };
         Voices: {
             /** @description "offline" (the voices that ship with Reelsmith) or the voice service in use. */
@@ -2941,6 +3121,344 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PublishStarted"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The owner's plan does not allow it (`limit` names which: projects, music, upload, quality). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The video is not in a state that allows it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    aiClipStatus: {
+        parameters: {
+            query?: {
+                provider?: "veo" | "runway";
+                /** @description The scenes to estimate (0-based, comma-separated); every scene when absent. */
+                cells?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's id (a video's `projectId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The estimate per scene and in all (list prices, dated), your limits, the spend, and whether a request runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiClipStatus"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    animateScenes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a video's `projectId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnimateScenes"];
+            };
+        };
+        responses: {
+            /** @description Started. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnimateStarted"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The owner's plan does not allow it (`limit` names which: projects, music, upload, quality). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Scenes of this video are already being animated. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTransitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a video's `projectId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The video's transition, its length and each scene's own. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transitions"];
+                };
+            };
+            /** @description The request is wrong: `field` names the first bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A read-only token tried to write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such video for this token's owner (another user's id looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setTransitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (a video's `projectId`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetTransitions"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transitions"];
                 };
             };
             /** @description The request is wrong: `field` names the first bad field. */

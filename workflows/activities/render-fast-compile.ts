@@ -6,7 +6,8 @@
 //   uses, instantiated here over ffmpeg expressions instead of numbers: sub-pixel, no stepping;
 // - clip scenes: the clip scaled to cover the frame and centre-cropped (CSS object-fit: cover), muted, from its
 //   start; when shorter than its scene, played again from the start every `clipLoopFrames` frames, as the
-//   composition's <Loop> does (one source per pass, so no pass is held in memory);
+//   composition's <Loop> does (one source per pass, so no pass is held in memory); an AI clip ("stretch") is
+//   slowed by at most 1.5x to fill its scene, then its last frame held, or trimmed (decision 243);
 // - colour scenes: a colour source; scenes are joined with concat;
 // - caption lines: transparent PNGs of one common size, rasterised once each by the composition's own caption
 //   component (render-fast.ts), played as ONE timed picture stream (an ffconcat list, frame-exact cue times, a
@@ -14,7 +15,7 @@
 // - audio: every track trimmed and faded; the voiceovers joined end to end (silence between), other tracks delayed
 //   to their first frame, all mixed and padded to the video's length.
 // Pure: no I/O, so the exact argument list is testable.
-import { clipLoopFrames, sceneProgress, tailFrames, visibleRect, type Arithmetic, type Timeline } from "../../remotion/timeline";
+import { clipLoopFrames, clipStretch, sceneProgress, tailFrames, visibleRect, type Arithmetic, type Timeline } from "../../remotion/timeline";
 import { DELIVERY, DELIVERY_CONTAINER_ARGS, deliveryAudioArgs, deliveryVideoArgs } from "./delivery-encoding";
 
 export type FastSupport = { supported: true } | { supported: false; reason: string };
@@ -179,12 +180,17 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
       );
     } else if (layer.kind === "clip" && layer.durationInSeconds) {
       const loopFrames = clipLoopFrames(layer.durationInSeconds, fps);
-      const passes = Math.ceil(frames / loopFrames);
+      const stretch = layer.fit === "stretch" ? clipStretch(loopFrames, scene.durationInFrames) : null;
+      // a stretched (AI) clip plays once, slowed; a looped one as many passes as fill the scene
+      const passes = stretch ? 1 : Math.ceil(frames / loopFrames);
       const cover = `scale=${width}:${height}:force_original_aspect_ratio=increase:flags=bicubic:out_color_matrix=bt709:out_range=tv,crop=${width}:${height},format=${inputs.encoding.pixelFormat},setsar=1`;
       const passLabels: string[] = [];
       for (let pass = 0; pass < passes; pass++) {
         // the clip's video stream only (muted); read as BT.709 as the browser reads it (app/server/scene-media.server.ts)
-        filters.push(`${movie(layer.src, ":streams=dv")},setparams=colorspace=bt709:range=tv,fps=${fps},${cover},trim=end_frame=${loopFrames},setpts=PTS-STARTPTS[${label}p${pass}]`);
+        // slowed (decision 243): clip frame n put at frame floor(n·num/den) of the frame clock, the gaps filled by
+        // fps with the frame before (stretchedClipFrame in the timeline is the same rule)
+        const slow = stretch && stretch.num !== stretch.den ? `,settb=1/${fps},setpts=floor(N*${stretch.num}/${stretch.den}),fps=${fps}` : "";
+        filters.push(`${movie(layer.src, ":streams=dv")},setparams=colorspace=bt709:range=tv,fps=${fps},${cover},trim=end_frame=${loopFrames},setpts=PTS-STARTPTS${slow}[${label}p${pass}]`);
         passLabels.push(`[${label}p${pass}]`);
       }
       // a clip a frame shorter than its stated length still fills its scene: the last frame is held

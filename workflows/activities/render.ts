@@ -44,6 +44,7 @@ import { framesPercent, savingPercent } from "../shared/render-percent";
 import { captionTrackCues } from "~/lib/caption-track";
 import { recordRender } from "~/core/observability/metrics.server";
 import { transitionProps } from "~/lib/transitions";
+import { isAiClip } from "~/lib/clip-prices";
 import { getTransitions } from "~/core/transitions.server";
 import { brandShows, storedBrand } from "~/lib/brand";
 import { DEFAULT_CAPTION_STYLE } from "~/lib/caption-style";
@@ -83,7 +84,7 @@ export function planProps(plan: Omit<RenderPlan, "renderer">, src: (kind: PlanFi
       audioDurationInSeconds: scene.audioDurationInSeconds,
       text: scene.text,
       words: scene.words ?? null,
-      ...(scene.clip ? { clipSrc: src("clip", i), clipDurationInSeconds: scene.clip.durationInSeconds } : {}),
+      ...(scene.clip ? { clipSrc: src("clip", i), clipDurationInSeconds: scene.clip.durationInSeconds, ...(scene.clip.fit ? { clipFit: scene.clip.fit } : {}) } : {}),
       ...(scene.transitionIn ? { transitionIn: scene.transitionIn } : {}),
     })),
     music: plan.music ? { src: src("music", 0), volume: plan.music.volume } : null,
@@ -140,7 +141,8 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
     // loop a clip by its length, and the fast one needs it)
     const clipSeconds = clipFile ? (cell.clipDuration ?? clipFile.durationSeconds ?? (await withLocalMediaCopy(clipFile, probeDurationSeconds).catch(() => null))) : null;
     if (clipFile && !(clipSeconds && clipSeconds > 0)) throw inputError(`Scene ${i + 1}'s clip is not a playable video file. Upload it again on the Storyboard page.`);
-    const clip = clipFile ? { fileId: clipFile.id, durationInSeconds: clipSeconds! } : undefined;
+    // an AI clip is slowed and held to fit its scene, a creator's or stock clip looped (decision 243)
+    const clip = clipFile ? { fileId: clipFile.id, durationInSeconds: clipSeconds!, ...(isAiClip(cell.imageMadeBy) ? { fit: "stretch" as const } : {}) } : undefined;
     const words = storedWordTimings(cell.wordTimings);
     const transitionIn = transitions.perScene[i];
     scenes.push({ imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText, words, ...(clip ? { clip } : {}), ...(transitionIn ? { transitionIn } : {}) });

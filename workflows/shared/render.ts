@@ -51,7 +51,7 @@ export type RenderPlanScene = {
   /** when each word of the voiceover is spoken, as stored with it (null: estimated from the text) */
   words?: { source: "provider" | "estimate"; audioSeconds: number; words: { text: string; start: number; end: number }[] } | null;
   /** the scene's muted clip, shown instead of the image */
-  clip?: { fileId: string; durationInSeconds: number };
+  clip?: { fileId: string; durationInSeconds: number; fit?: "stretch" };
   /** how the scene comes in, when it has its own choice (decision 225) */
   transitionIn?: "none" | "fade" | "slide" | "zoom";
 };

@@ -21,6 +21,7 @@ import { PREVIEW_LOADING, PREVIEW_NOT_READY, PreviewHeading } from "./preview-se
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import { NO_TRANSITIONS, transitionProps, type VideoTransitions } from "~/lib/transitions";
 import { useTransitions } from "./transition-picker";
+import { isAiClip } from "~/lib/clip-prices";
 
 /** Props for the composition from the scenes; null until every scene has its image and measured audio. */
 export function previewProps(
@@ -49,6 +50,7 @@ export function previewProps(
         ? {
             clipSrc: `${origin}${c.clipUrl}`,
             clipDurationInSeconds: c.clipDuration,
+            ...(isAiClip(c.imageMadeBy) ? { clipFit: "stretch" as const } : {}),
           }
         : {}),
       ...(chosen.perScene[i] ? { transitionIn: chosen.perScene[i] } : {}),

@@ -1,9 +1,10 @@
 // The video's transition between scenes (issue 50, decision 225), chosen on the storyboard: a cut, a crossfade, a
-// slide or a zoom, and its length. The live preview redraws with it at once (the same query), and the render uses it.
+// slide or a zoom, and its length; and, under "Per scene", how each scene after the first comes in, where it should
+// differ from the video's (decision 245). The live preview redraws with it at once (the same query), and the render uses it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
-import { TRANSITION_CHOICES, TRANSITION_NAMES, type TransitionChoice, type VideoTransitions } from "~/lib/transitions";
+import { FOLLOW_VIDEO, TRANSITION_CHOICES, TRANSITION_NAMES, type TransitionChoice, type VideoTransitions } from "~/lib/transitions";
 
 const KEY = ["transitions"];
 
@@ -12,11 +13,14 @@ export function useTransitions(initial?: VideoTransitions) {
   return useQuery({ queryKey: KEY, queryFn: () => apiGet<VideoTransitions>("/api/transitions"), ...(initial ? { initialData: initial } : {}) });
 }
 
-export function TransitionPicker({ initial }: { initial?: VideoTransitions }) {
+const selectClass = "rounded-md border border-slate-700 bg-slate-900 px-2 py-1 text-slate-100";
+
+export function TransitionPicker({ initial, sceneCount = 0 }: { initial?: VideoTransitions; sceneCount?: number }) {
   const queryClient = useQueryClient();
   const state = useTransitions(initial);
   const save = useMutation({
-    mutationFn: (body: Partial<Pick<VideoTransitions, "kind" | "seconds">>) => apiRequest<VideoTransitions>("PUT", "/api/transitions", body),
+    mutationFn: (body: Partial<Pick<VideoTransitions, "kind" | "seconds">> & { perScene?: Record<string, TransitionChoice | typeof FOLLOW_VIDEO> }) =>
+      apiRequest<VideoTransitions>("PUT", "/api/transitions", body),
     onSuccess: (data) => queryClient.setQueryData(KEY, data),
     onError: (error) => toast({ title: "Update failed", description: serverMessage(error), variant: "destructive" }),
   });
@@ -27,7 +31,7 @@ export function TransitionPicker({ initial }: { initial?: VideoTransitions }) {
       <label className="flex items-center gap-2">
         Between scenes
         <select
-          className="rounded-md border border-slate-700 bg-slate-900 px-2 py-1 text-slate-100"
+          className={selectClass}
           value={data.kind}
           disabled={save.isPending}
           onChange={(e) => save.mutate({ kind: e.target.value as TransitionChoice })}
@@ -43,7 +47,7 @@ export function TransitionPicker({ initial }: { initial?: VideoTransitions }) {
         <label className="flex items-center gap-2">
           lasting
           <select
-            className="rounded-md border border-slate-700 bg-slate-900 px-2 py-1 text-slate-100"
+            className={selectClass}
             value={String(data.seconds)}
             disabled={save.isPending}
             onChange={(e) => save.mutate({ seconds: Number(e.target.value) })}
@@ -55,6 +59,36 @@ export function TransitionPicker({ initial }: { initial?: VideoTransitions }) {
             ))}
           </select>
         </label>
+      ) : null}
+      {sceneCount > 1 ? (
+        <details className="group">
+          <summary className="cursor-pointer select-none text-slate-300 hover:text-slate-100">
+            Per scene{Object.keys(data.perScene).length > 0 ? ` (${Object.keys(data.perScene).length} set)` : ""}
+          </summary>
+          <ul className="mt-2 grid max-h-64 grid-cols-1 gap-2 overflow-y-auto rounded-md border border-slate-800 bg-slate-950/60 p-3 sm:grid-cols-2">
+            {Array.from({ length: sceneCount - 1 }, (_, i) => i + 1).map((index) => (
+              <li key={index}>
+                <label className="flex items-center justify-between gap-2">
+                  <span>Scene {index + 1} comes in with</span>
+                  <select
+                    className={selectClass}
+                    aria-label={`Scene ${index + 1}'s transition`}
+                    value={data.perScene[String(index)] ?? FOLLOW_VIDEO}
+                    disabled={save.isPending}
+                    onChange={(e) => save.mutate({ perScene: { [String(index)]: e.target.value as TransitionChoice | typeof FOLLOW_VIDEO } })}
+                  >
+                    <option value={FOLLOW_VIDEO}>The video's ({TRANSITION_NAMES[data.kind]})</option>
+                    {TRANSITION_CHOICES.map((kind) => (
+                      <option key={kind} value={kind}>
+                        {TRANSITION_NAMES[kind]}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </details>
       ) : null}
     </div>
   );

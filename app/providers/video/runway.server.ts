@@ -9,13 +9,14 @@
 //   The output URLs are temporary (they expire within 24-48 h): downloaded at once.
 // The task id is kept in the call's ledger before it is polled (decision 200). Runway documents no idempotency key.
 import { z } from "zod";
-import { waitWithin } from "../call";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
 import type { AspectRatio } from "../types";
+import { AI_CLIP_MAKERS } from "~/lib/clip-prices";
+import { runPaidJob } from "./paid-job";
 import type { ClipProvider } from "./types";
 
-const PROVIDER = "Runway";
+const PROVIDER = AI_CLIP_MAKERS.runway;
 export const RUNWAY_TASK_JOB = "runway:task";
 export const RUNWAY_API_VERSION = "2024-11-06";
 /** The ratios gen4_turbo takes, in our two aspects. */
@@ -46,67 +47,56 @@ export function createRunwayClipProvider(options: RunwayOptions): ClipProvider {
     textToVideo: false,
     async generateClip(request, onJobStarted) {
       if (!request.image) throw new ProviderError(PROVIDER, "rejected", `${PROVIDER} ${options.model} starts from the scene's picture: make the picture first, or choose Veo to start from the words.`);
-      const jobs = options.call?.jobs;
-      let id = await jobs?.recall(RUNWAY_TASK_JOB);
-      if (!id) {
-        const started = await http.getJson(
-          url("/v1/image_to_video"),
-          {
-            method: "POST",
-            headers: { ...headers, "content-type": "application/json" },
-            body: JSON.stringify({
-              model: options.model,
-              promptImage: `data:${request.image.mimeType};base64,${request.image.data.toString("base64")}`,
-              promptText: request.prompt.trim().slice(0, 1000),
-              ratio: RATIOS[request.aspectRatio],
-              duration: request.seconds,
-            }),
-          },
-          StartedSchema,
-          "the generation task",
-          { paid: true },
-        );
-        id = started.id;
-        await jobs?.remember(RUNWAY_TASK_JOB, id);
-      }
-      // the spend is recorded for the job (once: by its id), whether this attempt started it or resumes it
-      await onJobStarted?.(id);
-      const taskUrl = url(`/v1/tasks/${encodeURIComponent(id)}`);
-      const deadline = Date.now() + pollTimeoutMs;
-      try {
-        for (;;) {
-          const task = await http.getJson(taskUrl, { headers }, TaskSchema, "the task status").catch(async (e: unknown) => {
-            if (e instanceof ProviderError && e.status === 404) {
-              await jobs?.forget(RUNWAY_TASK_JOB);
-              throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} no longer knows task ${id}.`);
-            }
-            throw e;
-          });
+      const taskUrl = (id: string) => url(`/v1/tasks/${encodeURIComponent(id)}`);
+      const { value, id } = await runPaidJob<Awaited<ReturnType<typeof http.download>>>({
+        provider: PROVIDER,
+        ledgerName: RUNWAY_TASK_JOB,
+        noun: "task",
+        call: options.call,
+        intervalMs: pollIntervalMs,
+        timeoutMs: pollTimeoutMs,
+        start: async () => {
+          const started = await http.getJson(
+            url("/v1/image_to_video"),
+            {
+              method: "POST",
+              headers: { ...headers, "content-type": "application/json" },
+              body: JSON.stringify({
+                model: options.model,
+                promptImage: `data:${request.image!.mimeType};base64,${request.image!.data.toString("base64")}`,
+                promptText: request.prompt.trim().slice(0, 1000),
+                ratio: RATIOS[request.aspectRatio],
+                duration: request.seconds,
+              }),
+            },
+            StartedSchema,
+            "the generation task",
+            { paid: true },
+          );
+          return started.id;
+        },
+        // the spend is recorded for the job (once: by its id), whether this attempt started it or resumes it
+        onStarted: onJobStarted,
+        check: async (id) => {
+          const task = await http.getJson(taskUrl(id), { headers }, TaskSchema, "the task status");
           if (task.status === "FAILED" || task.status === "CANCELLED") {
-            await jobs?.forget(RUNWAY_TASK_JOB);
             const why = task.failure ? `: ${task.failure}${task.failureCode ? ` (${task.failureCode})` : ""}` : ` (status ${task.status})`;
-            throw new ProviderError(PROVIDER, "rejected", `${PROVIDER} could not make this clip${why}. Reword the prompt, then try again.`);
+            return { failed: new ProviderError(PROVIDER, "rejected", `${PROVIDER} could not make this clip${why}. Reword the prompt, then try again.`) };
           }
-          if (task.status === "SUCCEEDED") {
-            const output = task.output?.[0];
-            if (!output) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} finished task ${id} without a video.`);
-            const { data, contentType } = await http.download(output);
-            return { video: data, mimeType: contentType.startsWith("video/") ? contentType : "video/mp4", jobId: id };
-          }
-          if (Date.now() > deadline) {
-            throw new ProviderError(PROVIDER, "timeout", `${PROVIDER} did not finish the clip within ${Math.round(pollTimeoutMs / 60_000)} minutes. Try again.`);
-          }
-          await waitWithin(options.call, pollIntervalMs);
-        }
-      } catch (error) {
+          if (task.status !== "SUCCEEDED") return { done: false };
+          const output = task.output?.[0];
+          if (!output) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} finished task ${id} without a video.`);
+          return { done: true, value: await http.download(output) };
+        },
         // cancelled by the creator (the activity's cancellation): the task is cancelled at Runway too, so it stops
         // running; a plain failure leaves it to the ledger and the next attempt
-        if (options.call?.signal?.aborted) {
-          await fetch(taskUrl, { method: "DELETE", headers, signal: AbortSignal.timeout(5000) }).catch(() => {});
-          await jobs?.forget(RUNWAY_TASK_JOB);
-        }
-        throw error;
-      }
+        onPollFailure: async (id) => {
+          if (!options.call?.signal?.aborted) return;
+          await fetch(taskUrl(id), { method: "DELETE", headers, signal: AbortSignal.timeout(5000) }).catch(() => {});
+          await options.call?.jobs?.forget(RUNWAY_TASK_JOB);
+        },
+      });
+      return { video: value.data, mimeType: value.contentType.startsWith("video/") ? value.contentType : "video/mp4", jobId: id };
     },
   };
 }

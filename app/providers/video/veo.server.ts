@@ -9,12 +9,13 @@
 // The operation's name is kept in the call's ledger before it is polled (decision 200): a retried attempt, or a new
 // worker after one was killed, polls the same operation and never starts (and pays for) a second one.
 import { z } from "zod";
-import { waitWithin } from "../call";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
+import { AI_CLIP_MAKERS } from "~/lib/clip-prices";
+import { runPaidJob } from "./paid-job";
 import type { ClipProvider } from "./types";
 
-const PROVIDER = "Google Veo";
+const PROVIDER = AI_CLIP_MAKERS.veo;
 export const VEO_OPERATION_JOB = "veo:operation";
 
 export type VeoOptions = CloudAdapterOptions & { model: string; pollIntervalMs?: number; pollTimeoutMs?: number };
@@ -52,59 +53,47 @@ export function createVeoClipProvider(options: VeoOptions): ClipProvider {
     textToVideo: true,
     async generateClip(request, onJobStarted) {
       if (!request.prompt.trim()) throw new ProviderError(PROVIDER, "rejected", "The scene has no prompt to make a clip from: write one first.");
-      const jobs = options.call?.jobs;
-      let name = await jobs?.recall(VEO_OPERATION_JOB);
-      if (!name) {
-        const instance: Record<string, unknown> = { prompt: request.prompt.trim().slice(0, 1800) };
-        if (request.image) instance.image = { bytesBase64Encoded: request.image.data.toString("base64"), mimeType: request.image.mimeType };
-        const started = await http.getJson(
-          url(`/v1beta/models/${encodeURIComponent(options.model)}:predictLongRunning`),
-          {
-            method: "POST",
-            headers: { ...headers, "content-type": "application/json" },
-            body: JSON.stringify({ instances: [instance], parameters: { aspectRatio: request.aspectRatio, durationSeconds: request.seconds } }),
-          },
-          StartedSchema,
-          "the video operation",
-          { paid: true },
-        );
-        name = started.name;
-        await jobs?.remember(VEO_OPERATION_JOB, name);
-      }
-      // the spend is recorded for the job (once: by its id), whether this attempt started it or resumes it
-      await onJobStarted?.(name);
-      const deadline = Date.now() + pollTimeoutMs;
-      for (;;) {
-        const operation = await http
-          .getJson(url(`/v1beta/${name.split("/").map(encodeURIComponent).join("/")}`), { headers }, OperationSchema, "the video operation")
-          .catch(async (e: unknown) => {
-            if (e instanceof ProviderError && e.status === 404) {
-              // the service no longer knows the operation: forgotten, so the next attempt may start a new one
-              await jobs?.forget(VEO_OPERATION_JOB);
-              throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} no longer knows operation ${name}.`);
-            }
-            throw e;
-          });
-        if (operation.error) {
-          await jobs?.forget(VEO_OPERATION_JOB);
-          throw new ProviderError(PROVIDER, "rejected", `${PROVIDER} could not make this clip: ${operation.error.message ?? `error ${operation.error.code}`}. Reword the prompt, then try again.`);
-        }
-        if (operation.done) {
+      const { value, id } = await runPaidJob<Awaited<ReturnType<typeof http.download>>>({
+        provider: PROVIDER,
+        ledgerName: VEO_OPERATION_JOB,
+        noun: "operation",
+        call: options.call,
+        intervalMs: pollIntervalMs,
+        timeoutMs: pollTimeoutMs,
+        start: async () => {
+          const instance: Record<string, unknown> = { prompt: request.prompt.trim().slice(0, 1800) };
+          if (request.image) instance.image = { bytesBase64Encoded: request.image.data.toString("base64"), mimeType: request.image.mimeType };
+          const started = await http.getJson(
+            url(`/v1beta/models/${encodeURIComponent(options.model)}:predictLongRunning`),
+            {
+              method: "POST",
+              headers: { ...headers, "content-type": "application/json" },
+              body: JSON.stringify({ instances: [instance], parameters: { aspectRatio: request.aspectRatio, durationSeconds: request.seconds } }),
+            },
+            StartedSchema,
+            "the video operation",
+            { paid: true },
+          );
+          return started.name;
+        },
+        // the spend is recorded for the job (once: by its id), whether this attempt started it or resumes it
+        onStarted: onJobStarted,
+        check: async (name) => {
+          const operation = await http.getJson(url(`/v1beta/${name.split("/").map(encodeURIComponent).join("/")}`), { headers }, OperationSchema, "the video operation");
+          if (operation.error) {
+            return { failed: new ProviderError(PROVIDER, "rejected", `${PROVIDER} could not make this clip: ${operation.error.message ?? `error ${operation.error.code}`}. Reword the prompt, then try again.`) };
+          }
+          if (!operation.done) return { done: false };
           const result = operation.response?.generateVideoResponse;
           const sample = result?.generatedSamples[0];
           if (!sample) {
-            await jobs?.forget(VEO_OPERATION_JOB);
             const reasons = result?.raiMediaFilteredReasons?.join(" ");
-            throw new ProviderError(PROVIDER, "rejected", `${PROVIDER} made no video${reasons ? `: ${reasons}` : ""}. Reword the prompt, then try again.`);
+            return { failed: new ProviderError(PROVIDER, "rejected", `${PROVIDER} made no video${reasons ? `: ${reasons}` : ""}. Reword the prompt, then try again.`) };
           }
-          const { data, contentType } = await http.download(sample.video.uri, { headers: { "x-goog-api-key": options.apiKey } });
-          return { video: data, mimeType: contentType.startsWith("video/") ? contentType : "video/mp4", jobId: name };
-        }
-        if (Date.now() > deadline) {
-          throw new ProviderError(PROVIDER, "timeout", `${PROVIDER} did not finish the clip within ${Math.round(pollTimeoutMs / 60_000)} minutes. Try again.`);
-        }
-        await waitWithin(options.call, pollIntervalMs);
-      }
+          return { done: true, value: await http.download(sample.video.uri, { headers: { "x-goog-api-key": options.apiKey } }) };
+        },
+      });
+      return { video: value.data, mimeType: value.contentType.startsWith("video/") ? value.contentType : "video/mp4", jobId: id };
     },
   };
 }

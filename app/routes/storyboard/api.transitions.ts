@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { TRANSITION_CHOICES } from "~/lib/transitions";
+import { FOLLOW_VIDEO, TRANSITION_CHOICES } from "~/lib/transitions";
 import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { getCurrentProject } from "~/core/projects.server";
@@ -11,7 +11,7 @@ const BodySchema = z.object({
   kind: Choice.optional(),
   seconds: z.number().min(0.2, "A transition lasts at least 0.2 s").max(1.5, "A transition lasts at most 1.5 s").optional(),
   /** per scene, by its index: overrides the video's */
-  perScene: z.record(z.string().regex(/^\d{1,3}$/, "scenes are named by their index"), Choice).optional(),
+  perScene: z.record(z.string().regex(/^\d{1,3}$/, "scenes are named by their index"), z.union([Choice, z.literal(FOLLOW_VIDEO)])).optional(),
 });
 
 async function requireProject(userId: string) {

@@ -141,7 +141,7 @@ export default function StoryboardPage() {
           </p>
           <div className="mt-2 flex flex-wrap items-center gap-x-6 gap-y-2">
             <ImageSourcePicker initial={imageSource ?? undefined} />
-            <TransitionPicker initial={transitions ?? undefined} />
+            <TransitionPicker initial={transitions ?? undefined} sceneCount={list.length} />
           </div>
           <MadeWith splitBy={status.data?.splitBy ?? null} cells={list} />
         </div>
