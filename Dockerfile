@@ -38,7 +38,7 @@ COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/scripts ./scripts
 # read at run time: the workflows' and the video composition's sources (the worker bundles them when it starts, for
 # Temporal's sandbox and for Remotion, with the app modules they import) and the helper scripts run in processes of
-# their own (app/providers/speech/flite-process.mjs, workflows/activities/bundle-composition.mjs). The processes
+# their own (app/providers/speech/flite-process.mjs, workflows/engine/bundle-composition.mjs). The processes
 # themselves run dist/.
 COPY --from=build /app/remotion ./remotion
 COPY --from=build /app/app ./app

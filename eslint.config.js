@@ -20,7 +20,7 @@ export default tseslint.config(
   // import only the workflow SDK, the stage contracts, browser-safe app/lib, and activity types.
   {
     files: ["workflows/*.ts", "workflows/shared/*.ts"],
-    ignores: ["workflows/worker.ts", "workflows/shared/heartbeat.ts", "**/*.test.ts"],
+    ignores: ["workflows/worker.ts", "workflows/worker-*.ts", "workflows/shared/heartbeat.ts", "**/*.test.ts"],
     rules: {
       "no-restricted-imports": "off",
       "@typescript-eslint/no-restricted-imports": [
@@ -49,7 +49,7 @@ export default tseslint.config(
   // app/lib, app/providers and workflows/shared, never from the web's app/server; the core never imports the web.
   // tests/unit/layer-walls.test.ts checks the same rule (type-only imports included) and the circles.
   {
-    files: ["workflows/activities/**/*.ts", "workflows/engine/**/*.ts", "workflows/observability/**/*.ts", "workflows/worker.ts", "workflows/shared/heartbeat.ts"],
+    files: ["workflows/activities/**/*.ts", "workflows/engine/**/*.ts", "workflows/observability/**/*.ts", "workflows/worker.ts", "workflows/worker-*.ts", "workflows/shared/heartbeat.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
@@ -72,6 +72,16 @@ export default tseslint.config(
             { regex: "^~/(server|routes|components)/|^\\.\\./(server|routes|components)/", message: "The core never imports the web (app/server, routes, UI components)." },
           ],
         },
+      ],
+    },
+  },
+  // The timeline model is pure (issue 46): the composition draws it, it never draws.
+  {
+    files: ["app/lib/timeline/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(remotion|@remotion/.*|react|react-dom)$|/remotion/", message: "The timeline model is composition-free: remotion/ imports it, never the other way." }] },
       ],
     },
   },

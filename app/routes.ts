@@ -167,9 +167,9 @@ const apiV1: Group = (route) => {
 
 /** The site's own: the health check, the favicon and, for any other path, the 'Page Not Found' screen (listed last so every real route wins). */
 const site: Group = (route) => {
-  route("/healthz", "routes/projects/healthz.ts");
-  route("/favicon.ico", "routes/projects/favicon.ts");
-  route("*", "routes/projects/$.tsx");
+  route("/healthz", "routes/site/healthz.ts");
+  route("/favicon.ico", "routes/site/favicon.ts");
+  route("*", "routes/site/$.tsx");
 };
 
 // TikTok and Instagram Reels beside YouTube (issue 49): connections, the posts and their states.

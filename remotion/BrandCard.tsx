@@ -3,8 +3,8 @@
 // the BrandCardStill composition, rasterised once by the fast renderer, so both renderers show the same picture.
 import { AbsoluteFill, Img, staticFile, useVideoConfig } from "remotion";
 import { z } from "zod";
-import { CAPTION_FONT_FAMILY } from "./captions";
-import type { CardLayer } from "./timeline";
+import { CAPTION_FONT_FAMILY } from "../app/lib/timeline/captions";
+import type { CardLayer } from "../app/lib/timeline/timeline";
 
 export const BRAND_CARD_ID = "BrandCardStill";
 

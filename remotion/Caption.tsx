@@ -1,4 +1,4 @@
-// A caption as it appears over the video, in the project's style (remotion/captions.ts): boxed (white bold text
+// A caption as it appears over the video, in the project's style (app/lib/timeline/captions.ts): boxed (white bold text
 // on a translucent dark box), outlined (white text with a black stroke, no blurred shadow), or word highlight
 // (outlined, the word being spoken in yellow). Its lines are already split to fit the safe area, where it sits at
 // the top, middle or bottom. Drawn by the composition for every frame (Player, Studio, the exact render) and,
@@ -12,8 +12,8 @@ import {
   DEFAULT_CAPTION_STYLE,
   HIGHLIGHT_COLOR,
   type CaptionStyle,
-} from "./captions";
-import { captionStyleSchema } from "./props";
+} from "../app/lib/timeline/captions";
+import { captionStyleSchema } from "../app/lib/timeline/video-props";
 
 export const CAPTION_SHEET_ID = "CaptionSheet";
 

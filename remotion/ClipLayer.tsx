@@ -3,7 +3,7 @@
 // decision 243) is slowed by at most 1.5x and then its last frame held. OffthreadVideo extracts exact frames with
 // the compositor when rendering; the Player shows it with a <video> element.
 import { AbsoluteFill, Freeze, Loop, OffthreadVideo, useCurrentFrame, useRemotionEnvironment, useVideoConfig } from "remotion";
-import { clipLoopFrames, clipStretch, stretchedClipFrame } from "./timeline";
+import { clipLoopFrames, clipStretch, stretchedClipFrame } from "../app/lib/timeline/timeline";
 
 const cover = { width: "100%", height: "100%", objectFit: "cover" } as const;
 

@@ -5,9 +5,9 @@ import { Composition, type CalculateMetadataFunction } from "remotion";
 import { BRAND_CARD_ID, BrandCardStill, brandCardStillSchema, type BrandCardStillProps } from "./BrandCard";
 import { CAPTION_SHEET_ID, CaptionSheet, captionSheetSchema, type CaptionSheetProps } from "./Caption";
 import { fixtureProps } from "./fixture";
-import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "./props";
+import { COMPOSITION_ID, storyboardVideoSchema, type StoryboardVideoProps } from "../app/lib/timeline/video-props";
 import { StoryboardVideo } from "./StoryboardVideo";
-import { buildTimeline } from "./timeline";
+import { buildTimeline } from "../app/lib/timeline/timeline";
 
 export const calculateMetadata: CalculateMetadataFunction<StoryboardVideoProps> = ({ props }) => ({
   durationInFrames: buildTimeline(props).durationInFrames,

@@ -1,4 +1,4 @@
-// The video, drawn from its timeline (remotion/timeline.ts): each scene's layer (an image with its slow pan and
+// The video, drawn from its timeline (app/lib/timeline/timeline.ts): each scene's layer (an image with its slow pan and
 // zoom, a clip, or a colour) one after another, caption lines over them, the voiceovers and the music under them.
 // The fast renderer compiles the same timeline to ffmpeg; nothing about the picture is decided here.
 import { useMemo } from "react";
@@ -6,7 +6,7 @@ import { AbsoluteFill, Html5Audio, Img, OffthreadVideo, Sequence, staticFile, us
 import { BrandCard } from "./BrandCard";
 import { CaptionBox } from "./Caption";
 import { ClipLayer } from "./ClipLayer";
-import type { StoryboardVideoProps } from "./props";
+import type { StoryboardVideoProps } from "../app/lib/timeline/video-props";
 import {
   buildTimeline,
   tailFrames,
@@ -18,7 +18,7 @@ import {
   type SceneLayer,
   type Timeline,
   type TimelineScene,
-} from "./timeline";
+} from "../app/lib/timeline/timeline";
 
 const resolveSrc = (src: string) => (/^(https?:|data:|blob:)/.test(src) ? src : staticFile(src));
 

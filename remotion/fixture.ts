@@ -1,7 +1,7 @@
 // A sample project for Remotion Studio (`npm run studio`): three scenes with drawn images, short synthesised
 // "voiceovers" and a music bed, all as data: URLs so the preview needs no files and no server.
-import type { StoryboardVideoProps } from "./props";
-import { VIDEO_FPS } from "./timing";
+import type { StoryboardVideoProps } from "../app/lib/timeline/video-props";
+import { VIDEO_FPS } from "../app/lib/timeline/timing";
 
 const SAMPLE_RATE = 8000;
 

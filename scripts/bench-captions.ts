@@ -9,18 +9,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { CaptionStyle } from "../app/lib/caption-style";
-import { storyboardVideoSchema } from "../remotion/props";
-import { buildTimeline } from "../remotion/timeline";
-import { prescaleImage } from "../workflows/activities/render-assets";
+import { storyboardVideoSchema } from "../app/lib/timeline/video-props";
+import { buildTimeline } from "../app/lib/timeline/timeline";
+import { prescaleImage } from "../workflows/engine/render-assets";
 import {
   closeBrowser,
   getBrowser,
   getCompositionBundle,
-} from "../workflows/activities/render-engine";
+} from "../workflows/engine/render-engine";
 import {
   rasteriseCaptions,
   renderTimelineFast,
-} from "../workflows/activities/render-fast";
+} from "../workflows/engine/render-fast";
 import { renderExact } from "../tests/fixtures/render-parity";
 import { toneWav } from "../tests/fixtures/render-project";
 

@@ -17,12 +17,12 @@ import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { folderBytes, processTree } from "./lib/process-tree";
-import { storyboardVideoSchema } from "../remotion/props";
-import { buildTimeline } from "../remotion/timeline";
-import { prescaleImage } from "../workflows/activities/render-assets";
-import { closeBrowser, ENCODING, getBrowser, getCompositionBundle } from "../workflows/activities/render-engine";
-import { renderTimelineFast, type FastProgress } from "../workflows/activities/render-fast";
-import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound } from "../workflows/activities/render-chunks";
+import { storyboardVideoSchema } from "../app/lib/timeline/video-props";
+import { buildTimeline } from "../app/lib/timeline/timeline";
+import { prescaleImage } from "../workflows/engine/render-assets";
+import { closeBrowser, ENCODING, getBrowser, getCompositionBundle } from "../workflows/engine/render-engine";
+import { renderTimelineFast, type FastProgress } from "../workflows/engine/render-fast";
+import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound } from "../workflows/engine/render-chunks";
 
 const SIZE = { width: 1920, height: 1080 };
 const FPS = 30;

@@ -1,5 +1,5 @@
 // npm run bench:music: the time to mix background music into a 60 s 1080p video, the way
-// POST /api/render-background-music does it (workflows/activities/music-mix.ts: video stream copied, music looped,
+// POST /api/render-background-music does it (workflows/engine/music-mix.ts: video stream copied, music looped,
 // faded and ducked under the voice). The music is a track from the offline composer; the video is made with
 // ffmpeg beforehand (not timed). A benchmark, not a test: the figures depend on the machine and its load.
 import { execFileSync } from "node:child_process";
@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { renderOfflineTrack } from "~/providers/music/offline.server";
-import { mixMusicIntoVideo } from "../workflows/activities/music-mix";
+import { mixMusicIntoVideo } from "../workflows/engine/music-mix";
 import { makeVoiceVideo } from "../tests/fixtures/music-project";
 
 const SECONDS = 60;

@@ -1,7 +1,7 @@
-// Prints remotion/caption-metrics.ts: the advance widths (in em) of the caption font, DejaVu Sans Bold (what
+// Prints app/lib/timeline/caption-metrics.ts: the advance widths (in em) of the caption font, DejaVu Sans Bold (what
 // Debian's Chromium draws "DejaVu Sans" bold with), for the characters captions usually hold. The line splitter
 // measures text with it, in the browser and in Node alike, without a canvas.
-// Run: node scripts/caption-font-metrics.mjs > remotion/caption-metrics.ts
+// Run: node scripts/caption-font-metrics.mjs > app/lib/timeline/caption-metrics.ts
 import opentype from "opentype.js";
 
 const FONT =

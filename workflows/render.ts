@@ -14,7 +14,7 @@
 import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, setHandler, upsertMemo, type ActivityOptions } from "@temporalio/workflow";
 import type { RenderActivities } from "./activities/render";
 import type { ChunkedRenderActivities, MixedSound } from "./activities/render-chunked";
-import type { RenderChunk } from "./activities/render-chunks";
+import type { RenderChunk } from "./engine/render-chunks";
 import { innermostMessage, isDiskFullFailure } from "./shared/errors";
 import { recordStageFailure } from "./shared/failures";
 import { proxyActivitiesOn } from "./shared/queues";

@@ -14,10 +14,10 @@ import { projectFile } from "~/lib/project-files.server";
 import { getEnv } from "~/core/env.server";
 import { startLeftoverSweeps } from "./engine/render-cleanup";
 import * as activities from "./activities";
-import { activityInterceptors } from "./activities/interruptions";
-import { keepAliveFile } from "./activities/worker-alive";
-import { closeBrowser, getCompositionBundle } from "./activities/render-engine";
-import { lowerProcessPriority, lowerSessionPriority, workerNiceness } from "./activities/process-priority";
+import { activityInterceptors } from "./worker-interruptions";
+import { keepAliveFile } from "./worker-alive";
+import { closeBrowser, getCompositionBundle } from "./engine/render-engine";
+import { lowerProcessPriority, lowerSessionPriority, workerNiceness } from "./worker-priority";
 import { taskQueueFor, type WorkClass } from "./shared/queue-names";
 import { WORKFLOW_INTERCEPTOR_MODULES, startWorkerTelemetry, workerActivityInterceptors, workerSinks } from "./observability/worker-telemetry";
 

@@ -3,7 +3,7 @@
 // each door says it in its own shape: the pages and /api as `{ message, field }` JSON (app/server/api.server.ts,
 // through every loader and action's wrapper), /api/v1 as an RFC 9457 problem and MCP as a tool error
 // (app/server/problem.server.ts), an activity as a non-retryable Temporal failure with the same words
-// (workflows/activities/refusals.ts).
+// (workflows/worker-refusals.ts).
 
 /** Marks a refusal across module copies (Vite's dev server loads the core a second time beside server.ts's copy). */
 const REFUSAL = Symbol.for("reelsmith.refusal");

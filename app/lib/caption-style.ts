@@ -1,7 +1,7 @@
 // The caption styles a creator picks per project (on the storyboard): preset, position and size; their labels; and
 // the style a project has when none was chosen (its format's: boxed captions on 9:16, none on 16:9, as before
 // styles existed). Browser-safe; read by the storyboard page, the server, the render workflow's input and the
-// Remotion composition (remotion/captions.ts lays captions out from it).
+// Remotion composition (app/lib/timeline/captions.ts lays captions out from it).
 import { captionsByDefault, type VideoFormat } from "./video-format";
 
 export const CAPTION_PRESETS = [

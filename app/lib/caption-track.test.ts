@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { sceneBoundaries } from "../../remotion/timing";
+import { sceneBoundaries } from "./timeline/timing";
 import { captionLines, captionTrackCues, cueTimestamp, toSrt, toWebVtt, type CaptionTrackScene } from "./caption-track";
 
 const run = promisify(execFile);

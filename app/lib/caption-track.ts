@@ -1,11 +1,11 @@
 // The caption track of a render (issue 37): cues built from the voiceovers' word timings, placed at their scenes'
-// starts exactly as the video places the voiceovers (remotion/timing.ts), and written as SubRip (.srt) and WebVTT
+// starts exactly as the video places the voiceovers (app/lib/timeline/timing.ts), and written as SubRip (.srt) and WebVTT
 // (.vtt). Stored with the render (RenderedVideo.captionCues), served through the owner-checked caption route, and
 // sent to YouTube with the video (captions.insert). Independent of the burned-in captions, which stay a choice.
 // Pure: shared by the worker, the server and the browser.
 import { z } from "zod";
-import { sceneBoundaries } from "../../remotion/timing";
-import { wordTimingsFor, wordsOf, type VoiceoverWordTimings } from "../../remotion/word-timings";
+import { sceneBoundaries } from "./timeline/timing";
+import { wordTimingsFor, wordsOf, type VoiceoverWordTimings } from "./timeline/word-timings";
 
 export type CaptionTrackCue = { startMs: number; endMs: number; text: string };
 

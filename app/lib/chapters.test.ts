@@ -1,7 +1,7 @@
 // Chapters from the scenes by YouTube's rules: a 5-minute 16:9 video's description gets valid ones (first at 0:00,
 // at least three, each at least 10 s), a short one gets none, and what a creator types is checked the same way.
 import { describe, expect, it } from "vitest";
-import { sceneBoundaries } from "../../remotion/timing";
+import { sceneBoundaries } from "./timeline/timing";
 import { chapterTimestamp, chaptersFromScenes, chaptersInDescription, sceneTitle, validateChapters, withChapters } from "./chapters";
 
 const FPS = 30;

@@ -1,10 +1,10 @@
 // Chapters for the video's description (issue 37), by YouTube's rules ("Add chapters to your videos",
 // support.google.com/youtube/answer/9884579): the first timestamp is 0:00, there are at least three, in ascending
 // order, and each chapter lasts at least 10 seconds. Built from the scenes (their starts as the video places them,
-// remotion/timing.ts), with a short title from each chapter's first scene; scenes shorter than a chapter may be
+// app/lib/timeline/timing.ts), with a short title from each chapter's first scene; scenes shorter than a chapter may be
 // are joined to the one before. Pure: shared by the server (the written description) and the browser (the
 // pre-flight check of whatever the creator typed).
-import { sceneBoundaries } from "../../remotion/timing";
+import { sceneBoundaries } from "./timeline/timing";
 
 export const CHAPTER_RULES = { minChapters: 3, minChapterSeconds: 10, titleWords: 6, titleChars: 48, targetChapters: 10 } as const;
 

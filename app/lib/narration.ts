@@ -1,7 +1,7 @@
 // Narration that fits its time: how many words a script needs so that its voiceovers, plus the pause the timeline
 // puts after each scene, last the requested duration. Pure (read by the script workflow, activities and tests).
 // See docs/decisions/111-narration-that-fits-its-time.md.
-import { SCENE_PAD_SECONDS, VIDEO_FPS } from "../../remotion/timing";
+import { SCENE_PAD_SECONDS, VIDEO_FPS } from "./timeline/timing";
 
 /**
  * Silence kept at each end of a voiceover when its leading and trailing silence is trimmed (a little, so the

@@ -2,7 +2,7 @@
 // renderers' own timing, with the end card), an opening line from its first sentence, and the rule-based pick of
 // suggested runs. Pure: the page, the server and the API share it.
 import { z } from "zod";
-import { totalDurationInFrames, VIDEO_FPS } from "../../remotion/timing";
+import { totalDurationInFrames, VIDEO_FPS } from "./timeline/timing";
 
 /**
  * The longest Short YouTube takes: 3 minutes for uploads since 15 October 2024

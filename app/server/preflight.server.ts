@@ -7,7 +7,7 @@ import { captionTrackUrl, storedCaptionCues } from "~/lib/caption-track";
 import { chaptersFromScenes, type Chapter } from "~/lib/chapters";
 import { CAPTIONS_SCOPE } from "~/lib/youtube";
 import { blockingItems, preflightChecks, type PreflightItem, type PreflightThumbnail, type PreflightVideo } from "~/lib/preflight";
-import { VIDEO_FPS } from "../../remotion/timing";
+import { VIDEO_FPS } from "~/lib/timeline/timing";
 import { prisma } from "~/core/db.server";
 import { getCurrentProject } from "~/core/projects.server";
 import { findMediaForUser, mediaIdFromUrl, mediaSize } from "~/core/storage.server";

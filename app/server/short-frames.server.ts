@@ -2,7 +2,7 @@
 // opening hook line drawn into the first picture, and the end card that points to the full video. Pure image work
 // with sharp; shorts.server.ts decides what to reframe and stores the results.
 import sharp from "sharp";
-import { SAFE_ZONES } from "../../remotion/captions";
+import { SAFE_ZONES } from "~/lib/timeline/captions";
 
 /** A Short's pictures: the 1080x1920 frame the renderers scale to the chosen quality. */
 export const SHORT_FRAME = { width: 1080, height: 1920 } as const;
@@ -21,7 +21,7 @@ export type Reframed = {
 };
 
 /**
- * The Ken Burns moves zoom in to 1.12 and pan 2% (remotion/timeline.ts): a subject this far inside the crop's edge
+ * The Ken Burns moves zoom in to 1.12 and pan 2% (app/lib/timeline/timeline.ts): a subject this far inside the crop's edge
  * stays in view in every frame.
  */
 const SUBJECT_MARGIN = 0.09;

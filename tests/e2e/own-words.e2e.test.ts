@@ -376,7 +376,7 @@ describe("shaping the storyboard's scenes", () => {
     // the render's timeline, read as the render reads it (its plan: scenes in order, each voiceover measured from
     // its file): the four scenes in their new order, and the rendered file as long as that timeline
     const { prepareRenderPlan } = await import("../../workflows/activities/render");
-    const { totalDurationInFrames, VIDEO_FPS } = await import("../../remotion/timing");
+    const { totalDurationInFrames, VIDEO_FPS } = await import("../../app/lib/timeline/timing");
     const plan = await prepareRenderPlan({ renderId: video.id, userId: project.userId, projectId: project.id, width: video.width!, height: video.height!, captions: true });
     expect(plan.scenes.map((s) => s.text)).toEqual(after.map((c) => c.voiceoverText));
     const { mediaIdFromUrl } = await import("~/core/storage.server");

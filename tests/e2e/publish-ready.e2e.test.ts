@@ -21,7 +21,7 @@ process.env.DATA_DIR = process.env.E2E_DATA_DIR;
 const { prisma } = await import("~/core/db.server");
 const { mediaUrl, saveMedia, saveMediaFromPath } = await import("~/core/storage.server");
 const { captionTrackCues } = await import("~/lib/caption-track");
-const { normaliseLoudness, storedLoudness } = await import("../../workflows/activities/loudness");
+const { normaliseLoudness, storedLoudness } = await import("../../workflows/engine/loudness");
 const { chaptersInDescription, validateChapters } = await import("~/lib/chapters");
 
 let browser: Browser;

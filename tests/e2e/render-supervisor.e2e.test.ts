@@ -10,7 +10,7 @@ import path from "node:path";
 import { Client, Connection } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabaseFromTemplate } from "../../scripts/lib/test-servers.mjs";
-import { sceneDurationInFrames } from "../../remotion/timing";
+import { sceneDurationInFrames } from "../../app/lib/timeline/timing";
 
 const port = Number(process.env.E2E_PORT ?? 3100) + 101;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-supervisor-"));

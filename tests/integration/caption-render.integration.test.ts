@@ -9,16 +9,16 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CaptionStyle } from "../../remotion/captions";
-import { SAFE_ZONES } from "../../remotion/captions";
+import type { CaptionStyle } from "../../app/lib/timeline/captions";
+import { SAFE_ZONES } from "../../app/lib/timeline/captions";
 import {
   storyboardVideoSchema,
   type StoryboardVideoProps,
-} from "../../remotion/props";
-import { buildTimeline, type Timeline } from "../../remotion/timeline";
-import { prescaleImage } from "../../workflows/activities/render-assets";
-import { closeBrowser } from "../../workflows/activities/render-engine";
-import { renderTimelineFast } from "../../workflows/activities/render-fast";
+} from "../../app/lib/timeline/video-props";
+import { buildTimeline, type Timeline } from "../../app/lib/timeline/timeline";
+import { prescaleImage } from "../../workflows/engine/render-assets";
+import { closeBrowser } from "../../workflows/engine/render-engine";
+import { renderTimelineFast } from "../../workflows/engine/render-fast";
 import { compareFrames, renderExact } from "../fixtures/render-parity";
 import { toneWav } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";

@@ -7,10 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { storyboardVideoSchema } from "../../remotion/props";
-import { buildTimeline } from "../../remotion/timeline";
-import { closeBrowser } from "../../workflows/activities/render-engine";
-import { rasteriseCaptions } from "../../workflows/activities/render-fast";
+import { storyboardVideoSchema } from "../../app/lib/timeline/video-props";
+import { buildTimeline } from "../../app/lib/timeline/timeline";
+import { closeBrowser } from "../../workflows/engine/render-engine";
+import { rasteriseCaptions } from "../../workflows/engine/render-fast";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-caption-scripts-"));
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { synthesizeWithEspeak } from "~/providers/speech/espeak.server";
 import { trimVoiceover } from "~/providers/speech/voiceover";
-import { estimateWordTimings, wordsOf } from "../../remotion/word-timings";
+import { estimateWordTimings, wordsOf } from "../../app/lib/timeline/word-timings";
 import { loudness } from "../support/loudness";
 
 const CASES = [

@@ -2,7 +2,7 @@
 // never answer. Anyone learns only which parts are down; the error texts go to the log, once per change.
 import { closeSilentServers } from "../support/silent-servers";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { loader as healthz } from "~/routes/projects/healthz";
+import { loader as healthz } from "~/routes/site/healthz";
 import { callRoute } from "../support/routes";
 
 afterAll(() => closeSilentServers());

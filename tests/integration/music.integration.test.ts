@@ -32,7 +32,7 @@ const { startTestWorker } = await import("../support/temporal");
 const { seedRenderableProject } = await import("../fixtures/render-project");
 const { seedRenderedVideo } = await import("../fixtures/music-project");
 const { meanVolumeDb, probeVideo } = await import("../fixtures/video-probe");
-const { measureLoudness } = await import("../../workflows/activities/loudness");
+const { measureLoudness } = await import("../../workflows/engine/loudness");
 
 const run = promisify(execFile);
 const fake = new FakeSuno("suno-music-key");

@@ -14,8 +14,8 @@ import { countWords, splitSentences } from "~/providers/text/language";
 import { LONG_SENTENCE_WORDS } from "~/providers/text/scenes";
 import { trimVoiceover } from "~/providers/speech/voiceover";
 import { prisma } from "~/core/db.server";
-import { buildTimeline } from "../../remotion/timeline";
-import { VIDEO_FPS } from "../../remotion/timing";
+import { buildTimeline } from "../../app/lib/timeline/timeline";
+import { VIDEO_FPS } from "../../app/lib/timeline/timing";
 import { scriptWorkflow } from "../../workflows/script";
 import { startTestWorker } from "../support/temporal";
 

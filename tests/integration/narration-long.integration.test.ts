@@ -12,8 +12,8 @@ import { resolutionEnum } from "~/lib/video-format";
 import { providersFor } from "~/providers/index.server";
 import { trimVoiceover } from "~/providers/speech/voiceover";
 import { prisma } from "~/core/db.server";
-import { buildTimeline } from "../../remotion/timeline";
-import { VIDEO_FPS } from "../../remotion/timing";
+import { buildTimeline } from "../../app/lib/timeline/timeline";
+import { VIDEO_FPS } from "../../app/lib/timeline/timing";
 import { scriptWorkflow } from "../../workflows/script";
 import { startTestWorker } from "../support/temporal";
 

@@ -16,13 +16,13 @@ import os from "node:os";
 import path from "node:path";
 import { prisma } from "~/core/db.server";
 import { findMediaForUser, mediaBackend, withLocalMediaCopy } from "~/core/storage.server";
-import { sceneDurationInFrames } from "../../remotion/timing";
+import { sceneDurationInFrames } from "../../app/lib/timeline/timing";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { taskQueueFor } from "../../workflows/shared/queue-names";
 import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
-import { measureLoudness } from "../../workflows/activities/loudness";
+import { measureLoudness } from "../../workflows/engine/loudness";
 import { descendantsOf, isAlive, killWorkerProcess, startWorkerProcess, workerProcessClient } from "../support/worker-process";
 
 const { TaskQueueType } = protos.temporal.api.enums.v1;

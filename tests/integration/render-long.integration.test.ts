@@ -7,12 +7,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storyboardVideoSchema } from "../../remotion/props";
-import { buildTimeline, type Timeline } from "../../remotion/timeline";
-import { sceneDurationInFrames } from "../../remotion/timing";
-import { closeBrowser } from "../../workflows/activities/render-engine";
-import { renderTimelineFast } from "../../workflows/activities/render-fast";
-import { fastRendererSupport } from "../../workflows/activities/render-fast-compile";
+import { storyboardVideoSchema } from "../../app/lib/timeline/video-props";
+import { buildTimeline, type Timeline } from "../../app/lib/timeline/timeline";
+import { sceneDurationInFrames } from "../../app/lib/timeline/timing";
+import { closeBrowser } from "../../workflows/engine/render-engine";
+import { renderTimelineFast } from "../../workflows/engine/render-fast";
+import { fastRendererSupport } from "../../workflows/engine/render-fast-compile";
 import { toneWav } from "../fixtures/render-project";
 import { probeVideo, type VideoFacts } from "../fixtures/video-probe";
 

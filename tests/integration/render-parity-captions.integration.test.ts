@@ -10,11 +10,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CaptionStyle } from "../../remotion/captions";
-import { storyboardVideoSchema } from "../../remotion/props";
-import { buildTimeline } from "../../remotion/timeline";
-import { prescaleImage } from "../../workflows/activities/render-assets";
-import { closeBrowser } from "../../workflows/activities/render-engine";
+import type { CaptionStyle } from "../../app/lib/timeline/captions";
+import { storyboardVideoSchema } from "../../app/lib/timeline/video-props";
+import { buildTimeline } from "../../app/lib/timeline/timeline";
+import { prescaleImage } from "../../workflows/engine/render-assets";
+import { closeBrowser } from "../../workflows/engine/render-engine";
 import { renderFast, renderExact, type ParityFixture } from "../fixtures/render-parity";
 import { toneWav } from "../fixtures/render-project";
 

@@ -3,8 +3,8 @@
 // The fast renderer (one ffmpeg run) and the exact one (Remotion's OffthreadVideo) give the same frames.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { clipLoopFrames } from "../../remotion/timeline";
-import { fastRendererSupport } from "../../workflows/activities/render-fast-compile";
+import { clipLoopFrames } from "../../app/lib/timeline/timeline";
+import { fastRendererSupport } from "../../workflows/engine/render-fast-compile";
 import { alike, clipParityFixture, compareFrames, framePairPsnr, parityRenders } from "../fixtures/render-parity";
 
 const size = { width: 640, height: 360 };

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/core/db.server";
 import { loadRenderPlan } from "../../workflows/activities/render";
 import type { MixedSound } from "../../workflows/activities/render-chunked";
-import type { RenderChunk } from "../../workflows/activities/render-chunks";
+import type { RenderChunk } from "../../workflows/engine/render-chunks";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { renderProgressQuery, renderWorkflowId, type RenderPlanInput } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";

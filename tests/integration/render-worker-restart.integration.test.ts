@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "~/core/db.server";
 import { findMediaForUser, mediaFilePath } from "~/core/storage.server";
-import { sceneDurationInFrames } from "../../remotion/timing";
+import { sceneDurationInFrames } from "../../app/lib/timeline/timing";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";

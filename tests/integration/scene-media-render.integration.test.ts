@@ -11,7 +11,7 @@ import { prisma } from "~/core/db.server";
 import { uploadSceneMedia } from "~/server/scene-media.server";
 import { importSceneClip } from "~/core/scene-cell-media.server";
 import { findMediaForUser, mediaFilePath } from "~/core/storage.server";
-import { sceneDurationInFrames, VIDEO_FPS } from "../../remotion/timing";
+import { sceneDurationInFrames, VIDEO_FPS } from "../../app/lib/timeline/timing";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { renderWorkflowId, type RenderWorkflowInput } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";

@@ -18,11 +18,11 @@ import { findMediaForUser, mediaFilePath, readMedia } from "~/core/storage.serve
 import { DEFAULT_CAPTION_STYLE } from "~/lib/caption-style";
 import { action as shortsAction, loader as shortsLoader } from "~/routes/projects/api.projects.$id.shorts";
 import { loader as dashboardLoader } from "~/routes/projects/dashboard";
-import { SAFE_ZONES } from "../../remotion/captions";
-import { buildTimeline } from "../../remotion/timeline";
+import { SAFE_ZONES } from "../../app/lib/timeline/captions";
+import { buildTimeline } from "../../app/lib/timeline/timeline";
 import { planProps, prepareRenderPlan } from "../../workflows/activities/render";
-import { closeBrowser } from "../../workflows/activities/render-engine";
-import { rasteriseCaptions } from "../../workflows/activities/render-fast";
+import { closeBrowser } from "../../workflows/engine/render-engine";
+import { rasteriseCaptions } from "../../workflows/engine/render-fast";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { renderWorkflowId } from "../../workflows/shared/render";
 import { LONG_SCENE_SECONDS, seedLongSource } from "../fixtures/long-source";

@@ -10,7 +10,7 @@ import { prisma } from "~/core/db.server";
 import { deleteProject } from "~/server/project-deletion.server";
 import { findMediaForUser, mediaFilePath, mediaUrl, readMedia, saveMedia } from "~/core/storage.server";
 import { loader as mediaLoader } from "~/routes/projects/api.media.$id";
-import { storedWordTimings } from "../../remotion/props";
+import { storedWordTimings } from "../../app/lib/timeline/video-props";
 import { action as shortsAction, loader as shortsLoader } from "~/routes/projects/api.projects.$id.shorts";
 import { action as versionsAction, loader as versionsLoader } from "~/routes/projects/api.projects.$id.versions";
 import { loader as dashboardLoader } from "~/routes/projects/dashboard";

@@ -16,7 +16,7 @@ import { prisma } from "~/core/db.server";
 import { mediaFilePath } from "~/core/storage.server";
 import { tagsLength } from "~/lib/upload-metadata";
 import { chapterTimestamp, chaptersInDescription, validateChapters } from "~/lib/chapters";
-import { sceneBoundaries, VIDEO_FPS } from "../../remotion/timing";
+import { sceneBoundaries, VIDEO_FPS } from "../../app/lib/timeline/timing";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";

@@ -17,7 +17,7 @@ import { mountGates, type RouteEntry } from "~/server/host/web-app.server";
 import { createMusicActivities } from "../../workflows/activities/music";
 import { PROJECT_NOT_OWNED } from "../../workflows/activities/ownership";
 import { prepareRenderPlan } from "../../workflows/activities/render";
-import { renderSlotCount, withRenderSlot } from "../../workflows/activities/render-slots";
+import { renderSlotCount, withRenderSlot } from "../../workflows/engine/render-slots";
 import { createScriptActivities } from "../../workflows/activities/script";
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
 import type { renderVideoWorkflow } from "../../workflows/render";

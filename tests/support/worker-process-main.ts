@@ -7,7 +7,7 @@ import { NativeConnection } from "@temporalio/worker";
 import { providersFor } from "~/providers/index.server";
 import { createScriptActivities } from "../../workflows/activities/script";
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
-import { getBrowser, getCompositionBundle } from "../../workflows/activities/render-engine";
+import { getBrowser, getCompositionBundle } from "../../workflows/engine/render-engine";
 import { createWorker } from "../../workflows/worker";
 import { scriptedTextProvider, scriptedVoice } from "./scripted-text-provider";
 import { createRenderWorker } from "./temporal";

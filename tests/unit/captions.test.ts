@@ -9,16 +9,16 @@ import {
   SAFE_ZONES,
   splitIntoLines,
   type CaptionStyle,
-} from "../../remotion/captions";
-import type { StoryboardVideoProps } from "../../remotion/props";
-import { buildTimeline } from "../../remotion/timeline";
+} from "../../app/lib/timeline/captions";
+import type { StoryboardVideoProps } from "../../app/lib/timeline/video-props";
+import { buildTimeline } from "../../app/lib/timeline/timeline";
 import {
   estimateWordTimings,
   syllablesIn,
   wordsOf,
   wordTimingsFor,
   wordTimingsFromAlignment,
-} from "../../remotion/word-timings";
+} from "../../app/lib/timeline/word-timings";
 
 const FORTY_WORDS =
   "Honeybees communicate the location of distant flowers through an intricate waggle dance, whose angle relative to the comb encodes the direction of the sun, while its duration tells sisters precisely how far away the promising patch of blossoms really is.";

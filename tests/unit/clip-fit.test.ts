@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { isAiClip } from "../../app/lib/clip-prices";
 import { defaultTransitionsFor } from "../../app/lib/transitions";
-import { buildTimeline, clipStretch, stretchedClipFrame } from "../../remotion/timeline";
-import { compileTimeline } from "../../workflows/activities/render-fast-compile";
+import { buildTimeline, clipStretch, stretchedClipFrame } from "../../app/lib/timeline/timeline";
+import { compileTimeline } from "../../workflows/engine/render-fast-compile";
 
 describe("clipStretch and stretchedClipFrame", () => {
   it("leaves a clip as long as its scene or longer at its speed (it is trimmed)", () => {

@@ -163,6 +163,8 @@ describe("the walls between the layers", () => {
     expect(forbidden(...at("workflows/activities/make-video.ts", "~/server/make-video.server"))).toMatch(/never app\/server/);
     expect(forbidden(...at("workflows/activities/render.ts", "../../app/server/temporal.server", true))).toMatch(/never app\/server/);
     expect(forbidden(...at("workflows/worker.ts", "~/server/host/web-app.server"))).toMatch(/never app\/server/);
+    expect(forbidden(...at("workflows/engine/render-fast.ts", "~/server/render.server"))).toMatch(/never app\/server/);
+    expect(forbidden(...at("workflows/worker-interruptions.ts", "../app/server/api.server", true))).toMatch(/never app\/server/);
     expect(forbidden(...at("app/core/projects.server.ts", "~/server/api.server"))).toMatch(/never imports the web/);
     expect(forbidden(...at("app/core/settings.server.ts", "../server/session.server", true))).toMatch(/never imports the web/);
     expect(forbidden(...at("app/core/env.server.ts", "~/routes/site/healthz"))).toMatch(/never imports the web/);

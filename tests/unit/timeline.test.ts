@@ -1,7 +1,7 @@
 // The timeline: one pure definition of the video that the composition and the fast renderer both draw.
 import { describe, expect, it } from "vitest";
-import type { StoryboardVideoProps } from "../../remotion/props";
-import { buildTimeline, MOVES, overlaysAt, trackVolumeAt, visibleRectAt } from "../../remotion/timeline";
+import type { StoryboardVideoProps } from "../../app/lib/timeline/video-props";
+import { buildTimeline, MOVES, overlaysAt, trackVolumeAt, visibleRectAt } from "../../app/lib/timeline/timeline";
 
 const props = (overrides: Partial<StoryboardVideoProps> = {}): StoryboardVideoProps => ({
   width: 1280,

@@ -13,7 +13,7 @@ import { startScriptRow } from "~/core/script-input.server";
 import { thumbnailInputFor } from "~/core/thumbnail-input.server";
 import { startUploadRow, videoToUpload } from "~/core/upload-input.server";
 import { isRefusal } from "~/core/refusal.server";
-import { refusalFailure } from "./refusals";
+import { refusalFailure } from "../worker-refusals";
 import { emitWebhookEvent } from "~/core/webhooks.server";
 import type { WebhookEvent } from "../shared/webhooks";
 import type { GenerateAllProgress } from "../shared/scene-media";
@@ -149,7 +149,7 @@ export function createMakeVideoActivities() {
     async prepareRenderStage(input: RunRef & { tuning?: MakeVideoTuning }): Promise<RenderWorkflowInput> {
       const { project, options } = await runAndProject(input);
       // as the render page: a quality above the plan (it may have changed since the run began) is refused in the
-      // same words, a non-retryable failure (workflows/activities/refusals.ts), never lowered in silence
+      // same words, a non-retryable failure (workflows/worker-refusals.ts), never lowered in silence
       try {
         return await startRenderRow(input.userId, project, options.quality, input.tuning?.renderSize);
       } catch (e) {

@@ -11,7 +11,7 @@ import { prisma } from "~/core/db.server";
 import { canUseMusic, LIMIT_MESSAGES } from "~/core/permissions.server";
 import { deleteVideoUnlessInUse, pruneProjectVideos } from "../engine/render-cleanup";
 import { deleteMedia, findMediaForUser, localMediaSet, mediaIdFromUrl, mediaSize, mediaUrl, saveMedia, saveMediaFromPath } from "~/core/storage.server";
-import { sceneBoundaries, VIDEO_FPS } from "../../remotion/timing";
+import { sceneBoundaries, VIDEO_FPS } from "../../app/lib/timeline/timing";
 import {
   backgroundMusicProgressSignal,
   backgroundMusicWorkflowId,
@@ -22,11 +22,11 @@ import {
   type MusicTracksInput,
 } from "../shared/music";
 import { withHeartbeat } from "../shared/heartbeat";
-import { mixMusicIntoVideo, type VoiceSource } from "./music-mix";
-import { normaliseLoudness, storedLoudness } from "./loudness";
+import { mixMusicIntoVideo, type VoiceSource } from "../engine/music-mix";
+import { normaliseLoudness, storedLoudness } from "../engine/loudness";
 import { requireProjectOwner } from "./ownership";
 import { asActivityFailure, providersForUser } from "./providers";
-import { probeDurationSeconds } from "./render-probe";
+import { probeDurationSeconds } from "../engine/render-probe";
 
 export type MusicActivityDeps = { providersFor: (userId: string) => Promise<Pick<Providers, "music">> };
 
@@ -246,7 +246,7 @@ export function createMusicActivities(deps: MusicActivityDeps = defaultDeps) {
 
 /**
  * The voice of a render that already carries music (the render's own music layer): every scene's voiceover,
- * placed at its scene's start exactly as the composition places it (remotion/timing.ts).
+ * placed at its scene's start exactly as the composition places it (app/lib/timeline/timing.ts).
  */
 async function voiceFromScenes(userId: string, projectId: string, media: ReturnType<typeof localMediaSet>): Promise<VoiceSource> {
   const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId } }, orderBy: { cellIndex: "asc" } });

@@ -15,18 +15,18 @@ import type { SignalDefinition } from "@temporalio/workflow";
 import { deleteMedia, findMediaForUser, localMediaSet, saveMediaFromPath } from "~/core/storage.server";
 import { getEnv } from "~/core/env.server";
 import { brandShows } from "~/lib/brand";
-import { buildTimeline, type Timeline } from "../../remotion/timeline";
-import { sceneBoundaries } from "../../remotion/timing";
+import { buildTimeline, type Timeline } from "../../app/lib/timeline/timeline";
+import { sceneBoundaries } from "../../app/lib/timeline/timing";
 import { JOIN_PERCENT } from "../shared/render-percent";
 import { renderChunkProgressSignal, renderSoundProgressSignal, renderWorkflowId, type RenderPlan, type RenderPlanInput, type RenderResult } from "../shared/render";
 import { taskQueueFor } from "../shared/queue-names";
-import { prescaleImage } from "./render-assets";
-import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound, type RenderChunk } from "./render-chunks";
-import { fastRenderDone } from "./render-fast-progress";
-import { withRenderSlot } from "./render-slots";
+import { prescaleImage } from "../engine/render-assets";
+import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound, type RenderChunk } from "../engine/render-chunks";
+import { fastRenderDone } from "../engine/render-fast-progress";
+import { withRenderSlot } from "../engine/render-slots";
 import { inputError, loadRenderPlan, planProps, planSeconds, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
-import { signalPace } from "./render-signal-pace";
-import { analyseLoudness, applyLoudness, storedLoudness, type LoudnessAnalysis, type StoredLoudness } from "./loudness";
+import { signalPace } from "../engine/render-signal-pace";
+import { analyseLoudness, applyLoudness, storedLoudness, type LoudnessAnalysis, type StoredLoudness } from "../engine/loudness";
 import { recordRender } from "~/core/observability/metrics.server";
 
 // @temporalio/proto is CommonJS: its enums come from the default export

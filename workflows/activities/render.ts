@@ -12,9 +12,9 @@ import { prisma } from "~/core/db.server";
 import { canUseMusic } from "~/core/permissions.server";
 import { pruneProjectVideos } from "../engine/render-cleanup";
 import { deleteMedia, findMediaForUser, localMediaSet, mediaIdFromUrl, mediaSize, mediaUrl, saveMediaFromPath, withLocalMediaCopy } from "~/core/storage.server";
-import { COMPOSITION_ID, storedWordTimings, storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
-import { buildTimeline } from "../../remotion/timeline";
-import { VIDEO_FPS, completedScenesAt, sceneBoundaries, totalDurationInFrames } from "../../remotion/timing";
+import { COMPOSITION_ID, storedWordTimings, storyboardVideoSchema, type StoryboardVideoProps } from "../../app/lib/timeline/video-props";
+import { buildTimeline } from "../../app/lib/timeline/timeline";
+import { VIDEO_FPS, completedScenesAt, sceneBoundaries, totalDurationInFrames } from "../../app/lib/timeline/timing";
 import { renderLengthCapSeconds, renderTooLongMessage } from "~/lib/limits";
 import {
   RENDER_INPUT_ERROR,
@@ -30,16 +30,16 @@ import {
   type RenderResult,
   type RenderWorkflowInput,
 } from "../shared/render";
-import { prescaleImage, serveRenderAssets } from "./render-assets";
-import { chromiumOptions, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
-import { renderTimelineFast } from "./render-fast";
-import { fastRenderDone } from "./render-fast-progress";
-import { remotionDeliveryOptions } from "./delivery-encoding";
-import { withRenderSlot } from "./render-slots";
-import { fastRendererSupport } from "./render-fast-compile";
-import { probeDurationSeconds } from "./render-probe";
-import { signalPace } from "./render-signal-pace";
-import { normaliseLoudness, storedLoudness, type StoredLoudness } from "./loudness";
+import { prescaleImage, serveRenderAssets } from "../engine/render-assets";
+import { chromiumOptions, getCompositionBundle, renderSettings, withBrowser } from "../engine/render-engine";
+import { renderTimelineFast } from "../engine/render-fast";
+import { fastRenderDone } from "../engine/render-fast-progress";
+import { remotionDeliveryOptions } from "../engine/delivery-encoding";
+import { withRenderSlot } from "../engine/render-slots";
+import { fastRendererSupport } from "../engine/render-fast-compile";
+import { probeDurationSeconds } from "../engine/render-probe";
+import { signalPace } from "../engine/render-signal-pace";
+import { normaliseLoudness, storedLoudness, type StoredLoudness } from "../engine/loudness";
 import { framesPercent, savingPercent } from "../shared/render-percent";
 import { captionTrackCues } from "~/lib/caption-track";
 import { recordRender } from "~/core/observability/metrics.server";
@@ -48,7 +48,7 @@ import { isAiClip } from "~/lib/clip-prices";
 import { getTransitions } from "~/core/transitions.server";
 import { brandShows, storedBrand } from "~/lib/brand";
 import { DEFAULT_CAPTION_STYLE } from "~/lib/caption-style";
-import { prepareBrandPictures } from "./render-brand";
+import { prepareBrandPictures } from "../engine/render-brand";
 
 export type PlanFileKind = "image" | "audio" | "music" | "clip" | "logo" | "watermark";
 

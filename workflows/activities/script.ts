@@ -2,7 +2,7 @@
 import { Context } from "@temporalio/activity";
 import type { SignalDefinition } from "@temporalio/common";
 import { PAUSE_BETWEEN_SCENES_SECONDS, planNarration } from "~/lib/narration";
-import { VIDEO_FPS } from "../../remotion/timing";
+import { VIDEO_FPS } from "../../app/lib/timeline/timing";
 import { sceneCountFor } from "~/lib/storyboard";
 import { resolutionValue } from "~/lib/video-format";
 import { narrationOf, speakingRateOf } from "~/providers/speech/speaking-rate.server";

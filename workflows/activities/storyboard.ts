@@ -4,7 +4,7 @@ import { ApplicationFailure } from "@temporalio/activity";
 import { isPexelsSource, LEONARDO_KEY_MISSING, PEXELS_KEY_MISSING } from "~/lib/image-source";
 import { Prisma } from "~/generated/prisma/client";
 import type { StockMediaProvider } from "~/providers/image/pexels.server";
-import { estimateWordTimings, type VoiceoverWordTimings } from "../../remotion/word-timings";
+import { estimateWordTimings, type VoiceoverWordTimings } from "../../app/lib/timeline/word-timings";
 import { createOfflineImageProvider } from "~/providers/image/offline-scene.server";
 import type { Providers } from "~/providers/index.server";
 import { trimVoiceover } from "~/providers/speech/voiceover";

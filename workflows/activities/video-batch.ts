@@ -6,7 +6,7 @@ import type { MakeVideoOptions } from "~/lib/make-video-options";
 import { prisma } from "~/core/db.server";
 import { isRefusal } from "~/core/refusal.server";
 import { createProjectForRun } from "~/core/video-run.server";
-import { refusalFailure } from "./refusals";
+import { refusalFailure } from "../worker-refusals";
 import { makeVideoWorkflowId } from "../shared/make-video";
 import { BATCH_ROW_REFUSED } from "../shared/video-batch";
 

@@ -10,7 +10,7 @@ export function innermostMessage(error: unknown, fallback = ""): string {
   return current?.message || fallback;
 }
 
-/** The failure type of a stage stopped by a full disk (never retried by Temporal; workflows/activities/interruptions.ts). */
+/** The failure type of a stage stopped by a full disk (never retried by Temporal; workflows/worker-interruptions.ts). */
 export const DISK_FULL = "DiskFull";
 export const DISK_FULL_MESSAGE =
   "The server's disk is full, so this step could not save its file (nothing half-saved was kept). Free some space on the server, then try again.";

@@ -11,10 +11,10 @@ import type { StoryboardCellView } from "~/server/storyboard.server";
 import {
   storedWordTimings,
   type StoryboardVideoProps,
-} from "../../../remotion/props";
+} from "~/lib/timeline/video-props";
 import { StoryboardVideo } from "../../../remotion/StoryboardVideo";
-import { buildTimeline } from "../../../remotion/timeline";
-import { VIDEO_FPS } from "../../../remotion/timing";
+import { buildTimeline } from "~/lib/timeline/timeline";
+import { VIDEO_FPS } from "~/lib/timeline/timing";
 import { videoSizeFor } from "~/lib/video-format";
 import { CaptionStylePicker, useCaptionStyle } from "./caption-style-picker";
 import { PREVIEW_LOADING, PREVIEW_NOT_READY, PreviewHeading } from "./preview-section";

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
 import type { SpeechProvider, Voice, VoiceCategory } from "../types";
-import { wordTimingsFromAlignment } from "../../../remotion/word-timings";
+import { wordTimingsFromAlignment } from "~/lib/timeline/word-timings";
 import { pcm16ToWav, readWavInfo } from "../wav";
 import { speedPlan } from "~/lib/voice-speed";
 import { timeStretchWav } from "./tempo.server";

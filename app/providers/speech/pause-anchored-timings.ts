@@ -2,7 +2,7 @@
 // languages), anchored on the pauses heard in its audio: the voice pauses at each comma and sentence end, so each
 // clause is timed between two pauses and only its words are shared out by syllables. The plain syllable estimate
 // over a whole scene drifts at every pause (a pause is not the length the estimate gives it); this resets it.
-import { clausesOf, estimateWordTimings, roundSeconds as round, wordsOf, type WordTiming } from "../../../remotion/word-timings";
+import { clausesOf, estimateWordTimings, roundSeconds as round, wordsOf, type WordTiming } from "~/lib/timeline/word-timings";
 import { readWavInfo, wavSoundSpan } from "../wav";
 
 /** Loudness below which a 10 ms window is silent (as the trim's threshold). */

@@ -1,7 +1,7 @@
 // Word timings from Flite's phone timings: the real `-psdur` output of the rms voice for a sentence with two
 // commas, the words laid over it by syllables clause by clause, and moved with the trimmed lead of the audio.
 import { describe, expect, it } from "vitest";
-import { estimateWordTimings, shiftWordTimings } from "../../../remotion/word-timings";
+import { estimateWordTimings, shiftWordTimings } from "~/lib/timeline/word-timings";
 import { parsePhoneDurations, wordTimingsFromPhones } from "./phone-alignment";
 
 const TEXT = "Octopuses change colour, squeeze through gaps, and outsmart crabs.";

@@ -2,7 +2,7 @@
 // `-psdur`: every phone with the time it ends) instead of guessed from syllables. Flite gives phones, not words:
 // the words are laid over them by their syllables (one vowel phone a syllable) and first letters, clause by clause,
 // where a clause ends at a pause Flite makes (comma, sentence end). Pure: no Node.
-import { clausesOf, roundSeconds as round, syllablesIn, wordsOf, type WordTiming } from "../../../remotion/word-timings";
+import { clausesOf, roundSeconds as round, syllablesIn, wordsOf, type WordTiming } from "~/lib/timeline/word-timings";
 
 export type TimedPhone = { phone: string; start: number; end: number };
 

@@ -4,7 +4,7 @@
 // belongs to one word of the script: "2,000" spoken as "two thousand", "$5" as "five dollars" or "of the" run
 // together as one eSpeak word all map back to the script's words. A word then lasts from its first phoneme's start
 // to its last phoneme's end, in the model's own frames. Pure: no Node.
-import { roundSeconds as round, type WordTiming } from "../../../remotion/word-timings";
+import { roundSeconds as round, type WordTiming } from "~/lib/timeline/word-timings";
 
 /** One clause as the voice reads it: the script's words, eSpeak's phonemes for the clause, and for each word. */
 export type PhonemizedClause = {

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { getEnv } from "~/core/env.server";
 import { ProviderError } from "../errors";
 import { splitSentences } from "../text/language";
-import { wordsOf } from "../../../remotion/word-timings";
+import { wordsOf } from "~/lib/timeline/word-timings";
 import { ESPEAK_MISSING } from "./espeak.server";
 import type { PhonemizedClause } from "./piper-alignment";
 import { speakable } from "./speakable";

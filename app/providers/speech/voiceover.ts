@@ -5,7 +5,7 @@
 import { VOICE_EDGE_SECONDS } from "~/lib/narration";
 import type { SpeechResult } from "../types";
 import { readWavInfo, trimWavSilenceAt } from "../wav";
-import { shiftWordTimings } from "../../../remotion/word-timings";
+import { shiftWordTimings } from "~/lib/timeline/word-timings";
 
 export function trimVoiceover(result: SpeechResult): SpeechResult {
   if (result.mimeType !== "audio/wav") return result;

@@ -2,7 +2,7 @@
 // errors as they arrive from Node's fs, from ffmpeg's output and from Prisma, and look-alikes that are neither.
 import { Prisma } from "~/generated/prisma/client";
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnreachable, isDiskFull } from "./interruptions";
+import { isDatabaseUnreachable, isDiskFull } from "./worker-interruptions";
 
 const prismaError = (message: string, code: string) => new Prisma.PrismaClientKnownRequestError(message, { code, clientVersion: "7.10.1" });
 

@@ -1,4 +1,4 @@
-// The fast renderer's compiler: a timeline (remotion/timeline.ts) becomes ONE ffmpeg run, whose filter graph goes
+// The fast renderer's compiler: a timeline (app/lib/timeline/timeline.ts) becomes ONE ffmpeg run, whose filter graph goes
 // through a file (-filter_complex_script) and whose argument list stays the same size whatever the video's length:
 // every image, clip and audio file is opened in the graph (movie= / amovie= sources), not as an input.
 // - each image scene: the frame-sized image decoded once, repeated in memory, moved by the perspective filter
@@ -15,7 +15,7 @@
 // - audio: every track trimmed and faded; the voiceovers joined end to end (silence between), other tracks delayed
 //   to their first frame, all mixed and padded to the video's length.
 // Pure: no I/O, so the exact argument list is testable.
-import { clipLoopFrames, clipStretch, sceneProgress, tailFrames, visibleRect, type Arithmetic, type Timeline } from "../../remotion/timeline";
+import { clipLoopFrames, clipStretch, sceneProgress, tailFrames, visibleRect, type Arithmetic, type Timeline } from "../../app/lib/timeline/timeline";
 import { DELIVERY, DELIVERY_CONTAINER_ARGS, deliveryAudioArgs, deliveryVideoArgs } from "./delivery-encoding";
 
 export type FastSupport = { supported: true } | { supported: false; reason: string };

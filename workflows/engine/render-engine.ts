@@ -12,7 +12,7 @@ import { projectFile } from "~/lib/project-files.server";
 import { DELIVERY } from "./delivery-encoding";
 
 const ENTRY_POINT = projectFile("remotion/index.ts");
-const BUNDLER = projectFile("workflows/activities/bundle-composition.mjs");
+const BUNDLER = projectFile("workflows/engine/bundle-composition.mjs");
 // the headless shell first: it captures frames as fast as full Chromium with a quarter less memory (decision 061)
 const CHROMIUM_CANDIDATES = [
   "/usr/bin/chromium-headless-shell",

@@ -4,7 +4,7 @@
 import path from "node:path";
 import sharp from "sharp";
 import { WATERMARK_OPACITY } from "~/lib/brand";
-import { watermarkBox } from "../../remotion/timeline";
+import { watermarkBox } from "../../app/lib/timeline/timeline";
 
 export async function prepareBrandPictures(source: string, workDir: string, width: number, height: number, watermark: boolean): Promise<{ logo: string; watermark: string | null }> {
   const logo = path.join(workDir, "logo.png");

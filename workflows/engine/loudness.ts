@@ -12,7 +12,7 @@
 // mixed, the second on the first worker done with its chunk; the join copies that sound as it is.
 import { spawn } from "node:child_process";
 import { getEnv } from "~/core/env.server";
-import { renderCommand } from "./process-priority";
+import { renderCommand } from "../worker-priority";
 import { DELIVERY_CONTAINER_ARGS, deliveryAudioArgs } from "./delivery-encoding";
 
 /**

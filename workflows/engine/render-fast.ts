@@ -10,9 +10,9 @@ import sharp from "sharp";
 import { getEnv } from "~/core/env.server";
 import { BRAND_CARD_ID, type BrandCardStillProps } from "../../remotion/BrandCard";
 import { CAPTION_SHEET_ID, type CaptionSheetProps } from "../../remotion/Caption";
-import type { Move, Timeline } from "../../remotion/timeline";
+import type { Move, Timeline } from "../../app/lib/timeline/timeline";
 import { captionConcat, compileTimeline } from "./render-fast-compile";
-import { renderCommand } from "./process-priority";
+import { renderCommand } from "../worker-priority";
 import { chromiumOptions, ENCODING, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
 
 export type FastProgress = { phase: "captions"; done: number; total: number } | { phase: "encoding"; frame: number; total: number };

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import os from "node:os";
 import { describe, expect, it } from "vitest";
-import { renderCommand } from "./process-priority";
+import { renderCommand } from "./worker-priority";
 
 async function niceOfStarted(command: { command: string; args: string[] }): Promise<number> {
   const child = spawn(command.command, command.args, { stdio: "ignore" });

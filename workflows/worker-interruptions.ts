@@ -9,9 +9,9 @@
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from "@temporalio/worker";
 import { prisma } from "~/core/db.server";
-import { DISK_FULL, DISK_FULL_MESSAGE } from "../shared/errors";
+import { DISK_FULL, DISK_FULL_MESSAGE } from "./shared/errors";
 import { isRefusal } from "~/core/refusal.server";
-import { refusalFailure } from "./refusals";
+import { refusalFailure } from "./worker-refusals";
 
 
 /** The longest an attempt waits for the database to come back before it gives up and fails as it was. */

@@ -1,7 +1,7 @@
 // The pure parts of a chunked render (decision 156): how many chunks, where the cuts fall, what a chunk draws.
 import { describe, expect, it } from "vitest";
-import { storyboardVideoSchema } from "../../remotion/props";
-import { buildTimeline } from "../../remotion/timeline";
+import { storyboardVideoSchema } from "../../app/lib/timeline/video-props";
+import { buildTimeline } from "../../app/lib/timeline/timeline";
 import { chunkConcatList, chunkCountFor, cutAtScenes, sliceTimeline, soundOf } from "./render-chunks";
 
 describe("chunkCountFor", () => {

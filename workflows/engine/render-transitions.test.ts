@@ -1,7 +1,7 @@
 // Transitions between scenes in the timeline and the fast renderer's graph (decision 225).
 import { describe, expect, it } from "vitest";
-import { storyboardVideoSchema, type StoryboardVideoProps } from "../../remotion/props";
-import { buildTimeline, tailFrames, transitionLook } from "../../remotion/timeline";
+import { storyboardVideoSchema, type StoryboardVideoProps } from "../../app/lib/timeline/video-props";
+import { buildTimeline, tailFrames, transitionLook } from "../../app/lib/timeline/timeline";
 import { compileTimeline } from "./render-fast-compile";
 import { sliceTimeline } from "./render-chunks";
 

@@ -5,7 +5,7 @@
 // join's list) are unit-tested; the ffmpeg runs are in the activities (render-chunked.ts) and the parity test.
 import fs from "node:fs";
 import path from "node:path";
-import type { Timeline } from "../../remotion/timeline";
+import type { Timeline } from "../../app/lib/timeline/timeline";
 import { renderTimelineFast, runFfmpeg, type FastProgress } from "./render-fast";
 
 /**

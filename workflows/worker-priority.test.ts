@@ -13,7 +13,7 @@ describe("lowerProcessPriority", () => {
     const script = `
       import { execFileSync, spawn } from "node:child_process";
       import fs from "node:fs";
-      import { lowerProcessPriority } from "./workflows/activities/process-priority.ts";
+      import { lowerProcessPriority } from "./workflows/worker-priority.ts";
       lowerProcessPriority(7);
       const threads = fs.readdirSync("/proc/self/task").map((t) => Number(fs.readFileSync("/proc/self/task/" + t + "/stat", "utf8").split(") ")[1].split(" ")[16]));
       const child = execFileSync("sh", ["-c", "cut -d' ' -f19 /proc/$$/stat"], { encoding: "utf8" }).trim();
@@ -34,7 +34,7 @@ describe("lowerProcessPriority", () => {
 async function sessionChild(ownSession: boolean): Promise<{ lowered: boolean; group: string }> {
   const script = `
     import fs from "node:fs";
-    import { lowerSessionPriority } from "./workflows/activities/process-priority.ts";
+    import { lowerSessionPriority } from "./workflows/worker-priority.ts";
     const lowered = lowerSessionPriority(7);
     console.log(JSON.stringify({ lowered, group: fs.readFileSync("/proc/self/autogroup", "utf8").trim() }));`;
   // detached: setsid, as scripts/lib/processes.mjs starts the worker for npm start (node itself, as it runs the worker:

@@ -6,7 +6,7 @@
 // evaluates it with numbers and the fast renderer turns the very same formula into an ffmpeg expression.
 // Pure: no React, no Node.
 import { captionCuesFor, DEFAULT_CAPTION_STYLE, safeZoneFor, type CaptionStyle } from "./captions";
-import type { StoryboardVideoProps } from "./props";
+import type { StoryboardVideoProps } from "./video-props";
 import { sceneDurationInFrames } from "./timing";
 import { wordTimingsFor } from "./word-timings";
 

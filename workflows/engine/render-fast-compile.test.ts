@@ -1,7 +1,7 @@
 // The fast renderer's compiler: the same motion as the composition, and an ffmpeg run that draws exactly the
 // timeline's frames, captions and audio.
 import { describe, expect, it } from "vitest";
-import { buildTimeline, MOVES, visibleRectAt, type Timeline } from "../../remotion/timeline";
+import { buildTimeline, MOVES, visibleRectAt, type Timeline } from "../../app/lib/timeline/timeline";
 import { captionConcat, compileTimeline, fastRendererSupport, graphPath, perspectiveCorners } from "./render-fast-compile";
 
 /** Evaluates the ffmpeg expressions we emit (numbers, + - * /, parentheses, clip(), the frame variable `in`). */

@@ -6,7 +6,7 @@
 // Pure: no React, no Node.
 import { CAPTION_FONT_WIDTHS, WIDEST_EM } from "./caption-metrics";
 import { MONO_FONT_WIDTHS, MONO_WIDEST_EM, SERIF_FONT_WIDTHS, SERIF_WIDEST_EM } from "./caption-metrics-brand";
-import type { CaptionFont, CaptionSize, CaptionStyle } from "../app/lib/caption-style";
+import type { CaptionFont, CaptionSize, CaptionStyle } from "../caption-style";
 import type { WordTiming } from "./word-timings";
 
 export {
@@ -24,7 +24,7 @@ export {
   type CaptionPreset,
   type CaptionSize,
   type CaptionStyle,
-} from "../app/lib/caption-style";
+} from "../caption-style";
 
 /** The caption font: DejaVu Sans Bold in the renderers (Debian's Chromium), the same stack in the preview. */
 export const CAPTION_FONT_FAMILY = "DejaVu Sans, Helvetica, Arial, sans-serif";
