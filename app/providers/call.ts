@@ -27,6 +27,16 @@ export type ProviderCall = {
   jobs?: JobLedger;
 };
 
+/**
+ * Whether the caller was cancelled on purpose (the creator or the workflow: Temporal's reason "CANCELLED"), not by its
+ * worker shutting down, a heartbeat or start-to-close timeout, or a run that is gone: only then may a paid job be
+ * given up at the service. Otherwise the next attempt resumes the same job, so it is never bought twice.
+ */
+export function cancelledOnPurpose(call: ProviderCall | undefined): boolean {
+  const reason: unknown = call?.signal?.aborted ? call.signal.reason : undefined;
+  return reason instanceof Error && reason.message === "CANCELLED";
+}
+
 /** "after 3 attempts" / "after 1 attempt". */
 export const attemptsSaid = (call: ProviderCall | undefined) => {
   const n = call?.attempt ?? 1;

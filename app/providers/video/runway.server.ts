@@ -9,6 +9,7 @@
 //   The output URLs are temporary (they expire within 24-48 h): downloaded at once.
 // The task id is kept in the call's ledger before it is polled (decision 200). Runway documents no idempotency key.
 import { z } from "zod";
+import { cancelledOnPurpose } from "../call";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
 import type { AspectRatio } from "../types";
@@ -88,10 +89,11 @@ export function createRunwayClipProvider(options: RunwayOptions): ClipProvider {
           if (!output) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} finished task ${id} without a video.`);
           return { done: true, value: await http.download(output) };
         },
-        // cancelled by the creator (the activity's cancellation): the task is cancelled at Runway too, so it stops
-        // running; a plain failure leaves it to the ledger and the next attempt
+        // cancelled by the creator (the activity's cancellation on purpose): the task is cancelled at Runway too, so
+        // it stops running; a worker shutting down, a timeout or a plain failure leaves it to the ledger and the next
+        // attempt, which polls the same (paid) task instead of buying another
         onPollFailure: async (id) => {
-          if (!options.call?.signal?.aborted) return;
+          if (!cancelledOnPurpose(options.call)) return;
           await fetch(taskUrl(id), { method: "DELETE", headers, signal: AbortSignal.timeout(5000) }).catch(() => {});
           await options.call?.jobs?.forget(RUNWAY_TASK_JOB);
         },
