@@ -24,9 +24,24 @@ export function isBearerOnlyRequest(headers: { authorization?: string | null; co
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** POSTs that start work: they count against the same generation limit as the pages' generate buttons. */
-export function isTokenGenerationRequest(method: string, pathname: string): boolean {
-  return method === "POST" && (pathname === "/api/v1/videos" || pathname === "/api/v1/batches" || /^\/api\/v1\/(videos\/[^/]+\/publish|batches\/[^/]+\/retry)$/.test(pathname));
+/**
+ * The POSTs that start generation, paid work or posts, whoever calls them (a page with its cookie, a program with its
+ * token): one list, so the pages' routes and /api/v1 count against the same generation limit. A new route that
+ * starts work is added here (api-token-gate.server.test.ts names each).
+ */
+const GENERATION_PATHS: readonly RegExp[] = [
+  /^\/api\/(generate-[\w-]+|ai\/[\w/-]+|[\w-]+\/generate|render-video)$/,
+  /^\/api\/(ai-clips|scene-checks|platforms\/posts)$/,
+  /^\/api\/projects\/[^/]+\/(shorts|versions)$/,
+  /^\/api\/v1\/(videos|batches)$/,
+  /^\/api\/v1\/videos\/[^/]+\/(publish|posts)$/,
+  /^\/api\/v1\/batches\/[^/]+\/retry$/,
+  /^\/api\/v1\/projects\/[^/]+\/(shorts|versions|render|publish|ai-clips)$/,
+];
+
+/** A POST that starts work: it counts against the generation limit (the pages' and the programs' alike). */
+export function isGenerationRequest(method: string, pathname: string): boolean {
+  return method === "POST" && GENERATION_PATHS.some((p) => p.test(pathname));
 }
 
 export type TokenGateAnswer =

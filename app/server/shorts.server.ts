@@ -59,9 +59,10 @@ function silentWav(seconds: number, sampleRate = 24000): Buffer {
   return pcm16ToWav(Buffer.alloc(Math.round(seconds * sampleRate) * 2), sampleRate);
 }
 
-async function fileFor(url: string | null, fileId: string | null) {
+/** A source scene's stored file, the creator's own (never another's, whatever the cell names). */
+async function fileFor(userId: string, url: string | null, fileId: string | null) {
   const id = fileId ?? mediaIdFromUrl(url);
-  const file = id ? await prisma.mediaFile.findUnique({ where: { id } }) : null;
+  const file = id ? await prisma.mediaFile.findFirst({ where: { id, userId } }) : null;
   if (!file) throw refusal(409, "A scene's media file is missing. Generate the scene again on the Storyboard page.");
   return file;
 }
@@ -112,7 +113,7 @@ export async function createShort(userId: string, sourceId: string, request: Sho
   let lastPicture: Buffer | null = null;
   try {
     for (const [i, cell] of run.entries()) {
-      const [imageFile, audioFile] = await Promise.all([fileFor(cell.imageUrl, cell.imageFileId), fileFor(cell.audioUrl, cell.audioFileId)]);
+      const [imageFile, audioFile] = await Promise.all([fileFor(userId, cell.imageUrl, cell.imageFileId), fileFor(userId, cell.audioUrl, cell.audioFileId)]);
       const [picture, audio] = await Promise.all([readMedia(imageFile), readMedia(audioFile)]);
       lastPicture = picture;
       const subject = offlineSubjectBox(cell, cells, source.title, aspect, source.id);

@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pLimit from "p-limit";
 
 export const APERTIUM_NAME = "Apertium (machine translation)";
 const APERTIUM_BIN = process.env.APERTIUM_BIN ?? "/usr/bin/apertium";
@@ -92,7 +93,11 @@ export async function apertiumTranslate(texts: readonly string[], from: string, 
   if (!filled.length) return flat;
   const joined = await runApertium(mode, filled.join("\n\n"));
   let parts = joined.split(/\n\s*\n/).map(tidy);
-  if (parts.length !== filled.length) parts = await Promise.all(filled.map(async (t) => tidy(await runApertium(mode, t))));
+  if (parts.length !== filled.length) {
+    // one run per text, two at a time: a 240-scene version must not start 250 processes at once inside one request
+    const limit = pLimit(2);
+    parts = await Promise.all(filled.map((t) => limit(async () => tidy(await runApertium(mode, t)))));
+  }
   let next = 0;
   return flat.map((t) => (t ? parts[next++]! : ""));
 }

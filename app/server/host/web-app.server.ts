@@ -14,7 +14,7 @@ import { getEnv, type Env } from "~/core/env.server";
 import { unavailableResponseFor } from "./busy.server";
 import { BUILTIN_SIGNIN_REMOTE_MESSAGE, isLoopbackAddress, mayUseBuiltinSignIn } from "~/core/exposure.server";
 import { getSessionUserId } from "../session.server";
-import { PUBLIC_API_V1_PATHS, checkApiToken, isApiV1Path, isBearerOnlyRequest, isTokenGenerationRequest } from "../api-token-gate.server";
+import { PUBLIC_API_V1_PATHS, checkApiToken, isApiV1Path, isBearerOnlyRequest, isGenerationRequest } from "../api-token-gate.server";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "../problem.server";
 import { UNREAD_BODY_DRAIN_BYTES, drainUnreadBodies } from "../unread-body.server";
 import type { RouteEntry, RouteModuleShape } from "~/core/observability/http-metrics.server";
@@ -99,13 +99,12 @@ export const RATE_LIMITS: Record<RateLimitKind, { points: number; durationSecond
   api: { points: 300, durationSeconds: 60, message: "Too many API requests. Wait a minute, then try again." },
 };
 
-/** Which limit a request counts against, if any. New generation routes are covered by their path's shape. */
+/** Which limit a request counts against, if any: generation routes are listed once (isGenerationRequest). */
 export function rateLimitKindFor(method: string, pathname: string): RateLimitKind | null {
   if (pathname === "/api/login" || (method === "POST" && pathname.startsWith("/oidc/interaction/"))) return "signin";
   if (method !== "POST") return null;
   if (pathname === "/api/error-logs") return "errorLog";
-  if (/^\/api\/(generate-[\w-]+|ai\/[\w/-]+|[\w-]+\/generate|render-video)$/.test(pathname)) return "generation";
-  if (pathname === "/api/v1/videos" || pathname === "/api/v1/batches" || /^\/api\/v1\/(videos\/[^/]+\/publish|batches\/[^/]+\/retry)$/.test(pathname)) return "generation";
+  if (isGenerationRequest(method, pathname)) return "generation";
   return null;
 }
 
@@ -412,7 +411,7 @@ export function mountGates(app: Express, options: GateOptions): void {
       res.status(answer.status).set(answer.headers).type("application/problem+json").send(JSON.stringify(answer.body));
       return;
     }
-    const kinds: RateLimitKind[] = isTokenGenerationRequest(req.method, pathname) ? ["api", "generation"] : ["api"];
+    const kinds: RateLimitKind[] = isGenerationRequest(req.method, pathname) ? ["api", "generation"] : ["api"];
     for (const kind of kinds) {
       const wait = await consume(kind, answer.caller.userId);
       if (wait !== null) {
