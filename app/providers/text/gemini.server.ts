@@ -9,13 +9,13 @@ import type { TextProvider } from "../types";
 import { countWords } from "./language";
 import { languageOf, writeInLanguage } from "~/lib/languages";
 import { proofreadText, splitVoiceover } from "./scenes";
+import { isGeminiKeyError } from "../gemini-key-error";
 
 const PROVIDER = "Gemini";
 
 export type GeminiOptions = CloudAdapterOptions & { model: string };
 
 /** Gemini answers a bad key with 400 INVALID_ARGUMENT / API_KEY_INVALID rather than 401. */
-const isGeminiKeyError = (status: number, body: string) => status === 400 && /API_KEY_INVALID|API key not valid|API key expired/i.test(body);
 
 /** Narration only: markdown emphasis, headings, bullets and bracketed stage directions removed. */
 export function cleanNarration(text: string): string {

@@ -14,13 +14,13 @@ import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.ser
 import { AI_CLIP_MAKERS } from "~/lib/clip-prices";
 import { runPaidJob } from "./paid-job";
 import type { ClipProvider } from "./types";
+import { isGeminiKeyError } from "../gemini-key-error";
 
 const PROVIDER = AI_CLIP_MAKERS.veo;
 export const VEO_OPERATION_JOB = "veo:operation";
 
 export type VeoOptions = CloudAdapterOptions & { model: string; pollIntervalMs?: number; pollTimeoutMs?: number };
 
-const isGeminiKeyError = (status: number, body: string) => status === 400 && /API_KEY_INVALID|API key not valid|API key expired/i.test(body);
 
 const StartedSchema = z.object({ name: z.string().min(1) });
 const OperationSchema = z.object({

@@ -8,6 +8,7 @@ import { GoogleGenAI } from "@google/genai";
 import { z } from "zod";
 import { ProviderError } from "../errors";
 import { createHttpClient, type CloudAdapterOptions } from "../http.server";
+import { isGeminiKeyError } from "../gemini-key-error";
 
 const PROVIDER = "Gemini";
 /** Gemini takes inline data up to a 20 MB request; a scene picture is far smaller, a larger one is refused here. */
@@ -34,7 +35,6 @@ const Verdict = z.object({
   suggestedPrompt: z.string().max(2000),
 });
 
-const isGeminiKeyError = (status: number, body: string) => status === 400 && /API_KEY_INVALID|API key not valid|API key expired/i.test(body);
 
 export type SceneVision = { checkScene(r: { image: Buffer; mimeType: string; voiceover: string; prompt: string }): Promise<SceneVerdict> };
 
