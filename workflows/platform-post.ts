@@ -5,7 +5,7 @@
 // publish id (TikTok) or container id (Instagram) is saved before any byte is sent; the bytes go (heartbeating,
 // resumed from what the platform reports on a retry); the platform's status is polled with durable sleeps; and an
 // Instagram container is published, after checking it was not published already. No step can post twice.
-import { CancellationScope, condition, isCancellation, ParentClosePolicy, proxyActivities, setHandler, sleep, startChild } from "@temporalio/workflow";
+import { condition, isCancellation, ParentClosePolicy, proxyActivities, setHandler, sleep, startChild } from "@temporalio/workflow";
 import type { createPlatformPostActivities } from "./activities/platform-post";
 import { recordStageFailure } from "./shared/failures";
 import { innermostMessage } from "./shared/errors";
@@ -73,20 +73,21 @@ export async function platformPostWorkflow(input: PlatformPostInput & { schedule
     return result;
   } catch (e) {
     Object.assign(state, { phase: "failed", error: innermostMessage(e, FALLBACK_MESSAGE) });
-    if (!isCancellation(e)) {
-      // the row first, so the event carries the reason; then the failure as every stage records it
-      await CancellationScope.nonCancellable(() => recordPlatformPostOutcome({ postId: input.postId, status: "failed", message: state.error ?? FALLBACK_MESSAGE }));
-      await announce(input, "post.failed").catch(() => {});
+    try {
+      // the row's outcome written once, as every stage records its failure
+      return await recordStageFailure(e, {
+        userId: input.userId,
+        projectId: input.projectId,
+        logType: "platform-post",
+        failureType: PLATFORM_POST_FAILED,
+        fallbackMessage: FALLBACK_MESSAGE,
+        cancelledMessage: "The post was cancelled",
+        recordOnRow: ({ message, cancelled }) => recordPlatformPostOutcome({ postId: input.postId, status: cancelled ? "cancelled" : "failed", message }),
+      });
+    } finally {
+      // after the row, so the event carries the reason; a cancelled post is not announced
+      if (!isCancellation(e)) await announce(input, "post.failed").catch(() => {});
     }
-    return recordStageFailure(e, {
-      userId: input.userId,
-      projectId: input.projectId,
-      logType: "platform-post",
-      failureType: PLATFORM_POST_FAILED,
-      fallbackMessage: FALLBACK_MESSAGE,
-      cancelledMessage: "The post was cancelled",
-      recordOnRow: ({ message, cancelled }) => recordPlatformPostOutcome({ postId: input.postId, status: cancelled ? "cancelled" : "failed", message }),
-    });
   }
 }
 

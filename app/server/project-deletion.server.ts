@@ -1,11 +1,13 @@
 // Deleting a project: its running workflows are stopped first (so nothing writes into it afterwards), then
 // its media files (files and rows), then the project's rows (the schema cascades from Project). Only the
 // owner can delete; another user's id answers 404 exactly like a missing one. Frees the free plan's slot.
-import { WorkflowNotFoundError, type Client } from "@temporalio/client";
+import type { Client } from "@temporalio/client";
 import { prisma } from "~/core/db.server";
 import { getProjectForUser } from "~/core/projects.server";
 import { deleteMedia } from "~/core/storage.server";
 import { getTemporalClient, workflowIsRunning } from "./temporal.server";
+import { stopPlatformPostWorkflows } from "./platforms/platform-post-stop.server";
+import { stopWorkflows } from "./workflow-stop.server";
 
 /**
  * Every stage's workflow id starts with "<stage>-<projectId>" (script-, storyboard-, generate-all-,
@@ -52,30 +54,11 @@ async function runningWorkflowIds(client: Client, projectId: string): Promise<st
   return [...ids];
 }
 
-const CANCEL_GRACE_MS = 5_000;
-
 /** Asks each workflow to cancel (they record their own ending); terminates those still running after a grace period. */
 export async function stopProjectWorkflows(projectId: string): Promise<string[]> {
   const client = await getTemporalClient();
   const ids = await runningWorkflowIds(client, projectId);
-  await Promise.all(
-    ids.map(async (id) => {
-      const handle = client.workflow.getHandle(id);
-      try {
-        await handle.cancel();
-        const ended = await Promise.race([
-          handle.result().then(
-            () => true,
-            () => true,
-          ),
-          new Promise<false>((resolve) => setTimeout(() => resolve(false), CANCEL_GRACE_MS)),
-        ]);
-        if (!ended) await handle.terminate("The project was deleted");
-      } catch (e) {
-        if (!(e instanceof WorkflowNotFoundError)) throw e;
-      }
-    }),
-  );
+  await stopWorkflows(ids, "The project was deleted");
   return ids;
 }
 
@@ -84,6 +67,8 @@ export type DeletedProject = { id: string; title: string; filesRemoved: number; 
 /** DELETE /api/projects/{id}. */
 export async function deleteProject(userId: string, projectId: string): Promise<DeletedProject> {
   const project = await getProjectForUser(userId, projectId);
+  // its TikTok/Instagram posts' workflows are keyed by the post, not the project: stopped before their rows go
+  await stopPlatformPostWorkflows({ userId, projectId: project.id });
   const stopped = await stopProjectWorkflows(project.id);
 
   // Files recorded under the project, and any file its rows point at (all of them the user's own).

@@ -34,6 +34,9 @@ import { callRoute } from "../support/routes";
 import { loader as youtubePreflightRoute } from "~/routes/publish/api.youtube.preflight";
 import { blockingItems, preflightChecks } from "~/lib/preflight";
 import { startTestWorker } from "../support/temporal";
+import { action as connectionAction } from "~/routes/platforms/api.platforms.connections.$id";
+import { deleteProject } from "~/server/project-deletion.server";
+import { platformAccessToken } from "~/core/platforms/platform-tokens.server";
 
 // the creators' webhook receivers are on this machine's loopback: allowed by the operator's setting (decision 196)
 vi.hoisted(() => {
@@ -278,17 +281,15 @@ describe("scheduling and the platforms' rules", () => {
     const before = instagram.containers.size;
     const soon = new Date(Date.now() + 3000).toISOString();
     const later = new Date(Date.now() + 3600_000).toISOString();
-    const first = (await (await send(postsAction, "POST", "/api/platforms/posts", cookie, { posts: [instagramEntry(c.instagram.id, { scheduledAt: soon })] })).json()) as { posts: { id: string; status: string }[] };
-    expect(first.posts[0]!.status).toBe("scheduled");
-    // nothing is sent before the time
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(instagram.containers.size).toBe(before);
-    const posts = await waitForPosts(cookie, (p) => p.every((x) => x.status === "published"));
-    expect(posts).toHaveLength(1);
-    expect(instagram.containers.size).toBe(before + 1);
-
+    // a post for later, moved, then cancelled before its time: never sent (and a cancelled post does not block another)
     const second = (await (await send(postsAction, "POST", "/api/platforms/posts", cookie, { posts: [instagramEntry(c.instagram.id, { scheduledAt: later })] })).json()) as { posts: { id: string }[] };
     const id = second.posts[0]!.id;
+    // an empty move is refused (it does not mean "now"), and so is a time beyond 50 days
+    const empty = await send(postAction, "PATCH", `/api/platforms/posts/${id}`, cookie, {}, { id });
+    expect(empty.status).toBe(400);
+    const tooFar = await send(postAction, "PATCH", `/api/platforms/posts/${id}`, cookie, { scheduledAt: new Date(Date.now() + 51 * 86400_000).toISOString() }, { id });
+    expect(tooFar.status).toBe(400);
+    expect(await tooFar.json()).toMatchObject({ field: "scheduledAt", message: expect.stringContaining("at most 50 days ahead") });
     const moved = await send(postAction, "PATCH", `/api/platforms/posts/${id}`, cookie, { scheduledAt: new Date(Date.now() + 7200_000).toISOString() }, { id });
     expect(moved.status).toBe(200);
     const cancelled = await callRoute(postAction, new Request(`${APP}/api/platforms/posts/${id}`, { method: "DELETE", headers: { Cookie: cookie } }), { id });
@@ -296,7 +297,24 @@ describe("scheduling and the platforms' rules", () => {
     await waitForPosts(cookie, (p) => p.some((x) => x.status === "cancelled"));
     const result = await worker.client.workflow.getHandle(platformPostWorkflowId(id)).result().catch((e: Error) => e);
     expect(result).toBeInstanceOf(Error);
+    expect(instagram.containers.size).toBe(before);
+
+    const first = (await (await send(postsAction, "POST", "/api/platforms/posts", cookie, { posts: [instagramEntry(c.instagram.id, { scheduledAt: soon })] })).json()) as { posts: { id: string; status: string }[] };
+    expect(first.posts[0]!.status).toBe("scheduled");
+    // the same request again (a retry) is refused with the post it would repeat, while scheduled and once published
+    const retried = await send(postsAction, "POST", "/api/platforms/posts", cookie, { posts: [instagramEntry(c.instagram.id)] });
+    expect(retried.status).toBe(409);
+    expect(await retried.json()).toMatchObject({ field: "connectionId", postId: first.posts[0]!.id });
+    // nothing is sent before the time
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(instagram.containers.size).toBe(before);
+    const posts = await waitForPosts(cookie, (p) => p.some((x) => x.status === "published"));
+    expect(posts.filter((p) => p.status === "published")).toHaveLength(1);
     expect(instagram.containers.size).toBe(before + 1);
+    const afterwards = await send(postsAction, "POST", "/api/platforms/posts", cookie, { posts: [instagramEntry(c.instagram.id)] });
+    expect(afterwards.status).toBe(409);
+    expect(instagram.containers.size).toBe(before + 1);
+
     // a post that is no longer scheduled cannot be changed
     const again = await callRoute(postAction, new Request(`${APP}/api/platforms/posts/${id}`, { method: "DELETE", headers: { Cookie: cookie } }), { id });
     expect(again.status).toBe(409);
@@ -343,6 +361,53 @@ describe("scheduling and the platforms' rules", () => {
     // another creator's account is unknown here
     const stranger = await send(postsAction, "POST", "/api/platforms/posts", cookie, { posts: [tiktokEntry(own.tiktok.id)] });
     expect(stranger.status).toBe(404);
+  });
+});
+
+describe("posts whose account or project goes", () => {
+  /** The post's workflow has ended (cancelled or terminated), or was never started. */
+  async function workflowEnded(postId: string) {
+    const status = await worker.client.workflow
+      .getHandle(platformPostWorkflowId(postId))
+      .describe()
+      .then((d) => d.status.name);
+    return status !== "RUNNING";
+  }
+
+  it("stops a scheduled post's workflow when its account is disconnected or its project deleted", { timeout: 60_000 }, async () => {
+    const soon = () => new Date(Date.now() + 4000).toISOString();
+    const a = await creatorWithVideo({ bytes: 1024 * 1024 });
+    await connect("instagram", a.cookie);
+    const before = instagram.containers.size;
+    const ca = await connections(a.cookie);
+    const pa = (await (await send(postsAction, "POST", "/api/platforms/posts", a.cookie, { posts: [instagramEntry(ca.instagram.id, { scheduledAt: soon() })] })).json()) as { posts: { id: string }[] };
+    const gone = await callRoute(connectionAction, new Request(`${APP}/api/platforms/connections/${ca.instagram.id}`, { method: "DELETE", headers: { Cookie: a.cookie } }), { id: ca.instagram.id });
+    expect(gone.status).toBe(200);
+    expect(await gone.json()).toMatchObject({ postsDropped: 1 });
+    expect(await workflowEnded(pa.posts[0]!.id)).toBe(true);
+    expect(await prisma.platformPost.count({ where: { id: pa.posts[0]!.id } })).toBe(0);
+
+    const b = await creatorWithVideo({ bytes: 1024 * 1024 });
+    await connect("instagram", b.cookie);
+    const cb = await connections(b.cookie);
+    const pb = (await (await send(postsAction, "POST", "/api/platforms/posts", b.cookie, { posts: [instagramEntry(cb.instagram.id, { scheduledAt: soon() })] })).json()) as { posts: { id: string }[] };
+    await deleteProject(b.user.id, b.project.id);
+    expect(await workflowEnded(pb.posts[0]!.id)).toBe(true);
+
+    // past both posts' time: nothing was sent to Instagram
+    await new Promise((r) => setTimeout(r, 5000));
+    expect(instagram.containers.size).toBe(before);
+  });
+
+  it("two refreshes of one TikTok connection at once both get a working token (TikTok rotates the refresh token)", { timeout: 30_000 }, async () => {
+    const { user, cookie } = await creatorWithVideo({ bytes: 1024 });
+    await connect("tiktok", cookie);
+    const c = await connections(cookie);
+    const [one, two] = await Promise.all([platformAccessToken(user.id, c.tiktok.id, { force: true }), platformAccessToken(user.id, c.tiktok.id, { force: true })]);
+    expect(one).toBe(two);
+    expect((await connections(cookie)).tiktok.needsReconnect).toBe(false);
+    // the saved refresh token is the rotated one: a later refresh works
+    await expect(platformAccessToken(user.id, c.tiktok.id, { force: true })).resolves.not.toBe(one);
   });
 });
 

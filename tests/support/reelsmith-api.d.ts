@@ -85,7 +85,7 @@ export interface paths {
         put?: never;
         /**
          * Post a finished video to a list of TikTok and Instagram accounts, now or at a time each
-         * @description One entry per connected account (GET the accounts in the app's Settings). Each platform's rules are checked first: an entry a platform would refuse is answered in `refused` with its reasons, the others start (422 when all are refused). TikTok entries need a privacy level the account offers and consent to TikTok's Music Usage Confirmation.
+         * @description One entry per connected account (their ids from GET /api/v1/social-accounts; accounts are connected in the app's Settings). 409, naming the existing post's id, when the video already has a scheduled, running or published post on an account. Each platform's rules are checked first: an entry a platform would refuse is answered in `refused` with its reasons, the others start (422 when all are refused). TikTok entries need a privacy level the account offers and consent to TikTok's Music Usage Confirmation.
          */
         post: operations["postVideo"];
         delete?: never;

@@ -10,7 +10,7 @@ import { decryptSecret, encryptSecret } from "~/core/encryption.server";
 import { findMediaForUser, mediaIdFromUrl, mediaSize, readMediaRange } from "~/core/storage.server";
 import { InstagramApiError, InstagramClient } from "~/core/platforms/instagram-client.server";
 import { platformEnv } from "~/core/platforms/platform-env.server";
-import { markPlatformConnectionRevoked, platformAccessToken, PlatformNotConnectedError, reconnectMessage } from "~/core/platforms/platform-tokens.server";
+import { markRevoked, platformAccessToken, PlatformNotConnectedError, reconnectMessage } from "~/core/platforms/platform-tokens.server";
 import { TikTokApiError, TikTokClient, tiktokPostUrl } from "~/core/platforms/tiktok-client.server";
 import { PLATFORM_NOT_CONNECTED, PLATFORM_POST_REFUSED, type PlatformPostInput, type PlatformPostResult } from "../shared/platform-post";
 import { withHeartbeat } from "../shared/heartbeat";
@@ -83,7 +83,7 @@ async function withToken<T>(post: LoadedPost, call: (token: string) => Promise<T
       const unauthorized = (e instanceof TikTokApiError || e instanceof InstagramApiError) && e.unauthorized;
       if (!unauthorized) throw e;
       if (platform === "instagram") {
-        await markPlatformConnectionRevoked(post.connectionId);
+        await markRevoked(post.connectionId);
         throw new PlatformNotConnectedError(platform);
       }
       const refreshed = await platformAccessToken(post.userId, post.connectionId, { force: true });
@@ -91,7 +91,7 @@ async function withToken<T>(post: LoadedPost, call: (token: string) => Promise<T
         return await call(refreshed);
       } catch (again) {
         if (again instanceof TikTokApiError && again.unauthorized) {
-          await markPlatformConnectionRevoked(post.connectionId);
+          await markRevoked(post.connectionId);
           throw new PlatformNotConnectedError(platform);
         }
         throw again;

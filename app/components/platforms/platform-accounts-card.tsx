@@ -19,7 +19,7 @@ export function PlatformAccountsCard({ origin }: { origin: string }) {
   const disconnect = useMutation({
     mutationFn: disconnectAccount,
     onSuccess: () => {
-      toast({ title: "Account disconnected", description: "Reelsmith no longer holds tokens for it." });
+      toast({ title: "Account disconnected", description: "Reelsmith no longer holds tokens for it, and its scheduled posts are dropped." });
       void queryClient.invalidateQueries({ queryKey: CONNECTIONS_KEY });
     },
     onError: (e) => toast({ title: "Error", description: serverMessage(e), variant: "destructive" }),

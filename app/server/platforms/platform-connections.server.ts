@@ -1,6 +1,7 @@
 // A creator's TikTok and Instagram accounts (several per platform): the authorization (a state bound to the browser
 // session that started it, PKCE for TikTok), the tokens (ciphertext, bound to the creator and the field, like the
 // YouTube ones), refreshed before they expire, and marked for reconnecting when the platform refuses them.
+import { stopPlatformPostWorkflows } from "./platform-post-stop.server";
 import { randomBytes } from "node:crypto";
 import { PLATFORM_NAMES, type Platform } from "~/lib/platform-rules";
 import { appOrigin } from "../api.server";
@@ -122,9 +123,13 @@ export async function ownConnection(userId: string, connectionId: string) {
   return connection;
 }
 
-/** Forgets the account (TikTok's grant is revoked too when TikTok can be reached); its scheduled posts go with it. */
-export async function disconnectPlatform(userId: string, connectionId: string): Promise<void> {
+/**
+ * Forgets the account (TikTok's grant is revoked too when TikTok can be reached); its scheduled posts are dropped:
+ * their workflows are stopped first, so none fires later and no upload under way goes live. Answers how many were.
+ */
+export async function disconnectPlatform(userId: string, connectionId: string): Promise<{ postsDropped: number }> {
   const connection = await ownConnection(userId, connectionId);
+  const postsDropped = await stopPlatformPostWorkflows({ userId, connectionId: connection.id });
   if (connection.platform === "tiktok" && !connection.revokedAt) {
     try {
       await revokeTiktokToken(decryptSecret(connection.accessTokenEnc, { userId, field: tokenField("tiktok", "AccessToken") }));
@@ -133,5 +138,6 @@ export async function disconnectPlatform(userId: string, connectionId: string): 
     }
   }
   await prisma.platformConnection.deleteMany({ where: { id: connectionId, userId } });
+  return { postsDropped };
 }
 

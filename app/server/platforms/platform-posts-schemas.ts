@@ -3,11 +3,18 @@
 import { z } from "zod";
 import { TIKTOK_RULES } from "~/lib/platform-rules";
 
-const futureInstant = z.iso
+/**
+ * How far ahead a post may be scheduled: an Instagram token lives 60 days and is renewed only when it is used, so a
+ * post further out could find its account's token expired on the day (decision 240).
+ */
+export const MAX_SCHEDULE_DAYS = 50;
+
+/** A time to post (null: now), in the future and at most MAX_SCHEDULE_DAYS ahead. */
+const postTime = z.iso
   .datetime({ offset: true, error: "scheduledAt must be an ISO date and time, e.g. 2026-05-01T12:00:00Z." })
   .nullable()
-  .optional()
-  .refine((value) => !value || new Date(value).getTime() > Date.now(), "The scheduled time must be in the future.");
+  .refine((value) => !value || new Date(value).getTime() > Date.now(), "The scheduled time must be in the future.")
+  .refine((value) => !value || new Date(value).getTime() <= Date.now() + MAX_SCHEDULE_DAYS * 24 * 3600 * 1000, `A post can be scheduled at most ${MAX_SCHEDULE_DAYS} days ahead.`);
 
 const TikTokOptionsSchema = z
   .object({
@@ -36,8 +43,13 @@ const PostEntrySchema = z
     platform: z.enum(["tiktok", "instagram"]),
     connectionId: z.string().trim().min(1).max(64),
     // each platform's limit is checked with its rules; this bounds the body
-    caption: z.string().max(TIKTOK_RULES.captionChars * 2, "A caption is at most 2,200 characters.").default(""),
-    scheduledAt: futureInstant,
+    // both platforms document 2,200 characters (TikTok in UTF-16 units, Instagram in characters): each platform's
+    // own count is checked with its rules; this bounds the body by characters, so an emoji counts once
+    caption: z
+      .string()
+      .refine((value) => [...value].length <= TIKTOK_RULES.captionChars, `A caption is at most ${TIKTOK_RULES.captionChars.toLocaleString("en-US")} characters.`)
+      .default(""),
+    scheduledAt: postTime.optional(),
     tiktok: TikTokOptionsSchema.optional(),
     instagram: InstagramOptionsSchema.optional(),
   })
@@ -57,7 +69,8 @@ export const PublishBodySchema = z
   .strict();
 export type PublishBody = z.output<typeof PublishBodySchema>;
 
-export const RescheduleBodySchema = z.object({ scheduledAt: futureInstant }).strict();
+/** Moving a scheduled post: the new time, or null to post it now (required: an empty body is refused, not "now"). */
+export const RescheduleBodySchema = z.object({ scheduledAt: postTime }).strict();
 
 export const PlatformPostSchema = z
   .object({

@@ -2,7 +2,7 @@
 // account, each with its caption, options and time), each platform's rules checked before anything starts (a post a
 // platform would refuse is refused for that platform only, with its reasons), one workflow per post
 // (workflows/platform-post.ts), the posts' states, and a scheduled post moved or cancelled until it starts.
-import { blockingReasons, INSTAGRAM_RULES, PLATFORM_NAMES, platformChecks, TIKTOK_RULES, type Platform, type PlatformRuleResult, type PlatformVideoFacts } from "~/lib/platform-rules";
+import { blockingReasons, PLATFORM_NAMES, platformChecks, type Platform, type PlatformVideoFacts } from "~/lib/platform-rules";
 import type { RenderedVideo } from "~/generated/prisma/client";
 import { platformPostRescheduleSignal, platformPostWorkflowId, type PlatformPostInput } from "../../../workflows/shared/platform-post";
 import type { platformPostWorkflow } from "../../../workflows/platform-post";
@@ -45,15 +45,6 @@ async function chooseVideo(userId: string, videoPath: string | undefined, projec
   return { project, video };
 }
 
-/** The platforms' rules for the current project's newest video and a caption: what the publish step lists. */
-export async function platformPreflight(userId: string, captions: Partial<Record<Platform, string>> = {}): Promise<Record<Platform, PlatformRuleResult[]> | null> {
-  const project = await getCurrentProject(userId);
-  const video = project ? await prisma.renderedVideo.findFirst({ where: { projectId: project.id, status: "completed", videoUrl: { not: null } }, orderBy: { createdAt: "desc" } }) : null;
-  if (!video) return null;
-  const facts = await videoFacts(userId, video);
-  return { tiktok: platformChecks("tiktok", facts, captions.tiktok ?? ""), instagram: platformChecks("instagram", facts, captions.instagram ?? "") };
-}
-
 export type PublishOutcome = { posts: PlatformPostView[]; refused: { platform: Platform; connectionId: string; reasons: string[] }[] };
 
 /**
@@ -72,6 +63,7 @@ export async function publishToPlatforms(userId: string, body: PublishBody, proj
     if (connection.platform !== entry.platform) throw refusal(400, `That account is a ${PLATFORM_NAMES[connection.platform as Platform]} account.`, { field: "connectionId" });
     if (seen.has(connection.id)) throw refusal(400, "Each account can be chosen once per publish.", { field: "connectionId" });
     seen.add(connection.id);
+    await refuseSecondPost(prisma, video.id, connection.id);
     if (connection.revokedAt) {
       refused.push({ platform: entry.platform, connectionId: connection.id, reasons: [reconnectMessage(entry.platform)] });
       continue;
@@ -98,8 +90,13 @@ export async function publishToPlatforms(userId: string, body: PublishBody, proj
           }
         : { shareToFeed: entry.instagram?.shareToFeed ?? true, thumbOffsetMs: entry.instagram?.coverAtMs ?? null };
     const scheduledAt = entry.scheduledAt ? new Date(entry.scheduledAt) : null;
-    const post = await prisma.platformPost.create({
-      data: { userId, projectId: project.id, videoId: video.id, connectionId, platform: entry.platform, caption: entry.caption, options, scheduledAt, status: scheduledAt ? "scheduled" : "posting" },
+    // serialised per (video, account): two retries of one request cannot both pass the check and both post
+    const post = await prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`platform-post:${video.id}:${connectionId}`}))`;
+      await refuseSecondPost(tx, video.id, connectionId);
+      return tx.platformPost.create({
+        data: { userId, projectId: project.id, videoId: video.id, connectionId, platform: entry.platform, caption: entry.caption, options, scheduledAt, status: scheduledAt ? "scheduled" : "posting" },
+      });
     });
     try {
       await startPostWorkflow(post);
@@ -110,6 +107,17 @@ export async function publishToPlatforms(userId: string, body: PublishBody, proj
     posts.push(view(await prisma.platformPost.update({ where: { id: post.id }, data: { workflowId: platformPostWorkflowId(post.id) }, include: { connection: true } })));
   }
   return { posts, refused };
+}
+
+/** The states in which a video already is (or will be) on an account: posting it there again would post it twice. */
+const LIVE_OR_COMING = ["scheduled", "posting", "processing", "published"];
+
+/** 409 when the video already has a post on this account that is scheduled, under way or published. */
+async function refuseSecondPost(db: Pick<typeof prisma, "platformPost">, videoId: string, connectionId: string) {
+  const existing = await db.platformPost.findFirst({ where: { videoId, connectionId, status: { in: LIVE_OR_COMING } }, orderBy: { createdAt: "desc" } });
+  if (!existing) return;
+  const state = existing.status === "published" ? "is already published" : existing.status === "scheduled" ? "is already scheduled" : "is already being posted";
+  throw refusal(409, `This video ${state} on that account (post ${existing.id}): cancel or wait for that post before posting it again.`, { field: "connectionId", postId: existing.id });
 }
 
 type PostRow = { id: string; userId: string; projectId: string; platform: string; scheduledAt: Date | null };
@@ -196,8 +204,3 @@ export async function reschedulePlatformPost(userId: string, postId: string, sch
   await prisma.platformPost.update({ where: { id: post.id }, data: { scheduledAt: at, ...(at ? {} : { status: "posting" }) } });
   await (await getTemporalClient()).workflow.getHandle(post.workflowId ?? platformPostWorkflowId(post.id)).signal(platformPostRescheduleSignal, at?.getTime() ?? null);
 }
-
-export const PLATFORM_LIMIT_NOTES = {
-  tiktok: `Captions up to ${TIKTOK_RULES.captionChars.toLocaleString("en-US")} characters; videos up to the account's longest (10 minutes for most).`,
-  instagram: `Captions up to ${INSTAGRAM_RULES.captionChars.toLocaleString("en-US")} characters and ${INSTAGRAM_RULES.hashtags} hashtags; Reels 3 seconds to 15 minutes, up to 300 MB.`,
-} as const;
