@@ -98,6 +98,9 @@ describe("Shorts and versions from the dashboard", () => {
     await page.getByRole("button", { name: "Make version" }).click();
     await openToast().getByText("Version made").waitFor({ timeout: 60_000 });
     await page.getByText("Version · es").waitFor();
+    // the toasts closed, so the picture shows the page (a toast sits over the header on a phone)
+    for (const close of await page.locator("li[data-state=open]").getByRole("button", { name: "Close" }).all()) await close.click();
+    await expect.poll(() => openToast().count()).toBe(0);
     await shootBoth(page, "shorts-versions-made");
 
     const family = await prisma.project.findMany({ where: { sourceProjectId: sourceId }, orderBy: { createdAt: "asc" } });

@@ -265,4 +265,30 @@ describe("storyboard with offline providers", () => {
     expect(await preview.getByRole("combobox", { name: /^Position/ }).isDisabled()).toBe(true);
     await page.setViewportSize({ width: 1280, height: 800 });
   });
+
+  it("gives one scene its own transition under Per scene, and a reload keeps it (decision 245)", async () => {
+    await page.goto(`${baseUrl()}/storyboard`);
+    // this 9:16 video cuts between scenes; each later scene follows the video until it has its own
+    const between = page.getByLabel("Between scenes");
+    expect(await between.inputValue()).toBe("none");
+    await page.getByText("Per scene", { exact: true }).click();
+    const second = page.getByRole("combobox", { name: "Scene 2's transition" });
+    const third = page.getByRole("combobox", { name: "Scene 3's transition" });
+    await second.waitFor();
+    expect(await second.inputValue()).toBe("video");
+    expect(await second.locator("option:checked").textContent()).toBe("The video's (Cut)");
+    const saved = page.waitForResponse((r) => r.url().endsWith("/api/transitions") && r.request().method() === "PUT");
+    await second.selectOption("slide");
+    expect((await (await saved).json()).perScene).toEqual({ "1": "slide" });
+    await page.getByText("Per scene (1 set)").waitFor();
+    // the cards skip drawing off screen (content-visibility: auto), which a full-page picture would show as blanks
+    await scenes().evaluateAll((cards) => cards.forEach((c) => ((c as HTMLElement).style.contentVisibility = "visible")));
+    await shootBoth(page, "storyboard-transitions-per-scene");
+
+    await page.reload();
+    await page.getByText("Per scene (1 set)").click();
+    expect(await second.inputValue()).toBe("slide");
+    expect(await third.inputValue()).toBe("video");
+    expect(await between.inputValue()).toBe("none");
+  });
 });

@@ -13,8 +13,8 @@ export function ProjectFamily({ project, all }: { project: ProjectSummary; all: 
   return (
     <div className="space-y-1 text-sm" data-testid="project-family">
       {project.derivedKind ? (
-        <p className="flex items-center gap-1 text-slate-300">
-          <GitBranch className="h-4 w-4 text-violet-300" aria-hidden />
+        <p className="flex items-start gap-1 text-slate-300">
+          <GitBranch className="mt-0.5 h-4 w-4 shrink-0 text-violet-300" aria-hidden />
           <span>
             {kindLabel(project)} of {source ? <span className="font-medium">&ldquo;{source.title}&rdquo;</span> : "a deleted video"}
           </span>

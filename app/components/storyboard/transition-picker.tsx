@@ -61,11 +61,11 @@ export function TransitionPicker({ initial, sceneCount = 0 }: { initial?: VideoT
         </label>
       ) : null}
       {sceneCount > 1 ? (
-        <details className="group">
+        <details className="group open:basis-full">
           <summary className="cursor-pointer select-none text-slate-300 hover:text-slate-100">
             Per scene{Object.keys(data.perScene).length > 0 ? ` (${Object.keys(data.perScene).length} set)` : ""}
           </summary>
-          <ul className="mt-2 grid max-h-64 grid-cols-1 gap-2 overflow-y-auto rounded-md border border-slate-800 bg-slate-950/60 p-3 sm:grid-cols-2">
+          <ul className="mt-2 grid max-h-64 max-w-3xl grid-cols-1 gap-2 overflow-y-auto rounded-md border border-slate-800 bg-slate-950/60 p-3 sm:grid-cols-2">
             {Array.from({ length: sceneCount - 1 }, (_, i) => i + 1).map((index) => (
               <li key={index}>
                 <label className="flex items-center justify-between gap-2">
