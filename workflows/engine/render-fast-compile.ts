@@ -207,27 +207,39 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
   if (!transitions) {
     filters.push(`${sceneLabels.join("")}concat=n=${sceneLabels.length}:v=1:a=0,settb=1/${fps},setpts=N[base]`);
   } else {
-    // scenes joined one by one: xfade where a scene comes in with a transition (at its first frame, over the
-    // previous scene's extra frames), concat where it cuts; every stream on the frame clock, as xfade requires
-    let joined = "";
+    // only the transitions' frames go through xfade (issue 50): xfade draws in 4:4:4, so a chain of xfades over
+    // whole streams converted every frame of the video 4:2:0 -> 4:4:4 -> 4:2:0 once per later joint. Each scene is cut
+    // into its head (the frames a transition brings it in over), its body, and its tail (the extra frames the next
+    // scene comes in over, decision 225); each head is xfaded with the previous tail alone (offset 0, on the frame
+    // clock, as xfade requires), and the bodies and the transitions are concatenated in order: the same frames as
+    // xfading the whole streams at the scene's first frame, the rest of the video left in its pixel format
+    const pix = inputs.encoding.pixelFormat;
+    const clock = `settb=1/${fps},setpts=N`;
+    const tails: string[] = [];
+    const segments: string[] = [];
     for (const [i, scene] of timeline.scenes.entries()) {
-      const clocked = `c${i}`;
-      filters.push(`${sceneLabels[i]}settb=1/${fps},setpts=N,format=${inputs.encoding.pixelFormat}[${clocked}]`);
-      if (i === 0) {
-        joined = `[${clocked}]`;
-        continue;
+      const inFrames = i > 0 && scene.transitionIn ? scene.transitionIn.durationInFrames : 0;
+      const outFrames = tailFrames(timeline, i);
+      const parts: Array<{ name: string; from: number; to: number }> = [];
+      if (inFrames > 0) parts.push({ name: `h${i}`, from: 0, to: inFrames });
+      parts.push({ name: `b${i}`, from: inFrames, to: scene.durationInFrames });
+      if (outFrames > 0) parts.push({ name: `t${i}`, from: scene.durationInFrames, to: scene.durationInFrames + outFrames });
+      const branches = parts.length > 1 ? `split=${parts.length}${parts.map((part) => `[${part.name}in]`).join("")}` : "";
+      if (branches) filters.push(`${sceneLabels[i]}${branches}`);
+      for (const part of parts) {
+        const source = branches ? `[${part.name}in]` : sceneLabels[i];
+        filters.push(`${source}trim=start_frame=${part.from}:end_frame=${part.to},${clock},format=${pix}[${part.name}]`);
       }
-      const out = `j${i}`;
       const t = scene.transitionIn;
-      if (t) {
+      if (inFrames > 0 && t) {
         const kind = t.kind === "fade" ? "fade" : t.kind === "slide" ? "slideleft" : "zoomin";
-        filters.push(`${joined}[${clocked}]xfade=transition=${kind}:duration=${seconds(t.durationInFrames, fps)}:offset=${seconds(scene.fromFrame, fps)},format=${inputs.encoding.pixelFormat}[${out}]`);
-      } else {
-        filters.push(`${joined}[${clocked}]concat=n=2:v=1:a=0[${out}]`);
+        filters.push(`[${tails[i - 1]}][h${i}]xfade=transition=${kind}:duration=${seconds(t.durationInFrames, fps)}:offset=0,format=${pix}[x${i}]`);
+        segments.push(`[x${i}]`);
       }
-      joined = `[${out}]`;
+      segments.push(`[b${i}]`);
+      if (outFrames > 0) tails[i] = `t${i}`;
     }
-    filters.push(`${joined}settb=1/${fps},setpts=N[base]`);
+    filters.push(`${segments.join("")}concat=n=${segments.length}:v=1:a=0,${clock}[base]`);
   }
 
   // ── captions ──

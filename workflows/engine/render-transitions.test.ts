@@ -59,16 +59,23 @@ describe("transitions in the fast renderer's graph", () => {
     expect(graph).toContain("concat=n=4:v=1:a=0");
   });
 
-  it("xfade at each transition's scene start, concat where a scene cuts; the scene before drawn longer", () => {
+  it("xfade over each transition's frames only, the rest concatenated in order; the scene before drawn longer", () => {
     const p = props({ transition: { kind: "fade", seconds: 0.5 } });
     p.scenes[2] = { ...p.scenes[2]!, transitionIn: "none" };
     p.scenes[3] = { ...p.scenes[3]!, transitionIn: "zoom" };
     const timeline = buildTimeline(p);
     const graph = compile(timeline);
     const second = timeline.scenes[1]!;
-    expect(graph).toContain(`xfade=transition=fade:duration=0.5:offset=${second.fromFrame / 30}`);
-    expect(graph).toMatch(/\[j1\]\[c2\]concat=n=2:v=1:a=0\[j2\]/);
-    expect(graph).toContain("xfade=transition=zoomin");
+    const first = timeline.scenes[0]!;
+    // the first scene's 15 extra frames and the second's first 15 are the only frames the crossfade draws
+    expect(graph).toContain(`[t0in]trim=start_frame=${first.durationInFrames}:end_frame=${first.durationInFrames + 15},`);
+    expect(graph).toContain(`[h1in]trim=start_frame=0:end_frame=15,`);
+    expect(graph).toContain("[t0][h1]xfade=transition=fade:duration=0.5:offset=0,format=yuv420p[x1]");
+    expect(graph).toContain(`[b1in]trim=start_frame=15:end_frame=${second.durationInFrames},`);
+    expect(graph).toContain("[t2][h3]xfade=transition=zoomin");
+    // the third scene cuts in: no xfade for it, and one concat joins everything in order
+    expect(graph.match(/xfade=/g)).toHaveLength(2);
+    expect(graph).toContain("[b0][x1][b1][b2][x3][b3]concat=n=6:v=1:a=0,");
     // scene 1's picture lasts its own frames plus the next scene's transition
     expect(graph).toContain(`loop=loop=${timeline.scenes[0]!.durationInFrames + 15 - 1}:`);
   });
