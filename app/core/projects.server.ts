@@ -1,6 +1,6 @@
 // Projects: one video each. A user works on one "current" project at a time (User.currentProjectId); the
 // pipeline pages and the navigation header read it. Creating one enforces the free plan's limit.
-import type { JobStatus, Project, Resolution } from "~/generated/prisma/client";
+import type { JobStatus, Prisma, Project, Resolution } from "~/generated/prisma/client";
 import type { ProjectStage } from "~/lib/project-stage";
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import { defaultTransitionsFor } from "~/lib/transitions";
@@ -17,32 +17,38 @@ export type NewProject = { title: string; topic: string; resolution: Resolution;
  * creator's current project alone); 402 when a free account already has one.
  */
 export async function createProject(userId: string, input: NewProject, { makeCurrent = true }: { makeCurrent?: boolean } = {}): Promise<Project> {
-  return prisma.$transaction(async (tx) => {
-    // Lock the user's row so two simultaneous creations cannot both pass the free limit.
-    await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${userId} FOR UPDATE`;
-    // through the transaction's own client: a query on the global one would need a second connection while
-    // this one is held, and twenty creations at once would hold the whole pool waiting for each other
-    await assertCanCreateProject(userId, tx);
-    const project = await tx.project.create({
-      data: {
-        userId,
-        title: input.title,
-        topic: input.topic,
-        resolution: input.resolution,
-        durationSeconds: input.durationSeconds,
-        language: input.language,
-        voiceId: input.voiceId ?? null,
-        voiceSpeed: input.voiceSpeed,
-      },
-    });
-    if (makeCurrent) await tx.user.update({ where: { id: userId }, data: { currentProjectId: project.id } });
-    // the format's transition between scenes (decision 245); a cut needs no row
-    const transitions = defaultTransitionsFor(input.resolution);
-    if (transitions.kind !== "none") await tx.sceneTransitions.create({ data: { projectId: project.id, ...transitions } });
-    return project;
-    // wait for a connection as long as any query does (POOL_WAIT_MS), not Prisma's 2 s: under a burst of
-    // creations the pool is a queue, and only a pool still full after that answers "busy" (decision 130)
-  }, { maxWait: POOL_WAIT_MS });
+  // wait for a connection as long as any query does (POOL_WAIT_MS), not Prisma's 2 s: under a burst of
+  // creations the pool is a queue, and only a pool still full after that answers "busy" (decision 130)
+  return prisma.$transaction((tx) => createProjectIn(tx, userId, input, { makeCurrent }), { maxWait: POOL_WAIT_MS });
+}
+
+/**
+ * createProject inside the caller's transaction, so the project is made together with what it belongs to (a
+ * channel's idea claims its video in the same transaction: a crash leaves neither, decision 251).
+ */
+export async function createProjectIn(tx: Prisma.TransactionClient, userId: string, input: NewProject, { makeCurrent = true }: { makeCurrent?: boolean } = {}): Promise<Project> {
+  // Lock the user's row so two simultaneous creations cannot both pass the free limit.
+  await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${userId} FOR UPDATE`;
+  // through the transaction's own client: a query on the global one would need a second connection while
+  // this one is held, and twenty creations at once would hold the whole pool waiting for each other
+  await assertCanCreateProject(userId, tx);
+  const project = await tx.project.create({
+    data: {
+      userId,
+      title: input.title,
+      topic: input.topic,
+      resolution: input.resolution,
+      durationSeconds: input.durationSeconds,
+      language: input.language,
+      voiceId: input.voiceId ?? null,
+      voiceSpeed: input.voiceSpeed,
+    },
+  });
+  if (makeCurrent) await tx.user.update({ where: { id: userId }, data: { currentProjectId: project.id } });
+  // the format's transition between scenes (decision 245); a cut needs no row
+  const transitions = defaultTransitionsFor(input.resolution);
+  if (transitions.kind !== "none") await tx.sceneTransitions.create({ data: { projectId: project.id, ...transitions } });
+  return project;
 }
 
 /** The project the user works on now: the one they opened last, else their most recently changed one. */

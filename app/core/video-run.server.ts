@@ -1,11 +1,12 @@
 // What a video run (make-video, issue 32) checks and creates before anything is made, for every door that starts
 // one: the web's make-video and batches, and the worker's batch activity (which creates each video's project).
+import type { Prisma } from "~/generated/prisma/client";
 import { resolutionEnum } from "~/lib/video-format";
 import type { MakeVideoOptions } from "~/lib/make-video-options";
 import { prisma } from "./db.server";
 import { assertCanUpload, assertCanUseMusic } from "./permissions.server";
 import { renderHeightFor } from "./render-input.server";
-import { createProject } from "./projects.server";
+import { createProject, createProjectIn, type NewProject } from "./projects.server";
 import { refusal } from "./refusal.server";
 import { getProviderKeys } from "./settings.server";
 
@@ -32,21 +33,19 @@ export async function assertMakeVideoAllowed(userId: string, options: MakeVideoO
 }
 
 /** Creates the run's project (free plan: one), styled as the options say. `makeCurrent`: the pages open it. */
-export async function createProjectForRun(userId: string, options: MakeVideoOptions, makeCurrent: boolean) {
-  const project = await createProject(
-    userId,
-    {
-      title: options.title,
-      topic: options.topic,
-      resolution: resolutionEnum(options.format),
-      durationSeconds: options.duration,
-      language: options.language,
-      voiceId: options.voice,
-      voiceSpeed: options.voiceSpeed,
-    },
-    { makeCurrent },
-  );
-  return prisma.project.update({
+export async function createProjectForRun(userId: string, options: MakeVideoOptions, makeCurrent: boolean, tx?: Prisma.TransactionClient) {
+  const input: NewProject = {
+    title: options.title,
+    topic: options.topic,
+    resolution: resolutionEnum(options.format),
+    durationSeconds: options.duration,
+    language: options.language,
+    voiceId: options.voice,
+    voiceSpeed: options.voiceSpeed,
+  };
+  // inside the caller's transaction when given (the channel's claim, decision 251), else in its own
+  const project = tx ? await createProjectIn(tx, userId, input, { makeCurrent }) : await createProject(userId, input, { makeCurrent });
+  return (tx ?? prisma).project.update({
     where: { id: project.id },
     data: {
       captionPreset: options.captions ? options.captionStyle : "none",

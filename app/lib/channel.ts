@@ -12,11 +12,25 @@ import { VoiceIdSchema } from "./project-voice";
 import { VOICE_SPEED, VoiceSpeedSchema } from "./voice-speed";
 import { DURATION_RULES, RESOLUTIONS } from "./video-format";
 
-/** Platforms a channel may post to. Issue 49 adds TikTok and Instagram connections; each is a (platform, connection) row. */
+/**
+ * Platforms a channel may post to: YouTube only for now. TikTok and Instagram connections exist (issue 49) but a
+ * channel does not post to them yet (decision 234); each platform would be one more (platform, connection) row.
+ */
 export const CHANNEL_PLATFORMS = ["youtube"] as const;
 export type ChannelPlatform = (typeof CHANNEL_PLATFORMS)[number];
 
-export const CHANNEL_LIMITS = { channels: 20, slotsPerWeek: 21, ideasPerChannel: 500, ideasPerImport: 200, hashtags: 15 } as const;
+/**
+ * The states of an idea that will still be posted, so must hold a slot ahead: a schedule change frees their slots
+ * ahead and the channel's step gives a slot to any of them without one (decision 251).
+ */
+export const UNFINISHED_IDEA_STATES = ["queued", "making", "ready", "approved"] as const;
+
+/**
+ * channelVideosPerHour: videos the channels of one creator may start in an hour of channel time (decision 251), over
+ * and above the run limit (CONCURRENCY_LIMITS.pipelineRunsPerUser): a schedule full of slots, or a queue of ideas
+ * all due at once, cannot start more than this; the rest start as the hour frees.
+ */
+export const CHANNEL_LIMITS = { channelVideosPerHour: 12, channels: 20, slotsPerWeek: 21, ideasPerChannel: 500, ideasPerImport: 200, hashtags: 15 } as const;
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
 
 const CAPTION_LOOKS = CAPTION_PRESETS.filter((p) => p !== "none") as Exclude<(typeof CAPTION_PRESETS)[number], "none">[];

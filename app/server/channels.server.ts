@@ -13,6 +13,7 @@ import {
   ChannelPatchSchema,
   IdeaPatchSchema,
   ScheduleSchema,
+  UNFINISHED_IDEA_STATES,
   formatSlot,
   ideasFromText,
   slotsBetween,
@@ -118,7 +119,7 @@ async function toChannelView(channel: Channel & { accounts: { platform: string; 
     leadHours: channel.leadHours,
     paused: channel.paused,
     accounts: await accountViews(channel.userId, channel.accounts),
-    counts: { queued: count("queued"), making: count("making"), ready: count("ready"), approved: count("approved"), published: count("published"), failed: count("failed") + 0 },
+    counts: { queued: count("queued"), making: count("making"), ready: count("ready"), approved: count("approved"), published: count("published"), failed: count("failed") },
     createdAt: channel.createdAt.toISOString(),
   };
 }
@@ -129,7 +130,9 @@ export async function listChannels(userId: string): Promise<ChannelView[]> {
 }
 
 export async function getChannel(userId: string, id: string): Promise<ChannelView> {
-  return toChannelView(await requireOwnChannel(userId, id));
+  const channel = await requireOwnChannel(userId, id);
+  await keepAwake(userId, channel);
+  return toChannelView(channel);
 }
 
 /** The kit's logo must be a picture of the creator's own (an upload, e.g. their watermark image): decision 249. */
@@ -186,8 +189,12 @@ export async function updateChannel(userId: string, id: string, patch: z.output<
       await tx.channelAccount.deleteMany({ where: { channelId: id } });
       if (accounts.length) await tx.channelAccount.createMany({ data: accounts.map((a) => ({ ...a, channelId: id })) });
     }
-    // a new schedule: ideas not yet started leave their old slots and take the new ones in queue order
-    if (scheduleChanged) await tx.channelIdea.updateMany({ where: { channelId: id, status: "queued", slotAt: { not: null } }, data: { slotAt: null } });
+    // a new schedule or time zone: every idea not yet published leaves its slot ahead (an instant that may no longer
+    // be a slot, hidden from the calendar yet still posted at) and the channel's step gives it one of the new slots
+    // in queue order; a slot already passed stays (that video is late and posts at the next step)
+    if (scheduleChanged) {
+      await tx.channelIdea.updateMany({ where: { channelId: id, status: { in: [...UNFINISHED_IDEA_STATES] }, slotAt: { gt: new Date() } }, data: { slotAt: null } });
+    }
   });
   await wakeChannel(userId, id);
   return getChannel(userId, id);
@@ -205,6 +212,23 @@ export async function deleteChannel(userId: string, id: string): Promise<{ id: s
 
 /** Tells the channel's workflow something changed, starting it when it is not running (signal-with-start). */
 export async function wakeChannel(userId: string, channelId: string): Promise<void> {
+  // called after the change is saved: a Temporal that does not answer must not turn a saved change into an error
+  // (the client would retry and make the channel or its ideas twice); the channel's next read wakes it again
+  try {
+    await startOrSignal(userId, channelId);
+  } catch (e) {
+    console.error(`channel ${channelId} could not be woken (saved; its next read tries again):`, e instanceof Error ? e.message : e);
+  }
+}
+
+/** An unpaused channel whose workflow is not running (a wake that failed, a Temporal history lost) is started again. */
+async function keepAwake(userId: string, channel: { id: string; paused: boolean; workflowId: string | null }): Promise<void> {
+  if (channel.paused) return;
+  const running = await workflowIsRunning(channel.workflowId ?? channelWorkflowId(channel.id)).catch(() => true);
+  if (!running) await wakeChannel(userId, channel.id);
+}
+
+async function startOrSignal(userId: string, channelId: string): Promise<void> {
   const channel = await prisma.channel.findFirst({ where: { id: channelId, userId }, select: { paused: true } });
   if (!channel) return;
   const client = await getTemporalClient();
@@ -366,6 +390,8 @@ export async function changeIdea(userId: string, channelId: string, ideaId: stri
       const there = await prisma.channelIdea.findFirst({ where: { channelId, slotAt: target } });
       if (there && settled.includes(there.status)) throw refusal(409, "That slot's video is published already.", { field: "slotAt" });
       await prisma.$transaction(async (tx) => {
+        // the displaced idea takes the mover's old slot; a mover without one leaves it slotless, and the channel's
+        // step gives it the next free slot whatever its state (queued, making, ready or approved: decision 251)
         if (there) await tx.channelIdea.update({ where: { id: there.id }, data: { slotAt: null } });
         await tx.channelIdea.update({ where: { id: idea.id }, data: { slotAt: target } });
         if (there && there.id !== idea.id) await tx.channelIdea.update({ where: { id: there.id }, data: { slotAt: idea.slotAt } });
@@ -403,6 +429,7 @@ export type CalendarWeek = { weekOf: string; label: string; slots: CalendarSlot[
 /** The channel's weeks from this one (or `weeksBack` before), each slot with its idea and state in words. */
 export async function channelCalendar(userId: string, channelId: string, opts: { weeks?: number; weeksBack?: number; nowMs?: number } = {}): Promise<{ channel: ChannelView; weeks: CalendarWeek[]; unscheduled: IdeaView[] }> {
   const channel = await requireOwnChannel(userId, channelId);
+  await keepAwake(userId, channel);
   const nowMs = opts.nowMs ?? Date.now();
   const weeks = Math.min(8, Math.max(1, opts.weeks ?? 4));
   const tz = channel.timeZone;

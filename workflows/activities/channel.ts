@@ -5,9 +5,9 @@
 // moves nothing twice: an idea goes from approved to publishing once, and a run waiting to start is handed back to
 // the workflow, whose start joins a run already going.
 import type { Prisma } from "~/generated/prisma/client";
-import { CHANNEL_PLATFORMS, ChannelKitSchema, ScheduleSchema, brandFromKit, optionsFromKit, slotsBetween } from "~/lib/channel";
+import { CHANNEL_LIMITS, CHANNEL_PLATFORMS, ChannelKitSchema, ScheduleSchema, UNFINISHED_IDEA_STATES, brandFromKit, optionsFromKit, slotsBetween } from "~/lib/channel";
 import type { MakeVideoOptions } from "~/lib/make-video-options";
-import { prisma } from "~/core/db.server";
+import { POOL_WAIT_MS, prisma } from "~/core/db.server";
 import { isRefusal } from "~/core/refusal.server";
 import { assertMakeVideoAllowed, createProjectForRun } from "~/core/video-run.server";
 import { CONCURRENCY_LIMITS } from "~/lib/limits";
@@ -56,7 +56,8 @@ export function createChannelActivities() {
         } else busy = true;
       }
 
-      // 2. queued ideas without a slot take the free slots ahead, in queue order
+      // 2. ideas to be posted without a slot take the free slots ahead, in queue order: queued ones, and made or
+      // making ones a schedule change or a move took theirs from (decision 251): none is left never to be posted
       const horizon = nowMs + CHANNEL_HORIZON_DAYS * 86400_000;
       const slots = slotsBetween(schedule, channel.timeZone, nowMs, horizon);
       if (slots.length) {
@@ -65,9 +66,9 @@ export function createChannelActivities() {
         );
         const free = slots.filter((s) => !taken.has(s.getTime()));
         if (free.length) {
-          const waiting = await prisma.channelIdea.findMany({ where: { channelId, status: "queued", slotAt: null }, orderBy: [{ position: "asc" }, { createdAt: "asc" }], take: free.length, select: { id: true } });
+          const waiting = await prisma.channelIdea.findMany({ where: { channelId, status: { in: [...UNFINISHED_IDEA_STATES] }, slotAt: null }, orderBy: [{ position: "asc" }, { createdAt: "asc" }], take: free.length, select: { id: true } });
           for (const [i, idea] of waiting.entries()) {
-            await prisma.channelIdea.updateMany({ where: { id: idea.id, slotAt: null, status: "queued" }, data: { slotAt: free[i]! } }).catch(() => null);
+            await prisma.channelIdea.updateMany({ where: { id: idea.id, slotAt: null, status: { in: [...UNFINISHED_IDEA_STATES] } }, data: { slotAt: free[i]! } }).catch(() => null);
           }
         }
       }
@@ -78,31 +79,44 @@ export function createChannelActivities() {
       // never more videos in the making than the creator could start by hand (CONCURRENCY_LIMITS, as the web's
       // run slots count them): the rest stay queued, earliest slot first, and start as those finish
       let open = await prisma.videoRun.count({ where: { userId, status: { in: ["queued", "running"] } } });
+      // and never more than CHANNEL_LIMITS.channelVideosPerHour started by the creator's channels in the last hour
+      // of channel time (decision 251): counted from the database every worker shares, as the run limit is
+      const hourAgo = new Date(nowMs - 3600_000);
+      const startedLastHour = await prisma.videoRun.findMany({ where: { userId, startedAt: { gt: hourAgo }, channelIdea: { isNot: null } }, select: { startedAt: true }, orderBy: { startedAt: "asc" } });
+      let startedCount = startedLastHour.length;
+      let rateFreesAtMs: number | null = null;
       for (const idea of due) {
         if (open >= CONCURRENCY_LIMITS.pipelineRunsPerUser) break;
+        if (startedCount >= CHANNEL_LIMITS.channelVideosPerHour) {
+          // look again when the oldest start of the hour leaves it
+          rateFreesAtMs = (startedLastHour[0]?.startedAt?.getTime() ?? nowMs) + 3600_000;
+          break;
+        }
         const options = optionsFromKit(kit, idea);
         try {
           await assertMakeVideoAllowed(userId, options);
-          const project = await createProjectForRun(userId, options, false);
+          // claim, project, run and link in ONE transaction (decision 251): a crash, timeout or error anywhere
+          // leaves none of them, so the free plan's one project slot is never held by an orphan and the retry
+          // starts from the queued idea again; an idea another step claimed first makes nothing
           const started = await prisma.$transaction(async (tx) => {
             const claimed = await tx.channelIdea.updateMany({ where: { id: idea.id, status: "queued" }, data: { status: "making", error: null } });
             if (claimed.count === 0) return null;
+            const project = await createProjectForRun(userId, options, false, tx);
             // the kit's cards, logo, watermark and caption look go with the project to its render (decision 249)
             await tx.project.update({ where: { id: project.id }, data: { brand: brandFromKit(kit) as unknown as Prisma.InputJsonValue } });
             const run = await tx.videoRun.create({
               data: { userId, projectId: project.id, options: options as unknown as Prisma.InputJsonValue, status: "queued", stage: "queued", workflowId: makeVideoWorkflowId(project.id), startedAt: now },
             });
             await tx.channelIdea.update({ where: { id: idea.id }, data: { runId: run.id } });
-            return run;
-          });
-          if (!started) {
-            await prisma.project.deleteMany({ where: { id: project.id, userId } });
-            continue;
-          }
-          make.push({ ideaId: idea.id, runId: started.id, projectId: project.id });
+            return { run, project };
+          }, { maxWait: POOL_WAIT_MS });
+          if (!started) continue;
+          const project = started.project;
+          make.push({ ideaId: idea.id, runId: started.run.id, projectId: project.id });
           open++;
+          startedCount++;
         } catch (e) {
-          const refusal = await refusalOf(e);
+          const refusal = refusalOf(e);
           if (!refusal) throw e;
           await prisma.channelIdea.updateMany({ where: { id: idea.id, status: "queued" }, data: { status: "failed", error: `Could not start: ${refusal}` } });
         }
@@ -122,7 +136,7 @@ export function createChannelActivities() {
           try {
             await assertMakeVideoAllowed(userId, options);
           } catch (e) {
-            const refusal = await refusalOf(e);
+            const refusal = refusalOf(e);
             if (!refusal) throw e;
             await prisma.channelIdea.updateMany({ where: { id: idea.id, status: "approved" }, data: { error: `Cannot publish yet: ${refusal}` } });
             continue;
@@ -142,6 +156,7 @@ export function createChannelActivities() {
       // 5. when to look again: the next start ahead of a slot, or the next slot of an approved video
       const upcoming = await prisma.channelIdea.findMany({ where: { channelId, status: { in: ["queued", "approved"] }, slotAt: { gt: now } }, select: { status: true, slotAt: true } });
       const times = upcoming.map((i) => (i.status === "queued" ? i.slotAt!.getTime() - leadMs : i.slotAt!.getTime())).filter((t) => t > nowMs);
+      if (rateFreesAtMs !== null && rateFreesAtMs > nowMs) times.push(rateFreesAtMs);
       const nextAtMs = times.length ? Math.min(...times) : null;
       return { stop: false, make, publish, nextAtMs, busy: busy || make.length > 0 || publish.length > 0 };
     },

@@ -318,6 +318,7 @@ function KitCard({ channel, base, onChange }: { channel: ChannelView; base: stri
             <input type="checkbox" checked={paused} onChange={(e) => setPaused(e.target.checked)} /> Paused (nothing is made or posted)
           </label>
         </div>
+        <p className="text-xs text-slate-400">A channel posts to YouTube only for now. To post a channel&apos;s video to TikTok or Instagram, open it and use its Publish page.</p>
         <div>
           <Button onClick={() => save.mutate()} disabled={save.isPending}>{save.isPending ? "Saving..." : "Save channel"}</Button>
         </div>
