@@ -31,12 +31,25 @@ const email = `poster-${Date.now()}@example.com`;
 type Fakes = {
   youtube: { videos: { sha256: string; resource: { snippet: { title: string }; status: { privacyStatus: string; publishAt?: string; containsSyntheticMedia?: boolean } } }[] };
   tiktok: { posts: { sha256: string; postInfo: Record<string, unknown> }[] };
-  instagram: { containers: { sha256: string; caption: string; shareToFeed: boolean }[]; published: unknown[] };
+  instagram: { containers: { id: string; sha256: string; caption: string; shareToFeed: boolean }[]; published: { containerId: string }[] };
 };
 const fakeState = async (): Promise<Fakes> => {
   const read = async (url: string | undefined) => (await fetch(`${url}/__fake/state`)).json();
   const [youtube, tiktok, instagram] = await Promise.all([read(process.env.E2E_YOUTUBE_FAKE_URL), read(process.env.E2E_TIKTOK_FAKE_URL), read(process.env.E2E_INSTAGRAM_FAKE_URL)]);
   return { youtube, tiktok, instagram } as Fakes;
+};
+/** What the fakes hold of this test's two Shorts (by their bytes): the e2e app's other tests post to the same fakes. */
+const ours = async () => {
+  const state = await fakeState();
+  const shas = new Set([first.sha, second.sha]);
+  const containers = state.instagram.containers.filter((c) => shas.has(c.sha256));
+  const ids = new Set(containers.map((c) => c.id));
+  return {
+    youtube: state.youtube.videos.filter((v) => shas.has(v.sha256)),
+    tiktok: state.tiktok.posts.filter((p) => shas.has(p.sha256)),
+    containers,
+    published: state.instagram.published.filter((p) => ids.has(p.containerId)),
+  };
 };
 
 /** A 30-second 360x640 Short at 30 fps whose narration an AI voice spoke, rendered as the renderer would store it. */
@@ -149,13 +162,13 @@ describe("publishing to YouTube, TikTok and Instagram Reels from one chooser", (
     await section.getByText("No public link yet: private or in review, see it in the TikTok app").waitFor();
     await shootBoth(page, "publish-step-posted");
 
-    let state = await fakeState();
-    expect(state.youtube.videos).toHaveLength(1);
-    expect(state.youtube.videos[0]).toMatchObject({ sha256: first.sha, resource: { snippet: { title: "How Bees Dance" }, status: { containsSyntheticMedia: true } } });
-    expect(state.tiktok.posts).toHaveLength(1);
-    expect(state.tiktok.posts[0]).toMatchObject({ sha256: first.sha, postInfo: { title: "How bees dance #bees", privacy_level: "SELF_ONLY", disable_comment: false, disable_duet: true, disable_stitch: true, is_aigc: true } });
-    expect(state.instagram.published).toHaveLength(1);
-    expect(state.instagram.containers[0]).toMatchObject({ sha256: first.sha, caption: "How bees dance\n\n#bees #honey", shareToFeed: false });
+    let state = await ours();
+    expect(state.youtube).toHaveLength(1);
+    expect(state.youtube[0]).toMatchObject({ sha256: first.sha, resource: { snippet: { title: "How Bees Dance" }, status: { containsSyntheticMedia: true } } });
+    expect(state.tiktok).toHaveLength(1);
+    expect(state.tiktok[0]).toMatchObject({ sha256: first.sha, postInfo: { title: "How bees dance #bees", privacy_level: "SELF_ONLY", disable_comment: false, disable_duet: true, disable_stitch: true, is_aigc: true } });
+    expect(state.published).toHaveLength(1);
+    expect(state.containers[0]).toMatchObject({ sha256: first.sha, caption: "How bees dance\n\n#bees #honey", shareToFeed: false });
 
     // the second Short: all three scheduled for tomorrow
     await page.goto(`${baseUrl()}/projects/${second.project.id}/upload`);
@@ -173,12 +186,12 @@ describe("publishing to YouTube, TikTok and Instagram Reels from one chooser", (
     await section.getByText(/TikTok · Fake Bee Channel · Scheduled for/).waitFor({ timeout: 30_000 });
     await section.getByText(/Instagram Reels · fake\.bees · Scheduled for/).waitFor();
     await section.getByText(/^YouTube · Scheduled: uploaded, private until/).waitFor({ timeout: 60_000 });
-    state = await fakeState();
-    expect(state.youtube.videos).toHaveLength(2);
-    expect(state.youtube.videos[1]).toMatchObject({ sha256: second.sha, resource: { status: { privacyStatus: "private" } } });
-    expect(state.youtube.videos[1]!.resource.status.publishAt).toBeTruthy();
-    expect(state.tiktok.posts).toHaveLength(1);
-    expect(state.instagram.containers).toHaveLength(1);
+    state = await ours();
+    expect(state.youtube).toHaveLength(2);
+    expect(state.youtube[1]).toMatchObject({ sha256: second.sha, resource: { status: { privacyStatus: "private" } } });
+    expect(state.youtube[1]!.resource.status.publishAt).toBeTruthy();
+    expect(state.tiktok).toHaveLength(1);
+    expect(state.containers).toHaveLength(1);
 
     // the TikTok post moved to the day after, from the page
     const tiktokRow = section.getByRole("listitem").filter({ hasText: "TikTok · Fake Bee Channel · Scheduled" });
@@ -198,9 +211,9 @@ describe("publishing to YouTube, TikTok and Instagram Reels from one chooser", (
     }
     await section.getByText(/TikTok · Fake Bee Channel · Published/).waitFor({ timeout: 60_000 });
     await section.getByText(/Instagram Reels · fake\.bees · Published/).waitFor({ timeout: 60_000 });
-    state = await fakeState();
-    expect(state.tiktok.posts.map((p) => p.sha256)).toEqual([first.sha, second.sha]);
-    expect(state.instagram.published).toHaveLength(2);
-    expect(state.instagram.containers.map((c) => c.sha256)).toEqual([first.sha, second.sha]);
+    state = await ours();
+    expect(state.tiktok.map((p) => p.sha256)).toEqual([first.sha, second.sha]);
+    expect(state.published).toHaveLength(2);
+    expect(state.containers.map((c) => c.sha256)).toEqual([first.sha, second.sha]);
   });
 });
