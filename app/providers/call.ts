@@ -28,13 +28,15 @@ export type ProviderCall = {
 };
 
 /**
- * Whether the caller was cancelled on purpose (the creator or the workflow: Temporal's reason "CANCELLED"), not by its
- * worker shutting down, a heartbeat or start-to-close timeout, or a run that is gone: only then may a paid job be
- * given up at the service. Otherwise the next attempt resumes the same job, so it is never bought twice.
+ * Whether the caller's work is no longer wanted: cancelled on purpose (Temporal's reason CANCELLED), or its workflow
+ * run is gone (NOT_FOUND: a workflow cancelled with the default TRY_CANCEL closes before its activity hears of it), so
+ * nothing will ever use the result. Only then may a paid job be given up at the service: a worker shutting down, a
+ * heartbeat or start-to-close timeout, a pause or a reset leave it to the next attempt, which resumes the same job
+ * instead of buying another.
  */
 export function cancelledOnPurpose(call: ProviderCall | undefined): boolean {
   const reason: unknown = call?.signal?.aborted ? call.signal.reason : undefined;
-  return reason instanceof Error && reason.message === "CANCELLED";
+  return reason instanceof Error && (reason.message === "CANCELLED" || reason.message === "NOT_FOUND");
 }
 
 /** "after 3 attempts" / "after 1 attempt". */

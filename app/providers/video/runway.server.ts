@@ -89,7 +89,7 @@ export function createRunwayClipProvider(options: RunwayOptions): ClipProvider {
           if (!output) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} finished task ${id} without a video.`);
           return { done: true, value: await http.download(output) };
         },
-        // cancelled by the creator (the activity's cancellation on purpose): the task is cancelled at Runway too, so
+        // cancelled by the creator, or its run gone (cancelledOnPurpose): the task is cancelled at Runway too, so
         // it stops running; a worker shutting down, a timeout or a plain failure leaves it to the ledger and the next
         // attempt, which polls the same (paid) task instead of buying another
         onPollFailure: async (id) => {
