@@ -57,6 +57,8 @@ try {
         `; YouTube (fake): ${run.youtubeUrl}, private until ${run.publishAt}`,
     );
     console.log(`machine load (1/5/15 min): ${os.loadavg().map((l) => l.toFixed(1)).join(" / ")} on ${os.cpus().length} cores`);
+    // the app and its test servers are stopped below, as after the stage-by-stage journey
+    await cleanup();
     process.exit(0);
   }
 

@@ -193,6 +193,10 @@ try {
   // to a tenth of the CPU against the other lane's session. In a test run the workers share the machine with the
   // lanes, not with creators: at 0 every group shares the cores evenly, as before that decision.
   process.env.WORKER_NICE = "0";
+  // One render slot per test worker unless a test asks for more (decision 266): two lanes already share the two
+  // cores, and the tests' progress texts and timings were written for renders taken one at a time; the two-slot
+  // default is covered by render-chunks-one-worker and measured by the benchmarks, which run the default.
+  process.env.WORKER_RENDERS ??= "1";
   // The longest integration files go at the end of the browser lane when both lanes run whole, so that the lanes
   // take about as long (issue 34's test time; clean-clone CI at 8541d36: server lane 1,706 s, browser lane 1,074 s,
   // these files 330 s of the first). Each integration file has its own database, data folder and task queue, so

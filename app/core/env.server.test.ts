@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, SETTING_NAMES, loadGeneratedSecrets, parseEnv } from "./env.server";
+import { EnvError, SETTING_NAMES, loadGeneratedSecrets, parseEnv, defaultRenderSlots } from "./env.server";
 
 describe("parseEnv", () => {
   it("fills safe defaults for a bare environment", () => {
@@ -33,10 +33,12 @@ describe("parseEnv", () => {
 });
 
 describe("the worker's queues and slots (decision 155)", () => {
-  it("serves every queue, one render at a time, by default", () => {
+  it("serves every queue, with two render slots on a machine of two cores or more, by default", () => {
     const env = parseEnv({});
     expect(env.WORKER_QUEUES).toEqual(["light", "heavy", "render"]);
-    expect(env.WORKER_RENDERS).toBe(1);
+    expect(env.WORKER_RENDERS).toBe(defaultRenderSlots());
+    expect([defaultRenderSlots(1), defaultRenderSlots(2), defaultRenderSlots(16)]).toEqual([1, 2, 2]);
+    expect(parseEnv({ WORKER_RENDERS: "1" }).WORKER_RENDERS).toBe(1);
     expect(env.WORKER_HEAVY_ACTIVITIES).toBeUndefined();
     expect(env.RENDER_CHUNKED_MIN_SECONDS).toBe(20);
     expect(env.RENDER_CHUNK_MAX_SECONDS).toBe(300);

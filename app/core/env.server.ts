@@ -2,6 +2,7 @@
 // Secrets that are absent (session secret, encryption key) are generated once and kept under .data/.
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
@@ -57,6 +58,11 @@ export function parseTrustProxy(value: string): number | string[] | string {
     }
   }
   return entries;
+}
+
+/** The default render slots of a worker process: two when the machine has two cores or more (decision 266). */
+export function defaultRenderSlots(cores = os.availableParallelism()): number {
+  return cores >= 2 ? 2 : 1;
 }
 
 const EnvSchema = z.object({
@@ -214,8 +220,12 @@ const EnvSchema = z.object({
     .default([...WORK_CLASSES]),
   /** A file the worker touches every 10 s while it polls (a container health check reads its age); unset: none. */
   WORKER_ALIVE_FILE: z.string().min(1).optional(),
-  /** Renders (or render chunks) this worker process runs at once; each is worth about two cores. */
-  WORKER_RENDERS: z.coerce.number().int().min(1).max(16).default(1),
+  /**
+   * Renders (or render chunks) this worker process runs at once. Default: two on a machine with two cores or more,
+   * else one. A fast render keeps about one and a half cores busy, so a lone video on one worker renders in two
+   * chunks side by side and fills both cores (decision 266).
+   */
+  WORKER_RENDERS: z.coerce.number().int().min(1).max(16).default(() => defaultRenderSlots()),
   /** Heavy activities (images, voices, clips, music, thumbnails, uploads) it runs at once; default: the core count, at least 2. */
   WORKER_HEAVY_ACTIVITIES: z.coerce.number().int().min(1).max(64).optional(),
   /**

@@ -1,9 +1,10 @@
 // A long video on a single worker is rendered in chunks one after another (issue 38): a one-piece render's memory
 // grows with its scenes, so a render longer than RENDER_CHUNK_MAX_SECONDS is cut into chunks no longer than that
 // even when one worker polls the render queue, and that worker's one render slot takes them in turn. Here a 30 s
-// video with chunks of at most 10 s, on one worker process: three chunks, never two at once, the progress adding
+// video with chunks of at most 10 s, on one worker process with one slot: three chunks, never two at once, the progress adding
 // up and never moving back, the joined video whole (every frame, its sound as long), and the plan's scenes read from
-// the database by each activity rather than carried in the workflow's history.
+// the database by each activity rather than carried in the workflow's history. And with two slots (the default on two
+// cores, decision 266) the same video, never cut for length, is cut in two and both chunks render at once.
 import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "~/core/db.server";
 import { findMediaForUser, withLocalMediaCopy } from "~/core/storage.server";
@@ -87,6 +88,45 @@ describe("a long render on one worker", () => {
       expect(Math.abs(facts.audio!.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
       // the parts and the sound were deleted after the join
       expect(await prisma.mediaFile.count({ where: { projectId, kind: "video" } })).toBe(1);
+    } finally {
+      await killWorkerProcess(worker);
+    }
+  });
+
+  it("with two render slots (the default on two cores, decision 266), a lone video is cut in two and both chunks render at once", { timeout: 300_000 }, async () => {
+    const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE!}-two-slots`;
+    const worker = await startWorkerProcess("render", { taskQueue, env: { RENDER_CHUNK_MAX_SECONDS: "0", RENDER_CHUNKED_MIN_SECONDS: "20", WORKER_RENDERS: "2" } });
+    try {
+      const user = await prisma.user.create({ data: { email: `two-slots-${Date.now()}@example.com` } });
+      const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: SCENE_SECONDS, musicSeconds: 12 });
+      const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing" } });
+      const handle = await temporal.client.workflow.start(renderVideoWorkflow, {
+        taskQueue,
+        workflowId: renderWorkflowId(projectId),
+        args: [{ renderId: render.id, userId: user.id, projectId, width: 320, height: 180, captions: true }],
+      });
+      const result = await handle.result();
+      const events = (await handle.fetchHistory()).events ?? [];
+      expect(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === "renderVideoChunk")).toHaveLength(2);
+      // both chunks at once: each chunk's signals span from its first (its start) to its last (its end), and the two
+      // spans overlap (one after the other, the second would begin after the first ended)
+      const spans = new Map<number, { from: number; to: number }>();
+      for (const e of events) {
+        const s = e.workflowExecutionSignaledEventAttributes;
+        if (s?.signalName !== "renderChunkProgress") continue;
+        const { chunk } = JSON.parse(Buffer.from(s.input!.payloads![0]!.data!).toString()) as ChunkProgress;
+        const at = Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6);
+        const span = spans.get(chunk);
+        spans.set(chunk, { from: span?.from ?? at, to: at });
+      }
+      expect([...spans.keys()].sort()).toEqual([0, 1]);
+      const [a, b] = [spans.get(0)!, spans.get(1)!];
+      expect(Math.max(a.from, b.from)).toBeLessThan(Math.min(a.to, b.to));
+
+      const file = await findMediaForUser(user.id, result.mediaFileId);
+      const facts = await withLocalMediaCopy(file!, (localPath) => probeVideo(localPath));
+      expect(facts.video).toMatchObject({ codec: "h264", width: 320, height: 180, frames: FRAMES });
+      expect(Math.abs(facts.audio!.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
     } finally {
       await killWorkerProcess(worker);
     }

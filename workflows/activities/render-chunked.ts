@@ -41,7 +41,7 @@ const LIVE_POLLER_MS = 120_000;
 
 /**
  * Worker processes polling the render queue (Temporal's DescribeTaskQueue), counted by identity: each holds
- * WORKER_RENDERS slots, one by default.
+ * WORKER_RENDERS slots (two by default on two cores or more; decision 266).
  */
 export async function renderQueuePollers(baseQueue: string, now = Date.now()): Promise<number> {
   const queue = await Context.current().client.workflowService.describeTaskQueue({
@@ -67,8 +67,10 @@ export async function planRenderChunks(given: RenderPlanInput): Promise<RenderCh
   );
   const sceneFrames = bounds.slice(1).map((end, i) => end - bounds[i]!);
   const durationSeconds = bounds.at(-1)! / plan.fps;
-  const renderWorkers = await renderQueuePollers(Context.current().info.taskQueue);
   const env = getEnv();
+  // the render slots polling the queue: every worker is taken to hold as many as this one (decision 266), so a lone
+  // worker with two slots renders a video long enough in two chunks side by side
+  const renderWorkers = (await renderQueuePollers(Context.current().info.taskQueue)) * env.WORKER_RENDERS;
   const count = chunkCountFor({ durationSeconds, scenes: plan.scenes.length, renderWorkers, minSeconds: env.RENDER_CHUNKED_MIN_SECONDS, maxChunkSeconds: env.RENDER_CHUNK_MAX_SECONDS });
   return cutAtScenes(sceneFrames, count);
 }

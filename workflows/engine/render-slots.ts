@@ -1,5 +1,6 @@
-// The worker's render slots (issue 20; decision 155): a render (either renderer, or a chunk of a fast render) is
-// worth about two cores, so one worker process runs at most WORKER_RENDERS of them at once (default one). The
+// The worker's render slots (issue 20; decisions 155, 266): one worker process runs at most WORKER_RENDERS renders
+// (either renderer, or a chunk of a fast render) at once: two by default on two cores or more, since a fast render
+// keeps about one and a half cores busy. The
 // render queue's worker takes no more than that from Temporal; this limit also holds renders an older run
 // scheduled on the light queue. The rest wait their turn, heartbeating, and say so on the page.
 import pLimit from "p-limit";
