@@ -26,6 +26,7 @@ import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from ".
 import { assertPreflight, preflightChecks, preflightFactsFor, preflightThumbnail, preflightVideo } from "./preflight.server";
 import { refusal } from "~/core/refusal.server";
 import { startUploadRow, videoToUpload } from "~/core/upload-input.server";
+import { aiMadeForProject } from "~/core/platforms/video-origin.server";
 
 /** YouTube's own limits: a title of at most 100 characters, a description of at most 5,000 bytes (app/lib/preflight.ts). */
 const TITLE_MAX = 100;
@@ -53,8 +54,8 @@ export const UploadBodySchema = z
       .refine((value) => !value || new Date(value).getTime() > Date.now(), "The scheduled time must be in the future."),
     thumbnailUrl: z.string().trim().max(500).optional().nullable(),
     madeForKids: z.boolean().default(false),
-    /** status.containsSyntheticMedia: preset on, since Reelsmith's voices and pictures are AI-made */
-    containsSyntheticMedia: z.boolean().default(true),
+    /** status.containsSyntheticMedia; left out, it follows what made the video, as the page presets it (decision 240) */
+    containsSyntheticMedia: z.boolean().optional().describe("YouTube's altered or synthetic content declaration. Left out: declared when AI made the video's voices, pictures or clips (as the Upload page presets it)."),
   })
   .strict();
 export type UploadBody = z.output<typeof UploadBodySchema>;
@@ -110,7 +111,7 @@ export async function startYoutubeUpload(userId: string, body: UploadBody, of?: 
     publishAt: body.publishAt ?? null,
     thumbnailUrl,
     madeForKids: body.madeForKids,
-    containsSyntheticMedia: body.containsSyntheticMedia,
+    containsSyntheticMedia: body.containsSyntheticMedia ?? (await aiMadeForProject(project.id)).declare,
   });
   try {
     await startWorkflow<typeof youtubeUploadWorkflow>("youtubeUploadWorkflow", { workflowId, args: [input], memo: { userId, projectId: project.id, projectTitle: project.title } });

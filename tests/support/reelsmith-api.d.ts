@@ -622,7 +622,7 @@ export interface components {
             publishAt?: string | null;
             /** @default false */
             madeForKids?: boolean;
-            /** @default true */
+            /** @description YouTube's altered or synthetic content declaration. Left out: declared when AI made the video's voices, pictures or clips (as the Upload page presets it). */
             containsSyntheticMedia?: boolean;
             /** @description Default: the project's title. */
             title?: string;
