@@ -12,8 +12,6 @@
 import {
   ApplicationFailure,
   CancellationScope,
-  ParentClosePolicy,
-  startChild,
   executeChild,
   isCancellation,
   proxyActivities,
@@ -27,7 +25,7 @@ import { renderVideoWorkflow } from "./render";
 import { scriptWorkflow } from "./script";
 import { storyboardWorkflow } from "./storyboard";
 import { thumbnailWorkflow, uploadMetadataWorkflow } from "./thumbnail";
-import { webhookDeliveryWorkflow } from "./webhooks";
+import { startWebhookDeliveries } from "./webhooks";
 import { youtubeUploadWorkflow } from "./youtube-upload";
 import { innermostMessage } from "./shared/errors";
 import {
@@ -48,7 +46,7 @@ import { generateAllWorkflowId } from "./shared/scene-media";
 import { scriptWorkflowId } from "./shared/script";
 import { storyboardWorkflowId } from "./shared/storyboard";
 import { thumbnailWorkflowId, uploadMetadataWorkflowId } from "./shared/thumbnail";
-import { webhookDeliveryWorkflowId, type WebhookEvent } from "./shared/webhooks";
+import type { WebhookEvent } from "./shared/webhooks";
 import { youtubeUploadWorkflowId } from "./shared/youtube-upload";
 
 const acts = proxyActivities<MakeVideoActivities>({
@@ -222,14 +220,6 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
 
   /** Records the event for the creator's webhook endpoints; each delivery is its own workflow that outlives this one. */
   async function announce(event: WebhookEvent) {
-    const deliveries = await acts.queueVideoEvent({ ...ref, event });
-    for (const deliveryId of deliveries) {
-      await startChild(webhookDeliveryWorkflow, {
-        workflowId: webhookDeliveryWorkflowId(deliveryId),
-        args: [{ deliveryId }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        memo: { webhook: event, owner: input.userId },
-      });
-    }
+    await startWebhookDeliveries(await acts.queueVideoEvent({ ...ref, event }), event, input.userId);
   }
 }

@@ -5,13 +5,12 @@
 // publish id (TikTok) or container id (Instagram) is saved before any byte is sent; the bytes go (heartbeating,
 // resumed from what the platform reports on a retry); the platform's status is polled with durable sleeps; and an
 // Instagram container is published, after checking it was not published already. No step can post twice.
-import { condition, isCancellation, ParentClosePolicy, proxyActivities, setHandler, sleep, startChild } from "@temporalio/workflow";
+import { condition, isCancellation, proxyActivities, setHandler, sleep } from "@temporalio/workflow";
 import type { createPlatformPostActivities } from "./activities/platform-post";
 import { recordStageFailure } from "./shared/failures";
 import { innermostMessage } from "./shared/errors";
 import { proxyActivitiesOn } from "./shared/queues";
-import { webhookDeliveryWorkflowId } from "./shared/webhooks";
-import { webhookDeliveryWorkflow } from "./webhooks";
+import { startWebhookDeliveries } from "./webhooks";
 import {
   PLATFORM_NON_RETRYABLE,
   PLATFORM_POST_FAILED,
@@ -95,13 +94,5 @@ const FALLBACK_MESSAGE = "The post failed for an unknown reason";
 
 /** The post's outcome for the creator's webhook endpoints; each delivery is its own workflow that outlives this one. */
 async function announce(input: PlatformPostInput, event: "post.published" | "post.failed") {
-  const deliveries = await queuePlatformPostEvent({ postId: input.postId, userId: input.userId, event });
-  for (const deliveryId of deliveries) {
-    await startChild(webhookDeliveryWorkflow, {
-      workflowId: webhookDeliveryWorkflowId(deliveryId),
-      args: [{ deliveryId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      memo: { webhook: event, owner: input.userId },
-    });
-  }
+  await startWebhookDeliveries(await queuePlatformPostEvent({ postId: input.postId, userId: input.userId, event }), event, input.userId);
 }

@@ -61,6 +61,19 @@ export async function getCurrentProject(userId: string): Promise<Project | null>
   return prisma.project.findFirst({ where: { userId }, orderBy: { updatedAt: "desc" } });
 }
 
+/** What a door says when there is no project to work on: "No storyboard yet" where the storyboard is the subject. */
+const NO_STORYBOARD_MESSAGE = "No storyboard yet: create a video first.";
+
+/**
+ * The project the user works on now, or a 404 refusal naming `field` (the request's subject) when given, in `message`
+ * (the storyboard's words unless told): the storyboard's doors, the music's and the uploads' ask for it the same way.
+ */
+export async function requireCurrentProject(userId: string, field?: string, message = NO_STORYBOARD_MESSAGE): Promise<Project> {
+  const project = await getCurrentProject(userId);
+  if (!project) throw refusal(404, message, field ? { field } : {});
+  return project;
+}
+
 /** The user's own project, or a 404 JSON response (another user's id looks exactly like a missing one). */
 export async function getProjectForUser(userId: string, projectId: string): Promise<Project> {
   const project = await prisma.project.findFirst({ where: { id: projectId, userId } });

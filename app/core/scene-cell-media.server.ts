@@ -9,6 +9,16 @@ import { prisma } from "./db.server";
 import { deleteMedia, mediaUrl, withLocalMediaCopy } from "./storage.server";
 import { SceneMediaRejection, prepareSceneClip, storePreparedClip } from "./scene-media-files.server";
 
+/** A scene with no generated media kept behind what it shows (nothing for Undo to bring back). */
+export const NO_KEPT_GENERATED_MEDIA = {
+  generatedImageUrl: null,
+  generatedImageFileId: null,
+  generatedClipUrl: null,
+  generatedClipFileId: null,
+  generatedClipDuration: null,
+  generatedMediaCredit: Prisma.DbNull,
+};
+
 /**
  * The scene-media workflow's work on an uploaded clip (decision 072): the raw upload, stored by the web request,
  * is converted, stored and shown on the scene; the raw upload is removed whatever happens.

@@ -7,6 +7,7 @@ import { resolutionValue } from "~/lib/video-format";
 import type { Project } from "~/generated/prisma/client";
 import { offlineImagePrompt } from "~/providers/text/scenes";
 import { refusal } from "./refusal.server";
+import { NO_KEPT_GENERATED_MEDIA } from "./scene-cell-media.server";
 
 /** No storyboard is laid out with more scenes than this (the split plans at most 240). */
 export const MAX_LAID_OUT_SCENES = 500;
@@ -33,12 +34,7 @@ const DROP_IMAGE = {
   mediaCredit: Prisma.DbNull,
   imageMadeBy: null,
   imageSource: "generated" as const,
-  generatedImageUrl: null,
-  generatedImageFileId: null,
-  generatedClipUrl: null,
-  generatedClipFileId: null,
-  generatedClipDuration: null,
-  generatedMediaCredit: Prisma.DbNull,
+  ...NO_KEPT_GENERATED_MEDIA,
 };
 
 /**

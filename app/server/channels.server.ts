@@ -425,9 +425,10 @@ export async function deleteIdea(userId: string, channelId: string, ideaId: stri
 // ── Calendar ───────────────────────────────────────────────────────────────────────────────────────
 export type CalendarSlot = { at: string; label: string; past: boolean; idea: IdeaView | null; stateLabel: string };
 export type CalendarWeek = { weekOf: string; label: string; slots: CalendarSlot[] };
+export type ChannelCalendar = { channel: ChannelView; weeks: CalendarWeek[]; unscheduled: IdeaView[] };
 
 /** The channel's weeks from this one (or `weeksBack` before), each slot with its idea and state in words. */
-export async function channelCalendar(userId: string, channelId: string, opts: { weeks?: number; weeksBack?: number; nowMs?: number } = {}): Promise<{ channel: ChannelView; weeks: CalendarWeek[]; unscheduled: IdeaView[] }> {
+export async function channelCalendar(userId: string, channelId: string, opts: { weeks?: number; weeksBack?: number; nowMs?: number } = {}): Promise<ChannelCalendar> {
   const channel = await requireOwnChannel(userId, channelId);
   await keepAwake(userId, channel);
   const nowMs = opts.nowMs ?? Date.now();

@@ -1,6 +1,7 @@
 // One of a creator's media files as an HTTP answer: owner only (anyone else gets the same 404 as a missing id),
 // Range for seeking, a sandbox policy, types served as themselves only from an allow-list. Used by /api/media/:id
 // and by /api/v1's video and thumbnail downloads (issue 32).
+import type { Readable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { findMediaForUser, mediaSize, openMediaStream, StorageNotFoundError } from "~/core/storage.server";
 import { refusal } from "~/core/refusal.server";
@@ -41,6 +42,24 @@ export function parseRange(header: string | null, size: number): { start: number
   return { start, end };
 }
 
+/**
+ * The answer to a GET or HEAD of a stored file of `size` bytes, `headers` already set: 416 for a Range it cannot
+ * satisfy, the headers alone for HEAD, else the bytes asked for (a Range's, or all) as `open` reads them. Media files
+ * and voice samples answer alike.
+ */
+export async function rangedAnswer(request: Request, headers: Headers, size: number, open: (range?: { start: number; end: number }) => Promise<Readable>): Promise<Response> {
+  const range = parseRange(request.headers.get("Range"), size);
+  if (range === "invalid") {
+    headers.set("Content-Range", `bytes */${size}`);
+    return new Response(null, { status: 416, headers });
+  }
+  const status = range ? 206 : 200;
+  if (range) headers.set("Content-Range", `bytes ${range.start}-${range.end}/${size}`);
+  headers.set("Content-Length", String(range ? range.end - range.start + 1 : size));
+  if (request.method === "HEAD") return new Response(null, { status, headers });
+  return new Response(createReadableStreamFromReadable(await open(range ?? undefined)), { status, headers });
+}
+
 /** The answer for one of `userId`'s media files (also /api/v1's video and thumbnail downloads, issue 32). */
 export async function serveMedia(request: Request, userId: string, mediaId: string): Promise<Response> {
   const file = await findMediaForUser(userId, mediaId);
@@ -63,18 +82,10 @@ export async function serveMedia(request: Request, userId: string, mediaId: stri
     headers.set("Content-Disposition", `attachment; filename="${name.endsWith(`.${extension}`) ? name : `${name}.${extension}`}"`);
   }
 
-  const range = parseRange(request.headers.get("Range"), size);
-  if (range === "invalid") {
-    headers.set("Content-Range", `bytes */${size}`);
-    return new Response(null, { status: 416, headers });
-  }
-  const status = range ? 206 : 200;
-  if (range) headers.set("Content-Range", `bytes ${range.start}-${range.end}/${size}`);
-  headers.set("Content-Length", String(range ? range.end - range.start + 1 : size));
-  if (request.method === "HEAD") return new Response(null, { status, headers });
-  const body = await openMediaStream(file, range ?? undefined).catch((e: unknown) => {
-    // deleted between the size check and the read
-    throw e instanceof StorageNotFoundError ? refusal(404, MEDIA_NOT_FOUND) : e;
-  });
-  return new Response(createReadableStreamFromReadable(body), { status, headers });
+  return rangedAnswer(request, headers, size, (range) =>
+    openMediaStream(file, range).catch((e: unknown) => {
+      // deleted between the size check and the read
+      throw e instanceof StorageNotFoundError ? refusal(404, MEDIA_NOT_FOUND) : e;
+    }),
+  );
 }

@@ -19,7 +19,7 @@ import {
 } from "../../workflows/shared/music";
 import { prisma } from "~/core/db.server";
 import { assertCanUseMusic } from "~/core/permissions.server";
-import { getCurrentProject } from "~/core/projects.server";
+import { getCurrentProject, requireCurrentProject } from "~/core/projects.server";
 import { deleteMedia, mediaIdFromUrl } from "~/core/storage.server";
 import { forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
@@ -44,11 +44,7 @@ export function toMusicTrack(row: MusicTrackRow): MusicTrack {
   };
 }
 
-async function requireProject(userId: string) {
-  const project = await getCurrentProject(userId);
-  if (!project) throw refusal(404, "No project yet. Create a video on the Create page first.");
-  return project;
-}
+const NO_PROJECT_MESSAGE = "No project yet. Create a video on the Create page first.";
 
 /** The current project's tracks, newest first ([] without a project). */
 export async function listMusicTracks(userId: string): Promise<MusicTrack[]> {
@@ -69,7 +65,7 @@ export async function startMusicGeneration(
   tuning: Pick<MusicTracksInput, "pollIntervalMs" | "maxWaitMs"> = {},
 ): Promise<{ tracks: MusicTrack[]; workflowId: string }> {
   await assertCanUseMusic(userId);
-  const project = await requireProject(userId);
+  const project = await requireCurrentProject(userId, undefined, NO_PROJECT_MESSAGE);
   const rows = await prisma.$transaction(
     Array.from({ length: request.trackCount }, () => prisma.musicTrack.create({ data: { projectId: project.id, prompt: request.prompt, status: "pending" } })),
   );
@@ -111,7 +107,7 @@ export async function getMusicVolume(userId: string): Promise<number | null> {
 /** Saves the background music volume (percent) of the current project; the render and the mix use it. */
 export async function saveMusicVolume(userId: string, volume: number): Promise<number> {
   await assertCanUseMusic(userId);
-  const project = await requireProject(userId);
+  const project = await requireCurrentProject(userId, undefined, NO_PROJECT_MESSAGE);
   await prisma.project.update({ where: { id: project.id }, data: { musicVolume: volume } });
   return volume;
 }
@@ -122,7 +118,7 @@ export async function saveMusicVolume(userId: string, volume: number): Promise<n
  */
 export async function addBackgroundMusic(userId: string, request: { volumeLevel: number; trackId?: string }): Promise<BackgroundMusicResult> {
   await assertCanUseMusic(userId);
-  const project = await requireProject(userId);
+  const project = await requireCurrentProject(userId, undefined, NO_PROJECT_MESSAGE);
   const [render, track] = await Promise.all([
     prisma.renderedVideo.findFirst({ where: { projectId: project.id, status: "completed", baseVideoId: null, videoUrl: { not: null } }, select: { id: true } }),
     prisma.musicTrack.findFirst({ where: { projectId: project.id, status: "completed", ...(request.trackId ? { id: request.trackId } : {}) }, select: { id: true } }),

@@ -17,7 +17,7 @@ import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from ".
 import { prisma } from "~/core/db.server";
 import { getProviderKeys } from "~/core/settings.server";
 import { deleteMedia, mediaUrl, saveMedia } from "~/core/storage.server";
-import { findCell, showOwnMedia } from "~/core/scene-cell-media.server";
+import { findCell, NO_KEPT_GENERATED_MEDIA, showOwnMedia } from "~/core/scene-cell-media.server";
 import { SceneMediaRejection, prepareSceneImage, sniffSceneUpload } from "~/core/scene-media-files.server";
 import { discardSceneUpload, type ReceivedSceneUpload } from "./scene-upload.server";
 import { refusal } from "~/core/refusal.server";
@@ -95,12 +95,7 @@ export async function restoreGeneratedImage(project: Project, cellIndex: number)
       clipFileId: cell.generatedClipFileId,
       clipDuration: cell.generatedClipDuration,
       mediaCredit: cell.generatedMediaCredit ?? Prisma.DbNull,
-      generatedImageUrl: null,
-      generatedImageFileId: null,
-      generatedClipUrl: null,
-      generatedClipFileId: null,
-      generatedClipDuration: null,
-      generatedMediaCredit: Prisma.DbNull,
+      ...NO_KEPT_GENERATED_MEDIA,
     },
   });
   return { imageUrl: cell.generatedImageUrl, clipUrl: cell.generatedClipUrl };

@@ -1,12 +1,11 @@
 // The voice picker's "Play sample" (issue 48): an offline voice's sample WAV, made once per voice on the worker (the
 // web process runs no voices: workflows/voice-sample.ts) and kept in media storage under the voice's key; every later
 // play, by any creator, streams the stored file. Cloud voices have no sample here (each would be a paid request).
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { WorkflowFailedError } from "@temporalio/client";
 import { voiceSampleKey } from "~/lib/voice-samples";
 import type { voiceSampleWorkflow } from "../../workflows/voice-sample";
 import { VOICE_SAMPLE_UNKNOWN_VOICE, voiceSampleWorkflowId } from "../../workflows/shared/voice-sample";
-import { parseRange } from "./media-response.server";
+import { rangedAnswer } from "./media-response.server";
 import { mediaBackend, StorageNotFoundError } from "~/core/storage.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 import { refusal } from "~/core/refusal.server";
@@ -55,21 +54,13 @@ export async function serveVoiceSample(request: Request, voiceId: string): Promi
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "sandbox; default-src 'none'; media-src 'self'",
   });
-  const range = parseRange(request.headers.get("Range"), size);
-  if (range === "invalid") {
-    headers.set("Content-Range", `bytes */${size}`);
-    return new Response(null, { status: 416, headers });
-  }
-  const status = range ? 206 : 200;
-  if (range) headers.set("Content-Range", `bytes ${range.start}-${range.end}/${size}`);
-  headers.set("Content-Length", String(range ? range.end - range.start + 1 : size));
-  if (request.method === "HEAD") return new Response(null, { status, headers });
-  const body = await mediaBackend()
-    .openRead(key, range ?? undefined)
-    .catch((e: unknown) => {
-      throw e instanceof StorageNotFoundError ? refusal(404, VOICE_SAMPLE_NOT_FOUND) : e;
-    });
-  return new Response(createReadableStreamFromReadable(body), { status, headers });
+  return rangedAnswer(request, headers, size, (range) =>
+    mediaBackend()
+      .openRead(key, range)
+      .catch((e: unknown) => {
+        throw e instanceof StorageNotFoundError ? refusal(404, VOICE_SAMPLE_NOT_FOUND) : e;
+      }),
+  );
 }
 
 /** Forgets a voice's sample (its voice file was replaced): the next play makes it again. */

@@ -16,7 +16,7 @@ import {
 import type { youtubeUploadWorkflow } from "../../workflows/youtube-upload";
 import { prisma } from "~/core/db.server";
 import { assertCanUpload, getAccessLevel, LIMIT_MESSAGES } from "~/core/permissions.server";
-import { getCurrentProject } from "~/core/projects.server";
+import { getCurrentProject, requireCurrentProject } from "~/core/projects.server";
 import { getLatestVideo } from "./render.server";
 import { getUserSettings } from "~/core/settings.server";
 import { approvedThumbnail } from "./thumbnail.server";
@@ -25,7 +25,7 @@ import { endedUnrecorded, forgetWorkflow, workflowSnapshot } from "./progress-ca
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError } from "./temporal.server";
 import { assertPreflight, preflightChecks, preflightFactsFor, preflightThumbnail, preflightVideo } from "./preflight.server";
 import { refusal } from "~/core/refusal.server";
-import { startUploadRow, videoToUpload } from "~/core/upload-input.server";
+import { NO_VIDEO_TO_UPLOAD, startUploadRow, videoToUpload } from "~/core/upload-input.server";
 import { aiMadeForProject } from "~/core/platforms/video-origin.server";
 
 /** YouTube's own limits: a title of at most 100 characters, a description of at most 5,000 bytes (app/lib/preflight.ts). */
@@ -60,12 +60,6 @@ export const UploadBodySchema = z
   .strict();
 export type UploadBody = z.output<typeof UploadBodySchema>;
 
-async function requireProject(userId: string): Promise<Project> {
-  const project = await getCurrentProject(userId);
-  if (!project) throw refusal(404, "No video found. Please render your video first.");
-  return project;
-}
-
 /** The thumbnail to set: the one named (when it is the user's own file), else the project's approved one. */
 async function chooseThumbnail(userId: string, project: Project, thumbnailUrl: string | null | undefined): Promise<string | null> {
   if (thumbnailUrl) {
@@ -81,7 +75,7 @@ async function chooseThumbnail(userId: string, project: Project, thumbnailUrl: s
 export async function startYoutubeUpload(userId: string, body: UploadBody, of?: Project): Promise<{ uploadId: string; workflowId: string }> {
   await assertCanUpload(userId);
   // `of`: a project named by its id (already owner-checked: a Short or a version through /api/v1 or MCP), else the current one
-  const project = of ?? (await requireProject(userId));
+  const project = of ?? (await requireCurrentProject(userId, undefined, NO_VIDEO_TO_UPLOAD));
   const connection = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { revokedAt: true } });
   if (!connection) throw refusal(409, "YouTube is not connected. Click Connect YouTube first.", { needsConnection: true });
   if (connection.revokedAt) throw refusal(409, "Your YouTube connection is no longer valid. Connect YouTube again.", { needsConnection: true });

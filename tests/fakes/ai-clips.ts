@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { FakeApi, type FakeRequest, type FakeResponse, type Route } from "./fake-api";
+import { GoogleApiFake } from "./google-api";
 
 const run = promisify(execFile);
 /** Job names never repeat within a test run, as the real services' never do (the spend is recorded by job name). */
@@ -45,31 +46,13 @@ const SIZES = { "16:9": { width: 320, height: 180 }, "9:16": { width: 180, heigh
 
 type VeoOperation = { name: string; model: string; prompt: string; withImage: boolean; aspectRatio: "16:9" | "9:16"; seconds: number; polls: number };
 
-export class FakeVeo extends FakeApi {
+export class FakeVeo extends GoogleApiFake {
   readonly operations = new Map<string, VeoOperation>();
   /** Status checks that answer done: false before an operation is done. */
   pendingPolls = 1;
   /** When set, operations end with an error instead of a video. */
   failWith?: string;
   private readonly videos = new Videos();
-
-  protected keyOf(req: FakeRequest) {
-    return (req.headers["x-goog-api-key"] as string | undefined) ?? req.query.get("key") ?? undefined;
-  }
-
-  protected rejectedKey(): FakeResponse {
-    return {
-      status: 400,
-      json: {
-        error: {
-          code: 400,
-          message: "API key not valid. Please pass a valid API key.",
-          status: "INVALID_ARGUMENT",
-          details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }],
-        },
-      },
-    };
-  }
 
   private invalid(message: string): FakeResponse {
     return { status: 400, json: { error: { code: 400, message, status: "INVALID_ARGUMENT" } } };

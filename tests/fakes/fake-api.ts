@@ -1,7 +1,8 @@
 // A small local HTTP server that the service fakes build on: routes, a key check, a log of requests, and
-// switches that make the next answers fail the ways real services do (429, 5xx, slow, malformed).
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+// switches that make the next answers fail the ways real services do (429, 5xx, slow, malformed). The server itself
+// (loopback, sockets ended at stop) is the one every fake shares: tests/fakes/loopback-fake.ts.
+import type http from "node:http";
+import { LoopbackFake } from "./loopback-fake";
 
 export type FakeRequest = { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: Buffer; json: () => unknown };
 export type FakeResponse = {
@@ -23,16 +24,15 @@ export type Trouble =
 
 type QueuedTrouble = Trouble & { remaining: number; path?: RegExp; skip: number };
 
-export abstract class FakeApi {
+export abstract class FakeApi extends LoopbackFake {
   readonly requests: FakeRequest[] = [];
   /** Requests whose client closed the connection before the answer was sent (a cancelled or timed-out caller). */
   readonly abandoned: FakeRequest[] = [];
-  url = "";
-  private server?: http.Server;
   private troubles: QueuedTrouble[] = [];
-  private readonly sockets = new Set<import("node:net").Socket>();
 
-  constructor(readonly apiKey: string) {}
+  constructor(readonly apiKey: string) {
+    super();
+  }
 
   protected abstract routes(): Route[];
   /** The key this request carries, as the real service reads it. */
@@ -65,29 +65,13 @@ export abstract class FakeApi {
     return this.requests.filter((r) => path.test(r.path));
   }
 
-  async start(): Promise<string> {
-    this.server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        void this.answer(req, Buffer.concat(chunks), res).catch((e: Error) => {
-          if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-          res.end(`fake failed: ${e.message}`);
-        });
-      });
-    });
-    this.server.on("connection", (s) => {
-      this.sockets.add(s);
-      s.on("close", () => this.sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    await this.answer(req, await this.body(req), res);
   }
 
-  async stop(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  protected internalError(res: http.ServerResponse, e: unknown) {
+    if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+    res.end(`fake failed: ${e instanceof Error ? e.message : String(e)}`);
   }
 
   private async answer(req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) {

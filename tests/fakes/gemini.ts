@@ -11,7 +11,8 @@
 //   instruction): the score is the share of the narration's content words the prompt shows, and the suggested prompt
 //   names them. An image part that is not a PNG, JPEG or WebP is refused as Gemini does (400 INVALID_ARGUMENT).
 // Shorts and translation (issue 51): JSON answers in the requested schema (shortMoments, translations below).
-import { FakeApi, type FakeRequest, type FakeResponse, type Route } from "./fake-api";
+import type { FakeRequest, FakeResponse, Route } from "./fake-api";
+import { GoogleApiFake } from "./google-api";
 
 type InlineData = { mimeType?: string; mime_type?: string; data?: string };
 type GenerateBody = {
@@ -55,29 +56,22 @@ function translations(prompt: string) {
   return [...prompt.matchAll(/^Text \d+: (.*)$/gm)].map((m) => `[${to}] ${m[1]}`);
 }
 
-export class FakeGemini extends FakeApi {
+/** generateContent's answer: one candidate holding `text`, and the tokens counted. */
+function answer(text: string, promptTokens: number, answerTokens: number): FakeResponse {
+  return {
+    json: {
+      candidates: [{ content: { parts: [{ text }], role: "model" }, finishReason: "STOP", index: 0 }],
+      usageMetadata: { promptTokenCount: promptTokens, candidatesTokenCount: answerTokens, totalTokenCount: promptTokens + answerTokens },
+      modelVersion: "gemini-2.5-flash",
+    },
+  };
+}
+
+export class FakeGemini extends GoogleApiFake {
   /** Every prompt received, in order. */
   readonly prompts: string[] = [];
   /** Every vision request: the image's MIME type and size, and the instruction sent with it. */
   readonly visionRequests: { mimeType: string; bytes: number; instruction: string }[] = [];
-
-  protected keyOf(req: FakeRequest) {
-    return (req.headers["x-goog-api-key"] as string | undefined) ?? req.query.get("key") ?? undefined;
-  }
-
-  protected rejectedKey(): FakeResponse {
-    return {
-      status: 400,
-      json: {
-        error: {
-          code: 400,
-          message: "API key not valid. Please pass a valid API key.",
-          status: "INVALID_ARGUMENT",
-          details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }],
-        },
-      },
-    };
-  }
 
   protected routes(): Route[] {
     return [{ method: "POST", pattern: /^\/v1beta\/models\/([^/:]+):generateContent$/, handle: (req) => this.generate(req) }];
@@ -120,13 +114,7 @@ export class FakeGemini extends FakeApi {
       }
       text = `## Heading to strip\n\n${sentences.join(" ")}`;
     }
-    return {
-      json: {
-        candidates: [{ content: { parts: [{ text }], role: "model" }, finishReason: "STOP", index: 0 }],
-        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 },
-        modelVersion: "gemini-2.5-flash",
-      },
-    };
+    return answer(text, 10, 10);
   }
 
   private vision(inline: InlineData, instruction: string, body: GenerateBody): FakeResponse {
@@ -151,12 +139,6 @@ export class FakeGemini extends FakeApi {
     };
     const json = body.generationConfig?.responseMimeType === "application/json" && body.generationConfig.responseJsonSchema?.properties;
     const text = json ? JSON.stringify(verdict) : verdict.reason;
-    return {
-      json: {
-        candidates: [{ content: { parts: [{ text }], role: "model" }, finishReason: "STOP", index: 0 }],
-        usageMetadata: { promptTokenCount: 268, candidatesTokenCount: 60, totalTokenCount: 328 },
-        modelVersion: "gemini-2.5-flash",
-      },
-    };
+    return answer(text, 268, 60);
   }
 }

@@ -1,4 +1,4 @@
-// What the TikTok and Instagram fakes share (tests/fakes/tiktok.ts, tests/fakes/instagram.ts): a loopback HTTP server
+// What the YouTube, TikTok and Instagram fakes share (tests/fakes/youtube.ts, tiktok.ts, instagram.ts): a loopback HTTP server
 // handing each request to the fake's own `handle` (raw request and response, so a fake can cut a connection before
 // its answer, as a lost answer does), its open sockets tracked so `stop` ends at once, JSON answers and the body read.
 import http from "node:http";

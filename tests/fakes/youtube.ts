@@ -19,8 +19,8 @@
 //     insufficientPermissions); answers 200 with the caption resource (kind youtube#caption, id, snippet with
 //     trackKind "standard", status "serving"); 404 videoNotFound for an unknown video.
 import { createHash, randomBytes, type Hash } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type http from "node:http";
+import { LoopbackFake } from "./loopback-fake";
 
 export const FAKE_CLIENT_ID = "fake-client-id.apps.googleusercontent.com";
 export const FAKE_CLIENT_SECRET = "fake-client-secret-0123456789";
@@ -83,8 +83,7 @@ export function youtubeError(code: number, reason: string, message: string, doma
   return { error: { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) } };
 }
 
-export class FakeYoutube {
-  url = "";
+export class FakeYoutube extends LoopbackFake {
   readonly requests: LoggedRequest[] = [];
   readonly sessions = new Map<string, UploadSession>();
   readonly videos = new Map<string, FakeVideo>();
@@ -110,8 +109,6 @@ export class FakeYoutube {
   /** The next authorization is refused by the person (error=access_denied). */
   denyNextConsent = false;
 
-  private server?: http.Server;
-  private readonly sockets = new Set<Socket>();
   private readonly codes = new Map<string, Code>();
   private readonly tokens = new Map<string, Token>();
   private readonly refreshTokens = new Set<string>();
@@ -122,22 +119,12 @@ export class FakeYoutube {
   constructor(
     readonly clientId = FAKE_CLIENT_ID,
     readonly clientSecret = FAKE_CLIENT_SECRET,
-  ) {}
-
-  async start(port = 0): Promise<string> {
-    this.server = http.createServer((req, res) => void this.handle(req, res).catch((e: Error) => json(res, 500, { error: { code: 500, message: e.message } })));
-    this.server.on("connection", (s) => {
-      this.sockets.add(s);
-      s.on("close", () => this.sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
+  ) {
+    super();
   }
 
-  async stop(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  protected internalError(res: http.ServerResponse, e: unknown) {
+    json(res, 500, { error: { code: 500, message: e instanceof Error ? e.message : String(e) } });
   }
 
   /** The env the app needs to talk to this fake instead of Google. */
@@ -175,7 +162,7 @@ export class FakeYoutube {
     };
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? "/", "http://fake");
     const logged: LoggedRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, bodyBytes: 0 };
     this.requests.push(logged);
@@ -183,7 +170,7 @@ export class FakeYoutube {
     if (req.method === "PUT" && url.pathname === "/upload/youtube/v3/videos" && url.searchParams.get("upload_id")) {
       return this.receiveChunk(req, res, url.searchParams.get("upload_id")!, logged);
     }
-    const body = await readBody(req);
+    const body = await this.body(req);
     logged.bodyBytes = body.length;
     const route = `${req.method} ${url.pathname}`;
     switch (route) {
@@ -539,15 +526,6 @@ export class FakeYoutube {
       },
     };
   }
-}
-
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
 }
 
 type MultipartPart = { headers: Record<string, string>; body: Buffer };

@@ -2,25 +2,21 @@
 // /transitions with an API token, and the MCP tools estimate_ai_clips, animate_scenes and set_transitions through
 // the SDK's client, against the local fakes of Veo and Runway. A budget below the estimate is refused with the
 // figures and not one request reaches a service; another creator's video is a 404; a bad body names its field.
-import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import express from "express";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { prisma } from "~/core/db.server";
-import { getEnv } from "~/core/env.server";
 import { createProject } from "~/core/projects.server";
 import { getTransitions } from "~/core/transitions.server";
 import { updateConfig } from "~/core/settings.server";
 import { saveMedia } from "~/core/storage.server";
 import { action as aiClipsAction, loader as aiClipsLoader } from "~/routes/api-v1/api.v1.projects.$id.ai-clips";
 import { action as transitionsAction, loader as transitionsLoader } from "~/routes/api-v1/api.v1.projects.$id.transitions";
-import { action as mcpAction } from "~/routes/api-v1/mcp";
 import { cancelAnimateScenes } from "~/server/ai-clips.server";
 import { createApiToken } from "~/server/api-tokens.server";
-import { mountGates } from "~/server/host/web-app.server";
 import { createTestUser } from "../support/auth";
+import { startApiV1Server } from "../support/api-v1-server";
 import { callRoute } from "../support/routes";
 
 const { veo, runway } = await vi.hoisted(async () => {
@@ -36,23 +32,8 @@ let base: string;
 let close: () => void;
 
 beforeAll(async () => {
-  const app = express();
-  mountGates(app, { env: getEnv(), dev: false, routes: () => [] });
-  app.all("/mcp", async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-    const request = new Request(`${base}${req.originalUrl}`, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks) });
-    const answer = await callRoute(mcpAction as never, request);
-    res.status(answer.status);
-    answer.headers.forEach((value, name) => res.setHeader(name, value));
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise((r) => server.once("listening", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => server.close();
+  // the MCP SDK's client talks HTTP: the app's gates in front of the /api/v1 and /mcp routes
+  ({ url: base, close } = await startApiV1Server());
 });
 afterAll(async () => {
   close?.();

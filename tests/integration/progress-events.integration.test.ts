@@ -2,8 +2,7 @@
 // server-sent event stream carries its progress and ends when the render does; another user's stream is refused;
 // and many concurrent polls of one running render cost at most one Temporal query per interval.
 import { Context } from "@temporalio/activity";
-import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
-import { NativeConnection } from "@temporalio/worker";
+import type { Client, WorkflowHandle } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RenderProgress } from "~/lib/render-progress";
 import { loader as progressEventsLoader } from "~/routes/projects/api.progress-events";
@@ -14,13 +13,12 @@ import { PROGRESS_INTERVAL_MS } from "~/server/progress-cache.server";
 import { progressEventStream } from "~/server/progress-events.server";
 import { getTemporalClient } from "~/server/temporal.server";
 import { renderVideoFast } from "../../workflows/activities/render";
-import type { QueueWorkers } from "../../workflows/worker";
-import { createRenderWorker } from "../support/temporal";
+import { startTestWorker } from "../support/temporal";
 import type { RenderPlan } from "../../workflows/shared/render";
 import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";
-import { thrownResponse } from "~/server/json-answer.server";
+import { callWith as call } from "../support/routes";
 
 // The fast render waits at this gate (heartbeating) until the test opens it: the render stays running as long
 // as the test needs, then finishes for real.
@@ -43,44 +41,20 @@ async function gatedRenderVideoFast(plan: RenderPlan) {
   return renderVideoFast(plan);
 }
 
-let worker: QueueWorkers;
-let running: Promise<void>;
-let nativeConnection: NativeConnection;
-let connection: Connection;
 let client: Client;
+let stopWorker: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const address = process.env.TEMPORAL_ADDRESS!;
-  nativeConnection = await NativeConnection.connect({ address });
   // the render stage on its light, heavy and render queues (decision 155), with the gated fast render
-  worker = await createRenderWorker(nativeConnection, process.env.TEMPORAL_TASK_QUEUE!, { renderVideoFast: gatedRenderVideoFast });
-  running = worker.run();
-  connection = await Connection.connect({ address });
-  client = new Client({ connection, namespace: "default" });
+  ({ client, stop: stopWorker } = await startTestWorker({ stage: "render", activities: { renderVideoFast: gatedRenderVideoFast } }));
 });
 afterAll(async () => {
   openGate();
-  worker?.shutdown();
-  await running;
-  await nativeConnection?.close();
-  await connection?.close();
+  await stopWorker?.();
   await prisma.$disconnect();
 });
 
 const BASE = "http://localhost:3000";
-async function call(handler: (args: never) => Promise<unknown>, path: string, init: RequestInit & { cookie?: string } = {}) {
-  const headers = new Headers(init.headers);
-  if (init.cookie) headers.set("Cookie", init.cookie);
-  const request = new Request(`${BASE}${path}`, { ...init, headers });
-  try {
-    return (await handler({ request, params: {}, context: {} } as never)) as Response;
-  } catch (thrown) {
-    // as the server does: a thrown Response is the answer, a refusal of the core is said as JSON
-    const answer = thrownResponse(thrown);
-    if (answer) return answer;
-    throw thrown;
-  }
-}
 
 async function signedInUser() {
   const user = await createTestUser();

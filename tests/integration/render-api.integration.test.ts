@@ -12,8 +12,8 @@ import { renderWorkflowId } from "../../workflows/shared/render";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { probeVideo } from "../fixtures/video-probe";
 import { createTestUser, sessionCookieFor } from "../support/auth";
+import { callWith as call } from "../support/routes";
 import { startTestWorker } from "../support/temporal";
-import { thrownResponse } from "~/server/json-answer.server";
 
 let stopWorker: () => Promise<void>;
 let client: Client;
@@ -27,21 +27,6 @@ afterAll(async () => {
   await stopWorker?.();
   await prisma.$disconnect();
 });
-
-const BASE = "http://localhost:3000";
-const call = async (handler: (args: never) => Promise<unknown>, path: string, init: RequestInit & { cookie?: string; params?: Record<string, string> } = {}) => {
-  const headers = new Headers(init.headers);
-  if (init.cookie) headers.set("Cookie", init.cookie);
-  const request = new Request(`${BASE}${path}`, { ...init, headers });
-  try {
-    return (await handler({ request, params: init.params ?? {}, context: {} } as never)) as Response;
-  } catch (thrown) {
-    // as the server does: a thrown Response is the answer, a refusal of the core is said as JSON
-    const answer = thrownResponse(thrown);
-    if (answer) return answer;
-    throw thrown;
-  }
-};
 
 async function signedInUser() {
   const user = await createTestUser();

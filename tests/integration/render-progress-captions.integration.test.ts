@@ -3,16 +3,14 @@
 // workflow and fast render activity; every progress report the activity makes is read where it goes out (the
 // heartbeat carries the whole report each time, the workflow's signal at most one a second).
 import { Context } from "@temporalio/activity";
-import { Client, Connection } from "@temporalio/client";
-import { NativeConnection } from "@temporalio/worker";
+import type { Client } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/core/db.server";
 import { renderVideoFast } from "../../workflows/activities/render";
 import { renderVideoWorkflow } from "../../workflows/render";
 import { renderProgressQuery, renderWorkflowId, type RenderPlan, type RenderProgressUpdate } from "../../workflows/shared/render";
-import type { QueueWorkers } from "../../workflows/worker";
 import { seedRenderableProject } from "../fixtures/render-project";
-import { createRenderWorker } from "../support/temporal";
+import { startTestWorker } from "../support/temporal";
 
 const reports: RenderProgressUpdate[] = [];
 
@@ -30,25 +28,14 @@ async function recordedRenderVideoFast(plan: RenderPlan) {
   return renderVideoFast(plan);
 }
 
-let worker: QueueWorkers;
-let running: Promise<void>;
-let nativeConnection: NativeConnection;
-let connection: Connection;
 let client: Client;
+let stopWorker: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const address = process.env.TEMPORAL_ADDRESS!;
-  nativeConnection = await NativeConnection.connect({ address });
-  worker = await createRenderWorker(nativeConnection, process.env.TEMPORAL_TASK_QUEUE!, { renderVideoFast: recordedRenderVideoFast });
-  running = worker.run();
-  connection = await Connection.connect({ address });
-  client = new Client({ connection, namespace: "default" });
+  ({ client, stop: stopWorker } = await startTestWorker({ stage: "render", activities: { renderVideoFast: recordedRenderVideoFast } }));
 });
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await nativeConnection?.close();
-  await connection?.close();
+  await stopWorker?.();
   await prisma.$disconnect();
 });
 

@@ -19,6 +19,18 @@ export async function callRoute(
   }
 }
 
+/** A page's or /api's request at `path` (on http://localhost:3000), with a session cookie when given, through callRoute. */
+export function callWith(
+  fn: (args: never) => unknown,
+  path: string,
+  init: RequestInit & { cookie?: string; params?: Record<string, string> } = {},
+): Promise<Response> {
+  const { cookie, params, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (cookie) headers.set("Cookie", cookie);
+  return callRoute(fn, new Request(`http://localhost:3000${path}`, { ...rest, headers }), params);
+}
+
 /** Every route in the route config (app/routes.ts): its URL pattern and its module file, so a new route cannot be forgotten. */
 export async function listRoutes(): Promise<{ path: string; file: string }[]> {
   const { ROUTE_GROUPS } = await import("~/routes");

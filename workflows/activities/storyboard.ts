@@ -9,6 +9,7 @@ import { createOfflineImageProvider } from "~/providers/image/offline-scene.serv
 import type { Providers } from "~/providers/index.server";
 import { trimVoiceover } from "~/providers/speech/voiceover";
 import { prisma } from "~/core/db.server";
+import { NO_KEPT_GENERATED_MEDIA } from "~/core/scene-cell-media.server";
 import { getUserSettings } from "~/core/settings.server";
 import { deleteMedia, mediaIdFromUrl, mediaUrl, saveMedia } from "~/core/storage.server";
 import { estimatedDurationFor, needsAudio, needsImage, sceneCountFor } from "~/lib/storyboard";
@@ -95,12 +96,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
         clipFileId: media.clip?.id ?? null,
         clipDuration: media.clip?.durationSeconds ?? null,
         mediaCredit: media.credit ?? Prisma.DbNull,
-        generatedImageUrl: null,
-        generatedImageFileId: null,
-        generatedClipUrl: null,
-        generatedClipFileId: null,
-        generatedClipDuration: null,
-        generatedMediaCredit: Prisma.DbNull,
+        ...NO_KEPT_GENERATED_MEDIA,
       },
     });
     const old = ownMedia

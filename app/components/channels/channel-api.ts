@@ -1,32 +1,6 @@
 // The channel pages' calls (issue 52): /api/v1/channels with the session, and a problem's words for a toast.
-import type { ChannelKit, ScheduleSlot } from "~/lib/channel";
-
-export type ChannelView = {
-  id: string;
-  name: string;
-  timeZone: string;
-  kit: ChannelKit;
-  schedule: ScheduleSlot[];
-  approval: "manual" | "auto";
-  leadHours: number;
-  paused: boolean;
-  accounts: { platform: string; connectionRef: string; label: string; connected: boolean }[];
-  counts: { queued: number; making: number; ready: number; approved: number; published: number; failed: number };
-};
-export type IdeaView = {
-  id: string;
-  title: string;
-  topic: string;
-  status: string;
-  slotAt: string | null;
-  slotLabel: string | null;
-  stateLabel: string;
-  late: boolean;
-  videoPage: string | null;
-  youtubeUrl: string | null;
-};
-export type CalendarWeek = { weekOf: string; label: string; slots: { at: string; label: string; past: boolean; idea: IdeaView | null; stateLabel: string }[] };
-export type Calendar = { channel: ChannelView; weeks: CalendarWeek[]; unscheduled: IdeaView[] };
+// The views are the server's own (app/server/channels.server.ts), as /api/v1 sends them: types only.
+export type { ChannelCalendar as Calendar, CalendarWeek, ChannelView, IdeaView } from "~/server/channels.server";
 
 /** The `detail` of an RFC 9457 problem inside an ApiError's message, or the message. */
 export function problemText(error: unknown): string {

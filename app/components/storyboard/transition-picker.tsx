@@ -15,6 +15,35 @@ export function useTransitions(initial?: VideoTransitions) {
 
 const selectClass = "rounded-md border border-slate-700 bg-slate-900 px-2 py-1 text-slate-100";
 
+/**
+ * One transition's list: every transition by name, and first, for a scene (`followVideo`), "The video's (<its name>)",
+ * which follows the video's choice.
+ */
+function TransitionSelect({
+  label,
+  value,
+  followVideo,
+  disabled,
+  onChoose,
+}: {
+  label?: string;
+  value: TransitionChoice | typeof FOLLOW_VIDEO;
+  followVideo?: TransitionChoice;
+  disabled: boolean;
+  onChoose: (kind: TransitionChoice | typeof FOLLOW_VIDEO) => void;
+}) {
+  return (
+    <select className={selectClass} aria-label={label} value={value} disabled={disabled} onChange={(e) => onChoose(e.target.value as TransitionChoice | typeof FOLLOW_VIDEO)}>
+      {followVideo ? <option value={FOLLOW_VIDEO}>The video's ({TRANSITION_NAMES[followVideo]})</option> : null}
+      {TRANSITION_CHOICES.map((kind) => (
+        <option key={kind} value={kind}>
+          {TRANSITION_NAMES[kind]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 export function TransitionPicker({ initial, sceneCount = 0 }: { initial?: VideoTransitions; sceneCount?: number }) {
   const queryClient = useQueryClient();
   const state = useTransitions(initial);
@@ -30,18 +59,7 @@ export function TransitionPicker({ initial, sceneCount = 0 }: { initial?: VideoT
     <div className="flex flex-wrap items-center gap-3 text-sm text-slate-300">
       <label className="flex items-center gap-2">
         Between scenes
-        <select
-          className={selectClass}
-          value={data.kind}
-          disabled={save.isPending}
-          onChange={(e) => save.mutate({ kind: e.target.value as TransitionChoice })}
-        >
-          {TRANSITION_CHOICES.map((kind) => (
-            <option key={kind} value={kind}>
-              {TRANSITION_NAMES[kind]}
-            </option>
-          ))}
-        </select>
+        <TransitionSelect value={data.kind} disabled={save.isPending} onChoose={(kind) => save.mutate({ kind: kind as TransitionChoice })} />
       </label>
       {data.kind !== "none" ? (
         <label className="flex items-center gap-2">
@@ -70,20 +88,13 @@ export function TransitionPicker({ initial, sceneCount = 0 }: { initial?: VideoT
               <li key={index}>
                 <label className="flex items-center justify-between gap-2">
                   <span>Scene {index + 1} comes in with</span>
-                  <select
-                    className={selectClass}
-                    aria-label={`Scene ${index + 1}'s transition`}
+                  <TransitionSelect
+                    label={`Scene ${index + 1}'s transition`}
                     value={data.perScene[String(index)] ?? FOLLOW_VIDEO}
+                    followVideo={data.kind}
                     disabled={save.isPending}
-                    onChange={(e) => save.mutate({ perScene: { [String(index)]: e.target.value as TransitionChoice | typeof FOLLOW_VIDEO } })}
-                  >
-                    <option value={FOLLOW_VIDEO}>The video's ({TRANSITION_NAMES[data.kind]})</option>
-                    {TRANSITION_CHOICES.map((kind) => (
-                      <option key={kind} value={kind}>
-                        {TRANSITION_NAMES[kind]}
-                      </option>
-                    ))}
-                  </select>
+                    onChoose={(kind) => save.mutate({ perScene: { [String(index)]: kind } })}
+                  />
                 </label>
               </li>
             ))}

@@ -9,22 +9,8 @@ import { MONO_FONT_WIDTHS, MONO_WIDEST_EM, SERIF_FONT_WIDTHS, SERIF_WIDEST_EM } 
 import type { CaptionFont, CaptionSize, CaptionStyle } from "../caption-style";
 import type { WordTiming } from "./word-timings";
 
-export {
-  CAPTION_FONTS,
-  CAPTION_FONT_LABELS,
-  type CaptionFont,
-  CAPTION_POSITION_LABELS,
-  CAPTION_POSITIONS,
-  CAPTION_PRESET_LABELS,
-  CAPTION_PRESETS,
-  CAPTION_SIZE_LABELS,
-  CAPTION_SIZES,
-  DEFAULT_CAPTION_STYLE,
-  type CaptionPosition,
-  type CaptionPreset,
-  type CaptionSize,
-  type CaptionStyle,
-} from "../caption-style";
+// the styles themselves (presets, positions, sizes, fonts, their labels, the default) are app/lib/caption-style.ts's
+export * from "../caption-style";
 
 /** The caption font: DejaVu Sans Bold in the renderers (Debian's Chromium), the same stack in the preview. */
 export const CAPTION_FONT_FAMILY = "DejaVu Sans, Helvetica, Arial, sans-serif";

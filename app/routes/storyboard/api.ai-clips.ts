@@ -5,7 +5,7 @@ import { animatingScenes, cancelAnimateScenes, startAnimateScenes } from "~/serv
 import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
 import { clipEstimateFor, clipSpendFor } from "~/core/clip-budget.server";
-import { getCurrentProject } from "~/core/projects.server";
+import { requireCurrentProject } from "~/core/projects.server";
 
 const Provider = z.enum(["veo", "runway"], { message: "provider must be veo or runway" });
 const BodySchema = z.object({
@@ -14,17 +14,12 @@ const BodySchema = z.object({
   cellIndexes: z.array(z.number().int().min(0).max(999)).min(1, "Choose at least one scene").max(240),
 });
 
-async function requireProject(userId: string) {
-  const project = await getCurrentProject(userId);
-  if (!project) throw jsonError(404, "No storyboard yet: create a video first.", { field: "projectId" });
-  return project;
-}
 
 // GET /api/ai-clips?provider=veo&cells=0,2: the estimate per scene and for the video (before anything starts), the
 // budget's figures, what this video's clips cost so far, the price table, and whether a request is running.
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
-  const project = await requireProject(userId);
+  const project = await requireCurrentProject(userId, "projectId");
   const url = new URL(request.url);
   const provider = Provider.safeParse(url.searchParams.get("provider") ?? "veo");
   if (!provider.success) throw jsonError(400, "provider must be veo or runway", { field: "provider" });
@@ -39,11 +34,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request);
   if (request.method === "DELETE") {
-    await cancelAnimateScenes(await requireProject(userId));
+    await cancelAnimateScenes(await requireCurrentProject(userId, "projectId"));
     return Response.json({ cancelled: true });
   }
   if (request.method !== "POST") return methodNotAllowed(["GET", "HEAD", "POST", "DELETE"], "Use POST");
-  const project = await requireProject(userId);
+  const project = await requireCurrentProject(userId, "projectId");
   const body = await parseJsonBody(request, BodySchema);
   return Response.json(await startAnimateScenes(userId, project, body), { status: 202 });
 }

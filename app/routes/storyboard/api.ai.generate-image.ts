@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { MAX_SCENE_INDEX, jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
+import { MAX_SCENE_INDEX, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/core/projects.server";
+import { requireCurrentProject } from "~/core/projects.server";
 import { generateSceneMedia } from "~/server/storyboard.server";
 
 // The scene's saved prompt is used (edit it with PUT /api/storyboard-cell); `prompt` is accepted as the spec sends it.
@@ -13,8 +13,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"], "Use POST");
   const userId = await requireUserId(request);
   const { cellIndex } = await parseJsonBody(request, BodySchema);
-  const project = await getCurrentProject(userId);
-  if (!project) return jsonError(404, "No storyboard yet", { field: "cellIndex" });
+  const project = await requireCurrentProject(userId, "cellIndex");
   const { imageUrl } = await generateSceneMedia(userId, project, cellIndex, "image");
   return Response.json({ imageUrl });
 }

@@ -5,9 +5,9 @@ import {
   CAPTION_PRESETS,
   CAPTION_SIZES,
 } from "~/lib/caption-style";
-import { jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
+import { methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/core/projects.server";
+import { requireCurrentProject } from "~/core/projects.server";
 import { getCaptionStyle, setCaptionStyle } from "~/server/storyboard.server";
 
 const BodySchema = z.object({
@@ -22,19 +22,11 @@ const BodySchema = z.object({
   }),
 });
 
-async function requireProject(userId: string) {
-  const project = await getCurrentProject(userId);
-  if (!project)
-    throw jsonError(404, "No project yet: create a video first.", {
-      field: "preset",
-    });
-  return project;
-}
 
 // GET /api/caption-style: how the current project's captions look (its choice, or its format's default).
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
-  return Response.json(getCaptionStyle(await requireProject(userId)));
+  return Response.json(getCaptionStyle(await requireCurrentProject(userId, "preset")));
 }
 
 // PUT /api/caption-style {preset, position, size}: remember the style for the preview and the next render.
@@ -43,6 +35,6 @@ export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request);
   const style = await parseJsonBody(request, BodySchema);
   return Response.json(
-    await setCaptionStyle(await requireProject(userId), style)
+    await setCaptionStyle(await requireCurrentProject(userId, "preset"), style)
   );
 }

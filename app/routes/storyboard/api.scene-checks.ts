@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { MAX_SCENE_INDEX, jsonError, methodNotAllowed, parseJsonBody } from "~/server/api.server";
+import { MAX_SCENE_INDEX, methodNotAllowed, parseJsonBody } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/core/projects.server";
+import { requireCurrentProject } from "~/core/projects.server";
 import { checkingScenes, currentSceneChecks, remakeCheckedScene, sceneCheckSummary, startSceneCheck } from "~/server/scene-check.server";
 
 const BodySchema = z.discriminatedUnion("action", [
@@ -10,16 +10,11 @@ const BodySchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("remake"), cellIndex: z.number({ message: "cellIndex must be a number" }).int().min(0).max(MAX_SCENE_INDEX) }),
 ], { message: "action must be check or remake" });
 
-async function requireProject(userId: string) {
-  const project = await getCurrentProject(userId);
-  if (!project) throw jsonError(404, "No storyboard yet: create a video first.", { field: "projectId" });
-  return project;
-}
 
 // GET /api/scene-checks: each scene's check (for its current picture), how many passed, and whether a check runs.
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
-  const project = await requireProject(userId);
+  const project = await requireCurrentProject(userId, "projectId");
   const [checks, summary, running] = await Promise.all([currentSceneChecks(project.id), sceneCheckSummary(project.id), checkingScenes(project)]);
   return Response.json({ checks: [...checks.values()], summary, running }, { headers: { "Cache-Control": "no-store" } });
 }
@@ -29,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["GET", "HEAD", "POST"], "Use POST");
   const userId = await requireUserId(request);
-  const project = await requireProject(userId);
+  const project = await requireCurrentProject(userId, "projectId");
   const body = await parseJsonBody(request, BodySchema);
   if (body.action === "check") return Response.json(await startSceneCheck(userId, project, body.cellIndexes), { status: 202 });
   return Response.json(await remakeCheckedScene(userId, project, body.cellIndex));

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { MULTIPART_OVERHEAD, jsonError, methodNotAllowed, parseJsonBody, readMultipartStream, thrownResponse } from "~/server/api.server";
 import { requireUserId } from "~/server/auth.server";
-import { getCurrentProject } from "~/core/projects.server";
+import { requireCurrentProject } from "~/core/projects.server";
 import {
   clipConversionProgress,
   listProjectImages,
@@ -17,17 +17,12 @@ const CellIndex = z.coerce.number({ message: "cellIndex must be a number" }).int
 const PickSchema = z.object({ cellIndex: CellIndex, mediaFileId: z.string().trim().min(1, "Choose an image").max(64) });
 const UndoSchema = z.object({ cellIndex: CellIndex });
 
-async function requireProject(userId: string) {
-  const project = await getCurrentProject(userId);
-  if (!project) throw jsonError(404, "No storyboard yet: create a video and its storyboard first.", { field: "cellIndex" });
-  return project;
-}
 
 // GET /api/scene-media: the current project's images a scene can use (generated ones and uploads).
 // GET /api/scene-media?clipProgress=<cellIndex>: how far the worker is in converting that scene's uploaded clip.
 export async function loader({ request }: LoaderFunctionArgs) {
   const userId = await requireUserId(request);
-  const project = await requireProject(userId);
+  const project = await requireCurrentProject(userId, "cellIndex");
   const asked = new URL(request.url).searchParams.get("clipProgress");
   if (asked !== null) {
     const cellIndex = CellIndex.safeParse(asked);
@@ -43,16 +38,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const userId = await requireUserId(request);
   if (request.method === "PUT") {
     const body = await parseJsonBody(request, PickSchema);
-    return Response.json(await pickProjectImage(userId, await requireProject(userId), body.cellIndex, body.mediaFileId));
+    return Response.json(await pickProjectImage(userId, await requireCurrentProject(userId, "cellIndex"), body.cellIndex, body.mediaFileId));
   }
   if (request.method === "DELETE") {
     const body = await parseJsonBody(request, UndoSchema);
-    return Response.json(await restoreGeneratedImage(await requireProject(userId), body.cellIndex));
+    return Response.json(await restoreGeneratedImage(await requireCurrentProject(userId, "cellIndex"), body.cellIndex));
   }
   if (request.method !== "POST") return methodNotAllowed(["GET", "HEAD", "POST", "PUT", "DELETE"], "Use POST to upload, PUT to pick an earlier image, DELETE to undo.");
 
   // the creator's project before the body: the file goes to storage as it arrives (decision 199)
-  const project = await requireProject(userId);
+  const project = await requireCurrentProject(userId, "cellIndex");
   if (!request.headers.get("Content-Type")?.startsWith("multipart/form-data")) {
     return jsonError(400, 'Send the file as multipart/form-data in the field "file", with the scene in "cellIndex".', { field: "file" });
   }
