@@ -1,6 +1,6 @@
 // npm test: the whole suite, with its own set-up. Installs what is missing (npm packages, Chromium and
-// ffmpeg, the Temporal CLI), then runs typecheck, lint, db:check, vitest (unit + integration against a real
-// PostgreSQL and a real Temporal dev server), builds the app, then runs two lanes side by side: integration and
+// ffmpeg, the Temporal CLI), then runs typecheck, lint and db:check, the unit tests (against a real PostgreSQL and
+// a real Temporal dev server) and the app's build side by side, then two lanes side by side: integration and
 // security, and the browser tests against the built app followed by the fleet journey and the longest integration
 // files.
 //   npm test                      everything
@@ -9,6 +9,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { ensureDependencies } from "./lib/dependencies.mjs";
 import { ensureSupportedNode } from "./lib/node-runtime.mjs";
@@ -29,8 +30,18 @@ const timings = [];
 /**
  * The integration files run after the browser tests, beside the server lane (see splitIntegration below): chosen by
  * their length so that the two lanes end together (stop 48's clean run: 1,326 s against 1,157 s before batches moved).
+ * Stop 57's clean run (issue 55): server lane 2,378 s (integration 2,222, security 156), browser lane 2,037 s (e2e
+ * 1,334, fleet 157, these first three 546), then e2e trimmed by some 180 s; channels (109 s), generate-all-240 (93)
+ * and shorts-five-minutes (56), with vitest's 2-3 s per file, moved here: about 2,110 s against 2,120.
  */
-const BROWSER_LANE_INTEGRATION = ["tests/integration/render-long.integration.test.ts", "tests/integration/narration-length.integration.test.ts", "tests/integration/batches.integration.test.ts"];
+const BROWSER_LANE_INTEGRATION = [
+  "tests/integration/render-long.integration.test.ts",
+  "tests/integration/narration-length.integration.test.ts",
+  "tests/integration/batches.integration.test.ts",
+  "tests/integration/channels.integration.test.ts",
+  "tests/integration/generate-all-240.integration.test.ts",
+  "tests/integration/shorts-five-minutes.integration.test.ts",
+];
 const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
 // the browser tests' screenshots of every screen (issue 25): one folder per run, printed at the end
 const screenshotsDir = path.join(DATA_DIR, "screenshots", new Date().toISOString().replace(/[:.]/g, "-"));
@@ -150,17 +161,19 @@ try {
   // the neural voice the tests speak with, once per machine (decision 205)
   await ensureTestVoice();
 
-  if (steps.includes("typecheck")) await run("typecheck", bin("tsc"), ["--noEmit"]);
-  if (steps.includes("lint")) await run("lint", bin("eslint"), [".", "--max-warnings", "0"]);
-  if (steps.includes("dbcheck")) await run("db:check", process.execPath, ["scripts/db.mjs", "check"]);
-
-  if (needsServers) {
+  const checks = async () => {
+    if (steps.includes("typecheck")) await run("typecheck", bin("tsc"), ["--noEmit"]);
+    if (steps.includes("lint")) await run("lint", bin("eslint"), [".", "--max-warnings", "0"]);
+    if (steps.includes("dbcheck")) await run("db:check", process.execPath, ["scripts/db.mjs", "check"]);
+  };
+  const startServers = async () => {
+    if (!needsServers) return;
     const t0 = performance.now();
     const { startTestServers } = await import("./lib/test-servers.mjs");
     servers = await startTestServers();
     timings.push(["servers", (performance.now() - t0) / 1000]);
     log.info(`test servers up: PostgreSQL ${servers.env.TEST_PG_ADMIN_URL.replace(/:[^:@]+@/, ":***@")}, Temporal ${servers.env.TEMPORAL_ADDRESS}`);
-  }
+  };
   // each project also writes a JSON report, from which the slowest test files are printed at the end (issue 34)
   // `name` names the step and its report; `args` are the file filters; `exclude` files to leave out
   const vitest = (project, options, { name = project, args = fileFilters, exclude = [] } = {}) =>
@@ -171,13 +184,30 @@ try {
       { ...servers.env, NODE_ENV: "test", SCREENSHOTS_DIR: screenshotsDir, TEST_EXCLUDE: exclude.join(",") },
       options,
     );
-  if (steps.includes("unit")) await vitest("unit");
-  // built once before the lanes: the browser tests serve it and the drills start it (tests/support/drill-stack.ts)
-  if (["e2e", "fleet", "integration"].some((s) => steps.includes(s))) {
-    const { ensureBuild } = await import("./lib/build.mjs");
-    const t0 = performance.now();
-    ensureBuild();
-    timings.push(["build", (performance.now() - t0) / 1000]);
+  // built once before the lanes: the browser tests serve it and the drills start it (tests/support/drill-stack.ts); in
+  // a process of its own, so that it goes beside the checks and the unit tests (ensureBuild waits synchronously)
+  const build = async () => {
+    if (!["e2e", "fleet", "integration"].some((s) => steps.includes(s))) return;
+    const buildModule = pathToFileURL(path.join(ROOT, "scripts/lib/build.mjs")).href;
+    await run("build", process.execPath, ["--input-type=module", "-e", `(await import(${JSON.stringify(buildModule)})).ensureBuild();`]);
+  };
+  // Before the lanes, three things at once (issue 55): the checks (typecheck, lint, db:check: one core, 41 s on the
+  // clean run), the unit tests against the test servers (vitest gives them one worker on two cores: 62 s) and the
+  // build (15 s). One after the other they took 121 s of the suite, with a core idle most of it. Each of the three
+  // runs whole, and a failure in any of them stops the run before the lanes, as before. TEST_LANES=1 keeps them in
+  // turn (one output at a time).
+  const unit = async () => {
+    await startServers();
+    if (steps.includes("unit")) await vitest("unit");
+  };
+  if (process.env.TEST_LANES === "1") {
+    await checks();
+    await unit();
+    await build();
+  } else {
+    const results = await Promise.allSettled([checks(), unit(), build()]);
+    const failures = results.flatMap((r) => (r.status === "rejected" ? [r.reason?.message ?? String(r.reason)] : []));
+    if (failures.length) throw new Error(failures.join("; "));
   }
   // Two lanes at once (issue 34's test time): the server-side files (integration, then security) and the browser
   // tests (e2e, then the fleet journey). Each integration file has its own database and task queue, the e2e app its

@@ -18,7 +18,7 @@ const { prisma } = await import("~/core/db.server");
 const { baseUrl, launchChromium } = await import("../support/browser");
 const { signIn } = await import("../support/browser-auth");
 const { listRoutes } = await import("../support/routes");
-const { shootBoth, VIEWPORTS } = await import("../support/screenshots");
+const { settled, shootBoth, VIEWPORTS } = await import("../support/screenshots");
 const { seedRenderableProject } = await import("../fixtures/render-project");
 const { seedRenderedVideo } = await import("../fixtures/music-project");
 
@@ -44,7 +44,7 @@ async function audit(page: Page, screen: string) {
   const before = page.viewportSize();
   for (const [viewport, size] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(size);
-    await page.waitForTimeout(200);
+    await settled(page);
     // nothing wider than the screen: no sideways scrolling, nothing cut off at the right edge
     const overflow = await page.evaluate(() => {
       const width = document.documentElement.clientWidth;

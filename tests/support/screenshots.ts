@@ -27,11 +27,43 @@ export async function shootBoth(page: Page, name: string): Promise<string[]> {
     // from the top, so the sticky header and fixed toasts sit where they would on arrival
     await page.evaluate(() => window.scrollTo(0, 0));
     // let layout and transitions settle after the resize
-    await page.waitForTimeout(250);
+    await settled(page);
     const file = path.join(dir, `${name}-${label}.png`);
     await page.screenshot({ path: file, fullPage: true, animations: "disabled" });
     files.push(file);
   }
   if (before) await page.setViewportSize(before);
   return files;
+}
+
+/**
+ * Resolves once the page has laid itself out anew (after a resize, a scroll or a navigation): two animation frames
+ * (the resize's media-query changes, the re-render they cause, and its paint), then every running animation or
+ * transition that ends has ended, then one frame more; at most 3 s in all (a spinner's endless animation is not
+ * waited for). It replaced a fixed 200-250 ms wait per viewport (issue 55: over a hundred of them in a run), which
+ * was longer than most screens need and no promise for a slow one. A page that navigates meanwhile is waited for.
+ */
+export async function settled(page: Page): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.evaluate(() => {
+        const frames = (n: number) =>
+          new Promise<void>((resolve) => {
+            const step = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => step(left - 1)));
+            step(n);
+          });
+        const calm = async () => {
+          await frames(2);
+          const ending = document.getAnimations().filter((a) => a.playState === "running" && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+          await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
+          await frames(1);
+        };
+        return Promise.race([calm(), new Promise<void>((resolve) => setTimeout(resolve, 3000))]);
+      });
+      return;
+    } catch (e) {
+      if (attempt >= 3 || !/Execution context was destroyed|navigat/i.test(String(e))) throw e;
+      await page.waitForLoadState();
+    }
+  }
 }
