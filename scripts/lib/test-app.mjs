@@ -68,7 +68,7 @@ function startPlatformsFake() {
   });
 }
 
-/** The local fake of Runway's API for AI clips (tests/fakes/ai-clips-server.ts); resolves to its URL. */
+/** The local fakes of Runway's API and of Veo (the Gemini API) for AI clips (tests/fakes/ai-clips-server.ts); resolves to their URLs. */
 function startRunwayFake() {
   const child = startChild("runway-fake", process.execPath, ["--import", "tsx", "tests/fakes/ai-clips-server.ts"], { quiet: true });
   return new Promise((resolve, reject) => {
@@ -76,10 +76,10 @@ function startRunwayFake() {
     const timer = setTimeout(() => reject(new Error(`the Runway fake did not start:\n${output}`)), 30_000);
     child.stdout.on("data", (d) => {
       output += d;
-      const match = /runway fake listening (\S+)/.exec(output);
+      const match = /runway fake listening (\S+) veo (\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve({ runway: match[1], veo: match[2] });
       }
     });
     child.stderr.on("data", (d) => (output += d));
@@ -87,7 +87,7 @@ function startRunwayFake() {
 }
 
 export async function startAppForTests(serverEnv) {
-  const [youtubeFake, platformsFake, pexelsFake, runwayFake] = await Promise.all([startYoutubeFake(), startPlatformsFake(), startPexelsFake(), startRunwayFake()]);
+  const [youtubeFake, platformsFake, pexelsFake, clipFakes] = await Promise.all([startYoutubeFake(), startPlatformsFake(), startPexelsFake(), startRunwayFake()]);
   const database = `test_e2e_${Date.now()}`;
   const databaseUrl = await createDatabaseFromTemplate(serverEnv.TEST_PG_ADMIN_URL, serverEnv.TEST_TEMPLATE_DATABASE, database);
   const dataDir = path.join(DATA_DIR, `e2e-${E2E_PORT}`);
@@ -126,8 +126,10 @@ export async function startAppForTests(serverEnv) {
     INSTAGRAM_TOKEN_URL: `${platformsFake.instagram}/oauth/access_token`,
     INSTAGRAM_GRAPH_BASE_URL: platformsFake.instagram,
     PLATFORM_POLL_SECONDS: "0.2",
-    // Runway's API for AI clips: the local fake
-    RUNWAY_BASE_URL: runwayFake,
+    // Runway's API and Veo (the Gemini API's video routes) for AI clips: the local fakes; a Gemini key saved by another
+    // test reaches only this fake's routes (no test relies on Gemini's text answering)
+    RUNWAY_BASE_URL: clipFakes.runway,
+    GEMINI_BASE_URL: clipFakes.veo,
   };
   const inBucket = process.env.E2E_STORAGE === "s3";
   const own = (part) => {

@@ -1,7 +1,9 @@
-// AI clips in Chromium (issue 50), against the local Runway fake the test app is pointed at: the creator saves a
-// Runway key and a monthly budget in Settings, opens "Animate" on a seeded 3-scene storyboard, sees the estimate per
-// scene and for the video before anything starts, animates two scenes, and sees the clips on their cards, in the
-// live preview, and what they cost. The Settings card and the panel (before and after) are photographed.
+// AI clips in Chromium (issue 50), against the local Runway and Veo fakes the test app is pointed at: the creator
+// saves a Runway key and a monthly budget in Settings, opens "Animate" on a seeded 3-scene storyboard, sees the
+// estimate per scene and for the video before anything starts, animates two scenes, and sees the clips on their
+// cards, in the live preview, and what they cost. Then with Veo (a Gemini key, the budget lowered; issue 55's path):
+// a run over what is left is refused before anything starts, and the one scene that fits is animated. The Settings
+// card and the panel (before and after) are photographed.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,6 +21,8 @@ const { signIn } = await import("../support/browser-auth");
 const { sceneImage, toneWav } = await import("../fixtures/render-project");
 
 const RUNWAY_KEY = "runway-e2e-key-0123456789";
+// the Veo fake's key (tests/fakes/ai-clips-server.ts), saved as the creator's Gemini key
+const GEMINI_KEY = "AIzaSy-e2e-veo-key-0123456789";
 const shots = process.env.SCREENSHOTS_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "ai-clips-e2e-"));
 let browser: Browser;
 let page: Page;
@@ -52,7 +56,7 @@ afterAll(async () => {
 });
 
 describe("Animate on the storyboard", () => {
-  it("shows the estimate, then the clips, then the spend", { timeout: 120_000 }, async () => {
+  it("shows the estimate, then the clips, then the spend", { timeout: 240_000 }, async () => {
     // Settings: the Runway key and a monthly budget
     await page.goto(`${baseUrl()}/settings`);
     await page.getByLabel("Runway API key").fill(RUNWAY_KEY);
@@ -81,7 +85,8 @@ describe("Animate on the storyboard", () => {
     await start.click();
     // the clips on their cards (the fake's tasks take two status checks, 5 s apart), then the spend
     // each generation's cost counts from the moment Runway accepts it; the list says when each clip is done
-    await page.getByTestId("clip-spend").getByText("Scene 3: 5 s, $0.25 (succeeded)").waitFor({ timeout: 90_000 });
+    // (the two clips are made one after the other, each fitted to its scene by ffmpeg: on a loaded machine about 45 s each)
+    await page.getByTestId("clip-spend").getByText("Scene 3: 5 s, $0.25 (succeeded)").waitFor({ timeout: 180_000 });
     await page.getByTestId("clip-spend").getByText("Spent on this video: $0.50").waitFor();
     const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId } }, orderBy: { cellIndex: "asc" } });
     expect(cells.map((c) => Boolean(c.clipUrl))).toEqual([true, false, true]);
@@ -103,5 +108,41 @@ describe("Animate on the storyboard", () => {
     await page.getByRole("article", { name: "Scene 2" }).getByTestId("scene-check-badge").waitFor();
     await page.locator("section[aria-labelledby='scene-check-title']").screenshot({ path: path.join(shots, "scene-check-panel.png") });
     await page.getByRole("article", { name: "Scene 2" }).screenshot({ path: path.join(shots, "scene-check-card.png") });
+  });
+
+  it("with Veo: a run over what is left of the budget is refused before anything starts; one that fits is made", { timeout: 180_000 }, async () => {
+    // the Gemini key (Veo's), and the monthly budget lowered to $1.50: $0.50 is spent, $1.00 left
+    await page.goto(`${baseUrl()}/settings`);
+    await page.locator("#geminiApiKey").fill(GEMINI_KEY);
+    await page.getByRole("button", { name: "Save API Keys" }).click();
+    await page.getByText("API Keys Saved").first().waitFor();
+    await page.getByLabel("Monthly budget (US$)").fill("1.5");
+    await page.getByRole("button", { name: "Save AI clip settings" }).click();
+    await page.getByText("Monthly budget: $1.50.").first().waitFor();
+
+    await page.goto(`${baseUrl()}/storyboard`);
+    await page.getByRole("button", { name: "Animate", exact: true }).click();
+    await page.getByLabel("Service").selectOption("veo");
+    const estimate = page.getByTestId("clip-estimate");
+    // 3 s scenes: Veo 3.1 Fast's 4 s clips at 15 cents a second
+    await expect.poll(() => estimate.textContent()).toContain("This video12 s$1.80");
+    await expect.poll(() => estimate.textContent()).toContain("Monthly budget $1.50: $0.50 spent, $1.00 left.");
+    const before = await prisma.clipGeneration.count({ where: { projectId } });
+    await page.getByRole("button", { name: "Animate 3 scenes for $1.80" }).click();
+    await page.getByText(/would cost \$1\.80, and \$1\.00 is left of your monthly AI clip budget/).first().waitFor({ timeout: 15_000 });
+    expect(await prisma.clipGeneration.count({ where: { projectId } })).toBe(before);
+
+    // only the still scene fits: $0.60 of the $1.00 left
+    for (const scene of ["Scene 1", "Scene 3"]) await page.getByRole("checkbox", { name: scene }).uncheck();
+    await page.getByRole("button", { name: "Animate 1 scene for $0.60" }).click();
+    const spend = page.getByTestId("clip-spend");
+    await spend.getByText("Scene 2: 4 s, $0.60 (succeeded)").waitFor({ timeout: 120_000 });
+    await spend.getByText("Spent on this video: $1.10").waitFor();
+    const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId } }, orderBy: { cellIndex: "asc" } });
+    expect(cells.map((c) => Boolean(c.clipUrl))).toEqual([true, true, true]);
+    const veo = await prisma.clipGeneration.findMany({ where: { projectId, provider: "veo" } });
+    expect(veo.map((g) => [g.cellIndex, g.seconds, g.costCents, g.status])).toEqual([[1, 4, 60, "succeeded"]]);
+    await expect.poll(() => page.locator("article video").count(), { timeout: 20_000 }).toBe(3);
+    await page.locator("section[aria-labelledby='animate-title']").screenshot({ path: path.join(shots, "ai-clips-veo-spent.png") });
   });
 });

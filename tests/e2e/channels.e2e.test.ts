@@ -1,7 +1,10 @@
 // Issue 52's pages in Chromium: make a channel on /channels, add ideas to its queue, see them take the calendar's
-// slots, approve a made video, move a video to another slot. Screenshots of both pages at 1280x800 and 390x844.
+// slots, approve a made video, move a video to another slot; then (issue 55's path) connect YouTube, let the channel
+// post to it and approve the other made videos: every idea is a post scheduled at its slot. Screenshots of both
+// pages at 1280x800 and 390x844.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET } from "../fakes/youtube";
 import { baseUrl, launchChromium } from "../support/browser";
 import { signIn } from "../support/browser-auth";
 import { shootBoth } from "../support/screenshots";
@@ -25,7 +28,7 @@ afterAll(async () => {
 });
 
 describe("channel pages", () => {
-  it("make a channel, add ideas, approve one, see the calendar, move a video", { timeout: 90_000 }, async () => {
+  it("make a channel, add ideas, approve one, see the calendar, move a video, post to YouTube: a week of scheduled posts", { timeout: 150_000 }, async () => {
     await page.goto(`${baseUrl()}/channels`);
     await page.getByText("No channels yet: make your first one above.").waitFor();
     await page.getByLabel("Name").fill("Ocean Facts Daily");
@@ -79,6 +82,45 @@ describe("channel pages", () => {
     const moved = await prisma.channelIdea.findUniqueOrThrow({ where: { id: first.id } });
     expect(moved.slotAt!.getTime()).toBeGreaterThan(first.slotAt!.getTime());
     await slots.filter({ hasText: target.split(" (")[0]! }).filter({ hasText: "Why octopuses have three hearts" }).waitFor();
+
+    // the creator's YouTube account (the local fake) connected on the Upload page, then the channel posts to it
+    const saved = await page.request.put(`${baseUrl()}/api/config`, { data: { googleOAuthClientId: FAKE_CLIENT_ID, googleOAuthClientSecret: FAKE_CLIENT_SECRET } });
+    expect(saved.status()).toBe(200);
+    await page.goto(`${baseUrl()}/upload`);
+    const popup = page.context().waitForEvent("page");
+    await page.getByRole("button", { name: "Connect YouTube" }).click();
+    await (await popup).waitForEvent("close", { timeout: 30_000 });
+    await page.getByText("YouTube connected").first().waitFor({ timeout: 15_000 });
+    await page.goto(`${baseUrl()}/channels/${channelId}`);
+    await page.getByText("No platform account: videos wait to be posted").waitFor();
+    await page.getByLabel("Post to my connected YouTube channel").check();
+    await page.getByRole("button", { name: "Save channel" }).click();
+    await page.getByText("Channel Saved").first().waitFor();
+    await page.getByText("YouTube: Fake Creator Channel").waitFor();
+    // the approved video now waits for its slot on that account
+    await ready.getByText("Approved: posts at its slot").waitFor();
+
+    // the other three made (as the worker would record them), each approved: the week's posts are scheduled
+    for (const other of await prisma.channelIdea.findMany({ where: { channelId, status: "queued" } })) {
+      const made = await prisma.videoRun.create({ data: { userId: other.userId, options: { title: other.title, topic: other.topic }, status: "completed", stage: "done", percent: 100 } });
+      await prisma.channelIdea.update({ where: { id: other.id }, data: { status: "ready", runId: made.id } });
+    }
+    await page.reload();
+    for (const title of ["Why octopuses have three hearts", "How coral builds cities", "Why tides have a clock"]) {
+      // by its title line: a short title is also in the other slots' "swap with" choices
+      const slot = slots.filter({ has: page.getByText(title, { exact: true }) });
+      await slot.getByText("Made: waiting for your approval").waitFor();
+      await slot.getByRole("button", { name: "Approve" }).click();
+      await slot.getByText("Approved: posts at its slot").waitFor();
+    }
+    await expect.poll(() => slots.filter({ hasText: "Approved: posts at its slot" }).count()).toBe(4);
+    const scheduled = await prisma.channelIdea.findMany({ where: { channelId }, orderBy: { slotAt: "asc" } });
+    expect(scheduled.map((i) => i.status)).toEqual(["approved", "approved", "approved", "approved"]);
+    // four different slots, all ahead, within the next two weeks
+    const times = scheduled.map((i) => i.slotAt!.getTime());
+    expect(new Set(times).size).toBe(4);
+    expect(times.every((t) => t > Date.now() && t < Date.now() + 15 * 86400_000)).toBe(true);
+    await shootBoth(page, "channel-calendar-scheduled");
 
     await page.goto(`${baseUrl()}/channels`);
     await page.getByText("Ocean Facts Daily").waitFor();

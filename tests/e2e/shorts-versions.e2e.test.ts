@@ -1,7 +1,7 @@
-// Issue 51 in Chromium against the built app: from the dashboard, a 16:9 video's "Shorts and versions" page shows
-// its suggested runs; the creator makes a Short and a Spanish version (machine translated, proofreading first) and
-// the dashboard shows both under their source. Screenshots at 1280x800 and 390x844, and a frame of the Short's
-// first picture (the hook over the reframed subject).
+// Issue 51 in Chromium against the built app: from the dashboard, a 3-minute 16:9 video's "Shorts and versions" page
+// shows its three suggested runs; the creator makes a Short of each (issue 55's path) and a Spanish version (machine
+// translated, proofreading first) and the dashboard shows all four under their source. Screenshots at 1280x800 and
+// 390x844, and a frame of the first Short's first picture (the hook over the reframed subject).
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -26,17 +26,27 @@ const email = `outputs-${Date.now()}@example.com`;
 const openToast = () => page.locator("li[data-state=open]");
 
 const TITLE = "The octopus and its three hearts";
-const SCENES = [
-  { text: "Why does an octopus have three hearts? Two pump blood through the gills.", prompt: "octopus heart", seconds: 4.2 },
-  { text: "The octopus also has blue blood, carried by copper.", prompt: "blue octopus", seconds: 3.4 },
-  { text: "Each arm of an octopus can taste on its own.", prompt: "octopus arm", seconds: 3.1 },
-  { text: "An octopus hides from sharks by matching the rocks.", prompt: "shark and rocks", seconds: 3.6 },
+// a 3-minute video: twelve scenes of 14.5 s, so a 60 s Short holds three of them and the page suggests three runs
+const LINES = [
+  ["Why does an octopus have three hearts? Two pump blood through the gills.", "octopus heart"],
+  ["The octopus also has blue blood, carried by copper.", "blue octopus"],
+  ["Each arm of an octopus can taste on its own.", "octopus arm"],
+  ["How does an octopus hide from a shark? It matches the rocks.", "shark and rocks"],
+  ["Its skin holds millions of colour cells.", "octopus skin"],
+  ["It can change colour in a fraction of a second.", "colour change"],
+  ["What is the smallest gap an octopus can squeeze through? One as wide as its beak.", "octopus beak"],
+  ["An octopus has no bones at all.", "soft octopus"],
+  ["It pours itself through cracks like water.", "octopus in a crack"],
+  ["Why do octopuses collect shells? They build little fortresses.", "shell fortress"],
+  ["Some carry coconut halves as portable shelters.", "coconut shell"],
+  ["An octopus lives only one or two years.", "old octopus"],
 ];
+const SCENES = LINES.map(([text, prompt]) => ({ text: text!, prompt: prompt!, seconds: 14.5 }));
 
 /** A finished 16:9 video's storyboard: offline pictures drawn as the storyboard draws them, voiceovers as tones. */
 async function seedSource(userId: string) {
-  const project = await prisma.project.create({ data: { userId, title: TITLE, topic: "Octopus biology", resolution: "landscape", durationSeconds: 20, language: "en", imageSource: "offline" } });
-  await prisma.script.create({ data: { projectId: project.id, status: "completed", targetWords: 40, wordCount: 40, text: SCENES.map((s) => s.text).join("\n\n") } });
+  const project = await prisma.project.create({ data: { userId, title: TITLE, topic: "Octopus biology", resolution: "landscape", durationSeconds: 180, language: "en", imageSource: "offline" } });
+  await prisma.script.create({ data: { projectId: project.id, status: "completed", targetWords: 450, wordCount: 130, text: SCENES.map((s) => s.text).join("\n\n") } });
   const storyboard = await prisma.storyboard.create({ data: { projectId: project.id, title: TITLE, status: "completed" } });
   const subjects = pickStoryboardSubjects(TITLE, SCENES.map((s) => ({ narration: s.text, prompt: s.prompt })));
   for (const [i, scene] of SCENES.entries()) {
@@ -78,12 +88,18 @@ afterAll(async () => {
 });
 
 describe("Shorts and versions from the dashboard", () => {
-  it("makes a Short from a suggested run and a Spanish version, both shown under their source", { timeout: 120_000 }, async () => {
+  it("makes three Shorts from the suggested runs of a 3-minute video and a Spanish version, all shown under their source", { timeout: 180_000 }, async () => {
+    const closeToasts = async () => {
+      for (const close of await page.locator("li[data-state=open]").getByRole("button", { name: "Close" }).all()) await close.click();
+      await expect.poll(() => openToast().count()).toBe(0);
+    };
     await page.goto(`${baseUrl()}/dashboard`);
     await page.getByRole("link", { name: "Shorts and versions" }).click();
     await page.waitForURL(`${baseUrl()}/projects/${sourceId}/outputs`);
     await page.getByRole("heading", { name: "Shorts from this video" }).waitFor();
-    // the question opens the first suggestion, picked already
+    // three runs suggested, none overlapping; the question opens the first suggestion, picked already
+    const suggestions = page.getByRole("button", { name: /^Scenes \d+–\d+ · / });
+    await expect.poll(() => suggestions.count()).toBe(3);
     const first = page.getByRole("button", { name: /Scenes 1–\d/ });
     expect(await first.getAttribute("aria-pressed")).toBe("true");
     expect(await page.getByLabel("Opening line").inputValue()).toBe("Why does an octopus have three hearts?");
@@ -93,21 +109,44 @@ describe("Shorts and versions from the dashboard", () => {
     await page.getByRole("button", { name: /Make Short/ }).click();
     await openToast().getByText("Short made").waitFor({ timeout: 60_000 });
     await page.getByText("Short · 9:16").waitFor();
+    // the other two suggested runs, each with its own opening line
+    for (const i of [1, 2]) {
+      await closeToasts();
+      await suggestions.nth(i).click();
+      expect(await suggestions.nth(i).getAttribute("aria-pressed")).toBe("true");
+      await page.getByRole("button", { name: /Make Short/ }).click();
+      await openToast().getByText("Short made").waitFor({ timeout: 60_000 });
+      await expect.poll(() => page.getByText("Short · 9:16").count()).toBe(i + 1);
+    }
+    await closeToasts();
 
     await page.getByLabel("Language", { exact: true }).selectOption("es");
     await page.getByRole("button", { name: "Make version" }).click();
     await openToast().getByText("Version made").waitFor({ timeout: 60_000 });
     await page.getByText("Version · es").waitFor();
     // the toasts closed, so the picture shows the page (a toast sits over the header on a phone)
-    for (const close of await page.locator("li[data-state=open]").getByRole("button", { name: "Close" }).all()) await close.click();
-    await expect.poll(() => openToast().count()).toBe(0);
+    await closeToasts();
     await shootBoth(page, "shorts-versions-made");
 
     const family = await prisma.project.findMany({ where: { sourceProjectId: sourceId }, orderBy: { createdAt: "asc" } });
     expect(family.map((p) => [p.derivedKind, p.resolution, p.language])).toEqual([
       ["short", "shorts", "en"],
+      ["short", "shorts", "en"],
+      ["short", "shorts", "en"],
       ["version", "landscape", "es"],
     ]);
+    // each Short is its own run of the source's scenes, at most 60 s with its end card, none sharing a scene
+    const runs = await Promise.all(
+      family.slice(0, 3).map(async (p) => (await prisma.storyboardCell.findMany({ where: { storyboard: { projectId: p.id } }, orderBy: { cellIndex: "asc" } })).map((c) => c.voiceoverText)),
+    );
+    const used = runs.flatMap((texts) => texts.filter((t) => SCENES.some((s) => s.text === t)));
+    expect(new Set(used).size).toBe(used.length);
+    for (const texts of runs) expect(texts.filter((t) => SCENES.some((s) => s.text === t)).length).toBe(3);
+    expect(family.map((p) => (p.derivedFrom as { hook?: string } | null)?.hook)).toEqual(["Three hearts? Really?", expect.any(String), expect.any(String), undefined]);
+    // the Spanish version: every scene of the source, in Spanish
+    const spanish = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId: family[3]!.id } }, orderBy: { cellIndex: "asc" } });
+    expect(spanish).toHaveLength(SCENES.length);
+    expect(spanish[0]!.voiceoverText).toMatch(/\b(pulpo|corazones|tres)\b/i);
     // the Short's first picture, with its hook, for people to look at
     const firstCell = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId: family[0]!.id }, cellIndex: 0 } });
     const file = await prisma.mediaFile.findUniqueOrThrow({ where: { id: firstCell.imageFileId! } });
@@ -120,7 +159,8 @@ describe("Shorts and versions from the dashboard", () => {
     await source.waitFor();
     expect(await source.textContent()).toContain("Short:");
     expect(await source.textContent()).toContain("Spanish (Español) version:");
-    await page.getByText(`Short of “${TITLE}”`).waitFor();
+    await expect.poll(() => page.getByText(`Short of “${TITLE}”`).count()).toBe(3);
+    expect((await source.textContent())!.match(/Short:/g)).toHaveLength(3);
     await shootBoth(page, "shorts-versions-dashboard");
   });
 });
