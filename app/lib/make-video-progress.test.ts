@@ -114,6 +114,8 @@ describe("a make-video run's stages and its time left", () => {
     // a slow start: 10% after 20 s would say 180 s more; the estimate (45 s more) still counts, less and less up to 30%
     expect(runningStageRemaining(sample("render", "running", { startedAt: at(0), percent: 10 }), 50, at(20)).remaining).toBe(45);
     expect(runningStageRemaining(sample("render", "running", { startedAt: at(0), percent: 20 }), 50, at(20)).remaining).toBe(0.5 * 80 + 0.5 * 40);
+    // a track kept between reads (the pace of the last quarter of its progress) is taken over the one-sample pace
+    expect(runningStageRemaining(sample("render", "running", { startedAt: at(0), percent: 50, measuredRemaining: 6 }), 50, at(30)).remaining).toBe(6);
     expect(runningStageRemaining(sample("music", "running", { startedAt: at(0) }), 12, at(3))).toEqual({ remaining: 9, percent: 25 });
     expect(runningStageRemaining(sample("music", "running", { startedAt: at(0) }), 12, at(30)).remaining).toBe(2);
   });

@@ -50,6 +50,8 @@ export type StageSample = {
   count?: StageCount | null;
   startedAt: number | null;
   endedAt: number | null;
+  /** seconds left at the pace of the stage's recent progress (a track kept between reads, app/lib/render-eta.ts) */
+  measuredRemaining?: number | null;
 };
 
 export type StageView = {
@@ -133,7 +135,7 @@ export function runningStageRemaining(sample: StageSample, estimateSeconds: numb
   const own = sample.percent === null ? null : Math.min(100, Math.max(0, sample.percent));
   const byEstimate = own === null ? Math.max(estimateSeconds - elapsed, estimateSeconds / 6) : estimateSeconds * (1 - own / 100);
   if (own !== null && elapsed > 0) {
-    const track = trackProgress(null, { percent: own, elapsedSeconds: elapsed });
+    const track = sample.measuredRemaining != null ? { remainingSeconds: sample.measuredRemaining } : trackProgress(null, { percent: own, elapsedSeconds: elapsed });
     if (track.remainingSeconds !== null) {
       // from a tenth to TRUST_PERCENT the measured pace takes over from the estimate bit by bit: a render's slow
       // start-up (its plan, its first frames) would otherwise make the first measured figure jump far up

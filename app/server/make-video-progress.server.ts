@@ -5,6 +5,7 @@
 // Once the workflow is gone, the stages the run recorded at its end (VideoRun.stageTimes) are shown.
 import type { VideoRun } from "~/generated/prisma/client";
 import type { QueryDefinition } from "@temporalio/common";
+import { trackProgress, type ProgressTrack } from "~/lib/render-eta";
 import { pipelineProgress, type PipelineStage, type StageCount, type StageSample, type StageStatus, type StageView } from "~/lib/make-video-progress";
 import type { MakeVideoOptions } from "~/lib/make-video-options";
 import { MAKE_VIDEO_STAGE_LABELS, makeVideoProgressQuery, type MakeVideoProgress, type MakeVideoRunStatus, type MakeVideoStageState } from "../../workflows/shared/make-video";
@@ -52,6 +53,21 @@ async function measureOf(state: MakeVideoStageState, since: Date): Promise<Measu
   if (!how || !state.workflowId) return { percent: null };
   const snap = await workflowSnapshot(state.workflowId, how.query, since).catch(() => null);
   return snap?.progress ? how.read(snap.progress as never) : { percent: null };
+}
+
+/**
+ * Each measured stage's progress track between reads (the render page's estimate, app/lib/render-eta.ts): the time
+ * left at the pace of its recent progress, past a slow start. Per web process, at most MAX_TRACKS (oldest dropped).
+ */
+const tracks = new Map<string, ProgressTrack>();
+const MAX_TRACKS = 2000;
+
+function trackedRemaining(workflowId: string, percent: number, elapsedSeconds: number): number | null {
+  const track = trackProgress(tracks.get(workflowId) ?? null, { percent, elapsedSeconds });
+  tracks.delete(workflowId);
+  tracks.set(workflowId, track);
+  if (tracks.size > MAX_TRACKS) tracks.delete(tracks.keys().next().value!);
+  return track.remainingSeconds;
 }
 
 /** The workflow's stage states as the doors show them: "pending" is "waiting"; a stopped run's running stages are not running. */
@@ -116,13 +132,16 @@ function progressFrom(run: VideoRun, states: MakeVideoStageState[], measures: Ma
   const samples: StageSample[] = states.map((s) => {
     const m = measures.get(s.stage);
     const before = s.state === "done" && s.startedAt == null ? earlier.find((b) => b.stage === s.stage && b.startedAt != null) : undefined;
+    const startedAt = s.startedAt ?? before?.startedAt ?? m?.startedAt ?? null;
+    const measuredRemaining = m?.percent != null && startedAt !== null && s.workflowId ? trackedRemaining(`${s.workflowId}:${startedAt}`, m.percent, Math.max(0, (now - startedAt) / 1000)) : null;
     return {
       stage: s.stage,
       status: statusOf(s.state, status),
       percent: m?.percent ?? null,
       count: m?.count ?? null,
-      startedAt: s.startedAt ?? before?.startedAt ?? m?.startedAt ?? null,
+      startedAt,
       endedAt: s.endedAt ?? before?.endedAt ?? null,
+      measuredRemaining,
     };
   });
   const facts = { durationSeconds: options.duration ?? 60, height: options.quality ?? 1080 };
