@@ -112,7 +112,6 @@ describe("/api/v1 with a generated client and an API token", () => {
     expect(video.links.thumbnail).toBe(`/api/v1/videos/${id}/thumbnail`);
 
     // the stages that overlap were reported running together, and one time left for the whole video that falls
-    console.log(reads.map((r) => `${r.at - reads[0]!.at} ms ${r.remainingSeconds} s ${r.line}`).join("\n"));
     const together = reads.filter((r) => r.running.length >= 2);
     expect(together.length, reads.map((r) => r.line).join("\n")).toBeGreaterThan(0);
     expect(together[0]!.line).toMatch(/ · .* · /);
