@@ -17,7 +17,10 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { parse as parseCsv } from "csv-parse/sync";
 import createClient from "openapi-fetch";
 
-const POLL_MS = 2000;
+/** How often a waiting command reads the video: every 2 s, or REELSMITH_POLL_MS (250 ms to 1 min). */
+const POLL_MS = Math.min(60_000, Math.max(250, Number(process.env.REELSMITH_POLL_MS) || 2000));
+/** Without a terminal, an unchanged set of stages is printed again at most this often (the time left moves). */
+const PLAIN_REPEAT_MS = 10_000;
 const BATCH_CONCURRENCY = { default: 2, max: 4 };
 const BATCH_MAX_ROWS = 100;
 /** Option names a batch row may carry (the API's CreateVideo fields). */
@@ -128,25 +131,42 @@ async function download({ baseUrl, token }, link, file) {
   return file;
 }
 
+/**
+ * The stages that run at once and the time left, on one line ("script done · pictures 12/20 · music running ·
+ * render waiting · about 1 min 10 s left"); the stage in words from a server without it.
+ */
+const stagesLine = (video) => video.progressLine || video.stageLabel;
+/** The line without its time left: what changes when a stage starts, ends or counts on. */
+const stagesOnly = (line) => line.replace(/ · (about .* left|a few seconds left)$/, "");
+
+/** Prints each new state of the stages on its own line (without a terminal), at most every few seconds when only the time left moved. */
+function plainProgress(prefix) {
+  let last = "";
+  let lastAt = 0;
+  return (video) => {
+    const line = `${prefix}${video.percent}% ${stagesLine(video)}`;
+    const now = Date.now();
+    if (line === last || (stagesOnly(line) === stagesOnly(last) && now - lastAt < PLAIN_REPEAT_MS)) return;
+    process.stderr.write(`${line}\n`);
+    last = line;
+    lastAt = now;
+  };
+}
+
+/** The line as wide as the terminal leaves beside the bar. */
+const fitted = (line, room) => (line.length <= room ? line : `${line.slice(0, Math.max(10, room - 1))}…`);
+
 function progressBar(label) {
-  if (!process.stderr.isTTY) {
-    let last = "";
-    return {
-      update(video) {
-        const line = `${label}${video.stageLabel} (${video.percent}%)`;
-        if (line !== last) process.stderr.write(`${line}\n`);
-        last = line;
-      },
-      stop() {},
-    };
-  }
-  const bar = new cliProgress.SingleBar({ format: `${label}{bar} {percentage}% | {stage}`, stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic);
+  if (!process.stderr.isTTY) return { update: plainProgress(label), stop() {} };
+  const bar = new cliProgress.SingleBar({ format: `${label}{bar} {percentage}% | {stage}`, stream: process.stderr, hideCursor: true, barsize: 20 }, cliProgress.Presets.shades_classic);
   bar.start(100, 0, { stage: "Starting" });
-  return { update: (video) => bar.update(video.percent, { stage: video.stageLabel }), stop: () => bar.stop() };
+  const room = () => (process.stderr.columns || 100) - label.length - 30;
+  return { update: (video) => bar.update(video.percent, { stage: fitted(stagesLine(video), room()) }), stop: () => bar.stop() };
 }
 
 function summary(video) {
   const lines = [`${video.id}  ${video.status}  ${video.stageLabel}  ${video.percent}%  ${video.title}`];
+  if (video.status === "running" && video.progressLine) lines.push(`  ${video.progressLine}`);
   if (video.error) lines.push(`  error: ${video.error}`);
   if (video.links.video) lines.push(`  video: ${video.links.video}`);
   if (video.links.youtube) lines.push(`  youtube: ${video.links.youtube}`);
@@ -255,7 +275,7 @@ program
 
 program
   .command("status")
-  .description("where a video is: stage, percent, error, links")
+  .description("where a video is: stage, percent, the stages running at once and the time left, error, links")
   .argument("<id>", "the video's id")
   .option("--json", "print JSON")
   .action(async (id, opts, command) => {
@@ -301,11 +321,10 @@ program
         const bar = multibar?.create(100, 0, { row: label, stage: "Starting" });
         try {
           const started = unwrap(await conn.api.POST("/api/v1/videos", { body: rows[index] }));
-          let lastStage = "";
+          const plain = plainProgress(`${label}: `);
           const video = await waitFor(conn.api, started.id, (v) => {
-            if (bar) bar.update(v.percent, { stage: v.stageLabel });
-            else if (v.stageLabel !== lastStage) process.stderr.write(`${label}: ${v.stageLabel} (${v.percent}%)\n`);
-            lastStage = v.stageLabel;
+            if (bar) bar.update(v.percent, { stage: fitted(stagesLine(v), (process.stderr.columns || 100) - label.length - 30) });
+            else plain(v);
           });
           const saved = video.status === "completed" ? await download(conn, video.links.video, path.join(opts.outputDir, `${String(index + 1).padStart(3, "0")}-${video.id}.mp4`)) : null;
           results[index] = { row: index + 1, id: video.id, status: video.status, error: video.error, file: saved };

@@ -104,7 +104,7 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
     progress.stage = "done";
     progress.percent = 100;
     progress.status = "completed";
-    const result = await acts.finishMakeVideo({ ...ref, outcome: "completed", stage: "done", percent: 100 });
+    const result = await acts.finishMakeVideo({ ...ref, outcome: "completed", stage: "done", percent: 100, stages: progress.stages });
     // listeners hear of what this run made: a new video (not a publish-only run), and an upload
     if (!plan.skip.render || !plan.skip.thumbnail) await announce("video.ready");
     if (stageState("upload").state === "done" && !plan.skip.upload) await announce("video.published");
@@ -117,7 +117,7 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
     progress.error = message;
     stageState(current).state = "failed";
     await CancellationScope.nonCancellable(async () => {
-      await acts.finishMakeVideo({ ...ref, outcome: cancelled ? "cancelled" : "failed", stage: current, error: message, percent: progress.percent });
+      await acts.finishMakeVideo({ ...ref, outcome: cancelled ? "cancelled" : "failed", stage: current, error: message, percent: progress.percent, stages: progress.stages });
       if (!cancelled) await announce("video.failed");
     });
     if (cancelled) throw error;
@@ -129,6 +129,9 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
     if (plan!.skip[stage]) return;
     const state = stageState(stage);
     state.state = "running";
+    // when it ran, for the progress every door shows (decision 262); workflow time, so a replay gives the same
+    state.startedAt = Date.now();
+    state.endedAt = null;
     // the run's stage is its main line (script, storyboard, media, render, mix, upload); the music and the
     // thumbnail run beside it and show in `stages` only
     const beside = stage === "music" || stage === "thumbnail";
@@ -140,9 +143,15 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
       if (!beside) await acts.recordMakeVideoStage({ runId: input.runId, stage, percent: progress.percent });
       const ran = await runStage(stage, state);
       state.state = ran ? "done" : "skipped";
+      state.endedAt = Date.now();
     } catch (error) {
+      state.endedAt = Date.now();
       if (!isCancellation(error)) failed ??= stage;
-      else if (failed !== null) state.state = "pending"; // stopped because another stage failed: it runs on a retry
+      else if (failed !== null) {
+        // stopped because another stage failed: it runs on a retry
+        state.state = "pending";
+        state.startedAt = state.endedAt = null;
+      }
       throw error;
     }
   }

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { createDocument } from "zod-openapi";
 import { MakeVideoOptionsSchema, PublishVideoSchema } from "~/lib/make-video-options";
 import { MAKE_VIDEO_STAGE_LABELS, MAKE_VIDEO_STAGES } from "../../workflows/shared/make-video";
+import { STAGE_STATUSES } from "~/lib/make-video-progress";
 import { MAX_JSON_BYTES, readBodyCapped } from "./api.server";
 import { ProjectStatusSchema, PublishProjectSchema, PublishStartedSchema, RenderProjectSchema, RenderStartedSchema } from "./project-publish.server";
 import { AiClipEstimateQuerySchema, AiClipStatusSchema, AnimateScenesSchema, AnimateStartedSchema, SetTransitionsSchema, TransitionsSchema } from "./api-v1-clips.server";
@@ -38,6 +39,22 @@ export const PublishSchema = PublishVideoSchema.meta({
 export const VIDEO_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
 const POSITIONS = ["queued", ...MAKE_VIDEO_STAGES, "done"] as const;
 
+export const StageProgressSchema = z
+  .object({
+    stage: z.enum(MAKE_VIDEO_STAGES),
+    label: z.string().describe(`The stage in words, e.g. "${MAKE_VIDEO_STAGE_LABELS.music}".`),
+    status: z.enum(STAGE_STATUSES).describe("skipped: not part of this video (no music, no upload asked) or nothing left to do."),
+    percent: z.int().min(0).max(100).describe("The stage's own progress: measured where its work reports it (script, pictures and voiceovers, render, upload), else from its time against its estimate."),
+    count: z
+      .object({ done: z.int().min(0), total: z.int().min(0), of: z.enum(["pictures", "voiceovers"]) })
+      .nullable()
+      .describe("What the scene media stage has made so far."),
+    startedAt: z.iso.datetime().nullable(),
+    endedAt: z.iso.datetime().nullable(),
+    remainingSeconds: z.int().min(0).nullable().describe("Seconds from now until this stage should end (0 once it has); null once the video stopped."),
+  })
+  .meta({ id: "StageProgress" });
+
 export const VideoSchema = z
   .object({
     id: z.string().describe("The video's id (a make-video run)."),
@@ -59,6 +76,13 @@ export const VideoSchema = z
       page: z.string().nullable().describe("The project's page in the app (for a signed-in browser)."),
     }),
     options: z.record(z.string(), z.unknown()).describe("The options it was made with, every default filled in."),
+    stages: z.array(StageProgressSchema).describe("Every stage in the order they start; several run at once (music beside the script and scenes, the thumbnail beside the render)."),
+    remainingSeconds: z
+      .int()
+      .min(0)
+      .nullable()
+      .describe("Seconds until the whole video is done, from what remains of every stage that runs or waits (measured pace where a stage reports one, else its estimate for this length and quality); 0 once completed, null once it failed or was cancelled."),
+    progressLine: z.string().describe('The run on one line, e.g. "script done · pictures 12/20 · music running · render waiting · about 1 min 10 s left".'),
   })
   .meta({ id: "Video" });
 export type ApiVideo = z.infer<typeof VideoSchema>;

@@ -10,6 +10,7 @@ import type { videoBatchWorkflow } from "../../workflows/video-batch";
 import { BATCH_CONCURRENCY, BATCH_MAX_ROWS, videoBatchWorkflowId } from "../../workflows/shared/video-batch";
 import { prisma } from "~/core/db.server";
 import { toApiVideo, toMakeVideoView, type MakeVideoView } from "./make-video.server";
+import { runProgressOf } from "./make-video-progress.server";
 import { assertMakeVideoAllowed } from "~/core/video-run.server";
 import { forgetWorkflow } from "./progress-cache.server";
 import { startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
@@ -132,7 +133,8 @@ export async function getBatch(userId: string, id: string): Promise<BatchView> {
     createdAt: batch.createdAt.toISOString(),
     running: batch.runs.some((r) => r.status === "queued" || r.status === "running"),
     counts: { total: batch.runs.length, queued: count("queued"), running: count("running"), completed: count("completed"), failed: count("failed"), cancelled: count("cancelled") },
-    rows: batch.runs.map((r) => ({ ...toMakeVideoView(r), batchRow: r.batchRow ?? 0 })),
+    // a running row's stages as its workflow reports them (at most the batch's few at once), the others from the row
+    rows: await Promise.all(batch.runs.map(async (r) => ({ ...toMakeVideoView(r, null, r.status === "running" ? await runProgressOf(r) : undefined), batchRow: r.batchRow ?? 0 }))),
   };
 }
 

@@ -24,6 +24,7 @@ import { userProviders } from "./providers.server";
 import { prisma } from "~/core/db.server";
 import { deleteProject } from "./project-deletion.server";
 import { forgetWorkflow, workflowSnapshot } from "./progress-cache.server";
+import { rowProgressOf, runProgressOf, type RunProgress } from "./make-video-progress.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 
 import type { PublishVideo } from "~/lib/make-video-options";
@@ -57,7 +58,7 @@ export type MakeVideoView = {
     page: string | null;
   };
   options: MakeVideoOptions;
-};
+} & RunProgress;
 
 /**
  * Starts making a whole video from options MakeVideoOptionsSchema parsed: checks the plan, creates the project (made the current one unless `makeCurrent`
@@ -108,8 +109,11 @@ const linksOf = (run: VideoRun): MakeVideoView["links"] => ({
   page: run.projectId ? `/projects/${run.projectId}` : null,
 });
 
-/** A stored row as the view shows it; `livePercent` moves the percent within the running stage. */
-export function toMakeVideoView(run: VideoRun, livePercent?: number | null): MakeVideoView {
+/**
+ * A stored row as the view shows it; `livePercent` moves the percent within the running stage, `progress` is the
+ * stages as the running workflow reports them (else as the row knows them).
+ */
+export function toMakeVideoView(run: VideoRun, livePercent?: number | null, progress?: RunProgress): MakeVideoView {
   const stage = (run.stage as MakeVideoPosition) ?? "queued";
   const options = run.options as unknown as MakeVideoOptions;
   return {
@@ -126,6 +130,7 @@ export function toMakeVideoView(run: VideoRun, livePercent?: number | null): Mak
     completedAt: run.completedAt?.toISOString() ?? null,
     links: linksOf(run),
     options,
+    ...(progress ?? rowProgressOf(run)),
   };
 }
 
@@ -146,10 +151,11 @@ async function livePercentOf(run: VideoRun): Promise<number | null> {
   return null;
 }
 
-/** One of the user's runs: stage, percent, error in words and links. 404 for anyone else's. */
+/** One of the user's runs: stage, percent, each stage and the time left, error in words and links. 404 for anyone else's. */
 export async function getMakeVideo(userId: string, id: string): Promise<MakeVideoView> {
   const run = await requireOwnRun(userId, id);
-  return toMakeVideoView(run, await livePercentOf(run).catch(() => null));
+  const [percent, progress] = await Promise.all([livePercentOf(run).catch(() => null), runProgressOf(run)]);
+  return toMakeVideoView(run, percent, progress);
 }
 
 /** The user's runs, newest first, `limit` (1 to 100) at a time; `before` is the last id of the previous page. */

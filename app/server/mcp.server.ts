@@ -91,7 +91,8 @@ export function createReelsmithMcpServer(caller: ApiRequestCaller): McpServer {
     "get_video_status",
     {
       title: "Read a video's status",
-      description: "Where a video is: status (running, completed, failed, cancelled), stage in words, percent, the error in words if it failed, and links to the MP4 and thumbnail (download them from /api/v1 with the same token).",
+      description:
+        "Where a video is: status (running, completed, failed, cancelled), stage in words, percent, every stage with its own status and percent (several run at once), remainingSeconds for the whole video, progressLine (the run on one line), the error in words if it failed, and links to the MP4 and thumbnail (download them from /api/v1 with the same token).",
       inputSchema: VideoIdInput,
       annotations: { readOnlyHint: true },
     },

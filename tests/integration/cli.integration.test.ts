@@ -34,9 +34,9 @@ afterAll(async () => {
   await prisma.$disconnect();
 });
 
-async function cli(args: string[], token: string) {
+async function cli(args: string[], token: string, extraEnv: Record<string, string> = {}) {
   // no config file of the machine's: the environment alone says where and who
-  const env = { ...process.env, REELSMITH_URL: server.url, REELSMITH_TOKEN: token, REELSMITH_CONFIG: path.join(dir, "none.json") };
+  const env = { ...process.env, REELSMITH_URL: server.url, REELSMITH_TOKEN: token, REELSMITH_CONFIG: path.join(dir, "none.json"), ...extraEnv };
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env, cwd: dir, timeout: 9 * 60_000, maxBuffer: 16 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
@@ -44,6 +44,21 @@ async function cli(args: string[], token: string) {
     const e = error as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/** How many stages a progress line ("41% script done · pictures 3/5 · music running · about 20 s left") says are running. */
+const runningParts = (line: string) =>
+  line
+    .replace(/^(row \d+: )?\d+% /, "")
+    .split(" · ")
+    .filter((part) => !/ (done|waiting|failed)$/.test(part) && !/ left$/.test(part)).length;
+
+/** The whole video's time left a progress line ends with, in seconds (null when it has none). */
+function secondsLeft(line: string): number | null {
+  if (/a few seconds left$/.test(line)) return 0;
+  const m = /about (?:(\d+) h)? ?(?:(\d+) min)? ?(?:(\d+) s)? left$/.exec(line);
+  if (!m) return null;
+  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
 }
 
 describe("the reelsmith CLI", () => {
@@ -56,10 +71,18 @@ describe("the reelsmith CLI", () => {
     expect(refused.stderr).toMatch(/400 Bad request: duration: duration must be between 5 and 180/);
 
     const output = path.join(dir, "short.mp4");
-    const made = await cli(["make", "--title", "Why the sky is blue", "--topic", "Rayleigh scattering for kids", "--format", "9:16", "--duration", "10", "--quality", "720", "--wait", "--output", output], token);
-    expect(made.stderr).toMatch(/Writing the script|Making pictures and voiceovers/);
-    expect(made.stderr).toMatch(/Rendering the video/);
+    // with music, made beside the script and the scenes: the progress lines show the stages that overlap
+    const made = await cli(["make", "--title", "Why the sky is blue", "--topic", "Rayleigh scattering for kids", "--format", "9:16", "--duration", "10", "--quality", "720", "--music", "--wait", "--output", output], token, { REELSMITH_POLL_MS: "500" });
     expect(made.code, made.stderr).toBe(0);
+    const lines = made.stderr.split("\n").filter((l) => / · /.test(l));
+    expect(made.stderr).toMatch(/script (running|\d+%)/);
+    expect(made.stderr).toMatch(/render (running|\d+%)/);
+    // one line names two stages running at once ("pictures 3/5 · music running"), and every line while a stage
+    // waits ends with the whole video's time left, which falls from the first line to the last
+    expect(lines.some((l) => runningParts(l) >= 2), made.stderr).toBe(true);
+    const left = lines.map(secondsLeft).filter((s): s is number => s !== null);
+    expect(left.length, made.stderr).toBeGreaterThan(1);
+    expect(left.at(-1)!).toBeLessThan(left[0]!);
     expect(made.stdout).toMatch(/completed/);
     expect(made.stdout).toContain(`saved: ${output}`);
     const facts = await probeVideo(output);

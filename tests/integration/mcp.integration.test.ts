@@ -55,7 +55,18 @@ async function connect(token: string | null) {
   return client;
 }
 
-type Video = { id: string; projectId: string | null; status: string; stage: string; percent: number; error: string | null; links: { video: string | null } };
+type Video = {
+  id: string;
+  projectId: string | null;
+  status: string;
+  stage: string;
+  percent: number;
+  error: string | null;
+  links: { video: string | null };
+  stages: { stage: string; status: string }[];
+  remainingSeconds: number | null;
+  progressLine: string;
+};
 const textOf = (result: unknown) => (((result as { content?: { type: string; text: string }[] }).content ?? []).map((c) => c.text).join("\n"));
 
 describe("/mcp with the MCP SDK's client", () => {
@@ -85,14 +96,21 @@ describe("/mcp with the MCP SDK's client", () => {
     let video = made.structuredContent as Video;
     expect(video.status).toBe("running");
     const deadline = Date.now() + 9 * 60_000;
+    // each stage and the whole video's time left, as /api/v1 gives them (issue 53)
+    const timesLeft: (number | null)[] = [];
     while (video.status === "running" && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 1000));
       const status = await client.callTool({ name: "get_video_status", arguments: { id: video.id } });
       expect(status.isError, textOf(status)).toBeFalsy();
       video = status.structuredContent as Video;
+      expect(video.stages.map((s) => s.stage)).toEqual(["script", "storyboard", "media", "music", "render", "mix", "thumbnail", "upload"]);
+      if (video.status === "running") timesLeft.push(video.remainingSeconds);
     }
     expect(video.error).toBeNull();
     expect(video.status).toBe("completed");
+    expect(timesLeft.length).toBeGreaterThan(0);
+    expect(timesLeft.every((t) => typeof t === "number" && t >= 0)).toBe(true);
+    expect(video.remainingSeconds).toBe(0);
     expect(video.links.video).toBe(`/api/v1/videos/${video.id}/video`);
 
     const list = await client.callTool({ name: "list_videos", arguments: { limit: 5 } });

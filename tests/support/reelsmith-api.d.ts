@@ -906,6 +906,36 @@ export interface components {
             options: {
                 [key: string]: unknown;
             };
+            /** @description Every stage in the order they start; several run at once (music beside the script and scenes, the thumbnail beside the render). */
+            stages: components["schemas"]["StageProgress"][];
+            /** @description Seconds until the whole video is done, from what remains of every stage that runs or waits (measured pace where a stage reports one, else its estimate for this length and quality); 0 once completed, null once it failed or was cancelled. */
+            remainingSeconds: number | null;
+            /** @description The run on one line, e.g. "script done · pictures 12/20 · music running · render waiting · about 1 min 10 s left". */
+            progressLine: string;
+        };
+        StageProgress: {
+            /** @enum {string} */
+            stage: "script" | "storyboard" | "media" | "music" | "render" | "mix" | "thumbnail" | "upload";
+            /** @description The stage in words, e.g. "Composing background music". */
+            label: string;
+            /**
+             * @description skipped: not part of this video (no music, no upload asked) or nothing left to do.
+             * @enum {string}
+             */
+            status: "waiting" | "running" | "done" | "failed" | "skipped";
+            /** @description The stage's own progress: measured where its work reports it (script, pictures and voiceovers, render, upload), else from its time against its estimate. */
+            percent: number;
+            /** @description What the scene media stage has made so far. */
+            count: {
+                done: number;
+                total: number;
+                /** @enum {string} */
+                of: "pictures" | "voiceovers";
+            } | null;
+            startedAt: string | null;
+            endedAt: string | null;
+            /** @description Seconds from now until this stage should end (0 once it has); null once the video stopped. */
+            remainingSeconds: number | null;
         };
         Problem: {
             /** @description A URI naming the kind of problem. */
@@ -1023,6 +1053,12 @@ export interface components {
                 options: {
                     [key: string]: unknown;
                 };
+                /** @description Every stage in the order they start; several run at once (music beside the script and scenes, the thumbnail beside the render). */
+                stages: components["schemas"]["StageProgress"][];
+                /** @description Seconds until the whole video is done, from what remains of every stage that runs or waits (measured pace where a stage reports one, else its estimate for this length and quality); 0 once completed, null once it failed or was cancelled. */
+                remainingSeconds: number | null;
+                /** @description The run on one line, e.g. "script done · pictures 12/20 · music running · render waiting · about 1 min 10 s left". */
+                progressLine: string;
                 /** @description The row's position in the file (1 = the first). */
                 batchRow: number;
             }[];

@@ -3,6 +3,7 @@
 // processing, a render row, a music track row, an upload row), so the pages show the stage while it runs; the
 // run's VideoRun row records the stage, the percent, the error in words and, at the end, the links.
 import { ApplicationFailure } from "@temporalio/activity";
+import type { Prisma } from "~/generated/prisma/client";
 import { withFooter } from "~/lib/channel";
 import { allScenesHaveMedia } from "~/lib/storyboard";
 import { prisma } from "~/core/db.server";
@@ -17,7 +18,7 @@ import { refusalFailure } from "../worker-refusals";
 import { emitWebhookEvent } from "~/core/webhooks.server";
 import type { WebhookEvent } from "../shared/webhooks";
 import type { GenerateAllProgress } from "../shared/scene-media";
-import { MAKE_VIDEO_INPUT_ERROR, MAKE_VIDEO_STAGES, type MakeVideoOptions, type MakeVideoResult, type MakeVideoStage, type MakeVideoTuning } from "../shared/make-video";
+import { MAKE_VIDEO_INPUT_ERROR, MAKE_VIDEO_STAGES, type MakeVideoOptions, type MakeVideoResult, type MakeVideoStage, type MakeVideoStageState, type MakeVideoTuning } from "../shared/make-video";
 import { DEFAULT_MUSIC_POLL_INTERVAL_MS, musicTracksWorkflowId, type BackgroundMusicInput, type MusicTracksInput } from "../shared/music";
 import type { RenderWorkflowInput } from "../shared/render";
 import type { ScriptWorkflowInput } from "../shared/script";
@@ -218,7 +219,7 @@ export function createMakeVideoActivities() {
     },
 
     /** The run's end: its row completed with links (the newest video, the approved thumbnail, the upload), or failed in words. */
-    async finishMakeVideo(input: RunRef & { outcome: "completed" | "failed" | "cancelled"; stage: MakeVideoStage | "done"; error?: string | null; percent: number }): Promise<MakeVideoResult> {
+    async finishMakeVideo(input: RunRef & { outcome: "completed" | "failed" | "cancelled"; stage: MakeVideoStage | "done"; error?: string | null; percent: number; stages?: MakeVideoStageState[] }): Promise<MakeVideoResult> {
       const [video, thumbnail, upload] = await Promise.all([
         prisma.renderedVideo.findFirst({ where: { projectId: input.projectId, status: "completed", videoUrl: { not: null } }, orderBy: { createdAt: "desc" }, select: { videoUrl: true } }),
         prisma.thumbnail.findFirst({ where: { projectId: input.projectId, approved: true }, orderBy: { createdAt: "desc" }, select: { thumbnailUrl: true } }),
@@ -234,6 +235,7 @@ export function createMakeVideoActivities() {
           error: input.outcome === "completed" ? null : (input.error ?? null),
           completedAt: new Date(),
           ...links,
+          ...(input.stages ? { stageTimes: (await keptStageTimes(input.runId, input.stages)) as unknown as Prisma.InputJsonValue } : {}),
         },
       });
       return { videoUrl: links.videoUrl ?? "", thumbnailUrl: links.thumbnailUrl, youtubeUrl: links.youtubeUrl };
@@ -260,3 +262,17 @@ export function createMakeVideoActivities() {
 
 export type MakeVideoActivities = ReturnType<typeof createMakeVideoActivities>;
 export { MAKE_VIDEO_STAGES };
+
+/**
+ * The stages as the run ended, for the progress every door shows once the workflow is gone (decision 262). A stage
+ * this run skipped as done keeps the times an earlier run of the same video recorded for it (a publish after the render).
+ */
+async function keptStageTimes(runId: string, stages: MakeVideoStageState[]): Promise<MakeVideoStageState[]> {
+  const row = await prisma.videoRun.findUnique({ where: { id: runId }, select: { stageTimes: true } });
+  const before = Array.isArray(row?.stageTimes) ? (row.stageTimes as unknown as MakeVideoStageState[]) : [];
+  return stages.map((s) => {
+    if (s.state !== "done" || s.startedAt != null) return s;
+    const earlier = before.find((b) => b.stage === s.stage && b.state === "done" && b.startedAt != null);
+    return earlier ? { ...s, startedAt: earlier.startedAt, endedAt: earlier.endedAt ?? null } : s;
+  });
+}

@@ -59,7 +59,14 @@ export type MakeVideoWorkflowInput = {
 
 export type MakeVideoResult = { videoUrl: string; thumbnailUrl: string | null; youtubeUrl: string | null };
 
-export type MakeVideoStageState = { stage: MakeVideoStage; state: "pending" | "running" | "done" | "skipped" | "failed"; workflowId: string | null };
+export type MakeVideoStageState = {
+  stage: MakeVideoStage;
+  state: "pending" | "running" | "done" | "skipped" | "failed";
+  workflowId: string | null;
+  /** When this run started and ended the stage, ms since the epoch (workflow time); absent in runs started before issue 53's progress. */
+  startedAt?: number | null;
+  endedAt?: number | null;
+};
 
 export type MakeVideoProgress = {
   status: MakeVideoRunStatus;

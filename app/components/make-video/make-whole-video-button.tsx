@@ -1,5 +1,5 @@
 // "Make the whole video" on /create (issue 32): starts the make-video workflow through POST /api/v1/videos with the
-// form's details (the session is the caller), then follows its stage and percent; every screen stays open to
+// form's details (the session is the caller), then follows its stages (several at once) and the time left; every screen stays open to
 // look at or change what it made. Kept out of the create route so that page only passes its fields in.
 import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@remix-run/react";
@@ -7,10 +7,11 @@ import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/hooks/use-toast";
 import { apiRequest, serverMessage } from "~/lib/api-client";
+import { StageStrip, type StripStage } from "./stage-strip";
 
 /** `script`: the creator's own words (the outline or the one-text editor), read exactly; the topic is then optional. */
 export type WholeVideoDetails = { title: string; topic: string; format: string; duration: number; language: string; voice: string | null; voiceSpeed: number; script?: string };
-type RunView = { id: string; projectId: string | null; status: string; stageLabel: string; percent: number; error: string | null };
+type RunView = { id: string; projectId: string | null; status: string; stageLabel: string; percent: number; error: string | null; stages?: StripStage[]; remainingSeconds?: number | null };
 
 const POLL_MS = 2000;
 
@@ -68,6 +69,7 @@ export function MakeWholeVideoButton({ details, disabled, valid }: { details: Wh
           <div className="h-2 overflow-hidden rounded bg-slate-800" aria-hidden>
             <div className="h-full bg-brand transition-all" style={{ width: `${run.percent}%` }} />
           </div>
+          {run.stages && run.status !== "completed" ? <StageStrip stages={run.stages} remainingSeconds={run.remainingSeconds ?? null} /> : null}
           {run.error ? <p className="text-red-400">{run.error}</p> : null}
           {run.projectId ? (
             <Link className="text-violet-300 underline" to={run.status === "completed" ? `/projects/${run.projectId}` : "/script"}>

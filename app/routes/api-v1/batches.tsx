@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@remix-run/react";
 import { useState } from "react";
+import { StageStrip, type StripStage } from "~/components/make-video/stage-strip";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { toast } from "~/hooks/use-toast";
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-type Row = { id: string; batchRow: number; title: string; status: string; stageLabel: string; percent: number; error: string | null; projectId: string | null };
+type Row = { id: string; batchRow: number; title: string; status: string; stageLabel: string; percent: number; error: string | null; projectId: string | null; stages?: StripStage[]; remainingSeconds?: number | null };
 type Batch = { id: string; name: string; concurrency: number; createdAt: string; running: boolean; counts: { total: number; queued: number; running: number; completed: number; failed: number; cancelled: number }; rows: Row[] };
 
 const EXAMPLE = "title,topic,format,duration\nHow bees dance,The waggle dance tells other bees where flowers are,9:16,15\nWhy owls turn their heads,Owl necks have 14 vertebrae,9:16,15";
@@ -129,7 +130,7 @@ export default function Batches() {
                     <td className="py-1 pr-2 tabular-nums">{row.batchRow}</td>
                     <td className="py-1 pr-2">{row.projectId && row.status === "completed" ? <Link className="text-violet-300 underline" to={`/projects/${row.projectId}`}>{row.title}</Link> : row.title}</td>
                     <td className={`py-1 pr-2 ${STATUS_CLASS[row.status] ?? ""}`}>
-                      {row.status === "running" ? row.stageLabel : row.status}
+                      {row.status === "running" && row.stages ? <StageStrip stages={row.stages} remainingSeconds={row.remainingSeconds ?? null} compact /> : row.status === "running" ? row.stageLabel : row.status}
                       {row.error ? <span className="block text-xs text-red-300">{row.error}</span> : null}
                     </td>
                     <td className="py-1 tabular-nums">{row.percent}%</td>

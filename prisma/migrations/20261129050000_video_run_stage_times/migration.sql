@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "VideoRun" ADD COLUMN     "stageTimes" JSONB;
