@@ -47,16 +47,16 @@ describe("reuseChunkSeconds", () => {
 });
 
 describe("cutByLength", () => {
-  it("cuts runs of whole scenes of at least the target, the short tail joining the run before", () => {
+  it("cuts runs of whole scenes of at least the target, the short rest a run of its own", () => {
     expect(cutByLength([45, 45, 45, 45, 45, 45], 75)).toEqual([
       { index: 0, fromScene: 0, toScene: 2, fromFrame: 0, frames: 90 },
       { index: 1, fromScene: 2, toScene: 4, fromFrame: 90, frames: 90 },
       { index: 2, fromScene: 4, toScene: 6, fromFrame: 180, frames: 90 },
     ]);
-    // a tail under half the target joins the last run; one at least half of it is a run of its own
     expect(cutByLength([100, 100, 20], 100).map((c) => [c.fromScene, c.toScene])).toEqual([
       [0, 1],
-      [1, 3],
+      [1, 2],
+      [2, 3],
     ]);
     expect(cutByLength([100, 100, 60], 100).map((c) => [c.fromScene, c.toScene])).toEqual([
       [0, 1],
@@ -66,6 +66,7 @@ describe("cutByLength", () => {
     // a video shorter than the target is one chunk; a scene longer than it is a chunk alone
     expect(cutByLength([30, 30], 100)).toEqual([{ index: 0, fromScene: 0, toScene: 2, fromFrame: 0, frames: 60 }]);
     expect(cutByLength([500, 20, 90], 100).map((c) => c.frames)).toEqual([500, 110]);
+    expect(cutByLength([500, 20, 30], 100).map((c) => c.frames)).toEqual([500, 50]);
   });
 
   it("moves no cut before an edited scene, and none at all when its length is kept", () => {

@@ -29,9 +29,10 @@ export function reuseChunkSeconds(options: { reuseSeconds: number; durationSecon
 
 /**
  * Cuts scenes (their frame counts, in order) into runs of whole scenes of at least `targetFrames` each, from the
- * first scene on; a last run shorter than half the target joins the one before it. Unlike cutAtScenes' even shares,
- * a chunk's scenes depend only on the scenes before it and its own: a scene edited to a new length moves the cut
- * only from its own chunk on, and a scene edited at the same length (a new picture, a new caption) moves nothing.
+ * first scene on; what is left at the end (shorter) is the last run. Unlike cutAtScenes' even shares, a chunk's scenes
+ * depend only on its own scenes and the ones before it: a scene edited to a new length moves the cut only from its
+ * own chunk on, a scene edited at the same length (a new picture, a new caption) moves nothing, and a run that
+ * reached the target is final before the scenes after it exist (decision 261 draws it then).
  */
 export function cutByLength(sceneFrames: readonly number[], targetFrames: number): RenderChunk[] {
   const chunks: RenderChunk[] = [];
@@ -40,32 +41,12 @@ export function cutByLength(sceneFrames: readonly number[], targetFrames: number
   let frames = 0;
   for (const [i, sceneFrameCount] of sceneFrames.entries()) {
     frames += sceneFrameCount;
-    if (frames >= targetFrames) {
-      chunks.push({
-        index: chunks.length,
-        fromScene,
-        toScene: i + 1,
-        fromFrame,
-        frames,
-      });
+    if (frames >= targetFrames || i === sceneFrames.length - 1) {
+      chunks.push({ index: chunks.length, fromScene, toScene: i + 1, fromFrame, frames });
       fromScene = i + 1;
       fromFrame += frames;
       frames = 0;
     }
-  }
-  if (fromScene < sceneFrames.length) {
-    const last = chunks.at(-1);
-    if (last && frames < targetFrames / 2) {
-      last.toScene = sceneFrames.length;
-      last.frames += frames;
-    } else
-      chunks.push({
-        index: chunks.length,
-        fromScene,
-        toScene: sceneFrames.length,
-        fromFrame,
-        frames,
-      });
   }
   return chunks;
 }
