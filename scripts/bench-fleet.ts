@@ -12,7 +12,9 @@
 // its own, as on separate machines; printed against the local-folder render with as many workers, as the S3
 // overhead. --repeat=N runs every render N times, in turn (1 worker, 2 workers, S3, then again), and compares the
 // fastest of each. A benchmark, not a test: the figures depend on what else the machine does, so the load average
-// is printed with every render.
+// is printed with every render. --edit: after each local render, the middle scene gets a new picture and the
+// project is rendered again on the same workers, timed the same way: with RENDER_REUSE_CHUNK_SECONDS (decision 260)
+// only the chunk holding that scene is drawn again.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -28,6 +30,7 @@ const LENGTHS = (option("seconds") ?? "60").split(",").map(Number);
 const WORKER_COUNTS = (option("workers") ?? "1,2").split(",").map(Number);
 const REPEAT = Math.max(1, Number(option("repeat") ?? 1));
 const S3_WORKERS = option("s3") === "off" ? 0 : Number(option("s3") ?? 2);
+const EDIT = process.argv.includes("--edit");
 const SIZE = { width: 1920, height: 1080 };
 const SCENE_SECONDS = 5;
 const VOICE_SECONDS = 4.7; // + the 0.3 s pause: 150 frames, 5 s a scene at 30 fps
@@ -48,7 +51,8 @@ process.env.STORAGE = "local";
 const { prisma } = await import("~/core/db.server");
 const { mediaBackend } = await import("~/core/storage.server");
 const { createS3Backend, createS3Client } = await import("~/core/storage/s3.server");
-const { seedRenderableProject } = await import("../tests/fixtures/render-project");
+const { sceneImage, seedRenderableProject } = await import("../tests/fixtures/render-project");
+const { mediaUrl, saveMedia } = await import("~/core/storage.server");
 const { renderVideoWorkflow } = await import("../workflows/render");
 const { taskQueueFor } = await import("../workflows/shared/queue-names");
 const { renderWorkflowId } = await import("../workflows/shared/render");
@@ -234,7 +238,28 @@ async function renderWith(videoSeconds: number, workerCount: number, storage: St
         : `one piece from ${firstStart("renderVideoFast")} s: ${ran("renderVideoFast")} s`;
     const row = await prisma.renderedVideo.findUniqueOrThrow({ where: { id: render.id } });
     const loudness = `${row.loudnessLufs} LUFS / ${row.truePeakDbtp} dBTP`;
-    return { seconds: videoSeconds, workers: workerCount, storage, wall, cpu, chunks, load, detail: `${detail}; ${loudness}; load ${load.toFixed(1)} -> ${os.loadavg()[0]!.toFixed(1)}` };
+    let edited = "";
+    if (EDIT && storage === "local") {
+      // the middle scene's new picture (a new stored file, as regenerating it makes), then the same render again
+      const middle = Math.floor(scenes / 2);
+      const cell = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId }, cellIndex: middle } });
+      const image = await saveMedia({ userId: user.id, projectId, kind: "image", data: await sceneImage(middle + 3), mimeType: "image/png", extension: "png", width: 1280, height: 720 });
+      await prisma.storyboardCell.update({ where: { id: cell.id }, data: { imageFileId: image.id, imageUrl: mediaUrl(image) } });
+      const again = await prisma.renderedVideo.create({ data: { projectId, status: "processing" } });
+      const cpuAgain = treeCpuSeconds(roots);
+      const startedAgain = performance.now();
+      const second = await client.workflow.start(renderVideoWorkflow, {
+        taskQueue,
+        workflowId: renderWorkflowId(projectId),
+        args: [{ renderId: again.id, userId: user.id, projectId, ...SIZE, captions: true }],
+      });
+      await second.result();
+      const wallAgain = (performance.now() - startedAgain) / 1000;
+      const drawn = (await activityRuns(second)).get("renderVideoChunk") ?? [];
+      const parts = drawn.map((r) => (r.closed - r.started).toFixed(1)).join(" + ") || "none: one piece";
+      edited = `; after scene ${middle + 1}'s new picture, rendered again in ${wallAgain.toFixed(1)} s wall, ${(treeCpuSeconds(roots) - cpuAgain).toFixed(1)} CPU s (chunk activities ${parts} s)`;
+    }
+    return { seconds: videoSeconds, workers: workerCount, storage, wall, cpu, chunks, load, detail: `${detail}; ${loudness}${edited}; load ${load.toFixed(1)} -> ${os.loadavg()[0]!.toFixed(1)}` };
   } finally {
     await stopWorkers(workers);
   }

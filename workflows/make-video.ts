@@ -12,6 +12,10 @@
 import {
   ApplicationFailure,
   CancellationScope,
+  ParentClosePolicy,
+  condition,
+  patched,
+  startChild,
   executeChild,
   isCancellation,
   proxyActivities,
@@ -19,6 +23,7 @@ import {
   workflowInfo,
 } from "@temporalio/workflow";
 import type { MakeVideoActivities, MakeVideoPlan } from "./activities/make-video";
+import type { EarlyChunkActivities } from "./activities/render-early-chunks";
 import { generateAllContentWorkflow } from "./scene-media";
 import { backgroundMusicWorkflow, musicTracksWorkflow } from "./music";
 import { renderVideoWorkflow } from "./render";
@@ -48,11 +53,23 @@ import { storyboardWorkflowId } from "./shared/storyboard";
 import { thumbnailWorkflowId, uploadMetadataWorkflowId } from "./shared/thumbnail";
 import type { WebhookEvent } from "./shared/webhooks";
 import { youtubeUploadWorkflowId } from "./shared/youtube-upload";
+import { proxyActivitiesOn } from "./shared/queues";
 
 const acts = proxyActivities<MakeVideoActivities>({
   startToCloseTimeout: "2 minutes",
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumAttempts: 5, nonRetryableErrorTypes: [MAKE_VIDEO_INPUT_ERROR, "SceneMediaMissing"] },
 });
+
+// a render's first chunks drawn while the later scenes' media are made (decision 261): best effort, one attempt a call
+// (the next call, a few seconds on, is the retry; the render draws whatever is missing)
+const { drawReadyChunks } = proxyActivitiesOn<EarlyChunkActivities>("render", {
+  startToCloseTimeout: "1 hour",
+  heartbeatTimeout: "30 seconds",
+  retry: { maximumAttempts: 1 },
+});
+
+/** How long the run waits between two looks for scenes whose chunk can be drawn early. */
+const EARLY_CHUNK_LOOK_MS = 2000;
 
 export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<MakeVideoResult> {
   const ref = { runId: input.runId, userId: input.userId, projectId: input.projectId };
@@ -88,9 +105,12 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
           if (!isCancellation(error)) failed ??= "upload"; // its failure is the upload's
           throw error;
         });
-      const media = script.then(() => tracked("storyboard")).then(() => tracked("media"));
+      const storyboard = script.then(() => tracked("storyboard"));
+      const media = storyboard.then(() => tracked("media"));
       const music = tracked("music");
-      const video = Promise.all([media, music]).then(() => tracked("render")).then(() => tracked("mix"));
+      // runs started before early chunks existed go straight from the media to the render
+      const early = patched("make-video-early-chunks") ? storyboard.then(() => drawChunksEarly(media)) : Promise.resolve();
+      const video = Promise.all([media, music, early]).then(() => tracked("render")).then(() => tracked("mix"));
       const thumbnail = media.then(() => tracked("thumbnail"));
       try {
         await Promise.all([video, thumbnail, metadata]);
@@ -153,6 +173,31 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
         state.startedAt = state.endedAt = null;
       }
       throw error;
+    }
+  }
+
+  /**
+   * While the scene media are made, draws the render's chunks whose scenes are all ready (decision 261), looking
+   * again every few seconds and at once after a chunk was drawn; ends when the media stage ends (after the chunk in
+   * hand). Best effort: a failed look is not the run's failure (the render draws what is missing); a cancellation is.
+   */
+  async function drawChunksEarly(media: Promise<void>): Promise<void> {
+    if (plan!.skip.render || plan!.skip.media) return;
+    let mediaOver = false;
+    media.then(
+      () => (mediaOver = true),
+      () => (mediaOver = true),
+    );
+    while (!mediaOver) {
+      let drew = false;
+      try {
+        const looked = await drawReadyChunks({ ...ref, tuning: input.tuning });
+        if (looked.never) return;
+        drew = looked.drawn > 0;
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+      }
+      if (!drew) await condition(() => mediaOver, EARLY_CHUNK_LOOK_MS);
     }
   }
 

@@ -241,6 +241,12 @@ const EnvSchema = z.object({
    */
   RENDER_CHUNK_MAX_SECONDS: z.coerce.number().min(0).max(36000).default(300),
   /**
+   * A fast render longer than this (seconds) is cut at scene boundaries into chunks of about this length, each kept
+   * under the key of what it draws, so the project's next render draws again only the chunks whose scenes changed
+   * (issue 53, decision 260 measured the default). 0: never cut for that.
+   */
+  RENDER_REUSE_CHUNK_SECONDS: z.coerce.number().min(0).max(36000).default(60),
+  /**
    * Observability (issue 54, decision 208). /metrics on the web server and the worker answers loopback callers
    * without a token; with METRICS_TOKEN set, any caller presenting it as a bearer token (Prometheus on another host).
    */

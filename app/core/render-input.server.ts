@@ -35,10 +35,24 @@ export async function startRenderRow(
   quality?: RenderHeight | null,
   size?: { width: number; height: number },
 ): Promise<RenderWorkflowInput> {
+  const settings = await renderSettingsFor(userId, project, quality, size);
+  const render = await prisma.renderedVideo.create({ data: { projectId: project.id, status: "processing", workflowId: renderWorkflowId(project.id) } });
+  return { renderId: render.id, ...settings };
+}
+
+/**
+ * What startRenderRow's render would be (frame, captions and their style), without its row: the make-video run draws
+ * a render's first chunks before the render starts (decision 261).
+ */
+export async function renderSettingsFor(
+  userId: string,
+  project: Project,
+  quality?: RenderHeight | null,
+  size?: { width: number; height: number },
+): Promise<Omit<RenderWorkflowInput, "renderId">> {
   const format = resolutionValue(project.resolution);
   const height = await renderHeightFor(userId, quality);
   const frame = size ?? videoSizeFor(format, height);
-  const render = await prisma.renderedVideo.create({ data: { projectId: project.id, status: "processing", workflowId: renderWorkflowId(project.id) } });
   const captionStyle = captionStyleFor(format, project);
-  return { renderId: render.id, userId, projectId: project.id, ...frame, captions: captionStyle.preset !== "none", captionStyle };
+  return { userId, projectId: project.id, ...frame, captions: captionStyle.preset !== "none", captionStyle };
 }

@@ -86,8 +86,9 @@ describe("a long render on one worker", () => {
       const facts = await withLocalMediaCopy(file!, (localPath) => probeVideo(localPath));
       expect(facts.video).toMatchObject({ codec: "h264", width: 320, height: 180, frames: FRAMES });
       expect(Math.abs(facts.audio!.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
-      // the parts and the sound were deleted after the join
-      expect(await prisma.mediaFile.count({ where: { projectId, kind: "video" } })).toBe(1);
+      // the sound was deleted after the join; the three chunks are kept for the project's next render (decision 260)
+      expect(await prisma.mediaFile.count({ where: { projectId, kind: "video", renderChunkPart: { is: null } } })).toBe(1);
+      expect(await prisma.renderChunkPart.count({ where: { projectId } })).toBe(3);
     } finally {
       await killWorkerProcess(worker);
     }

@@ -107,8 +107,10 @@ async function expectRightVideo(userId: string, projectId: string, mediaFileId: 
   expect(measured.truePeakDbtp, `${measured.truePeakDbtp} dBTP`).toBeLessThanOrEqual(-1);
   expect(Math.abs(row.loudnessLufs! - measured.integratedLufs)).toBeLessThanOrEqual(0.1);
   expect(Math.abs(row.truePeakDbtp! - measured.truePeakDbtp)).toBeLessThanOrEqual(0.1);
-  // the chunks, the mix and the normalised sound were deleted after the join: the finished video is the project's only one
-  expect(await prisma.mediaFile.count({ where: { projectId, kind: "video" } })).toBe(1);
+  // the mix and the normalised sound were deleted after the join: the finished video is the project's only one, beside
+  // the chunks it keeps for its next render (decision 260), one row each
+  expect(await prisma.mediaFile.count({ where: { projectId, kind: "video", renderChunkPart: { is: null } } })).toBe(1);
+  expect(await prisma.renderChunkPart.count({ where: { projectId } })).toBe(await prisma.mediaFile.count({ where: { projectId, kind: "video", renderChunkPart: { isNot: null } } }));
   await expectBucketMatchesDatabase(userId);
 }
 

@@ -5,7 +5,8 @@
 // chunk takes it), and the join (heavy queue: stream copy of picture and sound, then stored as the render's video).
 // Chunks and the sound travel between workers as stored media files (kind "video", the project's; deleted after
 // the join or when the render fails, and by the leftover sweep if a render dies), so workers on other hosts meet
-// through storage, never through a shared folder.
+// through storage, never through a shared folder. A chunk's picture is kept after the join under the key of what it
+// draws (render-chunk-parts.ts, decision 260): the project's next render takes every unchanged chunk as it is.
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -22,6 +23,8 @@ import { renderChunkProgressSignal, renderSoundProgressSignal, renderWorkflowId,
 import { taskQueueFor } from "../shared/queue-names";
 import { prescaleImage } from "../engine/render-assets";
 import { chunkCountFor, cutAtScenes, joinChunks, renderChunkPicture, renderTimelineSound, type RenderChunk } from "../engine/render-chunks";
+import { cutByLength, reuseChunkSeconds } from "../engine/render-chunk-key";
+import { chunkKeyOf, keepChunkPart, keptChunkFiles, keptChunkPart, pruneChunkParts } from "./render-chunk-parts";
 import { fastRenderDone } from "../engine/render-fast-progress";
 import { withRenderSlot } from "../engine/render-slots";
 import { inputError, loadRenderPlan, planProps, planSeconds, progressReporter, storedEarlier, storeRenderedVideo } from "./render";
@@ -72,6 +75,10 @@ export async function planRenderChunks(given: RenderPlanInput): Promise<RenderCh
   // worker with two slots renders a video long enough in two chunks side by side
   const renderWorkers = (await renderQueuePollers(Context.current().info.taskQueue)) * env.WORKER_RENDERS;
   const count = chunkCountFor({ durationSeconds, scenes: plan.scenes.length, renderWorkers, minSeconds: env.RENDER_CHUNKED_MIN_SECONDS, maxChunkSeconds: env.RENDER_CHUNK_MAX_SECONDS });
+  // chunks kept for the next render (decision 260): cut by length from the first scene on, so an edit moves the cut
+  // only from its own chunk on; as many chunks as the fleet asks at least
+  const length = reuseChunkSeconds({ reuseSeconds: env.RENDER_REUSE_CHUNK_SECONDS, durationSeconds, fleetChunks: count });
+  if (length !== null) return cutByLength(sceneFrames, Math.max(1, Math.round(length * plan.fps)));
   return cutAtScenes(sceneFrames, count);
 }
 
@@ -150,17 +157,52 @@ function pacedProgress<P extends { attempt: number }>(plan: RenderPlan, signal: 
   };
 }
 
-export type RenderedChunk = { chunk: number; mediaFileId: string; frames: number };
+export type RenderedChunk = {
+  chunk: number;
+  mediaFileId: string;
+  frames: number;
+  /** Taken as an earlier render kept it (the same key), not drawn by this render. */
+  reused?: boolean;
+};
 
-/** Renders one chunk's picture (no sound), stores it and returns its file. Safe to retry; any worker may run it. */
+/**
+ * Renders one chunk's picture (no sound), stores it and returns its file. A chunk the project kept from an earlier
+ * render with the same key (the same scenes, drawn the same way) is returned as it is, not drawn again; a chunk
+ * drawn here is kept under its key (decision 260). Safe to retry; any worker may run it.
+ */
 export async function renderVideoChunk(input: { plan: RenderPlanInput; chunk: RenderChunk }): Promise<RenderedChunk> {
   const { chunk } = input;
   const plan = await loadRenderPlan(input.plan);
   const ctx = Context.current();
+  const key = chunkKeyOf(plan, chunk);
+  const kept = await keptChunkPart(plan, key, chunk.frames);
+  if (kept) {
+    // its frames are done: said at once, so the render's one figure counts them
+    await ctx.client.workflow
+      .getHandle(renderWorkflowId(plan.projectId))
+      .signal(renderChunkProgressSignal, { chunk: chunk.index, frames: chunk.frames, attempt: ctx.info.attempt })
+      .catch(() => {});
+    return { chunk: chunk.index, mediaFileId: kept, frames: chunk.frames, reused: true };
+  }
   const reporter = pacedProgress(plan, renderChunkProgressSignal, { chunk: chunk.index, frames: 0 }, { heartbeat: true });
   const abort = new AbortController();
   const onCancel = () => abort.abort();
   ctx.cancellationSignal.addEventListener("abort", onCancel);
+  try {
+    const mediaFileId = await drawChunk(plan, chunk, key, { signal: abort.signal, onFrames: (frames) => reporter.report({ chunk: chunk.index, frames }) });
+    reporter.report({ chunk: chunk.index, frames: chunk.frames }, true);
+    return { chunk: chunk.index, mediaFileId, frames: chunk.frames };
+  } finally {
+    ctx.cancellationSignal.removeEventListener("abort", onCancel);
+    reporter.stop();
+  }
+}
+
+/**
+ * Draws a chunk's picture (no sound) in a render slot, stores it and keeps it under `key` (decision 260); the id of
+ * the kept file. `onFrames` hears how many of its frames are drawn.
+ */
+export async function drawChunk(plan: RenderPlan, chunk: RenderChunk, key: string, options: { signal: AbortSignal; onFrames: (frames: number) => void }): Promise<string> {
   // a folder per chunk and attempt: a chunk retried on the same host never meets what the killed attempt left
   const folder = await attemptFolder(`reelsmith-render-${plan.renderId}-chunk-${chunk.index + 1}`);
   try {
@@ -176,10 +218,8 @@ export async function renderVideoChunk(input: { plan: RenderPlanInput; chunk: Re
           chunk,
           workDir: folder.dir,
           output,
-          signal: abort.signal,
-          onProgress: (p) => {
-            reporter.report({ chunk: chunk.index, frames: Math.min(chunk.frames, Math.floor(done(p) * chunk.frames)) });
-          },
+          signal: options.signal,
+          onProgress: (p) => options.onFrames(Math.min(chunk.frames, Math.floor(done(p) * chunk.frames))),
         });
         const file = await saveMediaFromPath({
           userId: plan.userId,
@@ -192,16 +232,14 @@ export async function renderVideoChunk(input: { plan: RenderPlanInput; chunk: Re
           width: plan.width,
           height: plan.height,
         });
-        reporter.report({ chunk: chunk.index, frames: chunk.frames }, true);
+        const mediaFileId = await keepChunkPart(plan, key, file.id, chunk.frames);
         // render seconds per second of video: a chunk of a fast render (issue 54)
         recordRender("fast-chunk", (performance.now() - chunkStarted) / 1000, chunk.frames / plan.fps);
-        return { chunk: chunk.index, mediaFileId: file.id, frames: chunk.frames };
+        return mediaFileId;
       },
-      { signal: abort.signal },
+      { signal: options.signal },
     );
   } finally {
-    ctx.cancellationSignal.removeEventListener("abort", onCancel);
-    reporter.stop();
     await folder.remove();
   }
 }
@@ -316,6 +354,7 @@ export async function joinRenderChunks(input: { plan: RenderPlanInput; chunks: s
   const earlier = await storedEarlier(plan);
   if (earlier) {
     await discardRenderChunks({ userId: plan.userId, fileIds: parts });
+    await pruneChunkParts(plan.userId, plan.projectId, input.chunks);
     return earlier;
   }
   const ctx = Context.current();
@@ -335,7 +374,9 @@ export async function joinRenderChunks(input: { plan: RenderPlanInput; chunks: s
       plan.fps,
     ).at(-1)!;
     const result = await storeRenderedVideo({ plan, output, engine: "fast", durationInFrames, music: sound.music, loudness: sound.loudness, signal: ctx.cancellationSignal });
+    // the sound goes; the chunks stay for the project's next render, and the ones an earlier render kept go
     await discardRenderChunks({ userId: plan.userId, fileIds: parts });
+    await pruneChunkParts(plan.userId, plan.projectId, input.chunks);
     return result;
   } finally {
     progress.stop();
@@ -343,9 +384,14 @@ export async function joinRenderChunks(input: { plan: RenderPlanInput; chunks: s
   }
 }
 
-/** Deletes a chunked render's parts (after the join, or when the render failed). Missing ones are fine. */
+/**
+ * Deletes a chunked render's parts (after the join, or when the render failed), except the chunks kept for the
+ * project's next render (decision 260: a retry after a failure draws only what is missing). Missing ones are fine.
+ */
 export async function discardRenderChunks(input: { userId: string; fileIds: string[] }): Promise<void> {
+  const kept = await keptChunkFiles(input.fileIds);
   for (const id of input.fileIds) {
+    if (kept.has(id)) continue;
     const file = await findMediaForUser(input.userId, id);
     if (file) await deleteMedia(file);
   }

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import { makeCancelSignal, renderMedia, selectComposition } from "@remotion/renderer";
-import type { Prisma } from "~/generated/prisma/client";
+import type { Prisma, StoryboardCell } from "~/generated/prisma/client";
 import { getEnv } from "~/core/env.server";
 import { prisma } from "~/core/db.server";
 import { canUseMusic } from "~/core/permissions.server";
@@ -130,23 +130,7 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
 
   const transitions = transitionProps(await getTransitions(project.id), cells.length);
   const scenes: RenderPlanScene[] = [];
-  for (const [i, cell] of cells.entries()) {
-    const image = await requireFile(input.userId, cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl), `Scene ${i + 1}'s image`);
-    const audio = await requireFile(input.userId, cell.audioFileId ?? mediaIdFromUrl(cell.audioUrl), `Scene ${i + 1}'s voiceover`);
-    const audioDurationInSeconds = await withLocalMediaCopy(audio, probeDurationSeconds).catch(() => {
-      throw inputError(`Scene ${i + 1}'s voiceover is not a playable audio file. Generate it again on the Storyboard page.`);
-    });
-    const clipFile = cell.clipFileId ? await requireFile(input.userId, cell.clipFileId, `Scene ${i + 1}'s clip`) : null;
-    // a clip's length as stored when it was converted; measured from the file when a row lacks it (both renderers
-    // loop a clip by its length, and the fast one needs it)
-    const clipSeconds = clipFile ? (cell.clipDuration ?? clipFile.durationSeconds ?? (await withLocalMediaCopy(clipFile, probeDurationSeconds).catch(() => null))) : null;
-    if (clipFile && !(clipSeconds && clipSeconds > 0)) throw inputError(`Scene ${i + 1}'s clip is not a playable video file. Upload it again on the Storyboard page.`);
-    // an AI clip is slowed and held to fit its scene, a creator's or stock clip looped (decision 243)
-    const clip = clipFile ? { fileId: clipFile.id, durationInSeconds: clipSeconds!, ...(isAiClip(cell.imageMadeBy) ? { fit: "stretch" as const } : {}) } : undefined;
-    const words = storedWordTimings(cell.wordTimings);
-    const transitionIn = transitions.perScene[i];
-    scenes.push({ imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText, words, ...(clip ? { clip } : {}), ...(transitionIn ? { transitionIn } : {}) });
-  }
+  for (const [i, cell] of cells.entries()) scenes.push(await planScene(input.userId, cell, i, transitions.perScene[i]));
   // Bounded work: the video may not run far past the duration the project was created with.
   const videoSeconds = totalDurationInFrames(scenes.map((s) => s.audioDurationInSeconds), VIDEO_FPS) / VIDEO_FPS;
   if (videoSeconds > renderLengthCapSeconds(project.durationSeconds)) throw inputError(renderTooLongMessage(videoSeconds, project.durationSeconds));
@@ -167,6 +151,27 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
   const renderer = chooseRenderer(plan);
   await recordRendererChoice({ renderId: input.renderId, ...renderer });
   return { ...plan, renderer };
+}
+
+/**
+ * One scene of a render's plan: its image, voiceover (with its measured length), clip, words and transition; a
+ * missing or unplayable file is an input error naming the scene.
+ */
+export async function planScene(userId: string, cell: StoryboardCell, i: number, transitionIn: RenderPlanScene["transitionIn"]): Promise<RenderPlanScene> {
+  const image = await requireFile(userId, cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl), `Scene ${i + 1}'s image`);
+  const audio = await requireFile(userId, cell.audioFileId ?? mediaIdFromUrl(cell.audioUrl), `Scene ${i + 1}'s voiceover`);
+  const audioDurationInSeconds = await withLocalMediaCopy(audio, probeDurationSeconds).catch(() => {
+    throw inputError(`Scene ${i + 1}'s voiceover is not a playable audio file. Generate it again on the Storyboard page.`);
+  });
+  const clipFile = cell.clipFileId ? await requireFile(userId, cell.clipFileId, `Scene ${i + 1}'s clip`) : null;
+  // a clip's length as stored when it was converted; measured from the file when a row lacks it (both renderers
+  // loop a clip by its length, and the fast one needs it)
+  const clipSeconds = clipFile ? (cell.clipDuration ?? clipFile.durationSeconds ?? (await withLocalMediaCopy(clipFile, probeDurationSeconds).catch(() => null))) : null;
+  if (clipFile && !(clipSeconds && clipSeconds > 0)) throw inputError(`Scene ${i + 1}'s clip is not a playable video file. Upload it again on the Storyboard page.`);
+  // an AI clip is slowed and held to fit its scene, a creator's or stock clip looped (decision 243)
+  const clip = clipFile ? { fileId: clipFile.id, durationInSeconds: clipSeconds!, ...(isAiClip(cell.imageMadeBy) ? { fit: "stretch" as const } : {}) } : undefined;
+  const words = storedWordTimings(cell.wordTimings);
+  return { imageFileId: image.id, audioFileId: audio.id, audioDurationInSeconds, text: cell.voiceoverText, words, ...(clip ? { clip } : {}), ...(transitionIn ? { transitionIn } : {}) };
 }
 
 /**

@@ -109,14 +109,16 @@ export async function removePartialMedia(options: { now?: number; graceMs?: numb
 
 /**
  * Stored videos no rendered-video row points to (a render stored its file, then died before recording it; the
- * retry rendered again; a chunked render's parts left by a render that died), older than the grace period:
+ * retry rendered again; a chunked render's parts left by a render that died; not the chunks a project keeps for its
+ * next render, decision 260), older than the grace period:
  * deleted with their rows. A project's files are left alone while one of its renders is processing (a long
  * chunked render's finished parts wait there for the join, decision 156).
  */
 export async function removeUnrecordedVideos(options: { now?: number; graceMs?: number } = {}): Promise<string[]> {
   const cutoff = new Date((options.now ?? Date.now()) - (options.graceMs ?? LEFTOVER_GRACE_MS));
   const files = await prisma.mediaFile.findMany({
-    where: { kind: "video", createdAt: { lt: cutoff }, OR: [{ projectId: null }, { project: { videos: { none: { status: "processing" } } } }] },
+    // a render chunk kept for the project's next render (decision 260) is recorded there, not on a video row
+    where: { kind: "video", createdAt: { lt: cutoff }, renderChunkPart: { is: null }, OR: [{ projectId: null }, { project: { videos: { none: { status: "processing" } } } }] },
     select: { id: true },
   });
   if (files.length === 0) return [];
