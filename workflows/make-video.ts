@@ -12,10 +12,8 @@
 import {
   ApplicationFailure,
   CancellationScope,
-  ParentClosePolicy,
   condition,
   patched,
-  startChild,
   executeChild,
   isCancellation,
   proxyActivities,
