@@ -16,6 +16,11 @@ import { startApiV1Server } from "../support/api-v1-server";
 import { createTestUser } from "../support/auth";
 import { startTestWorker } from "../support/temporal";
 
+// Cloud-like waits for the offline providers (decision 255): each script chunk, picture, voiceover and the music
+// answer 1.5 s later, so the stages that overlap stay side by side for longer than a poll (on a quiet machine a 10 s
+// Short's music was done within one 400 ms poll, and no read saw it beside the script).
+process.env.FAKE_PROVIDER_LATENCY_MS = "1500";
+
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL("../../bin/reelsmith.mjs", import.meta.url));
 let stopWorker: () => Promise<void>;

@@ -21,6 +21,11 @@ import { apiV1TypeScript } from "../support/api-v1-types";
 import { createTestUser } from "../support/auth";
 import { startTestWorker } from "../support/temporal";
 
+// Cloud-like waits for the offline providers (decision 255): each script chunk, picture, voiceover and the music
+// answer 1.5 s later, so the stages that overlap stay side by side for longer than a poll (on a quiet machine a 10 s
+// Short's music was done within one 400 ms poll, and no read saw it beside the script).
+process.env.FAKE_PROVIDER_LATENCY_MS = "1500";
+
 // the token owner's webhook receiver is on this machine's loopback: allowed by the operator's setting, deliberately
 // (decision 196; without it a creator's loopback receiver is refused)
 vi.hoisted(() => {
