@@ -54,6 +54,13 @@ describe("offline illustrations: subjects from the scene's words", () => {
     expect(pickSceneSubjects("Beer is brewed from barley, hops and water.", "beer, barley, hops").main).toBe("beer-mug");
   });
 
+  it("reads 'pump' as the verb it mostly is in narration (no fuel pump for an octopus's hearts)", () => {
+    const hearts = pickSceneSubjects("Three hearts? Really? An octopus has three hearts that pump blue blood.", "octopus, hearts, blood");
+    expect(hearts.main).toBe("octopus");
+    expect([hearts.main, ...hearts.related]).not.toContain("fuel-pump");
+    expect(pickSceneSubjects("Fuel prices rose again this week.", "fuel, gas station").main).toBe("fuel-pump");
+  });
+
   it("ignores the style words of prompts (no camera for 'photograph', no bulb for 'light')", () => {
     const { main, related } = pickSceneSubjects("", "cinematic photograph, soft natural light, wide 16:9 frame, watercolor illustration, golden hour");
     expect([main, ...related]).toEqual([undefined]);

@@ -46,6 +46,8 @@ const IGNORED = new Set(
     "view background foreground composition portrait landscape-format colorful vibrant beautiful stunning amazing incredible " +
     "interesting important simple easy quick real true whole full short long high low different same special certain own able " +
     "curious wrap wraps wrapped place places thank thanks " +
+    // verbs of narration that name an emoji by accident ("hearts pump blood" drew a fuel pump; "fuel" still finds it)
+    "pump pumps pumped pumping " +
     "face faces button sign symbol mark left right crossed cross pointing direction directions hand hands " +
     "zero two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen " +
     "nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion"
