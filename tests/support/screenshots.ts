@@ -46,7 +46,7 @@ export async function shootBoth(page: Page, name: string): Promise<string[]> {
 export async function settled(page: Page): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await page.evaluate(() => {
+      const inPage = page.evaluate(() => {
         const frames = (n: number) =>
           new Promise<void>((resolve) => {
             const step = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => step(left - 1)));
@@ -60,6 +60,10 @@ export async function settled(page: Page): Promise<void> {
         };
         return Promise.race([calm(), new Promise<void>((resolve) => setTimeout(resolve, 3000))]);
       });
+      // a page without JavaScript (javaScriptEnabled: false) runs no frames and no timers, so its in-page wait never
+      // ends: bounded here as well (it hung the storyboard's no-JavaScript phone shot until the test's time ran out)
+      const outcome = await Promise.race([inPage.then(() => "settled" as const), new Promise<"bounded">((resolve) => setTimeout(() => resolve("bounded"), 3500))]);
+      if (outcome === "bounded") inPage.catch(() => undefined);
       return;
     } catch (e) {
       if (attempt >= 3 || !/Execution context was destroyed|navigat/i.test(String(e))) throw e;
