@@ -5,8 +5,7 @@ import { PAUSE_BETWEEN_SCENES_SECONDS, planNarration } from "~/lib/narration";
 import { VIDEO_FPS } from "../../app/lib/timeline/timing";
 import { sceneCountFor } from "~/lib/storyboard";
 import { resolutionValue } from "~/lib/video-format";
-import { narrationOf, speakingRateOf, type SpeakingRate } from "~/providers/speech/speaking-rate.server";
-import { clockedNarrationOf } from "~/providers/speech/phoneme-clock.server";
+import { narrationOf, speakingRateOf } from "~/providers/speech/speaking-rate.server";
 import { speechRateFactor } from "~/lib/voice-speed";
 import { voiceForProject } from "./storyboard";
 import { proofreadText } from "~/providers/text/scenes";
@@ -75,17 +74,10 @@ function streamProgressTo(phase: ScriptStreamed["phase"], chunkIndex: number | u
 /** A script whose measured narration is within this share of its planned length is not rewritten. */
 export const FIT_TOLERANCE = 0.02;
 /**
- * The same when drafts are timed by the voice's phoneme clock (decision 258): a draft costs milliseconds, so the fit
- * aims closer, leaving the clock's own error (a few per cent against the real voice) the room up to the 5 % the
- * narration promises (decision 111).
- */
-export const CLOCK_FIT_TOLERANCE = 0.01;
-/**
  * Rewrites the offline writer gets to come closer (the closest of all is kept), and the words the voice may speak
  * to time them all (a long script is timed on a sample of about TIMING_SAMPLE_WORDS, so it gets one): two scripts
  * of the same word count read up to 15 % apart, so a Short needs several draws to land within a few per cent,
- * while a long script averages out in one or two (decision 111). Drafts timed by the clock speak no words, so
- * only the rewrite count bounds them.
+ * while a long script averages out in one or two (decision 111).
  */
 export const MAX_FIT_REWRITES = 10;
 export const FIT_REWRITE_WORD_BUDGET = 2500;
@@ -129,10 +121,9 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
     },
 
     /**
-     * Times an offline script by the phoneme clock of the offline voice that will read it (decision 258; by the
-     * voice itself, speaking every scene, where the voice has no clock) and, when its narration is off the planned
-     * length by more than CLOCK_FIT_TOLERANCE (FIT_TOLERANCE when spoken), has the offline writer write it again
-     * with the word count corrected by what was measured (up to MAX_FIT_REWRITES times; the closest is kept). A model's script, or a cloud voice,
+     * Times an offline script with the offline voice that will read it and, when its narration is off the planned
+     * length by more than FIT_TOLERANCE, has the offline writer write it again with the word count corrected by
+     * what was measured (up to MAX_FIT_REWRITES times; the closest is kept). A model's script, or a cloud voice,
      * is left as it is: rewriting would spend the creator's credits (docs/decisions/111).
      */
     async fitScriptToTime(input: {
@@ -150,29 +141,14 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
     }): Promise<ScriptFit> {
       return withHeartbeat(async () => {
         const text = await deps.textProviderFor(input.userId);
-        const { sceneCount, speech, voiceId, speed, rate } = await narrationPlanFor(input.projectId, input.userId, input.durationSeconds, input.speed);
+        const { sceneCount, speech, voiceId, speed } = await narrationPlanFor(input.projectId, input.userId, input.durationSeconds, input.speed);
         if (text.source !== "offline" || speech.source !== "offline") return { chunks: input.chunks, rewrites: 0 };
         // The video's length as the timeline will make it: each scene's speech plus its pause and half a frame of
         // rounding. Voice speed scales the audio, not the words: the measured speech is at speed 1.
         const perScene = PAUSE_BETWEEN_SCENES_SECONDS + 0.5 / VIDEO_FPS;
-        // drafts are timed by the voice's phoneme clock (milliseconds); by the voice itself only where it has none
-        let clock: SpeakingRate["clock"] = rate.clock;
-        const tolerance = () => (clock ? CLOCK_FIT_TOLERANCE : FIT_TOLERANCE);
-        const timeDraft = async (script: string) => {
-          if (clock) {
-            try {
-              const clocked = await clockedNarrationOf(clock, voiceId, script, sceneCount);
-              return clocked && { ...clocked, spokenWords: 0 };
-            } catch {
-              // eSpeak NG gone since the voice was calibrated: the voice times this draft and the rest
-              clock = undefined;
-            }
-          }
-          return narrationOf(speech, voiceId, script, sceneCount);
-        };
         const measure = async (chunks: string[]) => {
           const script = proofreadText(chunks.map((c) => c.trim()).join("\n\n"));
-          const narration = await timeDraft(script);
+          const narration = await narrationOf(speech, voiceId, script, sceneCount);
           if (!narration) return undefined;
           const speechSeconds = narration.speechSeconds / speed;
           return {
@@ -196,7 +172,7 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
         let spoken = 0;
         const tell = () => signalOwnWorkflow(scriptFitDraftSignal, { draft: rewrites, maxRewrites: MAX_FIT_REWRITES, bestSeconds: best.videoSeconds, plannedSeconds: input.durationSeconds });
         tell();
-        while (Math.abs(offBy(best)) > tolerance() && rewrites < MAX_FIT_REWRITES && spoken + latest.spokenWords <= FIT_REWRITE_WORD_BUDGET) {
+        while (Math.abs(offBy(best)) > FIT_TOLERANCE && rewrites < MAX_FIT_REWRITES && spoken + latest.spokenWords <= FIT_REWRITE_WORD_BUDGET) {
           // the words this voice needs for the speech the video has room for
           const words = Math.max(1, Math.round((pooledWords / pooledSpeech) * (input.durationSeconds - latest.pauseSeconds)));
           rewrites++;
