@@ -6,7 +6,8 @@ import tsconfigPaths from "vite-tsconfig-paths";
 //   integration  real PostgreSQL (a fresh database per test file) and a real Temporal dev server
 //   security     tests/security: issue 20's findings, each proven (real PostgreSQL and Temporal)
 //   e2e          Chromium (playwright-core) against the built app
-// files npm test runs elsewhere (scripts/test.mjs puts the longest integration files in the other lane): vitest's
+
+// files npm test runs elsewhere (scripts/test.mjs puts three long integration files in the other lane): vitest's
 // --exclude does not reach a project's own exclude list
 const excluded = process.env.TEST_EXCLUDE?.split(",").filter(Boolean) ?? [];
 
@@ -34,8 +35,9 @@ export default defineConfig({
           setupFiles: ["tests/support/integration-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // two cores: one file at a time keeps workers and renders from starving each other
-          fileParallelism: false,
+          // npm test runs two files at a time beside the browser tests (scripts/test.mjs: TEST_INTEGRATION_AT_ONCE);
+          // by hand, one at a time
+          fileParallelism: Number(process.env.TEST_INTEGRATION_AT_ONCE ?? 1) > 1,
         },
       },
       {
@@ -48,7 +50,9 @@ export default defineConfig({
           setupFiles: ["tests/support/integration-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // npm test runs two files at a time (each has its own database and task queue, as the integration files);
+          // by hand, one at a time
+          fileParallelism: Number(process.env.TEST_INTEGRATION_AT_ONCE ?? 1) > 1,
         },
       },
       {

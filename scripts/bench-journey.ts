@@ -19,7 +19,8 @@ import { runJourney } from "./lib/journey-stages";
 
 const TITLE = "Why the Sea Is Salty";
 const TOPIC = "Where the salt in the oceans comes from: rivers, rocks, volcanoes and vents on the sea floor";
-const SECONDS = 60;
+// `-- --seconds=N` times a shorter or longer video (the done-when figure is 60 s)
+const SECONDS = Number(process.argv.find((a) => a.startsWith("--seconds="))?.slice(10) ?? 60);
 const PIPELINE = process.argv.slice(2).includes("pipeline");
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-bench-journey-"));

@@ -1,11 +1,13 @@
 // npm run bench:pages: Lighthouse (mobile, its default simulated throttling) against the built app, for the
-// landing page, /create, /storyboard with scenes and /render with a rendered video; prints performance,
+// landing page, /create, /storyboard with scenes and /render with a rendered video, and round 4's pages with their
+// content (tests/fixtures/pages-content.ts): /channels, a channel's calendar and kit, /batches with two batches, a
+// video's Shorts and versions page with one of each, and the owner's /settings/operations; prints performance,
 // accessibility, best practices, SEO, the largest contentful paint and the bytes sent (issue 36, decision 134).
 // The app is started the way the browser tests start it (scripts/lib/test-app.mjs: the built web server and a
 // worker against a fresh database, on TEST_PG_PORT / TEST_TEMPORAL_PORT / E2E_PORT). The signed-in pages are
 // measured with a session cookie made by the session module; the project is seeded like the render tests'.
 // BENCH_PAGES_RUNS runs per page (default 3; the median run by performance is printed), BENCH_PAGES_ONLY a
-// comma-separated list of the paths to measure (say "/create,/storyboard"; default all four), CHROMIUM_PATH the
+// comma-separated list of the pages to measure, by route (say "/create,/channels/:id"; default all), CHROMIUM_PATH the
 // browser (default /usr/bin/chromium), BENCH_PAGES_REPORTS a folder for each run's full Lighthouse report (JSON).
 // A benchmark, not a test: Lighthouse's simulation scales with the machine's load, so on a shared machine run it
 // under the shared lock (flock /tmp/reelsmith-heavy.lock ...), on ports of its own (TEST_PG_PORT, E2E_PORT...).
@@ -105,6 +107,7 @@ try {
   const { createSession } = await import("~/server/session.server");
   const { mediaUrl, saveMedia } = await import("~/core/storage.server");
   const { seedRenderableProject } = await import("../tests/fixtures/render-project");
+  const { seedBatches, seedChannelWeek } = await import("../tests/fixtures/pages-content");
 
   // A creator with a six-scene project, its images and voiceovers, and one finished render.
   const user = await prisma.user.create({ data: { email: `bench-pages-${Date.now()}@example.com`, name: "Bench Pages" } });
@@ -115,18 +118,37 @@ try {
     data: { projectId, status: "completed", videoUrl: mediaUrl(video), mediaFileId: video.id, width: 1280, height: 720, durationSeconds: 4, completedAt: new Date() },
   });
 
+  // round 4's pages: a Short and a Spanish version made by the app (as the page's buttons make them), a channel with
+  // three weeks of calendar, two batches; the Operations page as the owner (OWNER_EMAIL of the test app)
+  const made = async (what: string, body: unknown) => {
+    const res = await fetch(`${base}/api/projects/${projectId}/${what}`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`POST ${what}: ${res.status} ${await res.text()}`);
+  };
+  await made("shorts", { fromScene: 0, toScene: 2 });
+  await made("versions", { language: "es", voiceovers: false });
+  const { channelId } = await seedChannelWeek({ userId: user.id, name: "Salt and Sea", projectId });
+  await seedBatches({ userId: user.id });
+  const owner = await prisma.user.upsert({ where: { email: process.env.E2E_OWNER_EMAIL ?? "owner@reelsmith.test" }, create: { email: process.env.E2E_OWNER_EMAIL ?? "owner@reelsmith.test", name: "Bench Owner" }, update: {} });
+  const ownerCookie = (await createSession(owner.id, { secure: false })).split(";")[0]!;
+
   chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
-  const pages: [string, string, string | null][] = [
-    ["landing (signed out)", "/", null],
-    ["/create", "/create", cookie],
-    ["/storyboard (6 scenes)", "/storyboard", cookie],
-    ["/render (1 video)", "/render", cookie],
+  // [name, route (what BENCH_PAGES_ONLY names), path, session cookie]
+  const pages: [string, string, string, string | null][] = [
+    ["landing (signed out)", "/", "/", null],
+    ["/create", "/create", "/create", cookie],
+    ["/storyboard (6 scenes)", "/storyboard", "/storyboard", cookie],
+    ["/render (1 video)", "/render", "/render", cookie],
+    ["/channels (1 channel)", "/channels", "/channels", cookie],
+    ["/channels/:id (3 weeks)", "/channels/:id", `/channels/${channelId}`, cookie],
+    ["/batches (2 batches)", "/batches", "/batches", cookie],
+    ["/projects/:id/outputs", "/projects/:id/outputs", `/projects/${projectId}/outputs`, cookie],
+    ["/settings/operations", "/settings/operations", "/settings/operations", ownerCookie],
   ];
   console.log(`\nLighthouse ${LIGHTHOUSE_VERSION}, mobile, simulated throttling; ${RUNS} run(s) per page, the median by performance:`);
   console.log(`${"page".padEnd(24)} ${"perf".padStart(4)} ${"a11y".padStart(4)} ${"bp".padStart(4)} ${"seo".padStart(4)} ${"LCP".padStart(7)} ${"FCP".padStart(7)} ${"TBT".padStart(6)} ${"CLS".padStart(5)} ${"sent".padStart(8)} ${"of it JS".padStart(8)}  runs (perf)`);
   const failures: string[] = [];
   const benchmarkIndexes: number[] = [];
-  for (const [name, pathname, pageCookie] of pages.filter(([, p]) => !ONLY || ONLY.includes(p))) {
+  for (const [name, , pathname, pageCookie] of pages.filter(([, route]) => !ONLY || ONLY.includes(route))) {
     const runs: PageResult[] = [];
     for (let i = 0; i < RUNS; i++) runs.push(await measureWithRetry(`${base}${pathname}`, pageCookie));
     benchmarkIndexes.push(...runs.map((x) => x.benchmarkIndex));

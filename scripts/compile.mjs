@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { ROOT } from "./lib/paths.mjs";
+import { writeWorkflowBundle } from "./lib/workflow-bundle.mjs";
 
 export const DIST = path.join(ROOT, "dist");
 
@@ -71,14 +72,6 @@ for (const output of Object.values(result.metafile.outputs)) {
 }
 fs.writeFileSync(path.join(DIST, "packages.json"), `${JSON.stringify([...external].sort(), null, 2)}\n`);
 
-// the same interceptor modules the worker names when it bundles the sources itself (workflows/observability/worker-telemetry.ts)
-const { bundleWorkflowCode } = await import("@temporalio/worker");
-const require = createRequire(path.join(ROOT, "package.json"));
-const { code } = await bundleWorkflowCode({
-  workflowsPath: path.join(ROOT, "workflows/index.ts"),
-  workflowInterceptorModules: [require.resolve("@temporalio/interceptors-opentelemetry/lib/workflow-interceptors")],
-  logger: { trace() {}, debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m), log() {} },
-});
-fs.writeFileSync(path.join(DIST, "workflow-bundle.js"), code);
+await writeWorkflowBundle("workflows/index.ts", path.join(DIST, "workflow-bundle.js"));
 
 console.log(`compiled the web server and the worker to ${path.relative(process.cwd(), DIST) || "."}/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);

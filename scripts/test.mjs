@@ -1,8 +1,8 @@
 // npm test: the whole suite, with its own set-up. Installs what is missing (npm packages, Chromium and
 // ffmpeg, the Temporal CLI), then runs typecheck, lint and db:check, the unit tests (against a real PostgreSQL and
-// a real Temporal dev server) and the app's build side by side, then two lanes side by side: integration and
-// security, and the browser tests against the built app followed by the fleet journey and the longest integration
-// files.
+// a real Temporal dev server) and the app's build side by side, then two lanes side by side: the integration files
+// (two at a time), and the browser tests against the built app followed by the fleet journey, the security files and
+// four integration files (three long ones and a memory measurement).
 //   npm test                      everything
 //   npm test -- unit integration  only these steps (typecheck lint dbcheck unit integration security e2e fleet)
 //   npm test -- integration script  ...and only the test files whose path contains "script"
@@ -15,7 +15,7 @@ import { ensureDependencies } from "./lib/dependencies.mjs";
 import { ensureSupportedNode } from "./lib/node-runtime.mjs";
 import { ensureSystemPackages } from "./lib/system-packages.mjs";
 import { ensureTestVoice } from "./lib/voices.mjs";
-import { DATA_DIR, ROOT } from "./lib/paths.mjs";
+import { DATA_DIR, MACHINE_CACHE, ROOT } from "./lib/paths.mjs";
 import { logger } from "./lib/log.mjs";
 import { stopChildren } from "./lib/processes.mjs";
 
@@ -28,28 +28,37 @@ const steps = asked.length ? asked : ALL_STEPS;
 const fileFilters = process.argv.slice(2).filter((a) => !ALL_STEPS.includes(a));
 const timings = [];
 /**
- * The integration files run after the browser tests, beside the server lane (see splitIntegration below): chosen by
- * their length so that the two lanes end together (stop 48's clean run: 1,326 s against 1,157 s before batches moved).
- * Stop 57's clean run (issue 55): server lane 2,378 s (integration 2,222, security 156), browser lane 2,037 s (e2e
- * 1,334, fleet 157, these first three 546), then e2e trimmed by some 180 s; channels (109 s), generate-all-240 (93)
- * and shorts-five-minutes (56), with vitest's 2-3 s per file, moved here: about 2,110 s against 2,120.
+ * Integration files at a time in the server lane (issue 55's suite time): most of a file's wall time is waiting (on
+ * workflows, timers, provider fakes' latency), so one at a time left a core idle beside the browser lane. Measured on
+ * 8 files alone: 303 s one at a time (48 % of the two cores busy), 191 s two at a time (73 %). Each file has its own
+ * database, data folder and task queue, so two never meet. TEST_LANES=1 runs one at a time.
+ */
+const INTEGRATION_AT_ONCE = Math.max(1, Number(process.env.TEST_INTEGRATION_AT_ONCE ?? (process.env.TEST_LANES === "1" ? 1 : 2)));
+/**
+ * Two integration files go at the end of the browser lane (one at a time) when both lanes run whole, so that the two
+ * lanes end about together (decision 272; stop 60's clean run: browser lane 1,922 s, server lane 1,650 s with
+ * batches and shorts-five-minutes in the tail, 116 s of it, so they went back to the server lane, decision 273). The
+ * files never meet: each has its own database, data folder and task queue.
  */
 const BROWSER_LANE_INTEGRATION = [
   "tests/integration/render-long.integration.test.ts",
-  "tests/integration/narration-length.integration.test.ts",
-  "tests/integration/batches.integration.test.ts",
-  "tests/integration/channels.integration.test.ts",
-  "tests/integration/generate-all-240.integration.test.ts",
-  "tests/integration/shorts-five-minutes.integration.test.ts",
+  // it measures the web process's memory through a 500 MB upload (decision 199: 48-51 MB alone, bound 64): beside
+  // another integration file on busy cores it read 73 MB (the first run of decision 272), so it goes where files run
+  // one at a time
+  "tests/integration/scene-upload-memory.integration.test.ts",
 ];
 const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
 // the browser tests' screenshots of every screen (issue 25): one folder per run, printed at the end
 const screenshotsDir = path.join(DATA_DIR, "screenshots", new Date().toISOString().replace(/[:.]/g, "-"));
 // one folder per run: two runs on one machine (two checkouts, or helpers) do not mix their reports
 const reportsDir = path.join(DATA_DIR, "test-reports", String(process.pid));
+const workflowBundleDir = path.join(DATA_DIR, "test-bundles", String(process.pid));
+// each offline voice's pace, measured by the first test file that needs it and read by the rest (decision 273)
+const voiceMeasurementsDir = path.join(DATA_DIR, "test-voice-measurements", String(process.pid));
+process.env.TEST_VOICE_MEASUREMENTS_DIR ??= voiceMeasurementsDir;
 
-/** The slowest test files of this run, from the vitest JSON reports: [seconds, project, file]. */
-function slowestFiles(count) {
+/** Every test file of this run, slowest first, from the vitest JSON reports: [seconds, project, file]. */
+function testFileTimes() {
   if (!fs.existsSync(reportsDir)) return [];
   const files = [];
   for (const report of fs.readdirSync(reportsDir)) {
@@ -60,7 +69,7 @@ function slowestFiles(count) {
       // a report cut short by a failed run: the others still count
     }
   }
-  return files.sort((a, b) => b[0] - a[0]).slice(0, count);
+  return files.sort((a, b) => b[0] - a[0]);
 }
 
 /**
@@ -139,6 +148,8 @@ async function cleanup() {
   await app?.stop().catch(() => {});
   await servers?.stop().catch(() => {});
   await stopChildren(5000);
+  fs.rmSync(workflowBundleDir, { recursive: true, force: true });
+  fs.rmSync(voiceMeasurementsDir, { recursive: true, force: true });
 }
 // Ctrl-C, or CI's timeout stopping the job: the test Postgres, Temporal and app are stopped, not left running
 process.on("SIGINT", () => cleanup().then(() => process.exit(130)));
@@ -163,7 +174,12 @@ try {
 
   const checks = async () => {
     if (steps.includes("typecheck")) await run("typecheck", bin("tsc"), ["--noEmit"]);
-    if (steps.includes("lint")) await run("lint", bin("eslint"), [".", "--max-warnings", "0"]);
+    // ESLint's cache in the machine's cache, by content (a fresh clone's files all have new times): a run lints only
+    // the files changed since the last one (12 s of a core down to about 1 s when little changed)
+    if (steps.includes("lint")) {
+      fs.mkdirSync(MACHINE_CACHE, { recursive: true });
+      await run("lint", bin("eslint"), [".", "--max-warnings", "0", "--cache", "--cache-strategy", "content", "--cache-location", path.join(MACHINE_CACHE, "eslint-cache")]);
+    }
     if (steps.includes("dbcheck")) await run("db:check", process.execPath, ["scripts/db.mjs", "check"]);
   };
   const startServers = async () => {
@@ -176,12 +192,13 @@ try {
   };
   // each project also writes a JSON report, from which the slowest test files are printed at the end (issue 34)
   // `name` names the step and its report; `args` are the file filters; `exclude` files to leave out
-  const vitest = (project, options, { name = project, args = fileFilters, exclude = [] } = {}) =>
+  // `atOnce` files at a time (the project's config allows more than one only for integration)
+  const vitest = (project, options, { name = project, args = fileFilters, atOnce = 1, exclude = [] } = {}) =>
     run(
       name,
       bin("vitest"),
-      ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(reportsDir, `${name}.json`)}`, ...args],
-      { ...servers.env, NODE_ENV: "test", SCREENSHOTS_DIR: screenshotsDir, TEST_EXCLUDE: exclude.join(",") },
+      ["run", "--project", project, ...(atOnce > 1 ? [`--maxWorkers=${atOnce}`] : []), "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(reportsDir, `${name}.json`)}`, ...args],
+      { ...servers.env, NODE_ENV: "test", SCREENSHOTS_DIR: screenshotsDir, TEST_INTEGRATION_AT_ONCE: String(atOnce), TEST_EXCLUDE: exclude.join(",") },
       options,
     );
   // built once before the lanes: the browser tests serve it and the drills start it (tests/support/drill-stack.ts); in
@@ -196,9 +213,21 @@ try {
   // build (15 s). One after the other they took 121 s of the suite, with a core idle most of it. Each of the three
   // runs whole, and a failure in any of them stops the run before the lanes, as before. TEST_LANES=1 keeps them in
   // turn (one output at a time).
+  // the workflows bundled once for every test worker of this run (tests/support/temporal.ts testWorkflowBundle)
+  const bundleWorkflows = async () => {
+    if (!needsServers) return;
+    const t0 = performance.now();
+    const { writeWorkflowBundle } = await import("./lib/workflow-bundle.mjs");
+    await writeWorkflowBundle("workflows/index.ts", path.join(workflowBundleDir, "workflows.js"));
+    await writeWorkflowBundle("workflows/render.ts", path.join(workflowBundleDir, "render.js"));
+    process.env.TEST_WORKFLOW_BUNDLE_DIR = workflowBundleDir;
+    timings.push(["bundles", (performance.now() - t0) / 1000]);
+  };
   const unit = async () => {
-    await startServers();
-    if (steps.includes("unit")) await vitest("unit");
+    await Promise.all([startServers(), bundleWorkflows()]);
+    // two at a time: the checks end well before the unit tests, and vitest's default (one worker on two cores)
+    // left the second core idle for the rest of them
+    if (steps.includes("unit")) await vitest("unit", {}, { atOnce: 2 });
   };
   if (process.env.TEST_LANES === "1") {
     await checks();
@@ -209,8 +238,8 @@ try {
     const failures = results.flatMap((r) => (r.status === "rejected" ? [r.reason?.message ?? String(r.reason)] : []));
     if (failures.length) throw new Error(failures.join("; "));
   }
-  // Two lanes at once (issue 34's test time): the server-side files (integration, then security) and the browser
-  // tests (e2e, then the fleet journey). Each integration file has its own database and task queue, the e2e app its
+  // Two lanes at once (issue 34's test time): the integration files, and the browser tests (then the fleet journey
+  // and the security files). Each integration file has its own database and task queue, the e2e app its
   // own, and the fleet journey its own servers on other ports, so the lanes never meet; run one after the other,
   // the two cores sat half idle while files waited on workflows and pages. TEST_LANES=1 runs them in turn (to read
   // one lane's output without the other's, or on a one-core machine).
@@ -227,14 +256,11 @@ try {
   // cores, and the tests' progress texts and timings were written for renders taken one at a time; the two-slot
   // default is covered by render-chunks-one-worker and measured by the benchmarks, which run the default.
   process.env.WORKER_RENDERS ??= "1";
-  // The longest integration files go at the end of the browser lane when both lanes run whole, so that the lanes
-  // take about as long (issue 34's test time; clean-clone CI at 8541d36: server lane 1,706 s, browser lane 1,074 s,
-  // these files 330 s of the first). Each integration file has its own database, data folder and task queue, so
-  // the two vitest runs never meet.
+  // The server lane: the integration files, two at a time. The browser lane: the browser tests, the fleet journey, the
+  // security files and the four integration files above.
   const splitIntegration = process.env.TEST_LANES !== "1" && !fileFilters.length && steps.includes("integration") && (steps.includes("e2e") || steps.includes("fleet"));
   const serverLane = async () => {
-    if (steps.includes("integration")) await vitest("integration", { nice: laneNice }, { exclude: splitIntegration ? BROWSER_LANE_INTEGRATION : [] });
-    if (steps.includes("security")) await vitest("security", { nice: laneNice });
+    if (steps.includes("integration")) await vitest("integration", { nice: laneNice }, { atOnce: INTEGRATION_AT_ONCE, exclude: splitIntegration ? BROWSER_LANE_INTEGRATION : [] });
   };
   const browserLane = async () => {
     if (steps.includes("e2e")) {
@@ -246,6 +272,8 @@ try {
       });
     }
     if (steps.includes("fleet")) await fleetJourney();
+    // two files at a time: a third of the step was each file's set-up (its database, its worker), waited in turn
+    if (steps.includes("security")) await vitest("security", { nice: laneNice }, { atOnce: 2 });
     if (splitIntegration) await vitest("integration", { nice: laneNice }, { name: "integration-tail", args: BROWSER_LANE_INTEGRATION });
   };
   if (process.env.TEST_LANES === "1") {
@@ -267,9 +295,13 @@ fs.mkdirSync(DATA_DIR, { recursive: true });
 log.info("timings:");
 for (const [name, seconds] of timings) log.info(`  ${name.padEnd(12)} ${seconds.toFixed(1)} s`);
 log.info(`  ${"total".padEnd(12)} ${total.toFixed(1)} s`);
-const slowest = slowestFiles(10);
+// every file's time, kept after the reports go: where the next cut of the suite's time should look
+const timingsFile = path.join(DATA_DIR, "test-timings.txt");
+const fileTimes = testFileTimes();
+fs.writeFileSync(timingsFile, fileTimes.map(([seconds, project, file]) => `${seconds.toFixed(1).padStart(7)} s  ${project.padEnd(16)} ${file}`).join("\n") + "\n");
+const slowest = fileTimes.slice(0, 10);
 if (slowest.length) {
-  log.info("slowest test files:");
+  log.info(`slowest test files (all of them: ${path.relative(ROOT, timingsFile)}):`);
   for (const [seconds, project, file] of slowest) log.info(`  ${seconds.toFixed(1).padStart(7)} s  ${project.padEnd(11)} ${file}`);
 }
 const failures = failedTests();

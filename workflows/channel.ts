@@ -12,9 +12,11 @@ import {
   proxyActivities,
   setHandler,
   startChild,
+  WorkflowIdReusePolicy,
 } from "@temporalio/workflow";
 import type { ChannelActivities } from "./activities/channel";
 import { makeVideoWorkflow } from "./make-video";
+import { platformPostWorkflow } from "./platform-post";
 import {
   CHANNEL_STEPS_PER_RUN,
   channelChangedSignal,
@@ -24,6 +26,7 @@ import {
   type ChannelWorkflowState,
 } from "./shared/channel";
 import { makeVideoWorkflowId } from "./shared/make-video";
+import { platformPostWorkflowId } from "./shared/platform-post";
 
 const acts = proxyActivities<ChannelActivities>({
   startToCloseTimeout: "1 minute",
@@ -70,11 +73,27 @@ export async function channelWorkflow(input: ChannelWorkflowInput): Promise<void
         if (!(e instanceof Error && e.name === "WorkflowExecutionAlreadyStartedError")) throw e;
       }
     }
+    // TikTok and Instagram: each post's own workflow (the publish step's, decision 271), started once: its id is the
+    // post's and a closed one is never started again (REJECT_DUPLICATE), so a post handed back twice posts once
+    for (const post of step.posts ?? []) {
+      try {
+        await startChild(platformPostWorkflow, {
+          workflowId: platformPostWorkflowId(post.postId),
+          args: [{ postId: post.postId, userId: input.userId, projectId: post.projectId, platform: post.platform, scheduledAt: null }],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          // not a pipeline run: it holds none of the creator's run slots (as the Publish page's posts)
+          memo: { startedBy: `platform-post:${input.userId}`, channel: input.channelId, ideaId: post.ideaId },
+        });
+      } catch (e) {
+        if (!(e instanceof Error && e.name === "WorkflowExecutionAlreadyStartedError")) throw e;
+      }
+    }
     state.started += step.make.length;
-    state.published += step.publish.length;
+    state.published += step.publish.length + (step.posts?.length ?? 0);
     let sleepMs = MAX_SLEEP_MS;
     if (step.nextAtMs !== null) sleepMs = Math.min(sleepMs, Math.max(0, (step.nextAtMs - now()) / speed));
-    if (step.busy || step.make.length || step.publish.length) sleepMs = Math.min(sleepMs, input.pollMs ?? DEFAULT_POLL_MS);
+    if (step.busy || step.make.length || step.publish.length || step.posts?.length) sleepMs = Math.min(sleepMs, input.pollMs ?? DEFAULT_POLL_MS);
     if (sleepMs > 0) await condition(() => changed, Math.max(1, Math.ceil(sleepMs)));
   }
   await continueAsNew<typeof channelWorkflow>({ ...input, clock });

@@ -8,7 +8,8 @@
 // cancels the others and fails the run, named. A stage already done is skipped, so a run started again after a
 // failure (retry from the API, "Reset" in the Temporal UI) goes on from the stage that failed. The run's VideoRun
 // row holds the stage of the main line (script, storyboard, media, render, mix, upload), the percent and the error
-// in words; the progress query's `stages` says what runs at once.
+// in words; the progress query's `stages` says what runs at once. A scene the creator edits while the video renders
+// is rendered again once the render ends, only its chunk drawn again (decision 267).
 import {
   ApplicationFailure,
   CancellationScope,
@@ -22,6 +23,7 @@ import {
 } from "@temporalio/workflow";
 import type { MakeVideoActivities, MakeVideoPlan } from "./activities/make-video";
 import type { EarlyChunkActivities } from "./activities/render-early-chunks";
+import type { RenderAfterEditActivities } from "./activities/render-after-edit";
 import { generateAllContentWorkflow } from "./scene-media";
 import { backgroundMusicWorkflow, musicTracksWorkflow } from "./music";
 import { renderVideoWorkflow } from "./render";
@@ -68,6 +70,14 @@ const { drawReadyChunks } = proxyActivitiesOn<EarlyChunkActivities>("render", {
 
 /** How long the run waits between two looks for scenes whose chunk can be drawn early. */
 const EARLY_CHUNK_LOOK_MS = 2000;
+
+// the scenes edited while the render drew them (decision 267): light, read from the database
+const { scenesEditedSinceRender } = proxyActivities<RenderAfterEditActivities>({
+  startToCloseTimeout: "2 minutes",
+  retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumAttempts: 5 },
+});
+/** How many times a run renders again for scenes edited while it rendered. */
+const RENDERS_AFTER_EDITS = 2;
 
 export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<MakeVideoResult> {
   const ref = { runId: input.runId, userId: input.userId, projectId: input.projectId };
@@ -241,10 +251,26 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
         return true;
       }
       case "render": {
-        const renderInput = await acts.prepareRenderStage({ ...ref, tuning: input.tuning });
-        state.workflowId = renderWorkflowId(projectId);
-        await executeChild(renderVideoWorkflow, { ...child(state.workflowId), args: [renderInput] });
-        return true;
+        for (let renders = 1; ; renders++) {
+          const renderInput = await acts.prepareRenderStage({ ...ref, tuning: input.tuning });
+          state.workflowId = renderWorkflowId(projectId);
+          await executeChild(renderVideoWorkflow, { ...child(state.workflowId), args: [renderInput] });
+          // a scene edited while it rendered (decision 267): rendered again, which draws only the edited scenes'
+          // chunks (the others are kept under their keys); bounded, so a creator still editing cannot hold the run
+          // (runs started before this go on with the render as it is)
+          if (renders > RENDERS_AFTER_EDITS || !patched("make-video-render-after-edit")) return true;
+          const edited = await scenesEditedSinceRender({ userId: input.userId, projectId, renderId: renderInput.renderId });
+          if (edited.length === 0) return true;
+          // new words drop a scene's voiceover (a scene added has none yet): Generate All makes only what is missing,
+          // so the render after the edit has every scene's media (runs started before this render as they did)
+          if (patched("make-video-media-after-edit")) {
+            const summary = await executeChild(generateAllContentWorkflow, {
+              ...child(generateAllWorkflowId(projectId)),
+              args: [{ projectId, userId: input.userId, pauses: input.tuning?.generateAllPauses }],
+            });
+            await acts.checkSceneMedia({ ...ref, summary });
+          }
+        }
       }
       case "mix": {
         const mixInput = await acts.prepareMixStage(ref);

@@ -114,6 +114,8 @@ export async function createWorker(
     taskQueue?: string;
     activities?: Record<string, (...args: never[]) => unknown>;
     queues?: readonly WorkClass[];
+    /** A bundle made beforehand (scripts/lib/workflow-bundle.mjs); the tests hand in one per run. */
+    workflowBundlePath?: string;
   } = {},
 ): Promise<QueueWorkers> {
   const env = getEnv();
@@ -124,7 +126,7 @@ export async function createWorker(
     // the sources, found from the project's root; the compiled worker (dist/worker.js) loads the bundle compiled beside
     // it instead (decision 257): webpack at every start took ~15 s on a quiet machine and minutes on a busy first run
     workflowsPath: projectFile("workflows/index.ts"),
-    workflowBundlePath: compiledWorkflowBundle(),
+    workflowBundlePath: options.workflowBundlePath ?? compiledWorkflowBundle(),
     activities: { ...activities, ...options.activities },
     queues: options.queues,
   });

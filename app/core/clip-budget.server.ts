@@ -2,7 +2,8 @@
 // creator's monthly budget and per-video cap, a refusal with the figures before any provider is called, and the
 // spend recorded per generation.
 import type { ClipSettings } from "~/generated/prisma/client";
-import { clipPrice, dollars, estimateClips, type ClipModelPrice } from "~/lib/clip-prices";
+import { clipBudgetVerdict, UNCHARGED_CLIP_STATUS, type ClipBudgetFigures } from "~/lib/clip-budget-rule";
+import { clipPrice, estimateClips, type ClipModelPrice } from "~/lib/clip-prices";
 import type { ClipProviderId } from "~/providers/video/types";
 import { prisma } from "~/core/db.server";
 import { decryptSecret, encryptSecret } from "~/core/encryption.server";
@@ -12,7 +13,7 @@ export class ClipBudgetRefusal extends Error {
   readonly type = CLIP_BUDGET_REFUSED;
   constructor(
     message: string,
-    readonly figures: { estimateCents: number; limitCents: number; spentCents: number; limit: "month" | "video" },
+    readonly figures: ClipBudgetFigures,
   ) {
     super(message);
     this.name = CLIP_BUDGET_REFUSED;
@@ -41,36 +42,27 @@ export async function saveClipSettings(userId: string, input: { monthlyBudgetCen
 
 const monthStart = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 
-/** What the creator spent on AI clips this calendar month (UTC) and on this video, in cents. */
+/**
+ * What the creator spent on AI clips this calendar month (UTC) and on this video, in cents: every generation the
+ * service accepted except those it ended without a video (decision 270: not charged).
+ */
 export async function clipSpend(userId: string, projectId: string): Promise<{ monthCents: number; videoCents: number }> {
+  const charged = { status: { not: UNCHARGED_CLIP_STATUS } };
   const [month, video] = await Promise.all([
-    prisma.clipGeneration.aggregate({ where: { userId, createdAt: { gte: monthStart() } }, _sum: { costCents: true } }),
-    prisma.clipGeneration.aggregate({ where: { userId, projectId }, _sum: { costCents: true } }),
+    prisma.clipGeneration.aggregate({ where: { userId, createdAt: { gte: monthStart() }, ...charged }, _sum: { costCents: true } }),
+    prisma.clipGeneration.aggregate({ where: { userId, projectId, ...charged }, _sum: { costCents: true } }),
   ]);
   return { monthCents: month._sum.costCents ?? 0, videoCents: video._sum.costCents ?? 0 };
 }
 
 /**
- * Refuses `estimateCents` more when it would pass the monthly budget or the video's cap, saying the figures.
- * Called before any provider request.
+ * Refuses `estimateCents` more when it would pass the monthly budget or the video's cap, saying the figures: the
+ * rule the Animate panel offers by (app/lib/clip-budget-rule.ts). Called before any provider request.
  */
 export async function checkClipBudget(userId: string, projectId: string, estimateCents: number): Promise<void> {
-  const settings = await getClipSettings(userId);
-  const spent = await clipSpend(userId, projectId);
-  if (settings?.monthlyBudgetCents != null && spent.monthCents + estimateCents > settings.monthlyBudgetCents) {
-    const left = Math.max(0, settings.monthlyBudgetCents - spent.monthCents);
-    throw new ClipBudgetRefusal(
-      `Not started: these AI clips would cost ${dollars(estimateCents)}, and ${dollars(left)} is left of your monthly AI clip budget of ${dollars(settings.monthlyBudgetCents)} (${dollars(spent.monthCents)} spent this month). Raise the budget in Settings, or animate fewer scenes.`,
-      { estimateCents, limitCents: settings.monthlyBudgetCents, spentCents: spent.monthCents, limit: "month" },
-    );
-  }
-  if (settings?.videoCapCents != null && spent.videoCents + estimateCents > settings.videoCapCents) {
-    const left = Math.max(0, settings.videoCapCents - spent.videoCents);
-    throw new ClipBudgetRefusal(
-      `Not started: these AI clips would cost ${dollars(estimateCents)}, and ${dollars(left)} is left of the ${dollars(settings.videoCapCents)} cap per video (${dollars(spent.videoCents)} spent on this video). Raise the cap in Settings, or animate fewer scenes.`,
-      { estimateCents, limitCents: settings.videoCapCents, spentCents: spent.videoCents, limit: "video" },
-    );
-  }
+  const [settings, spent] = await Promise.all([getClipSettings(userId), clipSpend(userId, projectId)]);
+  const verdict = clipBudgetVerdict(estimateCents, { monthlyBudgetCents: settings?.monthlyBudgetCents ?? null, videoCapCents: settings?.videoCapCents ?? null }, spent);
+  if (!verdict.allowed) throw new ClipBudgetRefusal(verdict.message, verdict.figures);
 }
 
 /** A scene's length for its clip: the measured voiceover, else the storyboard's estimate. */

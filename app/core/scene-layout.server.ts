@@ -24,7 +24,8 @@ export function newScenePrompt(project: Project, text: string, index: number): s
   return offlineImagePrompt(text, project.title, aspect, `${project.id}:edit:${Date.now()}`, index, project.language);
 }
 
-const DROP_VOICE = { audioUrl: null, audioFileId: null, audioDuration: null, wordTimings: Prisma.DbNull, voiceMadeBy: null, audioVoiceId: null, audioProvider: null };
+/** A voiceover's fields cleared: its words changed, so it must be spoken again (the file stays until cleaned up). */
+export const DROP_VOICE = { audioUrl: null, audioFileId: null, audioDuration: null, wordTimings: Prisma.DbNull, voiceMadeBy: null, audioVoiceId: null, audioProvider: null };
 const DROP_IMAGE = {
   imageUrl: null,
   imageFileId: null,

@@ -2,7 +2,7 @@
 // DST change), pasted lines become ideas, the kit becomes the video's options, the footer and hashtags end the
 // description within YouTube's limit.
 import { describe, expect, it } from "vitest";
-import { ChannelInputSchema, ChannelKitSchema, ChannelPatchSchema, formatSlot, ideasFromText, optionsFromKit, slotsBetween, weekStartOf, withFooter } from "./channel";
+import { ChannelAccountSchema, ChannelInputSchema, ChannelKitSchema, ChannelPatchSchema, channelCaption, formatSlot, ideasFromText, optionsFromKit, platformPostOptions, slotsBetween, weekStartOf, withFooter } from "./channel";
 
 describe("slotsBetween", () => {
   it("places Tue 18:00 and Sat 10:00 in Paris at the same wall time before and after the clocks change", () => {
@@ -61,5 +61,31 @@ describe("the kit in the video", () => {
     expect(long.length).toBeLessThanOrEqual(5000);
     expect(long.endsWith("Subscribe!\n\n#ocean #facts")).toBe(true);
     expect(withFooter("Plain", undefined, [])).toBe("Plain");
+  });
+});
+
+describe("a channel's TikTok and Instagram accounts (decision 271)", () => {
+  it("a TikTok account needs a privacy level the creator chose and the Music Usage Confirmation; its options become the post's", () => {
+    expect(ChannelAccountSchema.safeParse({ platform: "tiktok" }).error?.issues[0]?.message).toBe("A TikTok account needs its options: privacyLevel and consent.");
+    expect(ChannelAccountSchema.safeParse({ platform: "tiktok", tiktok: { consent: true } }).error?.issues[0]?.message).toBe("Choose who can see the channel's TikTok posts.");
+    expect(ChannelAccountSchema.safeParse({ platform: "tiktok", tiktok: { privacyLevel: "SELF_ONLY", consent: false } }).error?.issues[0]?.message).toBe("Agree to TikTok's Music Usage Confirmation to post.");
+    expect(ChannelAccountSchema.safeParse({ platform: "youtube", tiktok: { privacyLevel: "SELF_ONLY", consent: true } }).success).toBe(false);
+    // the inbox mode leaves the privacy to the creator in the TikTok app
+    expect(ChannelAccountSchema.safeParse({ platform: "tiktok", tiktok: { mode: "inbox", consent: true } }).success).toBe(true);
+    const account = ChannelAccountSchema.parse({ platform: "tiktok", tiktok: { privacyLevel: "FOLLOWER_OF_CREATOR", allowDuet: true, consent: true } });
+    expect(platformPostOptions("tiktok", account.tiktok)).toEqual({ mode: "direct", privacyLevel: "FOLLOWER_OF_CREATOR", disableComment: true, disableDuet: false, disableStitch: true });
+    expect(platformPostOptions("instagram", { shareToFeed: false })).toEqual({ shareToFeed: false, thumbOffsetMs: null });
+    expect(platformPostOptions("instagram", null)).toEqual({ shareToFeed: true, thumbOffsetMs: null });
+  });
+
+  it("the caption is the title, the footer and the hashtags that fit the platform's 2,200 characters", () => {
+    const kit = ChannelKitSchema.parse({ descriptionFooter: "New facts every week.", hashtags: ["ocean", "#facts"] });
+    expect(channelCaption("tiktok", "Whales sing", kit)).toBe("Whales sing\n\nNew facts every week.\n\n#ocean #facts");
+    const long = channelCaption("instagram", "Whales sing", { descriptionFooter: "x".repeat(990), hashtags: [] });
+    expect(long.startsWith("Whales sing\n\nxxx")).toBe(true);
+    // the longest title, footer and hashtags a kit allows stay within the limit
+    const full = channelCaption("tiktok", "t".repeat(200), { descriptionFooter: "f".repeat(1000), hashtags: Array.from({ length: 15 }, (_, i) => `#tag${i}`.padEnd(51, "x")) });
+    expect(full.length).toBeLessThanOrEqual(2200);
+    expect(full).toMatch(/#tag0x+ #tag1x+/);
   });
 });

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { HexColorSchema, type VideoBrand } from "./brand";
 import { CAPTION_FONTS, CAPTION_POSITIONS, CAPTION_PRESETS, CAPTION_SIZES } from "./caption-style";
 import { PRIVACY_STATUSES, YOUTUBE_CATEGORY_IDS } from "./constants";
+import { captionFor, type Platform } from "./platform-rules";
 import { IMAGE_SOURCES } from "./image-source";
 import { DEFAULT_LANGUAGE, LanguageSchema } from "./languages";
 import { MakeVideoOptionsSchema, type MakeVideoOptions } from "./make-video-options";
@@ -13,10 +14,10 @@ import { VOICE_SPEED, VoiceSpeedSchema } from "./voice-speed";
 import { DURATION_RULES, RESOLUTIONS } from "./video-format";
 
 /**
- * Platforms a channel may post to: YouTube only for now. TikTok and Instagram connections exist (issue 49) but a
- * channel does not post to them yet (decision 234); each platform would be one more (platform, connection) row.
+ * Platforms a channel posts to (decisions 234, 271): YouTube through its make-video run's upload stage, TikTok and
+ * Instagram Reels through one platform post per account (the publish step's PlatformPost and its workflow).
  */
-export const CHANNEL_PLATFORMS = ["youtube"] as const;
+export const CHANNEL_PLATFORMS = ["youtube", "tiktok", "instagram"] as const;
 export type ChannelPlatform = (typeof CHANNEL_PLATFORMS)[number];
 
 /**
@@ -120,13 +121,72 @@ export const ScheduleSchema = z
   })
   .transform((slots) => [...slots].sort((a, b) => a.day - b.day || a.time.localeCompare(b.time)));
 
+const TIKTOK_PRIVACY = ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"] as const;
+
+/**
+ * How a channel posts to a TikTok account, chosen once for all its posts (TikTok's content-sharing guidelines,
+ * decision 216): who can see it (no default: the creator picks one of the account's levels), comments, duets and
+ * stitches (off unless turned on), and the creator's agreement to the Music Usage Confirmation.
+ */
+export const ChannelTikTokOptionsSchema = z
+  .object({
+    /** "direct": posted to the profile; "inbox": a draft the creator finishes in the TikTok app */
+    mode: z.enum(["direct", "inbox"], { message: 'tiktok.mode must be "direct" or "inbox".' }).default("direct"),
+    privacyLevel: z.enum(TIKTOK_PRIVACY, { message: `tiktok.privacyLevel must be one of ${TIKTOK_PRIVACY.join(", ")}.` }).nullable().default(null),
+    allowComment: z.boolean().default(false),
+    allowDuet: z.boolean().default(false),
+    allowStitch: z.boolean().default(false),
+    consent: z.literal(true, { message: "Agree to TikTok's Music Usage Confirmation to post." }),
+  })
+  .strict();
+export type ChannelTikTokOptions = z.output<typeof ChannelTikTokOptionsSchema>;
+
+export const ChannelInstagramOptionsSchema = z
+  .object({
+    /** the Reel shows in the profile's feed too (share_to_feed) */
+    shareToFeed: z.boolean().default(true),
+  })
+  .strict();
+export type ChannelInstagramOptions = z.output<typeof ChannelInstagramOptionsSchema>;
+
 export const ChannelAccountSchema = z
   .object({
     platform: z.enum(CHANNEL_PLATFORMS, { message: `platform must be one of ${CHANNEL_PLATFORMS.join(", ")}.` }),
-    /** The connection's id (for YouTube, the account's YouTube connection); absent: the account's connection of that platform. */
+    /** The connection's id (YouTube: the account's YouTube connection; TikTok, Instagram: the PlatformConnection); absent: the account's only connection of that platform. */
     connectionRef: z.string().trim().max(64).optional(),
+    tiktok: ChannelTikTokOptionsSchema.optional(),
+    instagram: ChannelInstagramOptionsSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((a, ctx) => {
+    if (a.platform === "tiktok" && !a.tiktok) ctx.addIssue({ code: "custom", path: ["tiktok"], message: "A TikTok account needs its options: privacyLevel and consent." });
+    if (a.platform === "tiktok" && a.tiktok?.mode === "direct" && !a.tiktok.privacyLevel) ctx.addIssue({ code: "custom", path: ["tiktok", "privacyLevel"], message: "Choose who can see the channel's TikTok posts." });
+    if (a.platform !== "tiktok" && a.tiktok) ctx.addIssue({ code: "custom", path: ["tiktok"], message: "tiktok options are for a TikTok account." });
+    if (a.platform !== "instagram" && a.instagram) ctx.addIssue({ code: "custom", path: ["instagram"], message: "instagram options are for an Instagram account." });
+  });
+export type ChannelAccountInput = z.output<typeof ChannelAccountSchema>;
+
+/** An account an idea's post could not start on (its connection gone or revoked, YouTube refused), kept on the idea. */
+export type ChannelPostProblem = { platform: ChannelPlatform; connectionRef: string; reason: string };
+
+/** The stored options of a channel's TikTok or Instagram account (ChannelAccount.postOptions). */
+export type ChannelPostOptions = ChannelTikTokOptions | ChannelInstagramOptions;
+
+/** A channel account's options as a PlatformPost's (the shape the publish step stores and the post workflow reads). */
+export function platformPostOptions(platform: Platform, stored: unknown): Record<string, unknown> {
+  if (platform === "tiktok") {
+    const o = ChannelTikTokOptionsSchema.parse({ consent: true, ...(stored as object) });
+    return { mode: o.mode, privacyLevel: o.privacyLevel, disableComment: !o.allowComment, disableDuet: !o.allowDuet, disableStitch: !o.allowStitch };
+  }
+  const o = ChannelInstagramOptionsSchema.parse(stored ?? {});
+  return { shareToFeed: o.shareToFeed, thumbOffsetMs: null };
+}
+
+/** A channel post's caption: the idea's title, the kit's footer, then the kit's hashtags that fit the platform's limit. */
+export function channelCaption(platform: Platform, title: string, kit: Pick<ChannelKit, "descriptionFooter" | "hashtags">): string {
+  const text = [title.trim(), kit.descriptionFooter?.trim()].filter(Boolean).join("\n\n");
+  return captionFor(platform, text.slice(0, 2000), kit.hashtags);
+}
 
 const channelFields = {
   name: z.string({ message: "name is required." }).trim().min(1, "name is required.").max(80, "name must be at most 80 characters."),

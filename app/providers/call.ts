@@ -11,6 +11,11 @@ export type JobLedger = {
   remember(name: string, jobId: string): Promise<void>;
   /** Forgets a job that ended without a result (failed, unknown to the service), so a retry may start a new one. */
   forget(name: string): Promise<void>;
+  /**
+   * Claims the right to start the job under `name`, before its create request (decision 270): won by one attempt
+   * only; another finds the claim, with the job's id once `remember` wrote it. Optional: without it, `recall` alone.
+   */
+  claim?(name: string): Promise<{ won: true } | { won: false; jobId?: string; claimedAt: Date }>;
 };
 
 export type ProviderCall = {
@@ -25,18 +30,30 @@ export type ProviderCall = {
   attempt?: number;
   /** Keeps paid jobs' ids across attempts; without one every call starts its own job. */
   jobs?: JobLedger;
+  /**
+   * Whether the workflow run this attempt works for is still open (an activity asks Temporal). Used when the
+   * attempt hears NOT_FOUND, which says either that the run closed or that this attempt was timed out and a newer
+   * one owns the job (decision 270).
+   */
+  runIsOpen?: () => Promise<boolean>;
 };
 
 /**
  * Whether the caller's work is no longer wanted: cancelled on purpose (Temporal's reason CANCELLED), or its workflow
- * run is gone (NOT_FOUND: a workflow cancelled with the default TRY_CANCEL closes before its activity hears of it), so
- * nothing will ever use the result. Only then may a paid job be given up at the service: a worker shutting down, a
- * heartbeat or start-to-close timeout, a pause or a reset leave it to the next attempt, which resumes the same job
- * instead of buying another.
+ * run is gone (NOT_FOUND with the run closed: a workflow cancelled with the default TRY_CANCEL closes before its
+ * activity hears of it), so nothing will ever use the result. Only then may a paid job be given up at the service.
+ * NOT_FOUND while the run is still open means this attempt was timed out (the server stopped hearing its heartbeats,
+ * as under load) and a newer attempt owns the job: giving the job up then would cancel the task that attempt polls,
+ * or make it start (and pay for) a second one (decision 270). A worker shutting down, a timeout, a pause or a reset
+ * leave the job to the next attempt, which resumes it instead of buying another.
  */
-export function cancelledOnPurpose(call: ProviderCall | undefined): boolean {
+export async function givenUpOnPurpose(call: ProviderCall | undefined): Promise<boolean> {
   const reason: unknown = call?.signal?.aborted ? call.signal.reason : undefined;
-  return reason instanceof Error && (reason.message === "CANCELLED" || reason.message === "NOT_FOUND");
+  if (!(reason instanceof Error)) return false;
+  if (reason.message === "CANCELLED") return true;
+  if (reason.message !== "NOT_FOUND") return false;
+  // no way to ask: the run is taken as gone, as Temporal's documentation of NOT_FOUND says
+  return call?.runIsOpen ? !(await call.runIsOpen()) : true;
 }
 
 /** "after 3 attempts" / "after 1 attempt". */

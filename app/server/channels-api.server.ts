@@ -1,7 +1,7 @@
 // /api/v1's channel schemas (issue 52): the answers the channel routes send, checked before they leave, and their
 // path parameters. The request bodies are app/lib/channel.ts's schemas, the ones the pages use.
 import { z } from "zod";
-import { AddIdeasSchema, CHANNEL_PLATFORMS, ChannelInputSchema, ChannelPatchSchema, IdeaPatchSchema } from "~/lib/channel";
+import { AddIdeasSchema, CHANNEL_PLATFORMS, ChannelInputSchema, ChannelInstagramOptionsSchema, ChannelPatchSchema, ChannelTikTokOptionsSchema, IdeaPatchSchema } from "~/lib/channel";
 
 const id = (what: string) => z.string().min(1).max(64).meta({ description: `The ${what}'s id.` });
 export const ChannelIdParamsSchema = z.object({ id: id("channel") });
@@ -23,7 +23,16 @@ export const ChannelSchema = z
     approval: z.enum(["manual", "auto"]),
     leadHours: z.int(),
     paused: z.boolean(),
-    accounts: z.array(z.object({ platform: z.string().describe(`One of ${CHANNEL_PLATFORMS.join(", ")} (more platforms to come).`), connectionRef: z.string(), label: z.string(), connected: z.boolean() })),
+    accounts: z.array(
+      z.object({
+        platform: z.string().describe(`One of ${CHANNEL_PLATFORMS.join(", ")}.`),
+        connectionRef: z.string().describe("YouTube: your YouTube connection; TikTok, Instagram: the account's id (GET /api/v1/social-accounts)."),
+        label: z.string(),
+        connected: z.boolean(),
+        tiktok: ChannelTikTokOptionsSchema.optional().describe("How the channel posts to this TikTok account."),
+        instagram: ChannelInstagramOptionsSchema.optional().describe("How the channel posts to this Instagram account."),
+      }),
+    ),
     counts: z.object({ queued: z.int(), making: z.int(), ready: z.int(), approved: z.int(), published: z.int(), failed: z.int() }),
     createdAt: z.iso.datetime(),
   })
@@ -47,6 +56,18 @@ export const IdeaSchema = z
     videoPage: z.string().nullable(),
     youtubeUrl: z.string().nullable(),
     error: z.string().nullable(),
+    posts: z
+      .array(
+        z.object({
+          platform: z.enum(CHANNEL_PLATFORMS),
+          account: z.string(),
+          state: z.enum(["posting", "processing", "published", "sent_to_inbox", "failed", "cancelled", "not_posted"]),
+          label: z.string().describe("The state in words, with the reason when it failed or was not posted."),
+          link: z.string().nullable().describe("The post's link once the platform gives one."),
+          reason: z.string().nullable().describe("Why this platform refused or failed it; the other platforms went ahead."),
+        }),
+      )
+      .describe("Where it was posted at its slot: one entry per platform account (decision 271)."),
   })
   .meta({ id: "ChannelIdea" });
 export const IdeaListSchema = z.object({ ideas: z.array(IdeaSchema) });

@@ -4,10 +4,15 @@
 // user's channel or idea is a 404. Every change wakes the channel's workflow (started when missing), which does the
 // making and publishing (workflows/channel.ts).
 import { parse as parseCsv } from "csv-parse/sync";
-import type { Channel, ChannelIdea, VideoRun } from "~/generated/prisma/client";
+import type { Channel, ChannelIdea, PlatformConnection, PlatformPost, Prisma, VideoRun } from "~/generated/prisma/client";
+import { PLATFORM_NAMES, type Platform } from "~/lib/platform-rules";
+import { platformEnv } from "~/core/platforms/platform-env.server";
+import { reconnectMessage } from "~/core/platforms/platform-tokens.server";
 import {
   AddIdeasSchema,
   CHANNEL_LIMITS,
+  ChannelInstagramOptionsSchema,
+  ChannelTikTokOptionsSchema,
   ChannelInputSchema,
   ChannelKitSchema,
   ChannelPatchSchema,
@@ -19,7 +24,10 @@ import {
   slotsBetween,
   weekStartOf,
   type ChannelInput,
+  type ChannelInstagramOptions,
   type ChannelKit,
+  type ChannelPostProblem,
+  type ChannelTikTokOptions,
   type ScheduleSlot,
 } from "~/lib/channel";
 import type { z } from "zod";
@@ -36,7 +44,15 @@ import { ProviderError } from "~/providers/errors";
 
 export { AddIdeasSchema, ChannelInputSchema, ChannelPatchSchema, IdeaPatchSchema };
 
-export type ChannelAccountView = { platform: string; connectionRef: string; label: string; connected: boolean };
+export type ChannelAccountView = {
+  platform: string;
+  connectionRef: string;
+  label: string;
+  connected: boolean;
+  /** TikTok: who sees the posts, interactions, the consent; Instagram: share to feed (decision 271). */
+  tiktok?: ChannelTikTokOptions;
+  instagram?: ChannelInstagramOptions;
+};
 export type ChannelView = {
   id: string;
   name: string;
@@ -71,6 +87,20 @@ export type IdeaView = {
   videoPage: string | null;
   youtubeUrl: string | null;
   error: string | null;
+  /** Where it was (or is being) posted: one entry per platform account, with its state, link or reason (decision 271). */
+  posts: IdeaPostView[];
+};
+
+export type IdeaPostState = "posting" | "processing" | "published" | "sent_to_inbox" | "failed" | "cancelled" | "not_posted";
+export type IdeaPostView = {
+  platform: "youtube" | "tiktok" | "instagram";
+  /** "YouTube", "TikTok · Fake Bee Channel", "Instagram Reels · fakebees" */
+  account: string;
+  state: IdeaPostState;
+  /** "Published", "Posting (40%)", "Failed: <reason>" */
+  label: string;
+  link: string | null;
+  reason: string | null;
 };
 
 type Extra = { clock?: ChannelClock; tuning?: ChannelWorkflowInput["tuning"]; pollMs?: number };
@@ -84,25 +114,59 @@ async function requireOwnChannel(userId: string, id: string) {
   return channel;
 }
 
-/** The accounts asked for, each checked to be this user's live connection (YouTube: the account's one connection). */
+/**
+ * The accounts asked for, each checked to be this user's live connection (YouTube: the account's one connection;
+ * TikTok and Instagram: the named PlatformConnection, or the only one of that platform), with their post options.
+ */
 async function resolveAccounts(userId: string, accounts: ChannelInput["accounts"]) {
-  const out: { platform: string; connectionRef: string }[] = [];
+  const out: { platform: string; connectionRef: string; postOptions?: Prisma.InputJsonValue }[] = [];
   for (const [i, a] of accounts.entries()) {
-    const connection = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { id: true, revokedAt: true } });
-    if (!connection || connection.revokedAt || (a.connectionRef && a.connectionRef !== connection.id)) {
-      throw refusal(409, "YouTube is not connected to this account. Connect it on the Upload page first.", { field: `accounts.${i}.connectionRef`, needsConnection: true });
+    const field = `accounts.${i}.connectionRef`;
+    if (a.platform === "youtube") {
+      const connection = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { id: true, revokedAt: true } });
+      if (!connection || connection.revokedAt || (a.connectionRef && a.connectionRef !== connection.id)) {
+        throw refusal(409, "YouTube is not connected to this account. Connect it on the Upload page first.", { field, needsConnection: true });
+      }
+      if (!out.some((o) => o.platform === a.platform && o.connectionRef === connection.id)) out.push({ platform: a.platform, connectionRef: connection.id });
+      continue;
     }
-    if (!out.some((o) => o.platform === a.platform && o.connectionRef === connection.id)) out.push({ platform: a.platform, connectionRef: connection.id });
+    const name = PLATFORM_NAMES[a.platform];
+    const candidates = await prisma.platformConnection.findMany({ where: { userId, platform: a.platform, ...(a.connectionRef ? { id: a.connectionRef } : {}) }, select: { id: true, revokedAt: true } });
+    if (!candidates.length) throw refusal(409, a.connectionRef ? `That ${name} account is not one of your connections.` : `${name} is not connected to this account. Connect it in Settings first.`, { field, needsConnection: true });
+    if (candidates.length > 1) throw refusal(400, `You have ${candidates.length} ${name} accounts: choose one with connectionRef.`, { field });
+    const connection = candidates[0]!;
+    if (connection.revokedAt) throw refusal(409, reconnectMessage(a.platform), { field, needsConnection: true });
+    if (a.platform === "tiktok" && a.tiktok?.mode === "direct" && !platformEnv().TIKTOK_APP_AUDITED && a.tiktok.privacyLevel !== "SELF_ONLY") {
+      throw refusal(400, "TikTok has not audited this server's app yet, so its posts can only be private (Only me).", { field: `accounts.${i}.tiktok.privacyLevel` });
+    }
+    if (out.some((o) => o.platform === a.platform && o.connectionRef === connection.id)) continue;
+    const postOptions = a.platform === "tiktok" ? a.tiktok! : (a.instagram ?? { shareToFeed: true });
+    out.push({ platform: a.platform, connectionRef: connection.id, postOptions: postOptions as Prisma.InputJsonValue });
   }
   return out;
 }
 
-async function accountViews(userId: string, accounts: { platform: string; connectionRef: string }[]): Promise<ChannelAccountView[]> {
+async function accountViews(userId: string, accounts: { platform: string; connectionRef: string; postOptions?: unknown }[]): Promise<ChannelAccountView[]> {
   if (!accounts.length) return [];
   const yt = await prisma.youtubeConnection.findUnique({ where: { userId }, select: { id: true, channelTitle: true, revokedAt: true } });
+  const others = await prisma.platformConnection.findMany({ where: { userId, id: { in: accounts.map((a) => a.connectionRef) } }, select: { id: true, accountName: true, revokedAt: true } });
   return accounts.map((a) => {
-    const live = a.platform === "youtube" && yt?.id === a.connectionRef && !yt.revokedAt;
-    return { platform: a.platform, connectionRef: a.connectionRef, label: live ? `YouTube: ${yt!.channelTitle ?? "connected channel"}` : "YouTube (disconnected)", connected: live };
+    if (a.platform === "youtube") {
+      const live = yt?.id === a.connectionRef && !yt.revokedAt;
+      return { platform: a.platform, connectionRef: a.connectionRef, label: live ? `YouTube: ${yt!.channelTitle ?? "connected channel"}` : "YouTube (disconnected)", connected: live };
+    }
+    const platform = a.platform as Platform;
+    const connection = others.find((c) => c.id === a.connectionRef);
+    const live = !!connection && !connection.revokedAt;
+    const label = `${PLATFORM_NAMES[platform]}: ${connection?.accountName ?? "account"}${connection ? (live ? "" : " (reconnect it in Settings)") : " (disconnected)"}`;
+    const options = a.postOptions ?? {};
+    return {
+      platform: a.platform,
+      connectionRef: a.connectionRef,
+      label,
+      connected: live,
+      ...(platform === "tiktok" ? { tiktok: ChannelTikTokOptionsSchema.parse({ consent: true, ...(options as object) }) } : { instagram: ChannelInstagramOptionsSchema.parse(options) }),
+    };
   });
 }
 
@@ -313,7 +377,7 @@ export async function addIdeas(userId: string, channelId: string, body: z.output
   return (await listIdeas(userId, channelId)).filter((i) => i.position >= start);
 }
 
-function stateOf(idea: ChannelIdea & { run: VideoRun | null }, tz: string, nowMs: number, postsSomewhere: boolean): Pick<IdeaView, "stateLabel" | "late" | "lateMinutes"> {
+function stateOf(idea: ChannelIdea & { run: VideoRun | null }, tz: string, nowMs: number, postsSomewhere: boolean, places: string[] = []): Pick<IdeaView, "stateLabel" | "late" | "lateMinutes"> {
   const slotMs = idea.slotAt?.getTime() ?? null;
   const passed = slotMs !== null && slotMs <= nowMs;
   const late = passed && idea.status !== "published";
@@ -332,7 +396,7 @@ function stateOf(idea: ChannelIdea & { run: VideoRun | null }, tz: string, nowMs
       if (!postsSomewhere) return { stateLabel: "Approved: waiting for a platform account to post to", late, lateMinutes: null };
       return { stateLabel: idea.error ? `Approved, but ${idea.error.charAt(0).toLowerCase()}${idea.error.slice(1)}` : passed ? "Approved: posting now" : "Approved: posts at its slot", late, lateMinutes: null };
     case "publishing":
-      return { stateLabel: "Publishing to YouTube", late, lateMinutes: null };
+      return { stateLabel: `Publishing to ${places.length ? places.join(", ") : "YouTube"}`, late, lateMinutes: null };
     case "published": {
       const lateMs = idea.publishedAt && slotMs !== null ? idea.publishedAt.getTime() - slotMs : 0;
       const wasLate = lateMs > CHANNEL_LATE_AFTER_MS;
@@ -344,7 +408,71 @@ function stateOf(idea: ChannelIdea & { run: VideoRun | null }, tz: string, nowMs
   return { stateLabel: idea.status, late, lateMinutes: null };
 }
 
-function toIdeaView(idea: ChannelIdea & { run: VideoRun | null }, tz: string, nowMs: number, postsSomewhere: boolean): IdeaView {
+const POST_LABELS: Record<string, string> = {
+  scheduled: "Posting",
+  posting: "Posting",
+  processing: "Processing at the platform",
+  published: "Published",
+  sent_to_inbox: "In your TikTok inbox: finish the post in the TikTok app",
+  failed: "Failed",
+  cancelled: "Cancelled",
+};
+
+type ChannelAccounts = { platform: string; connectionRef: string }[];
+
+/**
+ * Where each idea went (decision 271): YouTube from its run's upload, TikTok and Instagram from the platform posts of
+ * its video on the channel's accounts (the newest per account), and the accounts it could not start on, with why.
+ */
+async function ideaPosts(userId: string, accounts: ChannelAccounts, ideas: (ChannelIdea & { run: VideoRun | null })[]): Promise<Map<string, IdeaPostView[]>> {
+  const out = new Map<string, IdeaPostView[]>();
+  const reached = ideas.filter((i) => i.run?.projectId && (i.publishedAt || i.youtubeUrl) && ["publishing", "published", "failed"].includes(i.status));
+  if (!reached.length) return out;
+  const refs = accounts.filter((a) => a.platform !== "youtube").map((a) => a.connectionRef);
+  const rows: (PlatformPost & { connection: PlatformConnection })[] = refs.length
+    ? await prisma.platformPost.findMany({ where: { userId, projectId: { in: reached.map((i) => i.run!.projectId!) }, connectionId: { in: refs } }, include: { connection: true }, orderBy: { createdAt: "desc" } })
+    : [];
+  const hasYoutube = accounts.some((a) => a.platform === "youtube");
+  for (const idea of reached) {
+    const run = idea.run!;
+    const problems = (idea.postProblems ?? []) as ChannelPostProblem[];
+    const list: IdeaPostView[] = [];
+    const youtubeProblem = problems.find((p) => p.platform === "youtube");
+    if (idea.youtubeUrl) list.push({ platform: "youtube", account: "YouTube", state: "published", label: "Published", link: idea.youtubeUrl, reason: null });
+    else if (youtubeProblem) list.push({ platform: "youtube", account: "YouTube", state: "not_posted", label: `Not posted: ${youtubeProblem.reason}`, link: null, reason: youtubeProblem.reason });
+    else if (hasYoutube && (run.youtubeUrl || idea.status !== "failed" || run.stage === "upload")) {
+      const state: IdeaPostState = run.youtubeUrl ? "published" : run.status === "failed" || run.status === "cancelled" ? "failed" : "posting";
+      const reason = state === "failed" ? (run.error ?? `The upload was ${run.status}.`) : null;
+      list.push({ platform: "youtube", account: "YouTube", state, label: state === "published" ? "Published" : state === "failed" ? `Failed: ${reason}` : `Uploading (${run.percent}%)`, link: run.youtubeUrl, reason });
+    }
+    for (const account of accounts.filter((a) => a.platform !== "youtube")) {
+      const platform = account.platform as Platform;
+      const post = rows.find((r) => r.projectId === run.projectId && r.connectionId === account.connectionRef);
+      const problem = problems.find((p) => p.connectionRef === account.connectionRef);
+      if (post) {
+        const name = `${PLATFORM_NAMES[platform]} · ${post.connection.accountName ?? "account"}`;
+        const state = (post.status === "scheduled" ? "posting" : post.status) as IdeaPostState;
+        const total = Number(post.totalBytes ?? 0);
+        let label = POST_LABELS[post.status] ?? post.status;
+        if (post.status === "posting" && total > 0) label = `Posting (${Math.round((Number(post.bytesUploaded) / total) * 100)}%)`;
+        if (post.status === "failed" || post.status === "cancelled") label = `${label}: ${post.error ?? "no reason given"}`;
+        // TikTok names a post's public id only once it is public and moderated (never for "Only me")
+        if (post.status === "published" && !post.permalink && platform === "tiktok") label = "Published: no public link yet (private or in review, see it in the TikTok app)";
+        list.push({ platform, account: name, state, label, link: post.permalink, reason: post.status === "failed" || post.status === "cancelled" ? post.error : null });
+      } else if (problem) {
+        list.push({ platform, account: PLATFORM_NAMES[platform], state: "not_posted", label: `Not posted: ${problem.reason}`, link: null, reason: problem.reason });
+      }
+    }
+    out.set(idea.id, list);
+  }
+  return out;
+}
+
+/** The places a channel posts to, in words ("YouTube, TikTok, Instagram Reels"). */
+const placesOf = (accounts: ChannelAccounts) => [...new Set(accounts.map((a) => PLATFORM_NAMES[a.platform as Platform | "youtube"] ?? a.platform))];
+
+function toIdeaView(idea: ChannelIdea & { run: VideoRun | null }, tz: string, nowMs: number, accounts: ChannelAccounts, posts: IdeaPostView[] = []): IdeaView {
+  const postsSomewhere = accounts.length > 0;
   return {
     id: idea.id,
     title: idea.title,
@@ -354,18 +482,20 @@ function toIdeaView(idea: ChannelIdea & { run: VideoRun | null }, tz: string, no
     status: idea.status as IdeaState,
     slotAt: idea.slotAt?.toISOString() ?? null,
     slotLabel: idea.slotAt ? formatSlot(idea.slotAt, tz) : null,
-    ...stateOf(idea, tz, nowMs, postsSomewhere),
+    ...stateOf(idea, tz, nowMs, postsSomewhere, placesOf(accounts)),
     videoId: idea.runId,
     videoPage: idea.run?.projectId ? `/projects/${idea.run.projectId}` : null,
     youtubeUrl: idea.youtubeUrl,
     error: idea.error,
+    posts,
   };
 }
 
 export async function listIdeas(userId: string, channelId: string, nowMs = Date.now()): Promise<IdeaView[]> {
   const channel = await requireOwnChannel(userId, channelId);
   const ideas = await prisma.channelIdea.findMany({ where: { channelId, userId }, include: { run: true }, orderBy: [{ position: "asc" }] });
-  return ideas.map((i) => toIdeaView(i, channel.timeZone, nowMs, channel.accounts.length > 0));
+  const posts = await ideaPosts(userId, channel.accounts, ideas);
+  return ideas.map((i) => toIdeaView(i, channel.timeZone, nowMs, channel.accounts, posts.get(i.id)));
 }
 
 /** approve (a made video may be published at its slot), move (to another slot; an idea there swaps places), retry a failed one. */
@@ -409,7 +539,7 @@ export async function changeIdea(userId: string, channelId: string, ideaId: stri
   }
   await wakeChannel(userId, channelId);
   const fresh = await prisma.channelIdea.findUniqueOrThrow({ where: { id: idea.id }, include: { run: true } });
-  return toIdeaView(fresh, channel.timeZone, Date.now(), channel.accounts.length > 0);
+  return toIdeaView(fresh, channel.timeZone, Date.now(), channel.accounts, (await ideaPosts(userId, channel.accounts, [fresh])).get(fresh.id));
 }
 
 export async function deleteIdea(userId: string, channelId: string, ideaId: string): Promise<{ id: string; deleted: true }> {

@@ -32,7 +32,7 @@ export function registerChannelTools(server: McpServer, t: Tools): void {
     "create_channel",
     {
       title: "Make a channel",
-      description: "A channel with a brand kit (format, length, language, voice, captions, music mood, footer, hashtags), a weekly schedule ([{ day: 1-7, time: 'HH:MM' }] in timeZone) and platform accounts ([{ platform: 'youtube' }]). Its ideas are made ahead and published at its slots.",
+      description: "A channel with a brand kit (format, length, language, voice, captions, music mood, footer, hashtags), a weekly schedule ([{ day: 1-7, time: 'HH:MM' }] in timeZone) and platform accounts ([{ platform: 'youtube' }, { platform: 'tiktok', connectionRef, tiktok: { privacyLevel, consent: true } }, { platform: 'instagram', connectionRef }]; ids from list_social_accounts). Its ideas are made ahead and published at its slots.",
       inputSchema: ChannelInputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },

@@ -90,11 +90,14 @@ export async function deleteProject(userId: string, projectId: string): Promise<
     : [];
   const fileIds = [...new Set([...owned, ...referencedOwned].map((f) => f.id))];
   for (const id of fileIds) await deleteMedia(id);
+  // its uploads' publish claims (decision 270) are keyed "<upload id>/<platform>", without a relation
+  const uploads = await prisma.youtubeUpload.findMany({ where: { projectId: project.id }, select: { id: true } });
 
   await prisma.$transaction([
     // rows keyed by the project's id without a relation (issue 50) go with it
     prisma.sceneTransitions.deleteMany({ where: { projectId: project.id } }),
     prisma.sceneCheck.deleteMany({ where: { projectId: project.id } }),
+    ...(uploads.length ? [prisma.publishClaim.deleteMany({ where: { OR: uploads.map((u) => ({ key: { startsWith: `${u.id}/` } })) } })] : []),
     prisma.project.deleteMany({ where: { id: project.id, userId } }),
     prisma.user.updateMany({ where: { id: userId, currentProjectId: project.id }, data: { currentProjectId: null } }),
   ]);

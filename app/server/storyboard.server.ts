@@ -21,6 +21,7 @@ import { endedUnrecorded, forgetWorkflow, progressCache, workflowSnapshot } from
 import { readStoryboardForStatus } from "./status-reads.server";
 import { getTemporalClient, startWorkflow, WorkflowAlreadyRunningError, workflowIsRunning } from "./temporal.server";
 import { refusal } from "~/core/refusal.server";
+import { DROP_VOICE } from "~/core/scene-layout.server";
 
 export const NO_SCRIPT_MESSAGE = "No script available to generate storyboard from";
 
@@ -147,7 +148,11 @@ export async function updateCell(projectId: string, edit: { cellIndex: number; i
     where: { id: cell.id },
     data: {
       ...(edit.imagePrompt !== undefined ? { imagePrompt: edit.imagePrompt } : {}),
-      ...(edit.voiceoverText !== undefined ? { voiceoverText: edit.voiceoverText, estimatedDuration: estimatedDurationFor(edit.voiceoverText) } : {}),
+      // new words drop the voiceover that said the old ones, as an edited script does (scene-layout.server.ts): the
+      // card offers to speak it again and Generate All makes it, instead of a video saying what the text no longer does
+      ...(edit.voiceoverText !== undefined && edit.voiceoverText !== cell.voiceoverText
+        ? { voiceoverText: edit.voiceoverText, estimatedDuration: estimatedDurationFor(edit.voiceoverText), ...DROP_VOICE }
+        : {}),
     },
     select: CELL_VIEW,
   });

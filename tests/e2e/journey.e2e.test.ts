@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET } from "../fakes/youtube";
 import { baseUrl, launchChromium } from "../support/browser";
 import { signIn } from "../support/browser-auth";
+import { createVideo, fillCreateForm, generateAllContent, generateStoryboard } from "../support/creator-steps";
 import { shootBoth } from "../support/screenshots";
 
 const TITLE = "The Secret Life of Octopuses";
@@ -80,20 +81,9 @@ describe("the whole journey, from signing in to a scheduled YouTube upload", () 
   });
 
   it("creates a 30 s 9:16 Short and waits for its script", { timeout: 150_000 }, async () => {
-    await page.goto(`${baseUrl()}/create`);
-    await page.getByLabel("Title").fill(TITLE);
-    await page.getByLabel("Topic").fill(TOPIC);
-    await page.getByText("9:16 Shorts").click();
-    const slider = page.getByRole("slider", { name: "Duration in seconds" });
-    await slider.focus();
-    await slider.press("Home"); // 5 s, the Short's shortest
-    for (let i = 0; i < 5; i++) await slider.press("ArrowRight"); // 5 s steps: 30 s
-    expect(await slider.getAttribute("aria-valuenow")).toBe("30");
-    // no text model in the tests: the template's sample draft writes the script (issue 48)
-    await page.getByText("Sample draft (template)").click();
+    await fillCreateForm(page, { title: TITLE, topic: TOPIC, format: "9:16 Shorts", seconds: 30 });
     await shootBoth(page, "03-create-filled");
-    await page.getByRole("button", { name: "Create Video" }).click();
-    await page.waitForURL(`${baseUrl()}/script`);
+    await createVideo(page);
     await page.getByRole("button", { name: "Download Script" }).waitFor({ timeout: 120_000 });
     const text = (await page.getByTestId("script-text").textContent()) ?? "";
     // 30 s of narration is roughly 75 words
@@ -104,10 +94,7 @@ describe("the whole journey, from signing in to a scheduled YouTube upload", () 
   });
 
   it("generates the storyboard: one card per scene, none with media yet", { timeout: 150_000 }, async () => {
-    await page.getByRole("button", { name: "Generate Storyboard" }).click();
-    await page.waitForURL(`${baseUrl()}/storyboard`);
-    const first = page.getByRole("article", { name: "Scene 1", exact: true });
-    await first.waitFor({ timeout: 120_000 });
+    await generateStoryboard(page);
     // a 30 s Short at about five seconds a scene
     const count = await page.locator("article[aria-label^='Scene ']").count();
     expect(count).toBeGreaterThanOrEqual(4);
@@ -118,11 +105,7 @@ describe("the whole journey, from signing in to a scheduled YouTube upload", () 
   });
 
   it("Generate All gives every scene an image and a voiceover", { timeout: 200_000 }, async () => {
-    const reloaded = page.waitForEvent("load", { timeout: 180_000 });
-    await page.getByRole("button", { name: "Generate All Content" }).click();
-    await openToast().getByText("All content generated").waitFor({ timeout: 180_000 });
-    await reloaded;
-    await page.getByText("Every scene has its image and voiceover.").waitFor();
+    await generateAllContent(page);
     const scenes = await page.locator("article[aria-label^='Scene ']").count();
     expect(await page.locator("article[aria-label^='Scene '] audio").count()).toBe(scenes);
     const images = page.locator("article[aria-label^='Scene '] img");

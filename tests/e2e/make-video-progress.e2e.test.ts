@@ -1,7 +1,6 @@
 // Issue 53 in the browser: a batch row being made shows its stages side by side, the running ones lit (several at
 // once when they overlap), with one time left for the whole video. Screenshots at 1280x800 and 390x844. ("Make the
-// whole video" on /create shows the same strip: not driven here; started beside the batch, its panel showed no strip
-// within 30 s, cause not yet found.)
+// whole video" on /create shows the same strip: the screens tour drives it, tests/e2e/screens.e2e.test.ts.)
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 

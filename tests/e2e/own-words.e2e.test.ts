@@ -21,6 +21,7 @@ const { scriptSections, spokenWords } = await import("~/lib/own-script");
 const { baseUrl, launchChromium } = await import("../support/browser");
 const { signIn } = await import("../support/browser-auth");
 const { shootBoth, VIEWPORTS } = await import("../support/screenshots");
+const { createVideo, fillCreateForm, generateAllContent, generateStoryboard, hydrated, renderVideo } = await import("../support/creator-steps");
 const { PIPER_PROVIDER } = await import("~/providers/speech/piper-voices.server");
 const NEURAL_VOICE = "piper:en_US-joe-medium";
 
@@ -73,40 +74,8 @@ async function currentProject(email: string) {
 const cellsOf = (storyboardId: string) => prisma.storyboardCell.findMany({ where: { storyboardId }, orderBy: { cellIndex: "asc" } });
 const sceneCards = (page: Page) => page.locator("article[aria-label^='Scene ']");
 
-/** The page's React has taken over its server HTML: a click before that would do nothing. */
-const hydrated = (page: Page) => page.waitForFunction(() => Object.keys(document).some((k) => k.startsWith("__reactContainer")), undefined, { timeout: 30_000 });
-
-async function createWithOwnScript(page: Page, input: { title: string; script: string; durationSteps: number }) {
-  await page.goto(`${baseUrl()}/create`);
-  await hydrated(page);
-  await page.getByLabel("Title").fill(input.title);
-  await page.getByText("Use my own script").click();
-  // with no text model /create opens on the outline (issue 48): a pasted script goes in the one-text editor
-  const editor = page.getByRole("textbox", { name: "Your script", exact: true });
-  await expect
-    .poll(async () => {
-      if (!(await editor.count())) await page.getByRole("button", { name: "Edit as one text" }).click();
-      return editor.count();
-    })
-    .toBe(1);
-  await editor.fill(input.script);
-  await page.getByText("9:16 Shorts").click();
-  const slider = page.getByRole("slider", { name: "Duration in seconds" });
-  await slider.focus();
-  for (let i = 0; i < Math.abs(input.durationSteps); i++) await slider.press(input.durationSteps > 0 ? "ArrowRight" : "ArrowLeft");
-}
-
-/** Generate All, then the page's reload with every scene's media. Answers with the summary's text. */
-async function generateAll(page: Page): Promise<string> {
-  const reloaded = page.waitForEvent("load", { timeout: 240_000 });
-  await page.getByRole("button", { name: "Generate All Content" }).click();
-  const summary = page.locator("li[data-state=open]").getByText(/images and \d+ voiceovers generated/);
-  await summary.waitFor({ timeout: 240_000 });
-  const text = await summary.textContent();
-  await reloaded;
-  await page.getByText("Every scene has its image and voiceover.").waitFor({ timeout: 30_000 });
-  return text ?? "";
-}
+/** /create filled with the creator's own script for a 9:16 Short of `seconds`, not yet sent. */
+const createWithOwnScript = (page: Page, input: { title: string; script: string; seconds: number }) => fillCreateForm(page, { ...input, format: "9:16 Shorts" });
 
 describe("with no text model, /create opens on the creator's own words as an outline (issue 48)", () => {
   // a 30 s Short's outline, four parts filled, the others left empty
@@ -136,17 +105,14 @@ describe("with no text model, /create opens on the creator's own words as an out
     await shootBoth(page, "create-outline");
     await audit(page, "/create with the outline");
 
-    await page.getByRole("button", { name: "Create Video" }).click();
-    await page.waitForURL(`${baseUrl()}/script`);
+    await createVideo(page);
     await page.getByText("Your own words").waitFor({ timeout: 30_000 });
     expect(normalise((await page.getByTestId("script-text").textContent()) ?? "")).toBe(normalise(OUTLINE_SCRIPT));
 
-    await page.getByRole("button", { name: "Generate Storyboard" }).click();
-    await page.waitForURL(`${baseUrl()}/storyboard`);
-    await sceneCards(page).first().waitFor({ timeout: 120_000 });
+    await generateStoryboard(page);
     const storyboardId = (await currentProject("outliner")).storyboard!.id;
     expect(normalise((await cellsOf(storyboardId)).map((c) => c.voiceoverText).join(" "))).toBe(normalise(spokenWords(OUTLINE_SCRIPT)));
-    await generateAll(page);
+    await generateAllContent(page, 240_000);
     const cells = await cellsOf(storyboardId);
     expect(cells.every((c) => c.audioUrl)).toBe(true);
     // what the voices say, word by word: the words their timings were read from
@@ -163,7 +129,7 @@ describe("a video from the creator's own words", () => {
   it("/create takes a pasted script and says how long the chosen voice takes to read it", async () => {
     page = await signedInPage("writer");
     // 45 s: the 120 words at the offline voice's pace
-    await createWithOwnScript(page, { title: "A Pinch of Salt", script: SCRIPT, durationSteps: 3 });
+    await createWithOwnScript(page, { title: "A Pinch of Salt", script: SCRIPT, seconds: 45 });
     const length = page.getByTestId("script-length");
     await length.getByText(/^120 words, about \d:\d\d spoken: (about|longer than|shorter than) the 0:45 you chose\./).waitFor({ timeout: 60_000 });
     expect(await page.getByText("(3 parts now, each at least one scene)").count()).toBe(1);
@@ -178,17 +144,14 @@ describe("a video from the creator's own words", () => {
     await shootBoth(page, "own-words-create");
     await audit(page, "/create with an own script");
 
-    await page.getByRole("button", { name: "Create Video" }).click();
-    await page.waitForURL(`${baseUrl()}/script`);
+    await createVideo(page);
     await page.getByText("Your own words").waitFor({ timeout: 30_000 });
     // the words as pasted, breaks and all
     expect(normalise((await page.getByTestId("script-text").textContent()) ?? "")).toBe(normalise(SCRIPT));
   });
 
   it("splits into scenes that say exactly the creator's words and break where asked", async () => {
-    await page.getByRole("button", { name: "Generate Storyboard" }).click();
-    await page.waitForURL(`${baseUrl()}/storyboard`);
-    await sceneCards(page).first().waitFor({ timeout: 120_000 });
+    await generateStoryboard(page);
     const project = await currentProject("writer");
     storyboardId = project.storyboard!.id;
     const cells = await cellsOf(storyboardId);
@@ -206,7 +169,7 @@ describe("a video from the creator's own words", () => {
   });
 
   it("its voiceovers and captions say exactly those words", { timeout: 300_000 }, async () => {
-    await generateAll(page);
+    await generateAllContent(page, 240_000);
     const cells = await cellsOf(storyboardId);
     expect(cells.every((c) => c.audioUrl && c.imageUrl)).toBe(true);
     const captionWords = cells.flatMap((c) => (c.wordTimings as { words: { text: string }[] }).words.map((w) => w.text));
@@ -253,18 +216,15 @@ describe("shaping the storyboard's scenes", () => {
 
   it("starts from a short own script, every scene with its media", { timeout: 300_000 }, async () => {
     page = await signedInPage("shaper");
-    await createWithOwnScript(page, { title: "The Bee Dance", script: SHORT, durationSteps: -3 });
+    await createWithOwnScript(page, { title: "The Bee Dance", script: SHORT, seconds: 15 });
     // the neural voice chosen by name, not left to Automatic (issue 55's path); heard in the video at the end
     await page.getByLabel("Voice", { exact: true }).selectOption(NEURAL_VOICE);
-    await page.getByRole("button", { name: "Create Video" }).click();
-    await page.waitForURL(`${baseUrl()}/script`);
+    await createVideo(page);
     await expect.poll(() => page.getByTestId("narration-summary").textContent(), { timeout: 30_000 }).toContain("voice Joe, medium (neural, offline)");
-    await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 30_000 });
-    await page.waitForURL(`${baseUrl()}/storyboard`);
-    await sceneCards(page).first().waitFor({ timeout: 120_000 });
+    await generateStoryboard(page);
     storyboardId = (await currentProject("shaper")).storyboard!.id;
     expect(await texts()).toEqual(scriptSections(SHORT));
-    await generateAll(page);
+    await generateAllContent(page, 240_000);
   });
 
   it("adds a scene after the last, and a deleted scene comes back with Undo", async () => {
@@ -370,16 +330,13 @@ describe("shaping the storyboard's scenes", () => {
 
   it("Generate All makes only what is missing, and the render follows the new scenes", { timeout: 600_000 }, async () => {
     const before = await cellsOf(storyboardId);
-    const summary = await generateAll(page);
+    const summary = await generateAllContent(page, 240_000);
     // missing: the second half's picture; the voiceovers of both halves and of the merged scene
     expect(summary).toBe("1 images and 3 voiceovers generated.");
     const after = await cellsOf(storyboardId);
     expect(after[0]).toMatchObject({ id: before[0]!.id, audioUrl: before[0]!.audioUrl, imageUrl: before[0]!.imageUrl });
 
-    await page.goto(`${baseUrl()}/render`);
-    await page.getByRole("heading", { name: "Ready to Render" }).waitFor({ timeout: 30_000 });
-    await page.getByRole("button", { name: "Render Video" }).click();
-    await page.getByRole("heading", { name: "Video Rendered Successfully" }).waitFor({ timeout: 480_000 });
+    await renderVideo(page, { timeout: 480_000 });
     const project = await currentProject("shaper");
     const video = await prisma.renderedVideo.findFirstOrThrow({ where: { projectId: project.id, status: "completed" }, orderBy: { createdAt: "desc" } });
     // the render's timeline, read as the render reads it (its plan: scenes in order, each voiceover measured from

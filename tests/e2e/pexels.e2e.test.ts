@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, launchChromium } from "../support/browser";
 import { signIn } from "../support/browser-auth";
+import { type CreateFormat, createVideo, fillCreateForm, generateAllContent, generateStoryboard } from "../support/creator-steps";
 import { screenshotsDir } from "../support/screenshots";
 import { storedImageSize } from "../support/stored-image";
 
@@ -31,46 +32,17 @@ afterAll(async () => {
 
 /**
  * A new project's storyboard; a Short two steps above the shortest duration (15 s, three scenes planned), so that it
- * has several scenes. With `script`, the creator's own words (parts split by `---` lines, each a scene) instead of the
- * template's sample draft.
+ * has several scenes, or the shortest 16:9 video. With `script`, the creator's own words (parts split by `---` lines,
+ * each a scene) instead of the template's sample draft.
  */
-async function createStoryboard(title: string, topic: string, format: "9:16 Shorts" | "16:9 Landscape", script?: string) {
-  await page.goto(`${baseUrl()}/create`);
-  await page.getByLabel("Title").fill(title);
-  if (script) {
-    await page.getByText("Use my own script").click();
-    // with no text model /create opens on the outline (issue 48): a pasted script goes in the one-text editor
-    const editor = page.getByRole("textbox", { name: "Your script", exact: true });
-    await expect
-      .poll(async () => {
-        if (!(await editor.count())) await page.getByRole("button", { name: "Edit as one text" }).click();
-        return editor.count();
-      })
-      .toBe(1);
-    await editor.fill(script);
-  } else {
-    await page.getByLabel("Topic").fill(topic);
-  }
-  await page.getByText(format).click();
-  const slider = page.getByRole("slider", { name: "Duration in seconds" });
-  await slider.focus();
-  await slider.press("Home");
-  if (format === "9:16 Shorts") for (let step = 0; step < 2; step++) await slider.press("ArrowRight");
-  // no text model in the tests: the template's sample draft writes the script (issue 48)
-  if (!script) await page.getByText("Sample draft (template)").click();
-  await page.getByRole("button", { name: "Create Video" }).click();
-  await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 150_000 });
-  await page.waitForURL(`${baseUrl()}/storyboard`);
-  await page.getByRole("article", { name: "Scene 1", exact: true }).waitFor({ timeout: 90_000 });
+async function createStoryboard(title: string, topic: string, format: CreateFormat, script?: string) {
+  await fillCreateForm(page, { title, format, seconds: format === "9:16 Shorts" ? 15 : 300, ...(script ? { script } : { topic }) });
+  await createVideo(page);
+  await generateStoryboard(page, 150_000);
 }
 
-async function generateAll() {
-  // under load, a storyboard's images and voiceovers may take minutes
-  const reloaded = page.waitForEvent("load", { timeout: 540_000 });
-  await page.getByRole("button", { name: "Generate All Content" }).click({ timeout: 90_000 });
-  await reloaded;
-  await page.getByText("Every scene has its image and voiceover.").waitFor({ timeout: 60_000 });
-}
+// under load, a storyboard's images and voiceovers may take minutes
+const generateAll = () => generateAllContent(page, 540_000);
 
 /** Every scene card's picture, loaded (scrolled into view: the cards load their images lazily); their number. */
 async function imagesLoaded() {

@@ -11,6 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, launchChromium } from "../support/browser";
 import { signIn } from "../support/browser-auth";
+import { createVideo, fillCreateForm, generateAllContent, generateStoryboard } from "../support/creator-steps";
 
 let browser: Browser;
 let page: Page;
@@ -26,31 +27,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** `stepsAboveMinimum`: the duration, counted in slider steps from the format's shortest (the form may be prefilled). */
-async function createStoryboard(title: string, topic: string, format: "9:16 Shorts" | "16:9 Landscape", stepsAboveMinimum: number) {
-  await page.goto(`${baseUrl()}/create`);
-  await page.getByLabel("Title").fill(title);
-  await page.getByLabel("Topic").fill(topic);
-  await page.getByText(format).click();
-  const slider = page.getByRole("slider", { name: "Duration in seconds" });
-  await slider.focus();
-  await slider.press("Home");
-  for (let i = 0; i < stepsAboveMinimum; i++) await slider.press("ArrowRight");
-  // no text model in the tests: the template's sample draft writes the script (issue 48)
-  await page.getByText("Sample draft (template)").click();
-  await page.getByRole("button", { name: "Create Video" }).click();
-  await page.getByRole("button", { name: "Generate Storyboard" }).click({ timeout: 150_000 });
-  await page.waitForURL(`${baseUrl()}/storyboard`);
-  await page.getByRole("article", { name: "Scene 1", exact: true }).waitFor({ timeout: 90_000 });
-}
-
-async function generateAll() {
-  const reloaded = page.waitForEvent("load", { timeout: 150_000 });
-  await page.getByRole("button", { name: "Generate All Content" }).click({ timeout: 90_000 });
-  await reloaded;
-  await page.getByText("Every scene has its image and voiceover.").waitFor();
-}
-
 /** The scene images as the browser shows them: real pictures (decoded, the format's shape), not text on a gradient. */
 async function sceneImagesShown(count: number) {
   const images = page.locator("article img");
@@ -65,29 +41,23 @@ describe("offline storyboards illustrate their scenes", () => {
     // the creator's last project: a 9:16 Short, its title and topic typed into the form, from a script of their own
     // (nothing to write, so nothing runs beside this test; only the form matters here: the octopus storyboard is
     // made, illustrated and photographed by tests/e2e/pexels.e2e.test.ts)
-    await page.goto(`${baseUrl()}/create`);
-    await page.getByLabel("Title").fill("Octopus Secrets");
-    await page.getByText("Use my own script").click();
-    const editor = page.getByRole("textbox", { name: "Your script", exact: true });
-    await expect
-      .poll(async () => {
-        if (!(await editor.count())) await page.getByRole("button", { name: "Edit as one text" }).click();
-        return editor.count();
-      })
-      .toBe(1);
-    await editor.fill("An octopus can change colour in a blink.\n---\nIt squeezes through any gap wider than its beak.");
-    await page.getByLabel("Topic").fill("How octopuses change colour, squeeze through gaps and outsmart crabs in the sea");
-    await page.getByText("9:16 Shorts").click();
-    await page.getByRole("button", { name: "Create Video" }).click();
-    await page.waitForURL(`${baseUrl()}/script`);
+    await fillCreateForm(page, {
+      title: "Octopus Secrets",
+      script: "An octopus can change colour in a blink.\n---\nIt squeezes through any gap wider than its beak.",
+      topic: "How octopuses change colour, squeeze through gaps and outsmart crabs in the sea",
+      format: "9:16 Shorts",
+    });
+    await createVideo(page);
     await page.getByText("Your own words").waitFor({ timeout: 30_000 });
     // a new video's form starts empty, in the last project's format (decision 191)
     await page.goto(`${baseUrl()}/create`);
     expect(await page.getByLabel("Title").inputValue()).toBe("");
     expect(await page.getByLabel("Topic").inputValue()).toBe("");
     expect(await page.getByRole("radio", { name: /9:16 Shorts/ }).isChecked()).toBe(true);
-    await createStoryboard("Cats and Dogs at Home", "Why cats and dogs sleep so much, and what their pets' toys and bowls tell us", "9:16 Shorts", 1);
-    await generateAll();
+    await fillCreateForm(page, { title: "Cats and Dogs at Home", topic: "Why cats and dogs sleep so much, and what their pets' toys and bowls tell us", format: "9:16 Shorts", seconds: 10 });
+    await createVideo(page);
+    await generateStoryboard(page, 150_000);
+    await generateAllContent(page, 150_000);
     await sceneImagesShown(2);
     await page.screenshot({ path: path.join(shots, "storyboard-3-pets-9x16.png"), fullPage: true });
 

@@ -1,5 +1,7 @@
 // A tour of every screen in the route list (tests/support/routes.ts listRoutes(), so a new screen cannot be
-// missed), in its main states (signed out, a new creator's empty project, a finished project, errors), each
+// missed), in its main states (signed out, a new creator's empty project, a finished project, errors; this round's
+// pages with their content: a channel's calendar and kit, two batches, a video's Short and version, the platforms'
+// accounts, the Animate panel, /create while the whole video is made (tests/fixtures/pages-content.ts)), each
 // photographed at 1280x800 and 390x844 and checked with axe-core: no serious or critical violation (issue 25), no
 // sideways scrolling and no control covered by a layer on top of it (issue 34).
 // Then the keyboard: the music volume slider with arrows and Page Up/Down, a dialog closed with Escape that
@@ -7,6 +9,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET } from "../fakes/youtube";
 
 vi.hoisted(() => {
   // the app under test's database and media folder (scripts/lib/test-app.mjs), before any app module reads them
@@ -21,6 +24,7 @@ const { listRoutes } = await import("../support/routes");
 const { settled, shootBoth, VIEWPORTS } = await import("../support/screenshots");
 const { seedRenderableProject } = await import("../fixtures/render-project");
 const { seedRenderedVideo } = await import("../fixtures/music-project");
+const { seedBatches, seedChannelWeek, seedClipSpend } = await import("../fixtures/pages-content");
 
 type Violation = { screen: string; viewport: string; id: string; impact: string; help: string; targets: string[] };
 
@@ -98,6 +102,11 @@ async function audit(page: Page, screen: string) {
 async function visit(page: Page, pattern: string, url: string, state: string, ready: (page: Page) => Promise<unknown>) {
   await page.goto(`${baseUrl()}${url}`);
   await ready(page);
+  await check(page, pattern, url, state);
+}
+
+/** Photographs and audits the screen as it is now (after a click opened a panel, or while something runs). */
+async function check(page: Page, pattern: string, url: string, state: string) {
   // no raw error objects or stack traces on any screen
   const text = await page.locator("body").innerText();
   expect(text, `${url} (${state})`).not.toMatch(/\[object Object\]|Error: .*\n\s+at |\bundefined\b|\bNaN\b/);
@@ -156,33 +165,103 @@ describe("every screen, photographed and checked with axe", () => {
     await page.context().close();
   });
 
-  it("a finished project: storyboard with media, music, a render, and the publish screens", { timeout: 240_000 }, async () => {
+  it("a finished project: storyboard with media, music, a render, the publish screens, its outputs, a channel and batches", { timeout: 300_000 }, async () => {
     const page = await newPage();
     const email = `finisher-${Date.now()}@example.com`;
     await signIn(page, { email, name: "Fay Finisher" });
     const user = await prisma.user.findUniqueOrThrow({ where: { email } });
     const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: [2, 2], title: "Bees at Dawn", resolution: "shorts", musicSeconds: 4 });
     await seedRenderedVideo({ userId: user.id, projectId, seconds: 4, voiceSeconds: 2, width: 180, height: 320 });
+    await seedClipSpend({ userId: user.id, projectId });
     await visit(page, "/dashboard", "/dashboard", "one-project", (p) => p.getByText("Bees at Dawn").first().waitFor());
     await visit(page, "/script", "/script", "done", (p) => p.getByRole("button", { name: "Generate Storyboard" }).waitFor());
     await visit(page, "/storyboard", "/storyboard", "done", (p) => p.getByText("Every scene has its image and voiceover.").waitFor());
+    // the Animate panel open (issue 50): the estimate per scene, the budget's figures and what this video's clips cost
+    await page.getByRole("button", { name: "Animate", exact: true }).click();
+    await page.getByTestId("clip-estimate").waitFor();
+    await page.getByTestId("clip-spend").waitFor();
+    await check(page, "/storyboard", "/storyboard", "animate");
     await visit(page, "/music", "/music", "done", (p) => p.getByTestId("music-track").first().waitFor());
     await visit(page, "/render", "/render", "done", heading("Video Rendered Successfully"));
     await visit(page, "/thumbnail", "/thumbnail", "ready", (p) => p.getByRole("button", { name: "Scene 1" }).waitFor());
     await visit(page, "/upload", "/upload", "connect", heading("Your Video"));
     await visit(page, "/projects/:id", `/projects/${projectId}`, "done", heading("Bees at Dawn"));
-    await visit(page, "/projects/:id/upload", `/projects/${projectId}/upload`, "done", heading("Your Video"));
-    await visit(page, "/projects/:id/outputs", `/projects/${projectId}/outputs`, "done", heading("Shorts from this video"));
-    // a channel (issue 52) with its calendar, queue and brand kit
-    const made = await page.request.post(`${baseUrl()}/api/v1/channels`, { data: { name: "Bees Daily" } });
-    expect(made.status()).toBe(201);
-    const channel = (await made.json()) as { id: string };
+
+    // the platforms' accounts (issue 49), each through its consent popup on the fakes: TikTok and Instagram in
+    // Settings, YouTube on the Upload page, which then offers all three
+    const consent = async (button: string) => {
+      const popup = page.context().waitForEvent("page");
+      await page.getByRole("button", { name: button }).click();
+      await (await popup).waitForEvent("close", { timeout: 30_000 });
+    };
+    expect((await page.request.put(`${baseUrl()}/api/config`, { data: { googleOAuthClientId: FAKE_CLIENT_ID, googleOAuthClientSecret: FAKE_CLIENT_SECRET } })).status()).toBe(200);
+    await page.goto(`${baseUrl()}/settings`);
+    await consent("Connect TikTok");
+    await page.getByText("Fake Bee Channel", { exact: true }).waitFor({ timeout: 15_000 });
+    await consent("Connect Instagram");
+    await page.getByText("fake.bees", { exact: true }).waitFor({ timeout: 15_000 });
+    await check(page, "/settings", "/settings", "connected");
+    await page.goto(`${baseUrl()}/projects/${projectId}/upload`);
+    await consent("Connect YouTube");
+    const publish = page.getByRole("region", { name: "Publish" });
+    await publish.getByLabel("YouTube · Fake Creator Channel").waitFor({ timeout: 15_000 });
+    // the three chosen: TikTok's panel (its privacy choice, switches and consent line) and Instagram's beside YouTube's
+    await publish.getByLabel("TikTok · Fake Bee Channel").check();
+    await publish.getByLabel("Instagram Reels · fake.bees").check();
+    await publish.getByLabel("Who can see this post").waitFor();
+    // "YouTube connected" is read and closed, as a creator would: on a phone toasts sit over the header for 5 s
+    const toast = page.locator("li[data-state=open]");
+    if (await toast.count()) {
+      await toast.getByRole("button", { name: "Close" }).click();
+      await expect.poll(() => toast.count()).toBe(0);
+    }
+    await check(page, "/projects/:id/upload", `/projects/${projectId}/upload`, "connected");
+
+    // a Short and a Spanish version (issue 51), made by the app as the page's buttons make them
+    expect((await page.request.post(`${baseUrl()}/api/projects/${projectId}/shorts`, { data: { fromScene: 0, toScene: 1 } })).ok()).toBe(true);
+    expect((await page.request.post(`${baseUrl()}/api/projects/${projectId}/versions`, { data: { language: "es", voiceovers: false } })).ok()).toBe(true);
+    await visit(page, "/projects/:id/outputs", `/projects/${projectId}/outputs`, "done", (p) => p.getByText("Version · Spanish (Español)").waitFor());
+    expect(await page.getByText("Short · 9:16").count()).toBe(1);
+    await visit(page, "/dashboard", "/dashboard", "with-outputs", (p) => p.getByText("Bees at Dawn").first().waitFor());
+
+    // a channel (issue 52) posting to that YouTube account, its kit, and three weeks of calendar filled
+    const youtube = await prisma.youtubeConnection.findUniqueOrThrow({ where: { userId: user.id } });
+    const { channelId } = await seedChannelWeek({ userId: user.id, name: "Bees Daily", projectId, youtubeConnectionId: youtube.id });
     await visit(page, "/channels", "/channels", "one-channel", (p) => p.getByText("Bees Daily").first().waitFor());
-    await visit(page, "/channels/:id", `/channels/${channel.id}`, "new", heading("Bees Daily"));
+    await visit(page, "/channels/:id", `/channels/${channelId}`, "calendar", (p) => p.getByText("Made: waiting for your approval").first().waitFor());
+    expect(await page.getByTestId("calendar-slot").filter({ hasText: "Queued: made ahead of its slot" }).count()).toBeGreaterThan(0);
+    // batches (issue 32): one finished with a failed row, one running with its stages
+    await seedBatches({ userId: user.id });
+    await visit(page, "/batches", "/batches", "two-batches", (p) => p.getByRole("list", { name: "Stages" }).first().waitFor());
+    // the finished batch's failed row can be made again; the running batch has nothing to retry
+    expect(await page.getByRole("button", { name: "Retry Failed" }).count()).toBe(1);
 
     // a render that failed: the error as the catalogue words it, never a raw object
     await prisma.renderedVideo.create({ data: { projectId, status: "error", error: "Rendering failed: the renderer stopped unexpectedly." } });
     await visit(page, "/render", "/render", "error", mainLoaded);
+    await page.context().close();
+  });
+
+  it("/create while the whole video is made: its stages side by side and the time left (decision 262)", { timeout: 120_000 }, async () => {
+    const page = await newPage();
+    const email = `maker-${Date.now()}@example.com`;
+    await signIn(page, { email, name: "Max Maker" });
+    await page.goto(`${baseUrl()}/create`);
+    await page.getByRole("heading", { name: "Create New Video" }).waitFor();
+    await page.getByLabel("Title").fill("Why owls fly in silence");
+    await page.getByLabel("Topic").fill("Comb-like feather edges break up the air");
+    await page.getByText("9:16 Shorts").click();
+    const slider = page.getByRole("slider", { name: "Duration in seconds" });
+    await slider.focus();
+    await slider.press("Home"); // 5 s: the shortest video, cancelled once looked at
+    await page.getByText("Sample draft (template)").click();
+    await page.getByRole("button", { name: "Make the whole video" }).click();
+    const stages = page.getByRole("list", { name: "Stages" });
+    await stages.locator("li[data-status=running]").first().waitFor({ timeout: 60_000 });
+    await check(page, "/create", "/create", "making");
+    const user = await prisma.user.findUniqueOrThrow({ where: { email } });
+    const run = await prisma.videoRun.findFirstOrThrow({ where: { userId: user.id } });
+    expect((await page.request.post(`${baseUrl()}/api/v1/videos/${run.id}/cancel`)).ok()).toBe(true);
     await page.context().close();
   });
 

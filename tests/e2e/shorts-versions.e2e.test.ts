@@ -123,7 +123,7 @@ describe("Shorts and versions from the dashboard", () => {
     await page.getByLabel("Language", { exact: true }).selectOption("es");
     await page.getByRole("button", { name: "Make version" }).click();
     await openToast().getByText("Version made").waitFor({ timeout: 60_000 });
-    await page.getByText("Version · es").waitFor();
+    await page.getByText("Version · Spanish (Español)").waitFor();
     // the toasts closed, so the picture shows the page (a toast sits over the header on a phone)
     await closeToasts();
     await shootBoth(page, "shorts-versions-made");

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET } from "../fakes/youtube";
 import { baseUrl, launchChromium } from "../support/browser";
 import { signIn } from "../support/browser-auth";
+import { createVideo, fillCreateForm, generateAllContent, generateStoryboard, renderVideo } from "../support/creator-steps";
 import { shootBoth } from "../support/screenshots";
 
 process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
@@ -24,7 +25,6 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const email = `title-to-posts-${Date.now()}@example.com`;
-const openToast = () => page.locator("li[data-state=open]");
 
 type Fakes = {
   youtube: { videos: { sha256: string; resource: { snippet: { title: string }; status: { privacyStatus: string } } }[] };
@@ -71,36 +71,16 @@ describe("from a title to posts on YouTube, TikTok and Instagram, with no keys",
     const times: string[] = [];
     const lap = (name: string) => times.push(`${name} ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
-    await page.goto(`${baseUrl()}/create`);
-    await page.getByLabel("Title").fill(TITLE);
-    await page.getByLabel("Topic").fill(TOPIC);
-    await page.getByText("9:16 Shorts").click();
-    const slider = page.getByRole("slider", { name: "Duration in seconds" });
-    await slider.focus();
-    await slider.press("Home"); // 5 s, the Short's shortest
-    await slider.press("ArrowRight"); // 10 s
-    expect(await slider.getAttribute("aria-valuenow")).toBe("10");
-    // no text model: the template's sample draft writes the script (issue 48)
-    await page.getByText("Sample draft (template)").click();
-    await page.getByRole("button", { name: "Create Video" }).click();
-    await page.waitForURL(`${baseUrl()}/script`);
+    await fillCreateForm(page, { title: TITLE, topic: TOPIC, format: "9:16 Shorts", seconds: 10 });
+    await createVideo(page);
     await page.getByRole("button", { name: "Download Script" }).waitFor({ timeout: 120_000 });
     lap("script");
 
-    await page.getByRole("button", { name: "Generate Storyboard" }).click();
-    await page.waitForURL(`${baseUrl()}/storyboard`);
-    await page.getByRole("article", { name: "Scene 1", exact: true }).waitFor({ timeout: 120_000 });
-    const reloaded = page.waitForEvent("load", { timeout: 180_000 });
-    await page.getByRole("button", { name: "Generate All Content" }).click();
-    await openToast().getByText("All content generated").waitFor({ timeout: 180_000 });
-    await reloaded;
-    await page.getByText("Every scene has its image and voiceover.").waitFor({ timeout: 30_000 });
+    await generateStoryboard(page);
+    await generateAllContent(page);
     lap("storyboard and media");
 
-    await page.goto(`${baseUrl()}/render`);
-    await page.getByRole("heading", { name: "Ready to Render" }).waitFor({ timeout: 30_000 });
-    await page.getByRole("button", { name: "Render Video" }).click();
-    await page.getByRole("heading", { name: "Video Rendered Successfully" }).waitFor({ timeout: 240_000 });
+    await renderVideo(page);
     lap("render");
 
     const user = await prisma.user.findUniqueOrThrow({ where: { email } });

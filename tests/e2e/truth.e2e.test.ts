@@ -74,7 +74,7 @@ function overlaps(a: { x: number; y: number; width: number; height: number }, b:
 }
 
 describe("issue 22: every screen tells the truth", () => {
-  it("/create: the error toast never covers Create Video, on desktop or phone", async () => {
+  it("/create: the error toast never covers Create Video, on desktop or phone, nor the phone's menu button", async () => {
     for (const viewport of [DESKTOP, PHONE]) {
       await page.setViewportSize(viewport);
       await page.goto(`${baseUrl()}/create`);
@@ -85,6 +85,10 @@ describe("issue 22: every screen tells the truth", () => {
       const toastBox = (await openToast().boundingBox())!;
       const buttonBox = (await button.boundingBox())!;
       expect(overlaps(toastBox, buttonBox), `toast over the button at ${viewport.width}px`).toBe(false);
+      if (viewport === PHONE) {
+        const menuBox = (await page.getByRole("button", { name: "Open menu" }).boundingBox())!;
+        expect(overlaps(toastBox, menuBox), "toast over the header's menu button on a phone").toBe(false);
+      }
     }
     await page.setViewportSize(DESKTOP);
   });

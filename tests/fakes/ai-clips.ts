@@ -227,3 +227,15 @@ export class FakeRunway extends FakeApi {
     await this.videos.clear();
   }
 }
+
+/**
+ * Both fakes listening, with the keys the tests save as a creator's, and the app pointed at them (GEMINI_BASE_URL,
+ * RUNWAY_BASE_URL): called before the app's environment is first read (in vi.hoisted).
+ */
+export async function startClipFakes(): Promise<{ veo: FakeVeo; runway: FakeRunway }> {
+  const veo = new FakeVeo("gemini-key-for-veo-0123456789");
+  const runway = new FakeRunway("runway-key-0123456789");
+  process.env.GEMINI_BASE_URL = await veo.start();
+  process.env.RUNWAY_BASE_URL = await runway.start();
+  return { veo, runway };
+}

@@ -8,13 +8,30 @@ import type { RequestPolicy } from "~/providers/http.server";
 export const QUICK_POLICY: Partial<RequestPolicy> = { timeoutMs: 1500, maxRetryAfterMs: 5000 };
 
 /** A job ledger in memory: what the database keeps for an activity on a worker. */
-export function memoryLedger(): JobLedger & { jobs: Map<string, string> } {
+export function memoryLedger(): Required<JobLedger> & { jobs: Map<string, string>; claimedAt: Map<string, Date> } {
+  // as the ProviderJob table: one row per name, an empty id while a claim waits for its create request's answer
   const jobs = new Map<string, string>();
+  const claimedAt = new Map<string, Date>();
   return {
     jobs,
-    recall: async (name) => jobs.get(name),
-    remember: async (name, id) => void jobs.set(name, id),
-    forget: async (name) => void jobs.delete(name),
+    claimedAt,
+    recall: async (name) => jobs.get(name) || undefined,
+    remember: async (name, id) => {
+      jobs.set(name, id);
+      claimedAt.set(name, new Date());
+    },
+    forget: async (name) => {
+      jobs.delete(name);
+      claimedAt.delete(name);
+    },
+    claim: async (name) => {
+      if (!jobs.has(name)) {
+        jobs.set(name, "");
+        claimedAt.set(name, new Date());
+        return { won: true };
+      }
+      return { won: false, jobId: jobs.get(name) || undefined, claimedAt: claimedAt.get(name)! };
+    },
   };
 }
 

@@ -19,14 +19,7 @@ import { createTestUser } from "../support/auth";
 import { startApiV1Server } from "../support/api-v1-server";
 import { callRoute } from "../support/routes";
 
-const { veo, runway } = await vi.hoisted(async () => {
-  const { FakeVeo, FakeRunway } = await import("../fakes/ai-clips");
-  const veo = new FakeVeo("gemini-key-for-veo-0123456789");
-  const runway = new FakeRunway("runway-key-0123456789");
-  process.env.GEMINI_BASE_URL = await veo.start();
-  process.env.RUNWAY_BASE_URL = await runway.start();
-  return { veo, runway };
-});
+const { veo, runway } = await vi.hoisted(async () => (await import("../fakes/ai-clips")).startClipFakes());
 
 let base: string;
 let close: () => void;

@@ -7,26 +7,19 @@ import type { ChildProcess } from "node:child_process";
 import sharp from "sharp";
 import { Client, Connection, WorkflowFailedError } from "@temporalio/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { saveClipSettings } from "~/core/clip-budget.server";
+import { checkClipBudget, clipSpend, saveClipSettings } from "~/core/clip-budget.server";
 import { prisma } from "~/core/db.server";
 import { updateConfig } from "~/core/settings.server";
 import { saveMedia } from "~/core/storage.server";
 import { animateScenesWorkflow } from "../../workflows/ai-clips";
 import type { AnimateScenesInput } from "../../workflows/shared/ai-clips";
 import { createTestUser } from "../support/auth";
-import { startTestWorker } from "../support/temporal";
+import { lastActivityAttempt, startTestWorker } from "../support/temporal";
 import { killAllWorkerProcesses, killWorkerProcess, startWorkerProcess } from "../support/worker-process";
 import { probeVideo } from "../fixtures/video-probe";
 
 // the fakes listen, and the app points at them, before the app's environment is first read
-const { veo, runway } = await vi.hoisted(async () => {
-  const { FakeVeo, FakeRunway } = await import("../fakes/ai-clips");
-  const veo = new FakeVeo("gemini-key-for-veo-0123456789");
-  const runway = new FakeRunway("runway-key-0123456789");
-  process.env.GEMINI_BASE_URL = await veo.start();
-  process.env.RUNWAY_BASE_URL = await runway.start();
-  return { veo, runway };
-});
+const { veo, runway } = await vi.hoisted(async () => (await import("../fakes/ai-clips")).startClipFakes());
 
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 
@@ -80,20 +73,6 @@ const request = (base: { user: { id: string }; project: { id: string } }, over: 
   ...over,
 });
 
-async function activityAttempts(client: Client, workflowId: string): Promise<number> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  const started = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes);
-  return started.at(-1)?.activityTaskStartedEventAttributes?.attempt ?? 0;
-}
-
-const until = async (check: () => boolean | Promise<boolean>, ms: number, what: string) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
-
 describe("AI clips with Veo through the Gemini API", () => {
   it("animates two scenes from their pictures: one operation each, the clips on the scenes, the spend recorded", async () => {
     const base = await creatorWithScenes();
@@ -136,7 +115,7 @@ describe("AI clips with Veo through the Gemini API", () => {
     veo.trouble({ kind: "server-error" }, 1, /\/operations\//);
     const workflowId = `ai-clips-veo-retry-${base.project.id}`;
     await worker.client.workflow.execute(animateScenesWorkflow, { taskQueue: worker.taskQueue, workflowId, args: [request(base, {})] });
-    expect(await activityAttempts(worker.client, workflowId)).toBe(2);
+    expect(await lastActivityAttempt(worker.client, workflowId)).toBe(2);
     expect(veo.creates).toHaveLength(1);
     expect(veo.operations.size).toBe(1);
     const ledger = await prisma.providerJob.findMany({ where: { key: { startsWith: `${workflowId}/` } } });
@@ -144,14 +123,18 @@ describe("AI clips with Veo through the Gemini API", () => {
     expect(await prisma.clipGeneration.count({ where: { projectId: base.project.id } })).toBe(1);
   }, 60_000);
 
-  it("an operation that ends in an error fails the scene with the service's reason; the spend stays recorded", async () => {
+  it("an operation that ends in an error fails the scene with the service's reason; it is listed, but not spent", async () => {
     const base = await creatorWithScenes();
+    // exactly one 4 s clip's worth of budget: the failed clip must not use it up (decision 270)
+    await saveClipSettings(base.user.id, { monthlyBudgetCents: 60, videoCapCents: 60 });
     veo.failWith = "The prompt could not be submitted. It may violate our policies.";
     const result = await worker.client.workflow.execute(animateScenesWorkflow, { taskQueue: worker.taskQueue, workflowId: `ai-clips-veo-fail-${base.project.id}`, args: [request(base, {})] });
     expect(result.clips).toEqual([]);
     expect(result.failures).toEqual([{ cellIndex: 0, message: expect.stringContaining("may violate our policies") }]);
     expect(veo.creates).toHaveLength(1);
     expect(await prisma.clipGeneration.findMany({ where: { projectId: base.project.id }, select: { status: true, costCents: true } })).toEqual([{ status: "failed", costCents: 60 }]);
+    expect(await clipSpend(base.user.id, base.project.id)).toEqual({ monthCents: 0, videoCents: 0 });
+    await expect(checkClipBudget(base.user.id, base.project.id, 60)).resolves.toBeUndefined();
   }, 60_000);
 });
 
@@ -162,7 +145,7 @@ describe("AI clips with Runway", () => {
     const workflowId = `ai-clips-runway-${base.project.id}`;
     const result = await worker.client.workflow.execute(animateScenesWorkflow, { taskQueue: worker.taskQueue, workflowId, args: [request(base, { provider: "runway", cellIndexes: [1] })] });
     expect(result.clips.map((c) => [c.cellIndex, c.seconds, c.costCents])).toEqual([[1, 5, 25]]);
-    expect(await activityAttempts(worker.client, workflowId)).toBe(2);
+    expect(await lastActivityAttempt(worker.client, workflowId)).toBe(2);
     expect(runway.creates).toHaveLength(1);
     const sent = runway.creates[0]!.json() as Record<string, unknown>;
     expect(sent).toMatchObject({ model: "gen4_turbo", ratio: "1280:720", duration: 5 });
@@ -186,10 +169,10 @@ describe("AI clips with Runway", () => {
     const base = await creatorWithScenes();
     runway.pendingPolls = 1_000_000;
     const handle = await worker.client.workflow.start(animateScenesWorkflow, { taskQueue: worker.taskQueue, workflowId: `ai-clips-runway-cancel-${base.project.id}`, args: [request(base, { provider: "runway", cellIndexes: [0, 1] })] });
-    await until(() => runway.requestsTo(/^\/v1\/tasks\//).length >= 2, 20_000, "the task to be polled");
+    await expect.poll(() => runway.requestsTo(/^\/v1\/tasks\//).length >= 2, { timeout: 20_000, interval: 100, message: "the task to be polled" }).toBe(true);
     await handle.cancel();
     // the cancellation reaches the activity with a heartbeat's answer (at most 24 s with a 30 s heartbeat timeout)
-    await until(() => runway.requests.some((r) => r.method === "DELETE"), 40_000, "the task to be cancelled");
+    await expect.poll(() => runway.requests.some((r) => r.method === "DELETE"), { timeout: 40_000, interval: 100, message: "the task to be cancelled" }).toBe(true);
     await expect(handle.result()).rejects.toThrow();
     expect(runway.creates).toHaveLength(1);
     expect([...runway.tasks.values()].map((t) => t.cancelled)).toEqual([true]);
@@ -239,7 +222,7 @@ describe("a worker SIGKILLed mid-generation", () => {
     try {
       first = await startWorkerProcess("all-stages", { taskQueue, env });
       const handle = await client.workflow.start(animateScenesWorkflow, { taskQueue, workflowId: `ai-clips-kill-${base.project.id}`, args: [request(base, { pollIntervalMs: 200 })] });
-      await until(() => veo.requestsTo(/\/operations\//).length >= 1, 60_000, "the first worker to poll its operation");
+      await expect.poll(() => veo.requestsTo(/\/operations\//).length >= 1, { timeout: 60_000, interval: 100, message: "the first worker to poll its operation" }).toBe(true);
       await killWorkerProcess(first);
       expect(veo.creates).toHaveLength(1);
       veo.pendingPolls = 0;

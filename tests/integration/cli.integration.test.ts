@@ -109,6 +109,9 @@ describe("the reelsmith CLI", () => {
   }, 600_000);
 
   it("batch makes one video per CSV row, at most --concurrency at once, and saves each", async () => {
+    // no cloud-like waits here: the batch's bound is counted from the server's own record, not seen by polls
+    // (the providers are made per call, so the worker in this process answers at once from here on)
+    delete process.env.FAKE_PROVIDER_LATENCY_MS;
     const owner = await createTestUser();
     const { token } = await createApiToken(owner.id, { name: "batch", scope: "full", expiresInDays: 7 });
     const csv = path.join(dir, "rows.csv");

@@ -3,16 +3,32 @@
 // voiceovers made a second apart: the render's first chunk is drawn while the later scenes' voiceovers are still
 // being made (drawn by a look that found only some scenes ready), and the render, once every scene is ready, takes
 // it as drawn and draws only the rest. The video is still whole: as long as its scenes, with sound.
+// Issue 53's "an edited scene during a pipelined run re-renders only its chunk (the others' files unchanged)"
+// (decision 267): while a run draws its early chunks, the creator uploads an own picture for scene 1 through
+// /api/scene-media, and once the render has planned its scenes, one for the last scene. Scene 1's chunk is drawn
+// again; the run renders again after its render, drawing only the last scene's chunk; every other chunk drawn before
+// the edits is used as it was (the same stored files, byte for byte, the same frames); the finished MP4 shows both.
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import type { Client } from "@temporalio/client";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "~/core/db.server";
 import { findMediaForUser, withLocalMediaCopy } from "~/core/storage.server";
+import { action as sceneMedia } from "~/routes/storyboard/api.scene-media";
 import { MakeVideoOptionsSchema, startMakeVideo } from "~/server/make-video.server";
+import { sceneBoundaries } from "../../app/lib/timeline/timing";
 import { makeVideoProgressQuery, makeVideoWorkflowId, type MakeVideoTuning } from "../../workflows/shared/make-video";
 import { renderWorkflowId } from "../../workflows/shared/render";
+import { generateAllWorkflowId } from "../../workflows/shared/scene-media";
 import { probeVideo } from "../fixtures/video-probe";
-import { createTestUser } from "../support/auth";
+import { createTestUser, sessionCookieFor } from "../support/auth";
+import { callRoute } from "../support/routes";
 import { startTestWorker } from "../support/temporal";
+
+const run = promisify(execFile);
 
 vi.hoisted(() => {
   process.env.RENDER_REUSE_CHUNK_SECONDS = "3";
@@ -119,5 +135,187 @@ describe("make-video: render chunks drawn while the scene media are made", () =>
         .map((c) => c.chunk! + 1)
         .join(", ")}`
     );
+  });
+});
+
+const base = "http://localhost:3000";
+/** The creator's own picture for the edited scene: a colour no offline picture has. */
+const MAGENTA = { r: 230, g: 20, b: 200 };
+
+/** What each chunk activity of the project's render answered (taken as kept, or drawn), in chunk order. */
+async function renderChunksOf(projectId: string) {
+  const events = (await temporal.workflow.getHandle(renderWorkflowId(projectId)).fetchHistory()).events ?? [];
+  return events
+    .flatMap((e) => {
+      const data = e.activityTaskCompletedEventAttributes?.result?.payloads?.[0]?.data;
+      if (!data?.length) return [];
+      const value = JSON.parse(Buffer.from(data).toString()) as { chunk?: number; mediaFileId?: string; reused?: boolean };
+      return typeof value.chunk === "number" && value.mediaFileId ? [value as { chunk: number; mediaFileId: string; reused?: boolean }] : [];
+    })
+    .sort((a, b) => a.chunk - b.chunk);
+}
+
+/** A stored video's picture, decoded: each frame's MD5 (the sound left out). */
+async function framesOf(userId: string, mediaFileId: string): Promise<string[]> {
+  const file = await findMediaForUser(userId, mediaFileId);
+  const out = await withLocalMediaCopy(file!, async (local) => (await run("ffmpeg", ["-v", "error", "-i", local, "-map", "0:v", "-f", "framemd5", "-"], { maxBuffer: 1 << 24 })).stdout);
+  return out
+    .split("\n")
+    .filter((l) => /^\d/.test(l))
+    .map((l) => l.split(",").at(-1)!.trim());
+}
+
+/** A stored file's SHA-256. */
+async function shaOf(userId: string, mediaFileId: string): Promise<string> {
+  const file = await findMediaForUser(userId, mediaFileId);
+  return withLocalMediaCopy(file!, async (local) =>
+    createHash("sha256")
+      .update(await readFile(local))
+      .digest("hex"),
+  );
+}
+
+/** The mean colour of the top fifth of a stored video's frame `n` (above any caption), scaled down to one pixel. */
+async function meanColourOf(userId: string, mediaFileId: string, n: number): Promise<{ r: number; g: number; b: number }> {
+  const file = await findMediaForUser(userId, mediaFileId);
+  const pixel = await withLocalMediaCopy(file!, async (local) => {
+    const args = ["-v", "error", "-i", local, "-vf", `select='eq(n,${n})',crop=iw:ih/5:0:0,scale=1:1:flags=area`, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"];
+    return (await run("ffmpeg", args, { encoding: "buffer", maxBuffer: 1 << 20 })).stdout;
+  });
+  return { r: pixel[0]!, g: pixel[1]!, b: pixel[2]! };
+}
+const CYAN = { r: 20, g: 210, b: 230 };
+const near = (c: { r: number; g: number; b: number }, to: typeof MAGENTA) => Math.abs(c.r - to.r) < 60 && Math.abs(c.g - to.g) < 60 && Math.abs(c.b - to.b) < 60;
+const isMagenta = (c: { r: number; g: number; b: number }) => near(c, MAGENTA);
+const isCyan = (c: { r: number; g: number; b: number }) => near(c, CYAN);
+
+describe("make-video: scenes edited while the run draws its render's chunks, and while it renders", () => {
+  it("draws only the edited scenes' chunks again; the chunks drawn before the edits are the same files; the video shows both edits", { timeout: 480_000 }, async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    // the creator's own words: six short scenes (a blank line between them), each about a chunk's length
+    const options = MakeVideoOptionsSchema.parse({
+      title: "Why Bees Dance",
+      script: [
+        "Honey bees dance to share where the flowers are.",
+        "A waggle run points the way toward the food.",
+        "The longer the waggle, the farther the flowers lie.",
+        "Other bees follow the dancer and learn the route.",
+        "Then they fly out and find the same blossoms.",
+        "The whole hive eats because one bee danced.",
+      ].join("\n\n"),
+      format: "9:16",
+      quality: 720,
+    });
+    // the run's project is the creator's current one, as /create makes it: the storyboard's upload edits that one.
+    // Voiceovers 3 s apart: the media stage goes on for a while after the first chunks are drawn, even when drawing
+    // them is slow on busy cores (at 1.5 s the margin was a few voiceovers at load 16)
+    const { id, projectId } = await startMakeVideo(user.id, options, {
+      tuning: { ...TUNING, generateAllPauses: { imageBatchMs: 0, voiceoverMs: 3000 } },
+    });
+
+    // two chunks drawn early, while the later scenes wait for their voiceovers
+    const deadline = Date.now() + 6 * 60_000;
+    let early: { mediaFileId: string; frames: number }[] = [];
+    for (;;) {
+      early = await prisma.renderChunkPart.findMany({ where: { projectId }, orderBy: { createdAt: "asc" }, select: { mediaFileId: true, frames: true } });
+      if (early.length >= 2) break;
+      const row = await prisma.videoRun.findUniqueOrThrow({ where: { id } });
+      expect(row.status, `the run ended before two chunks were drawn early (${row.error})`).toBe("running");
+      expect(Date.now(), "no two chunks were drawn early").toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+
+    // the creator uploads a picture of their own for scene 1 (the first chunk's), through the storyboard's route
+    const upload = async (cellIndex: number, colour: typeof MAGENTA) => {
+      const picture = await sharp({ create: { width: 360, height: 640, channels: 3, background: colour } })
+        .png()
+        .toBuffer();
+      const form = new FormData();
+      form.append("cellIndex", String(cellIndex));
+      form.append("file", new File([new Uint8Array(picture)], "my-bees.png", { type: "image/png" }));
+      const answer = await callRoute(sceneMedia, new Request(`${base}/api/scene-media`, { method: "POST", headers: { Cookie: cookie, Origin: base }, body: form }));
+      expect(answer.status, await answer.clone().text()).toBe(200);
+      const cell = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId }, cellIndex } });
+      expect(cell.imageSource).toBe("upload");
+      return cell;
+    };
+    const edited = await upload(0, MAGENTA);
+    // the edit came while the scene media were still being made: mid-pipeline, before the render began
+    expect((await temporal.workflow.getHandle(generateAllWorkflowId(projectId)).describe()).status.name, "the edit came after Generate All").toBe("RUNNING");
+
+    // the chunks drawn before the edit, as they were: their bytes and frames; scene 1's middle frame not the upload
+    const before = await Promise.all(early.map(async (part) => ({ sha: await shaOf(user.id, part.mediaFileId), md5s: await framesOf(user.id, part.mediaFileId) })));
+    expect(before.map((p) => p.md5s.length)).toEqual(early.map((p) => p.frames));
+    const middle = Math.floor(sceneBoundaries([edited.audioDuration ?? 1])[1]! / 2);
+    const wasShown = await meanColourOf(user.id, early[0]!.mediaFileId, middle);
+    expect(isMagenta(wasShown), `scene 1's frame ${middle} before the edit: ${JSON.stringify(wasShown)}`).toBe(false);
+
+    // then, once the render has read its scenes, the last scene gets a picture of the creator's too: the render
+    // goes on as it planned, and the run renders again after it, drawing only the last scene's chunk
+    let planned = false;
+    while (!planned) {
+      planned = (await prisma.renderPlan.count({ where: { render: { projectId } } })) > 0;
+      if (!planned) {
+        const row = await prisma.videoRun.findUniqueOrThrow({ where: { id } });
+        expect(row.status, `the run ended before its render planned (${row.error})`).toBe("running");
+        expect(Date.now(), "the render never planned its scenes").toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const lastIndex = (await prisma.storyboardCell.count({ where: { storyboard: { projectId } } })) - 1;
+    const lastScene = await upload(lastIndex, CYAN);
+    // (whether the render was still drawing: the run looks for edits once it ended, so either way the edit is seen)
+    const renderState = (await temporal.workflow.getHandle(renderWorkflowId(projectId)).describe()).status.name;
+
+    let row = await prisma.videoRun.findUniqueOrThrow({ where: { id } });
+    while (row.status === "running" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      row = await prisma.videoRun.findUniqueOrThrow({ where: { id } });
+    }
+    expect(row.error).toBeNull();
+    expect(row.status).toBe("completed");
+    // rendered twice: once as planned, once more for the scene edited while it rendered
+    expect(await prisma.renderedVideo.count({ where: { projectId, status: "completed" } })).toBe(2);
+
+    // the last render's chunks
+    const chunks = await renderChunksOf(projectId);
+    console.log(
+      `edited mid-run: ${early.length} chunks drawn before the first edit; the render ${renderState} at the second; the last render's chunks ${JSON.stringify(chunks.map((c) => ({ chunk: c.chunk + 1, reused: c.reused ?? false, early: c.mediaFileId === early[c.chunk]?.mediaFileId })))}`,
+    );
+    expect(chunks.length).toBeGreaterThan(early.length);
+    // the render after the second edit drew the last scene's chunk alone and took every other one as kept
+    expect(chunks.filter((c) => !c.reused).map((c) => c.chunk)).toEqual([chunks.length - 1]);
+    // scene 1's chunk was drawn again after the first edit (by a later look of the run, or by its render) ...
+    expect(chunks[0]!.mediaFileId).not.toBe(early[0]!.mediaFileId);
+    // ... and every other chunk drawn before the edits is used as it was: the same stored file, the same bytes
+    for (let k = 1; k < early.length; k++) {
+      expect(chunks[k]!.mediaFileId, `chunk ${k + 1} is the file drawn before the edits`).toBe(early[k]!.mediaFileId);
+      expect(await shaOf(user.id, early[k]!.mediaFileId)).toBe(before[k]!.sha);
+    }
+    // the first chunk's old file went with a join (a project keeps its latest render's chunks only)
+    expect(await prisma.mediaFile.findUnique({ where: { id: early[0]!.mediaFileId } })).toBeNull();
+
+    // the finished video: the new first chunk, then the chunks drawn before the edits, frame for frame
+    const video = await prisma.renderedVideo.findFirstOrThrow({ where: { projectId, status: "completed" }, orderBy: { createdAt: "desc" } });
+    const final = await framesOf(user.id, video.mediaFileId!);
+    const firstChunk = await framesOf(user.id, chunks[0]!.mediaFileId);
+    expect(final.slice(0, firstChunk.length)).toEqual(firstChunk);
+    expect(firstChunk).toHaveLength(before[0]!.md5s.length);
+    expect(firstChunk[middle]).not.toBe(before[0]!.md5s[middle]);
+    let at = firstChunk.length;
+    for (let k = 1; k < early.length; k++) {
+      expect(final.slice(at, at + before[k]!.md5s.length), `chunk ${k + 1}'s frames`).toEqual(before[k]!.md5s);
+      at += before[k]!.md5s.length;
+    }
+    // and scene 1 and the last scene show the creator's pictures
+    const shown = await meanColourOf(user.id, video.mediaFileId!, middle);
+    expect(isMagenta(shown), `scene 1's frame ${middle} after the edit: ${JSON.stringify(shown)}`).toBe(true);
+    const lastMiddle = final.length - Math.ceil(sceneBoundaries([lastScene.audioDuration ?? 1])[1]! / 2);
+    const lastShown = await meanColourOf(user.id, video.mediaFileId!, lastMiddle);
+    expect(isCyan(lastShown), `the last scene's frame ${lastMiddle} after the edit: ${JSON.stringify(lastShown)}`).toBe(true);
+    // the sound is whole too: as long as the picture
+    const facts = await withLocalMediaCopy((await findMediaForUser(user.id, video.mediaFileId!))!, probeVideo);
+    expect(Math.abs(facts.audio!.durationSeconds - facts.video.durationSeconds)).toBeLessThan(0.2);
   });
 });

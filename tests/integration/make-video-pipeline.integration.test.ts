@@ -18,6 +18,9 @@ import { startTestWorker } from "../support/temporal";
 
 const run = promisify(execFile);
 const BROKEN = "A scene that cannot be drawn";
+const EDITED = "Words changed while it renders";
+const NEW_WORDS = "The keeper climbed the stairs one last time and lit the great lamp.";
+let editedWhileRendering = false;
 const TUNING: MakeVideoTuning = { renderSize: { width: 180, height: 320 }, generateAllPauses: { imageBatchMs: 0, voiceoverMs: 0 }, musicPollIntervalMs: 200 };
 
 let stopWorker: () => Promise<void>;
@@ -31,7 +34,20 @@ beforeAll(async () => {
     if (project?.title === BROKEN && input.cellIndex === 1) throw ApplicationFailure.nonRetryable("the image service refused this prompt", "ProviderRejected");
     return real.generateSceneImage(input);
   };
-  const worker = await startTestWorker({ activities: { generateSceneImage } });
+  // a project titled EDITED: the creator gives scene 2 new words once its first render has planned its scenes (so
+  // that render draws the old ones), as the storyboard page's Save does
+  const { prepareStoredRenderPlan: plan } = await import("../../workflows/activities/render");
+  const { updateCell } = await import("~/server/storyboard.server");
+  const prepareStoredRenderPlan: typeof plan = async (input) => {
+    const planned = await plan(input);
+    const project = await prisma.project.findUnique({ where: { id: input.projectId }, select: { title: true } });
+    if (project?.title === EDITED && !editedWhileRendering) {
+      editedWhileRendering = true;
+      await updateCell(input.projectId, { cellIndex: 1, voiceoverText: NEW_WORDS });
+    }
+    return planned;
+  };
+  const worker = await startTestWorker({ activities: { generateSceneImage, prepareStoredRenderPlan } });
   stopWorker = worker.stop;
   temporal = worker.client;
 }, 60_000);
@@ -94,6 +110,26 @@ describe("make-video as a pipeline", () => {
     // the music fills the pauses between the voice's sentences and scenes: nowhere inside is the sound silent
     const { stderr } = await run("ffmpeg", ["-hide_banner", "-ss", "0.5", "-t", String(facts.video.durationSeconds - 1.5), "-i", file, "-af", "silencedetect=noise=-50dB:d=0.25", "-f", "null", "-"]);
     expect(stderr.match(/silence_start/g) ?? []).toEqual([]);
+  }, 600_000);
+
+  it("new words for a scene while the video renders: its voiceover is made again and the video rendered again with it", async () => {
+    const { row, projectId, at } = await makeVideo(EDITED, false);
+    expect(row.error).toBeNull();
+    expect(row.status).toBe("completed");
+    expect(editedWhileRendering).toBe(true);
+    // the edit dropped scene 2's voiceover; Generate All, run again after the first render, spoke the new words
+    const cell = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId }, cellIndex: 1 } });
+    expect(cell.voiceoverText).toBe(NEW_WORDS);
+    expect(cell.audioFileId).not.toBeNull();
+    expect(cell.audioDuration).toBeGreaterThan(2);
+    expect(at("generateAllContentWorkflow", "started")).toBeLessThan(at("renderVideoWorkflow", "ended"));
+    // rendered twice: as planned, then with the new voiceover, whose file is in the last render's plan
+    const renders = await prisma.renderedVideo.findMany({ where: { projectId, status: "completed" }, orderBy: { createdAt: "asc" } });
+    expect(renders).toHaveLength(2);
+    const lastPlan = await prisma.renderPlan.findUniqueOrThrow({ where: { renderId: renders[1]!.id } });
+    expect(JSON.stringify(lastPlan.scenes)).toContain(cell.audioFileId!);
+    const facts = await probeVideo(mediaFilePath(await prisma.mediaFile.findUniqueOrThrow({ where: { id: renders[1]!.mediaFileId! } })));
+    expect(facts.audio).not.toBeNull();
   }, 600_000);
 
   it("a scene whose picture fails fails the video, that scene named; nothing is rendered", async () => {

@@ -29,8 +29,13 @@ const VIDEOS: { resolution: ResolutionValue; durationSeconds: number }[] = [
   { resolution: "9:16", durationSeconds: 60 },
   { resolution: "16:9", durationSeconds: 180 },
 ];
-// each video with two of the three titles: six videos, every title twice
-const CASES = VIDEOS.flatMap((video, v) => [TITLES[v % 3]!, TITLES[(v + 1) % 3]!].map((t) => ({ ...t, ...video })));
+// the Shorts, whose few scenes leave the fit least room, with two titles; the longer videos with one each: four
+// videos, every title at least once (six, every title twice, until stop 60: the suite's CPU, issue 55)
+const CASES = [
+  ...[TITLES[0]!, TITLES[1]!].map((t) => ({ ...t, ...VIDEOS[0]! })),
+  { ...TITLES[2]!, ...VIDEOS[1]! },
+  { ...TITLES[1]!, ...VIDEOS[2]! },
+];
 
 let testWorker: Awaited<ReturnType<typeof startTestWorker>>;
 const offline = providersFor({});

@@ -127,10 +127,16 @@ describe("the offline neural voice", () => {
       longestGap = Math.max(longestGap, now - last);
       last = now;
     }, 20);
+    const started = performance.now();
     const result = await offline.speech.synthesize({ text: `Every day ${sentence}`, voiceId: VOICE });
+    const elapsed = performance.now() - started;
     clearInterval(timer);
     expect(result.durationSeconds).toBeGreaterThan(15);
-    expect(longestGap).toBeLessThan(500);
+    // The sentence is one inference: on the event loop's thread it would stop the timer for about all of it. Beside
+    // the voice's thread the timer waits only for the scheduler: tens of milliseconds on a quiet machine, and once
+    // 762 ms with both lanes of npm test busy (a fixed 500 ms bound failed there). Bounded by a third of the call.
+    console.info(`synthesis ${elapsed.toFixed(0)} ms, longest timer gap ${longestGap.toFixed(0)} ms`);
+    expect(longestGap).toBeLessThan(Math.max(500, elapsed / 3));
   });
 
   it("a chosen neural voice whose file is missing: a clear message, and the labelled eSpeak NG voice speaks", async () => {

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { callRoute as call } from "../support/routes";
 import { scriptWorkflow } from "../../workflows/script";
+import { finishPublish, publishClaimKey } from "~/core/publish-claims.server";
 
 vi.hoisted(() => {
   process.env.STRIPE_SECRET_KEY = "sk_test_projectDeletion";
@@ -73,6 +74,14 @@ describe("DELETE /api/projects/{id}", () => {
       args: [{ projectId: mine.project.id, userId: owner.id, title: "Tides", topic: "Why the sea rises twice a day", durationSeconds: 60 }],
     });
 
+    // a finished YouTube upload of each project, with its publish claim (decision 270; keyed, not related)
+    const claims: string[] = [];
+    for (const { project } of [mine, theirs]) {
+      const upload = await prisma.youtubeUpload.create({ data: { projectId: project.id, title: project.title, categoryId: "27", status: "completed", youtubeVideoId: `yt-${project.id}` } });
+      claims.push(publishClaimKey(upload.id, "youtube"));
+      await finishPublish(claims.at(-1)!, `yt-${project.id}`);
+    }
+
     // another user's id looks exactly like a missing one, and nothing of it is touched
     const refused = await remove(theirs.project.id, ownerCookie);
     expect(refused.status).toBe(404);
@@ -92,6 +101,9 @@ describe("DELETE /api/projects/{id}", () => {
     await expect(prisma.musicTrack.count({ where: { projectId: mine.project.id } })).resolves.toBe(0);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: owner.id } })).currentProjectId).toBeNull();
     expect((await running.describe()).status.name).toBe("TERMINATED");
+    // what the deleted project published is no longer kept under its upload's key; the other user's claim is
+    await expect(prisma.publishClaim.count({ where: { key: claims[0]! } })).resolves.toBe(0);
+    await expect(prisma.publishClaim.count({ where: { key: claims[1]! } })).resolves.toBe(1);
 
     // the other user's project, rows and files are all there
     for (const file of theirs.files) expect(fs.existsSync(mediaFilePath(file))).toBe(true);

@@ -14,7 +14,7 @@ import { activityProviderCall } from "../../workflows/activities/providers";
 import { sceneImageWorkflow } from "../../workflows/scene-media";
 import { FakeLeonardo } from "../fakes/leonardo";
 import { createTestUser } from "../support/auth";
-import { startTestWorker } from "../support/temporal";
+import { lastActivityAttempt, startTestWorker } from "../support/temporal";
 import { killAllWorkerProcesses, killWorkerProcess, startWorkerProcess } from "../support/worker-process";
 
 const fake = new FakeLeonardo("leo-attempts-key");
@@ -65,21 +65,6 @@ async function sceneToIllustrate(userId: string) {
   return { projectId: project.id, userId, cellIndex: 0 };
 }
 
-/** The attempts the activity's last start event reports (Temporal records the final attempt's number there). */
-async function activityAttempts(client: Client, workflowId: string): Promise<number> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  const started = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes);
-  return started.at(-1)?.activityTaskStartedEventAttributes?.attempt ?? 0;
-}
-
-const until = async (check: () => boolean | Promise<boolean>, ms: number, what: string) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
-
 describe("provider calls under Temporal's retries", () => {
   it("a slow answer, then a 500: exactly one request per activity attempt, and the third attempt finishes", async () => {
     const user = await createTestUser();
@@ -89,7 +74,7 @@ describe("provider calls under Temporal's retries", () => {
     const workflowId = `attempts-slow-500-${input.projectId}`;
     const result = await worker.client.workflow.execute(sceneImageWorkflow, { taskQueue: worker.taskQueue, workflowId, args: [input] });
     expect(result.imageUrl).toMatch(/^\/api\/media\//);
-    const attempts = await activityAttempts(worker.client, workflowId);
+    const attempts = await lastActivityAttempt(worker.client, workflowId);
     expect(attempts).toBe(3);
     // one status request per attempt (slow, 500, complete), and the generation was created, and paid for, once
     expect(fake.requestsTo(POLLS)).toHaveLength(attempts);
@@ -104,7 +89,7 @@ describe("provider calls under Temporal's retries", () => {
     fake.trouble({ kind: "slow", delayMs: 4000 }, 1, POLLS);
     const workflowId = `attempts-paid-timeout-${input.projectId}`;
     await worker.client.workflow.execute(sceneImageWorkflow, { taskQueue: worker.taskQueue, workflowId, args: [input] });
-    expect(await activityAttempts(worker.client, workflowId)).toBe(2);
+    expect(await lastActivityAttempt(worker.client, workflowId)).toBe(2);
     expect(fake.requestsTo(CREATES)).toHaveLength(1);
     expect(fake.generations.size).toBe(1);
     // the ledger row the retry read: this activity's generation
@@ -122,10 +107,10 @@ describe("provider calls under Temporal's retries", () => {
     const cause = (error as WorkflowFailedError).cause?.cause as { message?: string; type?: string; nonRetryable?: boolean } | undefined;
     expect(cause?.type).toBe("ProviderUnconfirmedError");
     expect(cause?.message).toMatch(/Leonardo did not answer within 2 s after the request was sent \(1 attempt\).*not paid for twice/);
-    expect(await activityAttempts(worker.client, workflowId)).toBe(1);
+    expect(await lastActivityAttempt(worker.client, workflowId)).toBe(1);
     expect(fake.requestsTo(CREATES)).toHaveLength(1);
     // the service did make it after all (the creator finds it in their account): one, never a second
-    await until(() => fake.generations.size === 1, 10_000, "the slow create to land");
+    await expect.poll(() => fake.generations.size === 1, { timeout: 10_000, interval: 100, message: "the slow create to land" }).toBe(true);
   });
 
   it("a cancelled activity closes its connection: the fake sees the request abandoned", async () => {
@@ -134,11 +119,11 @@ describe("provider calls under Temporal's retries", () => {
     const input = await sceneToIllustrate(user.id);
     fake.trouble({ kind: "slow", delayMs: 90_000 }, 1, POLLS);
     const handle = await worker.client.workflow.start(sceneImageWorkflow, { taskQueue: worker.taskQueue, workflowId: `attempts-cancel-${input.projectId}`, args: [input] });
-    await until(() => fake.requestsTo(POLLS).length === 1, 20_000, "the status request");
+    await expect.poll(() => fake.requestsTo(POLLS).length === 1, { timeout: 20_000, interval: 100, message: "the status request" }).toBe(true);
     const cancelledAt = Date.now();
     await handle.cancel();
     // the cancellation reaches the activity with a heartbeat's answer (at most 16 s with a 20 s heartbeat timeout)
-    await until(() => fake.abandoned.length === 1, 30_000, "the connection to close");
+    await expect.poll(() => fake.abandoned.length === 1, { timeout: 30_000, interval: 100, message: "the connection to close" }).toBe(true);
     expect(fake.abandoned[0]!.path).toBe("/generations/gen-1");
     expect(Date.now() - cancelledAt).toBeLessThan(30_000);
     await expect(handle.result()).rejects.toThrow();
@@ -161,7 +146,7 @@ describe("a worker SIGKILLed mid-generation", () => {
     try {
       first = await startWorkerProcess("all-stages", { taskQueue, env });
       const handle = await client.workflow.start(sceneImageWorkflow, { taskQueue, workflowId: `attempts-kill-${input.projectId}`, args: [input] });
-      await until(() => fake.requestsTo(POLLS).length >= 1, 60_000, "the first worker to poll its generation");
+      await expect.poll(() => fake.requestsTo(POLLS).length >= 1, { timeout: 60_000, interval: 100, message: "the first worker to poll its generation" }).toBe(true);
       await killWorkerProcess(first);
       const createdBefore = fake.requestsTo(CREATES).length;
       expect(createdBefore).toBe(1);
@@ -171,7 +156,7 @@ describe("a worker SIGKILLed mid-generation", () => {
       expect(result.imageUrl).toMatch(/^\/api\/media\//);
       expect(fake.requestsTo(CREATES)).toHaveLength(1);
       expect(fake.generations.size).toBe(1);
-      expect(await activityAttempts(client, handle.workflowId)).toBe(2);
+      expect(await lastActivityAttempt(client, handle.workflowId)).toBe(2);
     } finally {
       await connection.close();
     }

@@ -7,12 +7,8 @@
 // cores, decision 266) the same video, never cut for length, is cut in two and both chunks render at once.
 import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "~/core/db.server";
-import { findMediaForUser, withLocalMediaCopy } from "~/core/storage.server";
-import { sceneDurationInFrames } from "../../app/lib/timeline/timing";
-import { renderVideoWorkflow } from "../../workflows/render";
-import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
-import { seedRenderableProject } from "../fixtures/render-project";
-import { probeVideo } from "../fixtures/video-probe";
+import { renderProgressQuery } from "../../workflows/shared/render";
+import { chunkProgressSignals, framesOf, startSeededRender, storedVideoFacts, THIRTY_SECONDS_OF_SCENES } from "../support/render-runs";
 import { killWorkerProcess, startWorkerProcess, workerProcessClient } from "../support/worker-process";
 
 const temporal = workerProcessClient();
@@ -20,36 +16,21 @@ afterAll(async () => {
   await prisma.$disconnect();
 });
 
-// six scenes of 5 s (4.7 s of voiceover and the pause): 30 s
-const SCENE_SECONDS = [4.7, 4.7, 4.7, 4.7, 4.7, 4.7];
-const FRAMES = SCENE_SECONDS.reduce((sum, s) => sum + sceneDurationInFrames(s), 0);
-
-type ChunkProgress = { chunk: number; frames: number; attempt: number };
+const FRAMES = framesOf(THIRTY_SECONDS_OF_SCENES);
+const SIZE = { width: 320, height: 180 };
 
 describe("a long render on one worker", () => {
   it("is cut into chunks no longer than the bound, rendered one after another and joined whole", { timeout: 300_000 }, async () => {
     const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE!}-one`;
     const worker = await startWorkerProcess("render", { taskQueue, env: { RENDER_CHUNK_MAX_SECONDS: "10", WORKER_RENDERS: "1" } });
     try {
-      const user = await prisma.user.create({ data: { email: `one-worker-${Date.now()}@example.com` } });
-      const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: SCENE_SECONDS, musicSeconds: 12 });
-      const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing" } });
-      const handle = await temporal.client.workflow.start(renderVideoWorkflow, {
-        taskQueue,
-        workflowId: renderWorkflowId(projectId),
-        args: [{ renderId: render.id, userId: user.id, projectId, width: 320, height: 180, captions: true }],
-      });
+      const { user, projectId, render, handle } = await startSeededRender(temporal.client, { taskQueue, label: "one-worker", size: SIZE });
       const result = await handle.result();
       expect((await prisma.renderedVideo.findUniqueOrThrow({ where: { id: render.id } })).status).toBe("completed");
       expect((await handle.query(renderProgressQuery)).progress).toBe(100);
 
       // the chunks' progress, in the order the workflow heard it
-      const events = (await handle.fetchHistory()).events ?? [];
-      const signals: ChunkProgress[] = events.flatMap((e) => {
-        const s = e.workflowExecutionSignaledEventAttributes;
-        if (s?.signalName !== "renderChunkProgress") return [];
-        return [JSON.parse(Buffer.from(s.input!.payloads![0]!.data!).toString()) as ChunkProgress];
-      });
+      const signals = await chunkProgressSignals(handle);
       const chunks = [...new Set(signals.map((s) => s.chunk))].sort();
       expect(chunks).toEqual([0, 1, 2]);
       // one after another: once a chunk has moved, it finishes before the next one moves
@@ -69,7 +50,7 @@ describe("a long render on one worker", () => {
 
       // the plan travels by reference (decision 140): the scenes wait in the RenderPlan table, and no activity's
       // input holds them (a 60-minute plan given whole to every chunk made a workflow task larger than gRPC's 4 MB)
-      const inputs = events.flatMap((e) => {
+      const inputs = ((await handle.fetchHistory()).events ?? []).flatMap((e) => {
         const a = e.activityTaskScheduledEventAttributes;
         return a ? [{ type: a.activityType!.name!, input: Buffer.from(a.input!.payloads![0]!.data!).toString() }] : [];
       });
@@ -82,9 +63,8 @@ describe("a long render on one worker", () => {
       const stored = await prisma.renderPlan.findUniqueOrThrow({ where: { renderId: render.id } });
       expect((stored.scenes as unknown[]).length).toBe(6);
 
-      const file = await findMediaForUser(user.id, result.mediaFileId);
-      const facts = await withLocalMediaCopy(file!, (localPath) => probeVideo(localPath));
-      expect(facts.video).toMatchObject({ codec: "h264", width: 320, height: 180, frames: FRAMES });
+      const facts = await storedVideoFacts(user.id, result.mediaFileId);
+      expect(facts.video).toMatchObject({ codec: "h264", ...SIZE, frames: FRAMES });
       expect(Math.abs(facts.audio!.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
       // the sound was deleted after the join; the three chunks are kept for the project's next render (decision 260)
       expect(await prisma.mediaFile.count({ where: { projectId, kind: "video", renderChunkPart: { is: null } } })).toBe(1);
@@ -98,35 +78,20 @@ describe("a long render on one worker", () => {
     const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE!}-two-slots`;
     const worker = await startWorkerProcess("render", { taskQueue, env: { RENDER_CHUNK_MAX_SECONDS: "0", RENDER_CHUNKED_MIN_SECONDS: "20", WORKER_RENDERS: "2" } });
     try {
-      const user = await prisma.user.create({ data: { email: `two-slots-${Date.now()}@example.com` } });
-      const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: SCENE_SECONDS, musicSeconds: 12 });
-      const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing" } });
-      const handle = await temporal.client.workflow.start(renderVideoWorkflow, {
-        taskQueue,
-        workflowId: renderWorkflowId(projectId),
-        args: [{ renderId: render.id, userId: user.id, projectId, width: 320, height: 180, captions: true }],
-      });
+      const { user, handle } = await startSeededRender(temporal.client, { taskQueue, label: "two-slots", size: SIZE });
       const result = await handle.result();
       const events = (await handle.fetchHistory()).events ?? [];
       expect(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === "renderVideoChunk")).toHaveLength(2);
       // both chunks at once: each chunk's signals span from its first (its start) to its last (its end), and the two
       // spans overlap (one after the other, the second would begin after the first ended)
       const spans = new Map<number, { from: number; to: number }>();
-      for (const e of events) {
-        const s = e.workflowExecutionSignaledEventAttributes;
-        if (s?.signalName !== "renderChunkProgress") continue;
-        const { chunk } = JSON.parse(Buffer.from(s.input!.payloads![0]!.data!).toString()) as ChunkProgress;
-        const at = Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6);
-        const span = spans.get(chunk);
-        spans.set(chunk, { from: span?.from ?? at, to: at });
-      }
+      for (const { chunk, at } of await chunkProgressSignals(handle)) spans.set(chunk, { from: spans.get(chunk)?.from ?? at, to: at });
       expect([...spans.keys()].sort()).toEqual([0, 1]);
       const [a, b] = [spans.get(0)!, spans.get(1)!];
       expect(Math.max(a.from, b.from)).toBeLessThan(Math.min(a.to, b.to));
 
-      const file = await findMediaForUser(user.id, result.mediaFileId);
-      const facts = await withLocalMediaCopy(file!, (localPath) => probeVideo(localPath));
-      expect(facts.video).toMatchObject({ codec: "h264", width: 320, height: 180, frames: FRAMES });
+      const facts = await storedVideoFacts(user.id, result.mediaFileId);
+      expect(facts.video).toMatchObject({ codec: "h264", ...SIZE, frames: FRAMES });
       expect(Math.abs(facts.audio!.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
     } finally {
       await killWorkerProcess(worker);

@@ -7,6 +7,9 @@
 // With TEST_STORAGE=s3 the media live in the file's bucket and each worker process has a DATA_DIR and a scratch
 // folder of its own (they share no folder with each other or with this process, as on separate machines), and the
 // bucket must hold exactly the files the database names once the render is joined.
+// The scene media are spread the same way (issue 53's "the same on a fleet"): Generate All, the media stage of every
+// make-video run, on two worker processes that both serve the heavy queue makes its pictures on both (the voiceovers,
+// one at a time as the spec asks, go to whichever polls first).
 import { afterAll, describe, expect, it } from "vitest";
 import type { Client, WorkflowHandle } from "@temporalio/client";
 import protos from "@temporalio/proto";
@@ -16,13 +19,12 @@ import os from "node:os";
 import path from "node:path";
 import { prisma } from "~/core/db.server";
 import { findMediaForUser, mediaBackend, withLocalMediaCopy } from "~/core/storage.server";
-import { sceneDurationInFrames } from "../../app/lib/timeline/timing";
-import { renderVideoWorkflow } from "../../workflows/render";
+import { generateAllContentWorkflow } from "../../workflows/scene-media";
 import { taskQueueFor } from "../../workflows/shared/queue-names";
-import { renderProgressQuery, renderWorkflowId } from "../../workflows/shared/render";
-import { seedRenderableProject } from "../fixtures/render-project";
-import { probeVideo } from "../fixtures/video-probe";
+import { generateAllWorkflowId } from "../../workflows/shared/scene-media";
+import { renderProgressQuery } from "../../workflows/shared/render";
 import { measureLoudness } from "../../workflows/engine/loudness";
+import { framesOf, startSeededRender, storedVideoFacts, THIRTY_SECONDS_OF_SCENES } from "../support/render-runs";
 import { descendantsOf, isAlive, killWorkerProcess, startWorkerProcess, workerProcessClient } from "../support/worker-process";
 
 const { TaskQueueType } = protos.temporal.api.enums.v1;
@@ -34,36 +36,25 @@ afterAll(async () => {
   for (const dir of workerDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-// six scenes of 5 s (4.7 s of voiceover and the pause): 30 s, over the one-piece threshold
-const SCENE_SECONDS = [4.7, 4.7, 4.7, 4.7, 4.7, 4.7];
-const FRAMES = SCENE_SECONDS.reduce((sum, s) => sum + sceneDurationInFrames(s), 0);
+// six scenes of 5 s: 30 s, over the one-piece threshold
+const FRAMES = framesOf(THIRTY_SECONDS_OF_SCENES);
 
-/** Resolves once `count` worker processes poll the render queue derived from `taskQueue`. */
-async function renderPollers(client: Client, taskQueue: string, count: number): Promise<void> {
+/** Resolves once `count` worker processes poll the render (or heavy) queue derived from `taskQueue`. */
+async function renderPollers(client: Client, taskQueue: string, count: number, work: "render" | "heavy" = "render"): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const queue = await client.workflowService.describeTaskQueue({
       namespace: "default",
-      taskQueue: { name: taskQueueFor(taskQueue, "render") },
+      taskQueue: { name: taskQueueFor(taskQueue, work) },
       taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
     });
     if (new Set((queue.pollers ?? []).map((p) => p.identity)).size >= count) return;
-    if (Date.now() > deadline) throw new Error(`${count} workers never polled the render queue`);
+    if (Date.now() > deadline) throw new Error(`${count} workers never polled the ${work} queue`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
 
-async function startRender(taskQueue: string, label: string) {
-  const user = await prisma.user.create({ data: { email: `${label}@example.com` } });
-  const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: SCENE_SECONDS, musicSeconds: 12 });
-  const render = await prisma.renderedVideo.create({ data: { projectId, status: "processing" } });
-  const handle = await temporal.client.workflow.start(renderVideoWorkflow, {
-    taskQueue,
-    workflowId: renderWorkflowId(projectId),
-    args: [{ renderId: render.id, userId: user.id, projectId, width: 640, height: 360, captions: true }],
-  });
-  return { user, projectId, render, handle };
-}
+const startRender = (taskQueue: string, label: string) => startSeededRender(temporal.client, { taskQueue, label, size: { width: 640, height: 360 } });
 
 /** The task queue each activity type of the run was scheduled on. */
 async function activityQueues(handle: WorkflowHandle) {
@@ -92,9 +83,9 @@ async function chunkStarts(handle: WorkflowHandle) {
 
 /** The stored video is the whole timeline: every frame, its sound as long, and only that file is left. */
 async function expectRightVideo(userId: string, projectId: string, mediaFileId: string) {
-  const file = await findMediaForUser(userId, mediaFileId);
   // the test process reads it as any process does: the stored file itself, or a copy out of the bucket
-  const facts = await withLocalMediaCopy(file!, (localPath) => probeVideo(localPath));
+  const facts = await storedVideoFacts(userId, mediaFileId);
+  const file = await findMediaForUser(userId, mediaFileId);
   expect(facts.video).toMatchObject({ codec: "h264", width: 640, height: 360, frames: FRAMES });
   expect(facts.audio?.codec).toBe("aac");
   expect(Math.abs(facts.audio!.durationSeconds - FRAMES / 30)).toBeLessThanOrEqual(1 / 30);
@@ -191,5 +182,61 @@ describe("one render over two worker processes", () => {
     expect(retried[0]!.identity.startsWith(identityOf(survivor))).toBe(true);
     expect((await handle.query(renderProgressQuery)).attempt).toBeGreaterThanOrEqual(2);
     await expectRightVideo(user.id, projectId, result.mediaFileId);
+  });
+
+  it("spreads Generate All's pictures over the two workers serving the heavy queue", { timeout: 300_000 }, async () => {
+    const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE!}-media`;
+    // two worker processes on the heavy queue (each image and voice a little slow, as a provider's answer is); the
+    // first runs the workflows too, the second only heavy activities, as a fleet's media machine would
+    const delay = { SLOW_PROVIDER_DELAY_MS: "600" };
+    const workers = await Promise.all([
+      startWorkerProcess("slow-storyboard", { taskQueue, env: { ...delay, WORKER_QUEUES: "light,heavy" } }),
+      startWorkerProcess("slow-storyboard", { taskQueue, env: { ...delay, WORKER_QUEUES: "heavy" } }),
+    ]);
+    await renderPollers(temporal.client, taskQueue, 2, "heavy");
+    const user = await prisma.user.create({ data: { email: `fleet-media-${Date.now()}@example.com` } });
+    const project = await prisma.project.create({ data: { userId: user.id, title: "Bees", topic: "How bees dance", resolution: "shorts", durationSeconds: 30 } });
+    const storyboard = await prisma.storyboard.create({ data: { projectId: project.id, title: "Bees", status: "completed" } });
+    await prisma.storyboardCell.createMany({
+      data: Array.from({ length: 6 }, (_, cellIndex) => ({
+        storyboardId: storyboard.id,
+        cellIndex,
+        imagePrompt: `A honeybee dancing on a comb, scene ${cellIndex + 1}`,
+        voiceoverText: `Scene ${cellIndex + 1}: the bee dances to show where the flowers are.`,
+        estimatedDuration: 4,
+      })),
+    });
+    const handle = await temporal.client.workflow.start(generateAllContentWorkflow, {
+      taskQueue,
+      workflowId: generateAllWorkflowId(project.id),
+      args: [{ projectId: project.id, userId: user.id, pauses: { imageBatchMs: 0, voiceoverMs: 0 } }],
+    });
+    expect(await handle.result()).toMatchObject({ imagesDone: 6, imagesFailed: 0, voiceoversDone: 6, voiceoversFailed: 0 });
+
+    // which worker process took each picture and voiceover (the identities in Generate All's history)
+    const events = (await handle.fetchHistory()).events ?? [];
+    const scheduled = new Map<string, string>();
+    const takenBy: Record<string, string[]> = { generateSceneImage: [], generateSceneVoiceover: [] };
+    for (const e of events) {
+      const s = e.activityTaskScheduledEventAttributes;
+      if (s) {
+        scheduled.set(String(e.eventId), s.activityType?.name ?? "");
+        if (s.activityType?.name === "generateSceneImage") expect(s.taskQueue?.name).toBe(taskQueueFor(taskQueue, "heavy"));
+      }
+      const started = e.activityTaskStartedEventAttributes;
+      const name = started ? scheduled.get(String(started.scheduledEventId)) : undefined;
+      if (started && name && name in takenBy) takenBy[name]!.push(started.identity ?? "");
+    }
+    console.log(`scene media taken by: ${JSON.stringify(takenBy)}; workers ${workers.map((w) => w.pid).join(", ")}`);
+    expect(takenBy.generateSceneImage).toHaveLength(6);
+    expect(takenBy.generateSceneVoiceover).toHaveLength(6);
+    // the pictures (made five at a time) went to both workers
+    for (const worker of workers) {
+      expect(
+        takenBy.generateSceneImage!.some((identity) => identity.startsWith(identityOf(worker))),
+        `worker ${worker.pid} made a picture`,
+      ).toBe(true);
+    }
+    await Promise.all(workers.map(killWorkerProcess));
   });
 });

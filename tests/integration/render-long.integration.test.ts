@@ -1,4 +1,4 @@
-// A 60-minute, 240-scene video through the fast renderer, captions on, at 256x144 and 10 fps to stay cheap: it
+// A 60-minute, 240-scene video through the fast renderer, captions on, at 256x144 and 2 fps to stay cheap (decision 273): it
 // renders (no fallback: the fast renderer is called directly and must draw all of it), ffmpeg's argument list stays
 // under 32 KiB, the video has exactly the timeline's frames with every scene on exactly its frames and every
 // caption on exactly its frames (read back from the decoded frames), and the audio is as long as the video.
@@ -18,9 +18,9 @@ import { probeVideo, type VideoFacts } from "../fixtures/video-probe";
 
 const WIDTH = 256;
 const HEIGHT = 144;
-const FPS = 5;
+const FPS = 2;
 const SCENES = 240;
-const VOICE_SECONDS = 14.65; // + the 0.3 s pause: 75 frames at 5 fps, 15 s a scene, 60 minutes in all
+const VOICE_SECONDS = 14.65; // + the 0.3 s pause: 30 frames at 2 fps, 15 s a scene, 60 minutes in all
 // three greys, so neighbouring scenes differ and a frame tells its scene apart
 const GREYS = [170, 200, 235];
 const TEXTS = [

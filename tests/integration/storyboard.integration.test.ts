@@ -150,6 +150,20 @@ describe("storyboard and scene media on a real Temporal server", () => {
     expect(missing.status).toBe(404);
   });
 
+  it("new words for a scene drop the voiceover that said the old ones; the same words keep it", async () => {
+    const put = (body: unknown) =>
+      callRoute(editCell, new Request(`${base}/api/storyboard-cell`, { method: "PUT", headers: { Cookie: ctx.cookie, "Content-Type": "application/json" }, body: JSON.stringify(body) }));
+    const before = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId: ctx.project.id }, cellIndex: 2 } });
+    expect(before.audioUrl).not.toBeNull();
+    const same = await put({ cellIndex: 2, voiceoverText: before.voiceoverText, imagePrompt: "A cat asleep on a warm windowsill" });
+    expect((await same.json()).cell).toMatchObject({ audioUrl: before.audioUrl, imagePrompt: "A cat asleep on a warm windowsill" });
+    const changed = await put({ cellIndex: 2, voiceoverText: "Every purr is a tiny engine humming in the dark." });
+    expect(changed.status).toBe(200);
+    expect((await changed.json()).cell).toMatchObject({ voiceoverText: "Every purr is a tiny engine humming in the dark.", audioUrl: null });
+    const after = await prisma.storyboardCell.findUniqueOrThrow({ where: { id: before.id } });
+    expect([after.audioFileId, after.audioDuration, after.voiceMadeBy, after.imageUrl]).toEqual([null, null, null, before.imageUrl]);
+  });
+
   it("serves a scene's image to its owner and 404 to anybody else", async () => {
     const cell = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId: ctx.project.id }, imageUrl: { not: null } } });
     const id = cell.imageUrl!.split("/").pop()!;

@@ -16,6 +16,7 @@ import { stopChildren, superviseChild, waitForHttp } from "../../scripts/lib/pro
 import { startTemporalDevServer } from "../../scripts/lib/temporal-server.mjs";
 import { FakeYoutube } from "../fakes/youtube";
 import { freePort, pidListeningOn } from "./ports";
+import { seedVoiceMeasurements } from "./voice-measurements";
 
 export const PARTS = ["web", "worker", "postgres", "temporal"] as const;
 export type Part = (typeof PARTS)[number];
@@ -51,6 +52,7 @@ export async function startDrillStack(options: { log?: (line: string) => void; e
   const dataDir = path.join(work, "data");
   const tmpDir = path.join(work, "tmp");
   fs.mkdirSync(path.join(dataDir, "logs"), { recursive: true });
+  seedVoiceMeasurements(dataDir);
   fs.mkdirSync(tmpDir, { recursive: true });
   // the parts' output, kept after the run (the data folder is not)
   const logFile = path.join(ROOT, ".data/logs", `drills-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);

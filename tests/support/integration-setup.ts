@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll } from "vitest";
 import { createDatabaseFromTemplate } from "../../scripts/lib/test-servers.mjs";
 import { storeMediaInTestBucket } from "./object-store";
+import { keepVoiceMeasurements, seedVoiceMeasurements } from "./voice-measurements";
 
 const adminUrl = process.env.TEST_PG_ADMIN_URL;
 const template = process.env.TEST_TEMPLATE_DATABASE;
@@ -18,9 +19,11 @@ if (!adminUrl || !template || !process.env.TEMPORAL_ADDRESS) {
 const name = `test_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
 process.env.DATABASE_URL = await createDatabaseFromTemplate(adminUrl, template, name);
 process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-test-"));
+seedVoiceMeasurements(process.env.DATA_DIR);
 process.env.TEMPORAL_TASK_QUEUE = `test-${name}`;
 if (process.env.TEST_STORAGE === "s3") await storeMediaInTestBucket();
 
 afterAll(() => {
+  keepVoiceMeasurements(process.env.DATA_DIR!);
   fs.rmSync(process.env.DATA_DIR!, { recursive: true, force: true });
 });

@@ -762,8 +762,29 @@ export interface components {
             /** @default [] */
             accounts?: {
                 /** @enum {string} */
-                platform: "youtube";
+                platform: "youtube" | "tiktok" | "instagram";
                 connectionRef?: string;
+                tiktok?: {
+                    /**
+                     * @default direct
+                     * @enum {string}
+                     */
+                    mode?: "direct" | "inbox";
+                    /** @default null */
+                    privacyLevel?: ("PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY") | null;
+                    /** @default false */
+                    allowComment?: boolean;
+                    /** @default false */
+                    allowDuet?: boolean;
+                    /** @default false */
+                    allowStitch?: boolean;
+                    /** @constant */
+                    consent: true;
+                };
+                instagram?: {
+                    /** @default true */
+                    shareToFeed?: boolean;
+                };
             }[];
             /** @default false */
             paused?: boolean;
@@ -844,8 +865,29 @@ export interface components {
             leadHours?: number;
             accounts?: {
                 /** @enum {string} */
-                platform: "youtube";
+                platform: "youtube" | "tiktok" | "instagram";
                 connectionRef?: string;
+                tiktok?: {
+                    /**
+                     * @default direct
+                     * @enum {string}
+                     */
+                    mode?: "direct" | "inbox";
+                    /** @default null */
+                    privacyLevel?: ("PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY") | null;
+                    /** @default false */
+                    allowComment?: boolean;
+                    /** @default false */
+                    allowDuet?: boolean;
+                    /** @default false */
+                    allowStitch?: boolean;
+                    /** @constant */
+                    consent: true;
+                };
+                instagram?: {
+                    /** @default true */
+                    shareToFeed?: boolean;
+                };
             }[];
             paused?: boolean;
         };
@@ -1326,11 +1368,35 @@ export interface components {
             leadHours: number;
             paused: boolean;
             accounts: {
-                /** @description One of youtube (more platforms to come). */
+                /** @description One of youtube, tiktok, instagram. */
                 platform: string;
+                /** @description YouTube: your YouTube connection; TikTok, Instagram: the account's id (GET /api/v1/social-accounts). */
                 connectionRef: string;
                 label: string;
                 connected: boolean;
+                /** @description How the channel posts to this TikTok account. */
+                tiktok?: {
+                    /**
+                     * @default direct
+                     * @enum {string}
+                     */
+                    mode: "direct" | "inbox";
+                    /** @default null */
+                    privacyLevel: ("PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY") | null;
+                    /** @default false */
+                    allowComment: boolean;
+                    /** @default false */
+                    allowDuet: boolean;
+                    /** @default false */
+                    allowStitch: boolean;
+                    /** @constant */
+                    consent: true;
+                };
+                /** @description How the channel posts to this Instagram account. */
+                instagram?: {
+                    /** @default true */
+                    shareToFeed: boolean;
+                };
             }[];
             counts: {
                 queued: number;
@@ -1362,6 +1428,20 @@ export interface components {
             videoPage: string | null;
             youtubeUrl: string | null;
             error: string | null;
+            /** @description Where it was posted at its slot: one entry per platform account (decision 271). */
+            posts: {
+                /** @enum {string} */
+                platform: "youtube" | "tiktok" | "instagram";
+                account: string;
+                /** @enum {string} */
+                state: "posting" | "processing" | "published" | "sent_to_inbox" | "failed" | "cancelled" | "not_posted";
+                /** @description The state in words, with the reason when it failed or was not posted. */
+                label: string;
+                /** @description The post's link once the platform gives one. */
+                link: string | null;
+                /** @description Why this platform refused or failed it; the other platforms went ahead. */
+                reason: string | null;
+            }[];
         };
         ChannelCalendar: {
             channel: components["schemas"]["Channel"];

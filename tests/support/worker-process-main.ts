@@ -10,13 +10,13 @@ import { createStoryboardActivities } from "../../workflows/activities/storyboar
 import { getBrowser, getCompositionBundle } from "../../workflows/engine/render-engine";
 import { createWorker } from "../../workflows/worker";
 import { scriptedTextProvider, scriptedVoice } from "./scripted-text-provider";
-import { createRenderWorker } from "./temporal";
+import { createRenderWorker, testWorkflowBundle } from "./temporal";
 
 async function workerFor(kind: string | undefined) {
   switch (kind) {
     case "slow-script": {
       const { provider } = scriptedTextProvider({ delayMs: Number(process.env.SCRIPTED_DELAY_MS ?? 500) });
-      return createWorker({ activities: createScriptActivities({ textProviderFor: async () => provider, speechProviderFor: async () => scriptedVoice }) });
+      return createWorker({ workflowBundlePath: testWorkflowBundle("all"), activities: createScriptActivities({ textProviderFor: async () => provider, speechProviderFor: async () => scriptedVoice }) });
     }
     case "slow-storyboard": {
       const delayMs = Number(process.env.SLOW_PROVIDER_DELAY_MS ?? 600);
@@ -27,10 +27,10 @@ async function workerFor(kind: string | undefined) {
         image: { ...offline.image, generateImage: async (r: Parameters<typeof offline.image.generateImage>[0]) => (await sleep(), offline.image.generateImage(r)) },
         speech: { ...offline.speech, synthesize: async (r: Parameters<typeof offline.speech.synthesize>[0]) => (await sleep(), offline.speech.synthesize(r)) },
       };
-      return createWorker({ activities: createStoryboardActivities({ providersFor: async () => slow }) });
+      return createWorker({ workflowBundlePath: testWorkflowBundle("all"), activities: createStoryboardActivities({ providersFor: async () => slow }) });
     }
     case "all-stages":
-      return createWorker({ connection: await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! }) });
+      return createWorker({ connection: await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! }), workflowBundlePath: testWorkflowBundle("all") });
     case "render":
       return createRenderWorker(await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! }), process.env.TEMPORAL_TASK_QUEUE!);
     default:

@@ -9,6 +9,7 @@ import { ApplicationFailure } from "@temporalio/activity";
 import { Prisma } from "~/generated/prisma/client";
 import { resolutionValue, videoSizeFor } from "~/lib/video-format";
 import { clipProviderFor, ClipKeyMissing } from "~/providers/video/index.server";
+import { PaidJobFailed } from "~/providers/video/paid-job";
 import { clipPrice, clipSecondsFor, estimateClips } from "~/lib/clip-prices";
 import { RUNWAY_TASK_JOB } from "~/providers/video/runway.server";
 import { VEO_OPERATION_JOB } from "~/providers/video/veo.server";
@@ -76,14 +77,12 @@ export function createAiClipActivities() {
         throw ApplicationFailure.create({ message: `Scene ${input.cellIndex + 1} has no picture to animate yet: make its picture first, or animate it from its words.`, type: AI_CLIP_REJECTED, nonRetryable: true });
       }
       const keys = await getProviderKeys(input.userId);
-      let jobId: string | undefined;
       let dir: string | undefined;
       try {
         const provider = clipProviderFor(input.provider, { geminiApiKey: keys.geminiApiKey, runwayApiKey: await getRunwayKey(input.userId) }, { call, pollIntervalMs: input.pollIntervalMs });
         const image = imageFile ? { data: await readMedia(imageFile), mimeType: imageFile.mimeType } : undefined;
         const aspectRatio = project.resolution === "shorts" ? "9:16" : "16:9";
         const result = await provider.generateClip({ prompt: clipPrompt(cell), image, aspectRatio, seconds }, async (id) => {
-          jobId = id;
           await recordClipSpend({ userId: input.userId, projectId: project.id, cellIndex: input.cellIndex, provider: input.provider, model: price.model, jobId: id, seconds, costCents, source: input.source });
         });
         // converted as a creator's clip is: H.264 at the format's size, no audio (the voiceover plays), a poster frame
@@ -111,8 +110,9 @@ export function createAiClipActivities() {
           await fsp.rm(prepared.dir, { recursive: true, force: true });
         }
       } catch (e) {
-        const error = e as { retryable?: boolean };
-        if (jobId && error?.retryable === false) await markClipGeneration(jobId, "failed").catch(() => {});
+        // the service ended the job without a video: not charged, so it no longer counts against the budget
+        // (decision 270); any other failure (a lost answer, a download cut) leaves the job counted
+        if (e instanceof PaidJobFailed) await markClipGeneration(e.jobId, "failed").catch(() => {});
         if (e instanceof ClipKeyMissing) throw ApplicationFailure.create({ message: e.message, type: AI_CLIP_REJECTED, nonRetryable: true });
         if (e instanceof SceneMediaRejection) throw ApplicationFailure.create({ message: `The generated clip could not be used: ${e.message}`, type: AI_CLIP_REJECTED, nonRetryable: true });
         throw asActivityFailure(e);

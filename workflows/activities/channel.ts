@@ -4,8 +4,12 @@
 // has come. Each move is a guarded update (from the state it expects), so a step repeated after a crash or a retry
 // moves nothing twice: an idea goes from approved to publishing once, and a run waiting to start is handed back to
 // the workflow, whose start joins a run already going.
-import type { Prisma } from "~/generated/prisma/client";
-import { CHANNEL_LIMITS, CHANNEL_PLATFORMS, ChannelKitSchema, ScheduleSchema, UNFINISHED_IDEA_STATES, brandFromKit, optionsFromKit, slotsBetween } from "~/lib/channel";
+import { Prisma } from "~/generated/prisma/client";
+import { CHANNEL_LIMITS, ChannelKitSchema, ScheduleSchema, UNFINISHED_IDEA_STATES, brandFromKit, channelCaption, optionsFromKit, platformPostOptions, slotsBetween, type ChannelPostProblem } from "~/lib/channel";
+import { PLATFORM_NAMES, type Platform } from "~/lib/platform-rules";
+import { assertCanUpload } from "~/core/permissions.server";
+import { insertPlatformPost, livePostOf } from "~/core/platforms/platform-post-rows.server";
+import { reconnectMessage } from "~/core/platforms/platform-tokens.server";
 import type { MakeVideoOptions } from "~/lib/make-video-options";
 import { POOL_WAIT_MS, prisma } from "~/core/db.server";
 import { isRefusal } from "~/core/refusal.server";
@@ -27,11 +31,14 @@ export function createChannelActivities() {
       const { channelId, userId, nowMs } = input;
       const now = new Date(nowMs);
       const channel = await prisma.channel.findFirst({ where: { id: channelId, userId }, include: { accounts: true } });
-      if (!channel || channel.paused) return { stop: true, make: [], publish: [], nextAtMs: null, busy: false };
+      if (!channel || channel.paused) return { stop: true, make: [], publish: [], posts: [], nextAtMs: null, busy: false };
       const kit = ChannelKitSchema.parse(channel.kit);
       const schedule = ScheduleSchema.parse(channel.schedule);
       const leadMs = channel.leadHours * 3600_000;
-      const postsSomewhere = channel.accounts.some((a) => (CHANNEL_PLATFORMS as readonly string[]).includes(a.platform));
+      const hasYoutube = channel.accounts.some((a) => a.platform === "youtube");
+      // TikTok and Instagram: one platform post per account at the slot, the publish step's own (decision 271)
+      const postAccounts = channel.accounts.filter((a): a is typeof a & { platform: Platform } => a.platform === "tiktok" || a.platform === "instagram");
+      const postsSomewhere = hasYoutube || postAccounts.length > 0;
 
       // 1. ideas in flight, from their runs: made -> ready (or approved by the rule); published -> published; failures in words
       const inFlight = await prisma.channelIdea.findMany({ where: { channelId, status: { in: ["making", "publishing"] } }, include: { run: true } });
@@ -49,11 +56,31 @@ export function createChannelActivities() {
           } else if (run.status === "failed" || run.status === "cancelled") {
             await prisma.channelIdea.updateMany({ where: { id: idea.id, status: "making" }, data: { status: "failed", error: run.error ?? `The video was ${run.status}.` } });
           } else busy = true;
-        } else if (run.youtubeUrl) {
-          await prisma.channelIdea.updateMany({ where: { id: idea.id, status: "publishing" }, data: { status: "published", publishedAt: idea.publishedAt ?? now, youtubeUrl: run.youtubeUrl, error: null } });
-        } else if (run.status === "failed" || run.status === "cancelled") {
-          await prisma.channelIdea.updateMany({ where: { id: idea.id, status: "publishing" }, data: { status: "failed", error: `Publishing failed: ${run.error ?? run.status}` } });
-        } else busy = true;
+        } else {
+          // publishing: done when YouTube's upload (if it went) and every platform post have ended; published when
+          // at least one place has the video, each refusal kept on its own post (the idea's per-platform states)
+          const problems = (idea.postProblems ?? []) as ChannelPostProblem[];
+          const youtubeGoes = hasYoutube && !problems.some((p) => p.platform === "youtube");
+          const posts = run.projectId && postAccounts.length ? await prisma.platformPost.findMany({ where: { userId, projectId: run.projectId, connectionId: { in: postAccounts.map((a) => a.connectionRef) } }, orderBy: { createdAt: "desc" } }) : [];
+          // the newest post per account (a retried idea may have an older, failed one)
+          const newest = postAccounts.map((a) => posts.find((p) => p.connectionId === a.connectionRef)).filter((p) => p !== undefined);
+          const youtubePending = youtubeGoes && !run.youtubeUrl && (run.status === "queued" || run.status === "running");
+          if (youtubePending || newest.some((p) => ["scheduled", "posting", "processing"].includes(p.status))) {
+            busy = true;
+            continue;
+          }
+          const failures: string[] = [];
+          if (youtubeGoes && !run.youtubeUrl) failures.push(`YouTube: ${run.error ?? `the upload was ${run.status}`}`);
+          for (const p of newest) if (p.status === "failed" || p.status === "cancelled") failures.push(`${PLATFORM_NAMES[p.platform as Platform]}: ${p.error ?? p.status}`);
+          const posted = (run.youtubeUrl ? 1 : 0) + newest.filter((p) => p.status === "published" || p.status === "sent_to_inbox").length;
+          if (posted > 0) {
+            await prisma.channelIdea.updateMany({ where: { id: idea.id, status: "publishing" }, data: { status: "published", publishedAt: idea.publishedAt ?? now, youtubeUrl: run.youtubeUrl, error: failures.length ? `Not posted everywhere: ${failures.join(" ")}` : null } });
+          } else {
+            // YouTube alone keeps the words it always had
+            const why = failures.length === 1 && youtubeGoes && !newest.length ? (run.error ?? run.status) : failures.join(" ") || "nothing could be posted";
+            await prisma.channelIdea.updateMany({ where: { id: idea.id, status: "publishing" }, data: { status: "failed", error: `Publishing failed: ${why}` } });
+          }
+        }
       }
 
       // 2. ideas to be posted without a slot take the free slots ahead, in queue order: queued ones, and made or
@@ -124,33 +151,94 @@ export function createChannelActivities() {
       const notStarted = await prisma.channelIdea.findMany({ where: { channelId, status: "making", run: { status: "queued" } }, include: { run: true } });
       for (const idea of notStarted) if (idea.run?.projectId && !make.some((m) => m.ideaId === idea.id)) make.push({ ideaId: idea.id, runId: idea.run.id, projectId: idea.run.projectId });
 
-      // 4. approved videos whose slot has come: approved -> publishing once, the run told to upload
+      // 4. approved videos whose slot has come: approved -> publishing once; in the same transaction the run is told
+      // to upload to YouTube and each TikTok / Instagram account gets its post row (decision 271), so a retried step
+      // writes nothing twice and the workflow starts each post's workflow under the post's own id
       const publish: ChannelStep["publish"] = [];
+      const posts: ChannelStep["posts"] = [];
       if (postsSomewhere) {
         const ready = await prisma.channelIdea.findMany({ where: { channelId, status: "approved", slotAt: { lte: now } }, include: { run: true }, orderBy: { slotAt: "asc" } });
         for (const idea of ready) {
           const run = idea.run;
           if (!run?.projectId) continue;
-          const previous = run.options as unknown as MakeVideoOptions;
-          const options: MakeVideoOptions = { ...previous, upload: true, publishAt: undefined, privacyStatus: kit.privacyStatus, youtubeCategoryId: kit.youtubeCategoryId };
+          const projectId = run.projectId;
+          const cannot = async (refusal: string) => {
+            await prisma.channelIdea.updateMany({ where: { id: idea.id, status: "approved" }, data: { error: `Cannot publish yet: ${refusal}` } });
+          };
           try {
-            await assertMakeVideoAllowed(userId, options);
+            await assertCanUpload(userId);
           } catch (e) {
             const refusal = refusalOf(e);
             if (!refusal) throw e;
-            await prisma.channelIdea.updateMany({ where: { id: idea.id, status: "approved" }, data: { error: `Cannot publish yet: ${refusal}` } });
+            await cannot(refusal);
             continue;
           }
-          const claimed = await prisma.$transaction(async (tx) => {
-            const moved = await tx.channelIdea.updateMany({ where: { id: idea.id, status: "approved" }, data: { status: "publishing", publishedAt: now, error: null } });
-            if (moved.count === 0) return false;
-            await tx.videoRun.update({ where: { id: run.id }, data: { options: options as unknown as Prisma.InputJsonValue, status: "queued", stage: "upload", error: null, completedAt: null } });
-            return true;
-          });
-          if (claimed) publish.push({ ideaId: idea.id, runId: run.id, projectId: run.projectId });
+          const problems: ChannelPostProblem[] = [];
+          const previous = run.options as unknown as MakeVideoOptions;
+          const options: MakeVideoOptions = { ...previous, upload: true, publishAt: undefined, privacyStatus: kit.privacyStatus, youtubeCategoryId: kit.youtubeCategoryId };
+          let youtubeGoes = hasYoutube;
+          if (hasYoutube) {
+            try {
+              await assertMakeVideoAllowed(userId, options);
+            } catch (e) {
+              const refusal = refusalOf(e);
+              if (!refusal) throw e;
+              youtubeGoes = false;
+              problems.push({ platform: "youtube", connectionRef: channel.accounts.find((a) => a.platform === "youtube")!.connectionRef, reason: refusal });
+            }
+          }
+          // the video each platform gets: the run's finished one, as the publish step picks it
+          const video = postAccounts.length ? await prisma.renderedVideo.findFirst({ where: { projectId, status: "completed", videoUrl: { not: null } }, orderBy: { createdAt: "desc" } }) : null;
+          const targets: { platform: Platform; connectionId: string; options: Record<string, unknown> }[] = [];
+          for (const account of postAccounts) {
+            const connection = await prisma.platformConnection.findFirst({ where: { id: account.connectionRef, userId, platform: account.platform } });
+            if (!connection) problems.push({ platform: account.platform, connectionRef: account.connectionRef, reason: `This ${PLATFORM_NAMES[account.platform]} account is no longer connected: connect it in Settings and choose it for the channel again.` });
+            else if (connection.revokedAt) problems.push({ platform: account.platform, connectionRef: account.connectionRef, reason: reconnectMessage(account.platform) });
+            else if (!video) problems.push({ platform: account.platform, connectionRef: account.connectionRef, reason: "The video has no finished file to post." });
+            else targets.push({ platform: account.platform, connectionId: connection.id, options: platformPostOptions(account.platform, account.postOptions) });
+          }
+          if (!youtubeGoes && !targets.length) {
+            // nowhere it could go: it waits, approved, and says why (a reconnected account posts it at the next step)
+            await cannot(problems.map((p) => `${PLATFORM_NAMES[p.platform]}: ${p.reason}`).join(" "));
+            continue;
+          }
+          const claimed = await prisma.$transaction(
+            async (tx) => {
+              const moved = await tx.channelIdea.updateMany({
+                where: { id: idea.id, status: "approved" },
+                data: { status: "publishing", publishedAt: now, error: null, postProblems: problems.length ? (problems as unknown as Prisma.InputJsonValue) : Prisma.DbNull },
+              });
+              if (moved.count === 0) return null;
+              if (youtubeGoes) await tx.videoRun.update({ where: { id: run.id }, data: { options: options as unknown as Prisma.InputJsonValue, status: "queued", stage: "upload", error: null, completedAt: null } });
+              const rows: { id: string; platform: Platform }[] = [];
+              for (const target of targets) {
+                // already on that account (a retried idea whose post there went out): not posted again
+                if (await livePostOf(tx, video!.id, target.connectionId)) continue;
+                const row = await insertPlatformPost(
+                  tx,
+                  { userId, projectId, videoId: video!.id, connectionId: target.connectionId, platform: target.platform, caption: channelCaption(target.platform, idea.title, kit), options: target.options, scheduledAt: null },
+                  { withWorkflowId: true },
+                );
+                rows.push({ id: row.id, platform: target.platform });
+              }
+              return rows;
+            },
+            { maxWait: POOL_WAIT_MS },
+          );
+          if (!claimed) continue;
+          if (youtubeGoes) publish.push({ ideaId: idea.id, runId: run.id, projectId });
+          for (const row of claimed) posts.push({ ideaId: idea.id, postId: row.id, projectId, platform: row.platform });
         }
         const unstarted = await prisma.channelIdea.findMany({ where: { channelId, status: "publishing", run: { status: "queued" } }, include: { run: true } });
         for (const idea of unstarted) if (idea.run?.projectId && !publish.some((p) => p.ideaId === idea.id)) publish.push({ ideaId: idea.id, runId: idea.run.id, projectId: idea.run.projectId });
+        // posts written by a step whose answer was lost: handed back until their workflow has begun (a start of one
+        // that runs or ran already is refused by Temporal, the id being the post's)
+        const publishing = await prisma.channelIdea.findMany({ where: { channelId, status: "publishing" }, select: { id: true, run: { select: { projectId: true } } } });
+        const byProject = new Map(publishing.filter((i) => i.run?.projectId).map((i) => [i.run!.projectId!, i.id] as const));
+        if (byProject.size && postAccounts.length) {
+          const waiting = await prisma.platformPost.findMany({ where: { userId, projectId: { in: [...byProject.keys()] }, connectionId: { in: postAccounts.map((a) => a.connectionRef) }, status: "posting", startedAt: null, workflowId: { not: null } } });
+          for (const post of waiting) if (!posts.some((p) => p.postId === post.id)) posts.push({ ideaId: byProject.get(post.projectId)!, postId: post.id, projectId: post.projectId, platform: post.platform as Platform });
+        }
       }
 
       // 5. when to look again: the next start ahead of a slot, or the next slot of an approved video
@@ -158,7 +246,7 @@ export function createChannelActivities() {
       const times = upcoming.map((i) => (i.status === "queued" ? i.slotAt!.getTime() - leadMs : i.slotAt!.getTime())).filter((t) => t > nowMs);
       if (rateFreesAtMs !== null && rateFreesAtMs > nowMs) times.push(rateFreesAtMs);
       const nextAtMs = times.length ? Math.min(...times) : null;
-      return { stop: false, make, publish, nextAtMs, busy: busy || make.length > 0 || publish.length > 0 };
+      return { stop: false, make, publish, posts, nextAtMs, busy: busy || make.length > 0 || publish.length > 0 || posts.length > 0 };
     },
   };
 }

@@ -8,6 +8,7 @@ export const { planScriptLength, fitScriptToTime, markScriptStarted, writeScript
 export { prepareRenderPlan, prepareStoredRenderPlan, renderVideoFast, renderVideoExact, renderStoryboardVideo, recordRendererChoice, recordRenderFailure } from "./render";
 export { planRenderChunks, renderVideoChunk, mixRenderSound, normaliseRenderSound, joinRenderChunks, discardRenderChunks } from "./render-chunked";
 export { drawReadyChunks } from "./render-early-chunks";
+export { scenesEditedSinceRender } from "./render-after-edit";
 import { createStoryboardActivities } from "./storyboard";
 
 export const { writeStoryboardScenes, markStoryboardFailed, generateSceneImage, generateSceneVoiceover, findCellsLackingMedia } =

@@ -198,7 +198,7 @@ export function createMakeVideoActivities() {
 
     /** The upload row, as /upload makes it: the newest video, the approved thumbnail, scheduled when publishAt is set. */
     async prepareUploadStage(input: RunRef & { description: string; tags: string[] }): Promise<YoutubeUploadInput> {
-      const { project, options } = await runAndProject(input);
+      const { run, project, options } = await runAndProject(input);
       let video;
       try {
         video = await videoToUpload(project.id);
@@ -206,6 +206,14 @@ export function createMakeVideoActivities() {
         if (isRefusal(e)) throw refusalFailure(e, MAKE_VIDEO_INPUT_ERROR);
         throw e;
       }
+      // a retry of this activity (its first attempt made the row, then its answer was lost) takes the row this run
+      // made, instead of leaving it "processing" for ever beside a second one
+      const made = await prisma.youtubeUpload.findFirst({
+        where: { projectId: project.id, videoId: video.id, status: "processing", youtubeVideoId: null, createdAt: { gte: run.createdAt } },
+        orderBy: { createdAt: "desc" },
+        select: { id: true },
+      });
+      if (made) return { uploadId: made.id, userId: input.userId, projectId: project.id };
       const thumbnail = await prisma.thumbnail.findFirst({ where: { projectId: project.id, approved: true }, orderBy: { createdAt: "desc" } });
       return startUploadRow(input.userId, project.id, video, {
         title: project.title,

@@ -77,8 +77,9 @@ function platformFailure(platform: Platform, e: unknown): never {
 async function withToken<T>(post: LoadedPost, call: (token: string) => Promise<T>): Promise<T> {
   const platform = post.platform as Platform;
   try {
+    const token = await platformAccessToken(post.userId, post.connectionId);
     try {
-      return await call(await platformAccessToken(post.userId, post.connectionId));
+      return await call(token);
     } catch (e) {
       const unauthorized = (e instanceof TikTokApiError || e instanceof InstagramApiError) && e.unauthorized;
       if (!unauthorized) throw e;
@@ -86,7 +87,7 @@ async function withToken<T>(post: LoadedPost, call: (token: string) => Promise<T
         await markRevoked(post.connectionId);
         throw new PlatformNotConnectedError(platform);
       }
-      const refreshed = await platformAccessToken(post.userId, post.connectionId, { force: true });
+      const refreshed = await platformAccessToken(post.userId, post.connectionId, { refused: token });
       try {
         return await call(refreshed);
       } catch (again) {

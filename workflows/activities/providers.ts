@@ -4,6 +4,7 @@
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import type { JobLedger, ProviderCall } from "~/providers/call";
 import { providersFor, stockMediaFor, type ProviderTuning } from "~/providers/index.server";
+import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/core/db.server";
 import { getProviderKeys } from "~/core/settings.server";
 // the owner's uploaded voices, from media storage, for the offline voice provider (decision 210)
@@ -23,7 +24,8 @@ export function providerJobLedger(scope: string): JobLedger {
   const key = (name: string) => `${scope}/${name}`;
   return {
     async recall(name) {
-      return (await prisma.providerJob.findUnique({ where: { key: key(name) } }))?.jobId;
+      // an empty id is a claim whose create request has not been answered yet (claim, below)
+      return (await prisma.providerJob.findUnique({ where: { key: key(name) } }))?.jobId || undefined;
     },
     async remember(name, jobId) {
       await prisma.providerJob.upsert({ where: { key: key(name) }, create: { key: key(name), jobId }, update: { jobId, createdAt: new Date() } });
@@ -32,13 +34,26 @@ export function providerJobLedger(scope: string): JobLedger {
     async forget(name) {
       await prisma.providerJob.deleteMany({ where: { key: key(name) } });
     },
+    async claim(name) {
+      // one row per key: the create that lands wins; the others find the row (and its job's id once remembered)
+      try {
+        await prisma.providerJob.create({ data: { key: key(name), jobId: "", createdAt: new Date() } });
+        return { won: true };
+      } catch (e) {
+        if (!(e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002")) throw e;
+      }
+      const row = await prisma.providerJob.findUnique({ where: { key: key(name) } });
+      // the winner gave its claim up meanwhile (its request refused): try again
+      if (!row) return this.claim!(name);
+      return { won: false, jobId: row.jobId || undefined, claimedAt: row.createdAt };
+    },
   };
 }
 
 /**
  * The current activity attempt as providers see it: its cancellation, the end of its start-to-close (less a margin,
- * applied by the HTTP client), a heartbeat (a few per heartbeat timeout), its attempt number and the job ledger.
- * Undefined outside an activity.
+ * applied by the HTTP client), a heartbeat (a few per heartbeat timeout), its attempt number, the job ledger, and a
+ * way to ask whether its workflow run is still open. Undefined outside an activity.
  */
 export function activityProviderCall(): ProviderCall | undefined {
   let ctx: Context;
@@ -58,7 +73,22 @@ export function activityProviderCall(): ProviderCall | undefined {
     heartbeatIntervalMs: info.heartbeatTimeoutMs ? Math.min(5000, Math.max(500, Math.floor(info.heartbeatTimeoutMs / 4))) : 5000,
     attempt: info.attempt,
     jobs: providerJobLedger(`${execution?.workflowId ?? info.activityType}/${execution?.runId ?? "-"}/${info.activityId}`),
+    runIsOpen: execution ? () => runIsOpen(ctx, execution.workflowId, execution.runId) : undefined,
   };
+}
+
+/**
+ * Whether the activity's workflow run is still open, asked of Temporal with the worker's client. When it cannot be
+ * told (no client, the server unreachable) the run is taken as open: a paid job kept costs nothing more, one given
+ * up may be bought again by the attempt that owns it (decision 270).
+ */
+async function runIsOpen(ctx: Context, workflowId: string, runId: string): Promise<boolean> {
+  try {
+    const description = await ctx.client.workflow.getHandle(workflowId, runId).describe();
+    return description.status.name === "RUNNING";
+  } catch (e) {
+    return (e as Error)?.name !== "WorkflowNotFoundError";
+  }
 }
 
 /** The tuning for providers made inside an activity: its attempt, as activityProviderCall reads it. */

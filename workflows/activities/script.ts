@@ -6,6 +6,9 @@ import { VIDEO_FPS } from "../../app/lib/timeline/timing";
 import { sceneCountFor } from "~/lib/storyboard";
 import { resolutionValue } from "~/lib/video-format";
 import { narrationOf, speakingRateOf } from "~/providers/speech/speaking-rate.server";
+import { clockCorrectionOf, clockedNarrationOf, recordClockReading } from "~/providers/speech/phoneme-clock.server";
+import { piperClockedNarrationOf } from "~/providers/speech/piper-clock.server";
+import { isEspeakVoice, isPiperVoice } from "~/lib/voices";
 import { speechRateFactor } from "~/lib/voice-speed";
 import { voiceForProject } from "./storyboard";
 import { proofreadText } from "~/providers/text/scenes";
@@ -74,12 +77,23 @@ function streamProgressTo(phase: ScriptStreamed["phase"], chunkIndex: number | u
 /** A script whose measured narration is within this share of its planned length is not rewritten. */
 export const FIT_TOLERANCE = 0.02;
 /**
+ * The same when drafts are timed by a clock (decision 258: the neural voice's own durations, Flite's phoneme clock): a
+ * draft costs milliseconds, so the fit aims at the middle of the band, leaving the clock's error and the neural
+ * voice's reading-to-reading spread (about 1 % a Short) inside the 3 % it is held to (the narration promises 5 %).
+ */
+export const CLOCK_FIT_TOLERANCE = 0.01;
+/**
  * Rewrites the offline writer gets to come closer (the closest of all is kept), and the words the voice may speak
  * to time them all (a long script is timed on a sample of about TIMING_SAMPLE_WORDS, so it gets one): two scripts
  * of the same word count read up to 15 % apart, so a Short needs several draws to land within a few per cent,
- * while a long script averages out in one or two (decision 111).
+ * while a long script averages out in one or two (decision 111). Drafts timed by the clock speak no words, so
+ * only the rewrite count bounds them.
  */
 export const MAX_FIT_REWRITES = 10;
+/** Readings by the voice that check a draft chosen by the phoneme clock (Flite's voices, decision 258). */
+export const MAX_VOICE_CHECKS = 6;
+/** Rewrites timed by the corrected clock when a reading by the voice left no draft near the plan (decision 258). */
+export const REWRITES_AFTER_A_CHECK = 6;
 export const FIT_REWRITE_WORD_BUDGET = 2500;
 
 export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
@@ -121,9 +135,11 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
     },
 
     /**
-     * Times an offline script with the offline voice that will read it and, when its narration is off the planned
-     * length by more than FIT_TOLERANCE, has the offline writer write it again with the word count corrected by
-     * what was measured (up to MAX_FIT_REWRITES times; the closest is kept). A model's script, or a cloud voice,
+     * Times an offline script by a clock of the offline voice that will read it (decision 258: a neural voice's own
+     * durations, Flite's phoneme clock checked once by the voice; eSpeak NG's voice, or a voice with no clock, by
+     * speaking every scene) and, when its narration is off the planned length by more than CLOCK_FIT_TOLERANCE
+     * (FIT_TOLERANCE when spoken), has the offline writer write it again with the word count corrected by what was
+     * measured (up to MAX_FIT_REWRITES times; the closest is kept). A model's script, or a cloud voice,
      * is left as it is: rewriting would spend the creator's credits (docs/decisions/111).
      */
     async fitScriptToTime(input: {
@@ -141,14 +157,44 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
     }): Promise<ScriptFit> {
       return withHeartbeat(async () => {
         const text = await deps.textProviderFor(input.userId);
-        const { sceneCount, speech, voiceId, speed } = await narrationPlanFor(input.projectId, input.userId, input.durationSeconds, input.speed);
+        const { sceneCount, speech, voiceId, speed, rate } = await narrationPlanFor(input.projectId, input.userId, input.durationSeconds, input.speed);
         if (text.source !== "offline" || speech.source !== "offline") return { chunks: input.chunks, rewrites: 0 };
         // The video's length as the timeline will make it: each scene's speech plus its pause and half a frame of
         // rounding. Voice speed scales the audio, not the words: the measured speech is at speed 1.
         const perScene = PAUSE_BETWEEN_SCENES_SECONDS + 0.5 / VIDEO_FPS;
+        // How a draft is timed (decision 258): a neural voice by its own durations (piper-clock.server.ts, a few
+        // hundredths of a CPU second); Flite by its phoneme clock, the chosen draft then read once by the voice
+        // (Flite reads a text the same every time, so that reading is the voiceovers' length); eSpeak NG, whose
+        // synthesis costs about what the clock does, and any voice without a clock, by speaking every draft.
+        let timer: "durations" | "phonemes" | "voice" = isPiperVoice(voiceId) ? "durations" : rate.clock && !isEspeakVoice(voiceId) ? "phonemes" : "voice";
+        // the phoneme clock's correction for this voice: the voice's readings of the drafts it chose, this fit's and before
+        let clockScale = timer === "phonemes" ? clockCorrectionOf(speech.name, voiceId) : 1;
+        const tolerance = () => (timer === "voice" ? FIT_TOLERANCE : CLOCK_FIT_TOLERANCE);
+        const timeDraft = async (script: string): Promise<{ speechSeconds: number; scenes: number; spokenWords: number } | undefined> => {
+          if (timer === "durations") {
+            try {
+              const timed = await piperClockedNarrationOf(voiceId!, script, sceneCount);
+              return timed && { ...timed, spokenWords: 0 };
+            } catch {
+              // the voice's model gives no durations (or is gone): its phoneme clock times this draft and the rest
+              timer = rate.clock ? "phonemes" : "voice";
+            }
+          }
+          if (timer === "phonemes" && rate.clock) {
+            try {
+              const clocked = await clockedNarrationOf(rate.clock, voiceId, script, sceneCount);
+              return clocked && { speechSeconds: clocked.speechSeconds * clockScale, scenes: clocked.scenes, spokenWords: 0 };
+            } catch {
+              // eSpeak NG gone since the voice was calibrated: the voice times this draft and the rest
+              timer = "voice";
+            }
+          }
+          return narrationOf(speech, voiceId, script, sceneCount);
+        };
+        const scriptOf = (chunks: string[]) => proofreadText(chunks.map((c) => c.trim()).join("\n\n"));
         const measure = async (chunks: string[]) => {
-          const script = proofreadText(chunks.map((c) => c.trim()).join("\n\n"));
-          const narration = await narrationOf(speech, voiceId, script, sceneCount);
+          const script = scriptOf(chunks);
+          const narration = await timeDraft(script);
           if (!narration) return undefined;
           const speechSeconds = narration.speechSeconds / speed;
           return {
@@ -162,30 +208,70 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
         const first = await measure(input.chunks);
         if (first === undefined) return { chunks: input.chunks, rewrites: 0 };
         const offBy = (m: { videoSeconds: number }) => m.videoSeconds / input.durationSeconds - 1;
-        let best = { chunks: input.chunks, ...first };
+        type Draft = { chunks: string[] } & NonNullable<typeof first>;
+        let best: Draft = { chunks: input.chunks, ...first };
         let latest = best;
+        // the drafts the phoneme clock timed that the voice has not read: the checks below read the nearest of them
+        const clockedDrafts: Draft[] = first.spokenWords === 0 ? [best] : [];
         // the pace over every draw so far: one script's pace is a noisy guess of the next one's
         let pooledWords = first.words;
         let pooledSpeech = first.speechSeconds;
         let rewrites = 0;
         // the words spoken to time the rewrites: the fit's cost, bounded whatever the video's length
         let spoken = 0;
-        const tell = () => signalOwnWorkflow(scriptFitDraftSignal, { draft: rewrites, maxRewrites: MAX_FIT_REWRITES, bestSeconds: best.videoSeconds, plannedSeconds: input.durationSeconds });
+        // the rewrites this fit may write: MAX_FIT_REWRITES, and REWRITES_AFTER_A_CHECK more after each reading by the voice
+        let maxRewrites = MAX_FIT_REWRITES;
+        const tell = () => signalOwnWorkflow(scriptFitDraftSignal, { draft: rewrites, maxRewrites, bestSeconds: best.videoSeconds, plannedSeconds: input.durationSeconds });
         tell();
-        while (Math.abs(offBy(best)) > FIT_TOLERANCE && rewrites < MAX_FIT_REWRITES && spoken + latest.spokenWords <= FIT_REWRITE_WORD_BUDGET) {
-          // the words this voice needs for the speech the video has room for
-          const words = Math.max(1, Math.round((pooledWords / pooledSpeech) * (input.durationSeconds - latest.pauseSeconds)));
-          rewrites++;
-          // a fresh draw each time: the same seed and a similar count would write much the same script again
-          const chunks = await writeOffline(text, { ...input, seed: `${input.seed}:fit${rewrites}` }, words);
-          const measured = await measure(chunks);
-          if (measured === undefined) break;
-          latest = { chunks, ...measured };
-          spoken += measured.spokenWords;
-          pooledWords += measured.words;
-          pooledSpeech += measured.speechSeconds;
-          if (Math.abs(offBy(latest)) < Math.abs(offBy(best))) best = latest;
+        const rewriteUntilClose = async () => {
+          while (Math.abs(offBy(best)) > tolerance() && rewrites < maxRewrites && spoken + latest.spokenWords <= FIT_REWRITE_WORD_BUDGET) {
+            // the words this voice needs for the speech the video has room for
+            const words = Math.max(1, Math.round((pooledWords / pooledSpeech) * (input.durationSeconds - latest.pauseSeconds)));
+            rewrites++;
+            // a fresh draw each time: the same seed and a similar count would write much the same script again
+            const chunks = await writeOffline(text, { ...input, seed: `${input.seed}:fit${rewrites}` }, words);
+            const measured = await measure(chunks);
+            if (measured === undefined) break;
+            latest = { chunks, ...measured };
+            if (measured.spokenWords === 0) clockedDrafts.push(latest);
+            spoken += measured.spokenWords;
+            pooledWords += measured.words;
+            pooledSpeech += measured.speechSeconds;
+            if (Math.abs(offBy(latest)) < Math.abs(offBy(best))) best = latest;
+            tell();
+          }
+        };
+        await rewriteUntilClose();
+        // The phoneme clock misses some of what Flite does (its pauses at commas, its sentence ends: 2-4 % a draft,
+        // not all of it a steady bias). So the drafts it timed are read by the voice, nearest the plan first, until
+        // one is within FIT_TOLERANCE (at most MAX_VOICE_CHECKS readings). Each reading scales the clock, this fit's
+        // drafts and the correction kept for the voice; when no draft left is near by the corrected clock, the
+        // writer draws REWRITES_AFTER_A_CHECK more. The draft kept is the nearest the voice read: a draft only the
+        // clock timed is never kept once a reading showed the clock off (a Short once came out 5.6 % long that way).
+        let closestRead: Draft | undefined;
+        for (let check = 0; check < MAX_VOICE_CHECKS && timer === "phonemes" && clockedDrafts.length > 0; check++) {
+          clockedDrafts.sort((a, b) => Math.abs(offBy(a)) - Math.abs(offBy(b)));
+          const draft = clockedDrafts.shift()!;
+          const narration = await narrationOf(speech, voiceId, scriptOf(draft.chunks), sceneCount);
+          if (!narration) break;
+          const speechSeconds = narration.speechSeconds / speed;
+          const ratio = speechSeconds / draft.speechSeconds;
+          recordClockReading(speech.name, voiceId, clockScale * ratio);
+          clockScale *= ratio;
+          // every pace and draft so far came from the clock: scaled as it is
+          pooledSpeech *= ratio;
+          for (const d of clockedDrafts) Object.assign(d, { speechSeconds: d.speechSeconds * ratio, videoSeconds: d.speechSeconds * ratio + d.pauseSeconds });
+          spoken += narration.spokenWords;
+          const read: Draft = { ...draft, speechSeconds, spokenWords: narration.spokenWords, videoSeconds: speechSeconds + draft.pauseSeconds };
+          if (!closestRead || Math.abs(offBy(read)) < Math.abs(offBy(closestRead))) closestRead = read;
+          best = closestRead;
+          latest = read;
           tell();
+          if (Math.abs(offBy(best)) <= FIT_TOLERANCE || check + 1 === MAX_VOICE_CHECKS) break;
+          if (clockedDrafts.some((d) => Math.abs(offBy(d)) <= CLOCK_FIT_TOLERANCE)) continue;
+          maxRewrites = rewrites + REWRITES_AFTER_A_CHECK;
+          await rewriteUntilClose();
+          best = closestRead;
         }
         return { chunks: best.chunks, rewrites, videoSeconds: best.videoSeconds, plannedSeconds: input.durationSeconds };
       });

@@ -2,7 +2,9 @@
 // chunked PUTs acknowledged by 308 + Range), set the approved thumbnail, and record the outcome. The session URI
 // and the acknowledged byte count are saved after every chunk, so a retry (a cut connection, a killed worker)
 // asks YouTube how far it got and continues from there instead of sending the video again.
+import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import { storedCaptionCues, toSrt } from "~/lib/caption-track";
 import { languageOf } from "~/lib/languages";
@@ -11,6 +13,7 @@ import { prisma } from "~/core/db.server";
 import { decryptSecret, encryptSecret } from "~/core/encryption.server";
 import { getEnv } from "~/core/env.server";
 import { findMediaForUser, mediaIdFromUrl, mediaSize, openMediaStream, readMediaRange } from "~/core/storage.server";
+import { claimPublish, finishPublish, publishClaimKey, publishedUnder, releasePublish } from "~/core/publish-claims.server";
 import { versionLocalizations, type VersionLocalization } from "~/core/youtube-localizations.server";
 import {
   authorizedYoutube,
@@ -246,8 +249,46 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
       }
     };
 
+    // what this upload published already (written the moment YouTube named the video) is not published again
+    const claimKey = publishClaimKey(upload.id, "youtube");
+    const published = await publishedUnder(claimKey);
+    if (published) return finished(upload.id, published, size, report);
+    const sessionOf = (enc: string) => decryptSecret(enc, { userId: input.userId, field: "youtubeUploadSession" });
+
+    /**
+     * The session to send to: this attempt's own when it wins the claim (decision 270), else the one the attempt
+     * holding it saves, continued from where YouTube stands. Two attempts alive at once never open two sessions,
+     * each of which would become a video.
+     */
+    const claimedSession = async (): Promise<{ uri: string; offset: number } | { videoId: string }> => {
+      const holder = randomUUID();
+      for (;;) {
+        const claim = await claimPublish(claimKey, holder);
+        if (claim.won) {
+          try {
+            return { uri: await startSession(), offset: 0 };
+          } catch (e) {
+            await releasePublish(claimKey, holder).catch(() => {});
+            throw e;
+          }
+        }
+        if (claim.remoteId) return { videoId: claim.remoteId };
+        const row = await prisma.youtubeUpload.findUnique({ where: { id: upload.id }, select: { sessionUriEnc: true, youtubeVideoId: true } });
+        if (row?.youtubeVideoId) return { videoId: row.youtubeVideoId };
+        if (row?.sessionUriEnc) {
+          const uri = sessionOf(row.sessionUriEnc);
+          const status = await queryStatus(uri);
+          if ("gone" in status) return { uri: await startSession(), offset: 0 };
+          if (status.done) return { videoId: status.videoId };
+          return { uri, offset: status.acknowledged };
+        }
+        Context.current().heartbeat();
+        await sleep(500, undefined, { signal: cancelled });
+      }
+    };
+
     // resume the session of an earlier attempt when YouTube still has it
-    let sessionUri = upload.sessionUriEnc ? decryptSecret(upload.sessionUriEnc, { userId: input.userId, field: "youtubeUploadSession" }) : null;
+    let sessionUri = upload.sessionUriEnc ? sessionOf(upload.sessionUriEnc) : null;
     let offset = 0;
     if (sessionUri) {
       const status = await queryStatus(sessionUri);
@@ -255,7 +296,12 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
       else if (status.done) return finished(upload.id, status.videoId, size, report);
       else offset = status.acknowledged;
     }
-    if (!sessionUri) sessionUri = await startSession();
+    if (!sessionUri) {
+      const joined = await claimedSession();
+      if ("videoId" in joined) return finished(upload.id, joined.videoId, size, report);
+      sessionUri = joined.uri;
+      offset = joined.offset;
+    }
     report({ status: "uploading", bytesUploaded: offset, totalBytes: size, percent: Math.floor((offset / size) * 100), attempt }, true);
 
     let failures = 0;
@@ -302,6 +348,8 @@ export function createYoutubeUploadActivities(deps: YoutubeUploadDeps = {}) {
   }
 
   async function finished(uploadId: string, videoId: string, size: number, report: ReturnType<typeof progressReporter>) {
+    // on the claim first: an attempt after this one finds the video there even if the row's update below is lost
+    await finishPublish(publishClaimKey(uploadId, "youtube"), videoId);
     await prisma.youtubeUpload.update({
       where: { id: uploadId },
       data: { youtubeVideoId: videoId, bytesUploaded: BigInt(size), progress: 100, sessionUriEnc: null },

@@ -31,6 +31,8 @@ export type ChannelStep = {
   make: { ideaId: string; runId: string; projectId: string }[];
   /** Approved ideas whose slot has come: the workflow starts the publish (make-video with upload) for each. */
   publish: { ideaId: string; runId: string; projectId: string }[];
+  /** TikTok / Instagram posts of approved ideas whose slot has come (decision 271): the workflow starts each post's workflow. */
+  posts?: { ideaId: string; postId: string; projectId: string; platform: "tiktok" | "instagram" }[];
   /** Channel time (ms) of the next thing due; null: nothing scheduled (the workflow waits for a change). */
   nextAtMs: number | null;
   /** A video is being made or published: check again soon. */

@@ -22,3 +22,14 @@ export const STATE_CLASS: Record<string, string> = {
   published: "border-emerald-400 text-emerald-300",
   failed: "border-red-500/70 text-red-300",
 };
+
+/** An idea's post on one platform (IdeaView.posts), by its state. */
+export const POST_STATE_CLASS: Record<string, string> = {
+  posting: "text-violet-200",
+  processing: "text-violet-200",
+  published: "text-emerald-300",
+  sent_to_inbox: "text-emerald-200",
+  failed: "text-red-300",
+  cancelled: "text-slate-400",
+  not_posted: "text-amber-300",
+};

@@ -18,13 +18,13 @@ import {
   INSTAGRAM_RULES,
   PLATFORM_NAMES,
   platformChecks,
-  TIKTOK_PRIVACY_LABELS,
   TIKTOK_RULES,
   type Platform,
   type PlatformVideoFacts,
   type TikTokPrivacyLevel,
 } from "~/lib/platform-rules";
 import { fetchUploadStatus, UPLOAD_STATUS_KEY } from "~/components/upload/upload-queries";
+import { TikTokPrivacySelect } from "./tiktok-privacy-select";
 import { cancelPost, reschedulePost, CONNECTIONS_KEY, fetchConnections, fetchCreatorInfo, fetchPosts, POSTS_KEY, type PlatformConnection, type PlatformPost } from "./platform-queries";
 
 type Draft = {
@@ -132,21 +132,15 @@ function TikTokOptions({ account, draft, update, audited, facts, aiMade }: { acc
         <>
           <label className="grid gap-1 text-sm" htmlFor={`${id}-privacy`}>
             <span className="font-medium">Who can see this post</span>
-            <select
+            <TikTokPrivacySelect
               id={`${id}-privacy`}
               className="h-10 rounded-md border border-slate-700 bg-slate-950 px-3"
               value={draft.privacyLevel}
-              onChange={(e) => update({ privacyLevel: e.target.value as TikTokPrivacyLevel })}
-            >
-              <option value="" disabled>
-                Choose who can see it
-              </option>
-              {creator.privacyLevelOptions.map((level) => (
-                <option key={level} value={level} disabled={!audited && level !== "SELF_ONLY"}>
-                  {TIKTOK_PRIVACY_LABELS[level]}
-                </option>
-              ))}
-            </select>
+              options={creator.privacyLevelOptions}
+              audited={audited}
+              placeholder="Choose who can see it"
+              onChange={(privacyLevel) => update({ privacyLevel })}
+            />
           </label>
           <fieldset className="grid gap-1 text-sm">
             <legend className="font-medium">Let viewers</legend>

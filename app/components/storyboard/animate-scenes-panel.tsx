@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/hooks/use-toast";
 import { apiGet, apiRequest, serverMessage } from "~/lib/api-client";
+import { clipBudgetVerdict, UNCHARGED_CLIP_STATUS } from "~/lib/clip-budget-rule";
 import { dollars } from "~/lib/clip-prices";
 
 type Estimate = {
@@ -60,6 +61,9 @@ export function AnimateScenesPanel({ scenes, onClipsMade }: { scenes: { cellInde
   const estimate = state.data?.estimate;
   const spend = state.data?.spend;
   const noPicture = source === "picture" ? scenes.filter((s) => chosen.includes(s.cellIndex) && !s.hasPicture).map((s) => s.cellIndex + 1) : [];
+  // the server's own rule (decision 270): a request it would refuse is not offered, and the panel says why
+  const verdict = estimate ? clipBudgetVerdict(estimate.totalCents, estimate, estimate.spent) : null;
+  const overBudget = verdict && !verdict.allowed ? verdict.message.replace(/^Not started: /, "") : null;
 
   if (!open) {
     return (
@@ -74,21 +78,21 @@ export function AnimateScenesPanel({ scenes, onClipsMade }: { scenes: { cellInde
     );
   }
   return (
-    <section aria-labelledby="animate-title" className="mt-4 grid gap-4 rounded-xl border border-slate-800 bg-slate-900 p-4 text-sm">
+    <section aria-labelledby="animate-title" className="mt-4 grid grid-cols-1 gap-4 rounded-xl border border-slate-800 bg-slate-900 p-4 text-sm">
       <div className="flex flex-wrap items-center gap-3">
         <h2 id="animate-title" className="flex items-center gap-2 text-lg font-semibold">
           <Film className="h-5 w-5 text-brand" aria-hidden /> Animate scenes
         </h2>
-        <label className="flex items-center gap-2">
+        <label className="flex w-full items-center gap-2 sm:w-auto">
           Service
-          <select className="rounded-md border border-slate-700 bg-slate-950 px-2 py-1" value={provider} onChange={(e) => setProvider(e.target.value as "veo" | "runway")} disabled={running}>
+          <select className="min-w-0 flex-1 rounded-md border border-slate-700 bg-slate-950 px-2 py-1" value={provider} onChange={(e) => setProvider(e.target.value as "veo" | "runway")} disabled={running}>
             <option value="veo">Veo 3.1 Fast (your Gemini key)</option>
             <option value="runway">Runway Gen-4 Turbo (your Runway key)</option>
           </select>
         </label>
-        <label className="flex items-center gap-2">
+        <label className="flex w-full items-center gap-2 sm:w-auto">
           Start from
-          <select className="rounded-md border border-slate-700 bg-slate-950 px-2 py-1" value={source} onChange={(e) => setSource(e.target.value as "picture" | "words")} disabled={running}>
+          <select className="min-w-0 flex-1 rounded-md border border-slate-700 bg-slate-950 px-2 py-1" value={source} onChange={(e) => setSource(e.target.value as "picture" | "words")} disabled={running}>
             <option value="picture">the scene's picture</option>
             <option value="words" disabled={provider === "runway"}>
               the scene's words{provider === "runway" ? " (Veo only)" : ""}
@@ -150,6 +154,11 @@ export function AnimateScenesPanel({ scenes, onClipsMade }: { scenes: { cellInde
       ) : (
         <p className="text-slate-400">Working out the estimate...</p>
       )}
+      {overBudget ? (
+        <p className="text-amber-300" role="alert" data-testid="clip-over-budget">
+          Over budget: {overBudget}
+        </p>
+      ) : null}
       {noPicture.length ? <p className="text-amber-300">Scene {noPicture.join(", ")} has no picture yet: make it first, or start from the words.</p> : null}
       <div className="flex flex-wrap items-center gap-3">
         {running ? (
@@ -162,7 +171,7 @@ export function AnimateScenesPanel({ scenes, onClipsMade }: { scenes: { cellInde
             </Button>
           </>
         ) : (
-          <Button onClick={() => start.mutate()} disabled={start.isPending || !estimate || cells.length === 0 || noPicture.length > 0}>
+          <Button onClick={() => start.mutate()} disabled={start.isPending || !estimate || cells.length === 0 || noPicture.length > 0 || Boolean(overBudget)}>
             {estimate ? `Animate ${cells.length} ${cells.length === 1 ? "scene" : "scenes"} for ${dollars(estimate.totalCents)}` : "Animate"}
           </Button>
         )}
@@ -173,7 +182,7 @@ export function AnimateScenesPanel({ scenes, onClipsMade }: { scenes: { cellInde
           <ul className="text-slate-400">
             {spend.generations.map((g, i) => (
               <li key={i}>
-                Scene {g.cellIndex + 1}: {g.seconds} s, {dollars(g.costCents)} ({g.status})
+                Scene {g.cellIndex + 1}: {g.seconds} s, {g.status === UNCHARGED_CLIP_STATUS ? `failed, not charged (${dollars(0)})` : `${dollars(g.costCents)} (${g.status})`}
               </li>
             ))}
           </ul>

@@ -22,8 +22,9 @@ export const ToastViewport = React.forwardRef<
     ref={ref}
     hotkey={TOAST.hotkey}
     style={{ maxWidth: TOAST.maxWidthPx }}
-    // phones: at the top, where no page keeps its main button (a bottom toast covered Create Video); wider: bottom-right
-    className={cn("fixed right-0 top-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:bottom-0 sm:top-auto", className)}
+    // phones: under the sticky header (h-16), where no page keeps its main button (a bottom toast covered Create
+    // Video, one at the very top covered the header's menu button); wider: bottom-right
+    className={cn("fixed right-0 top-16 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:bottom-0 sm:top-auto", className)}
     {...props}
   />
 ));

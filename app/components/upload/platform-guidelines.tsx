@@ -1,3 +1,19 @@
+import { INSTAGRAM_RULES, TIKTOK_RULES } from "~/lib/platform-rules";
+
+const MB = 1024 * 1024;
+const size = (bytes: number) => (bytes >= 1024 * MB ? `${bytes / (1024 * MB)} GB` : `${bytes / MB} MB`);
+const length = (seconds: number) => (seconds >= 60 ? `${seconds / 60} minutes` : `${seconds} seconds`);
+
+/**
+ * What Reelsmith itself checks before it posts (app/lib/platform-rules.ts, from each platform's API documentation:
+ * decision 216), in words: the guidance above is the spec's general advice, and the two differ (Instagram's API takes
+ * Reels of 3 s to 15 min up to 300 MB), so the card says both rather than let a creator read one and meet the other.
+ */
+export const PLATFORM_CHECKS_SENTENCE =
+  `Before posting, Reelsmith checks each platform's own limits: TikTok up to ${size(TIKTOK_RULES.maxBytes)} and the length your account allows ` +
+  `(${length(TIKTOK_RULES.defaultMaxSeconds)} unless TikTok says otherwise); Instagram Reels ${length(INSTAGRAM_RULES.minSeconds)} to ` +
+  `${length(INSTAGRAM_RULES.maxSeconds)}, up to ${size(INSTAGRAM_RULES.maxBytes)}.`;
+
 // The spec's platform guidance (section 9): file sizes and lengths per platform.
 export function PlatformGuidelines() {
   const rows = [
@@ -16,6 +32,7 @@ export function PlatformGuidelines() {
           </li>
         ))}
       </ul>
+      <p className="text-xs text-slate-400">{PLATFORM_CHECKS_SENTENCE}</p>
       <p className="text-xs text-slate-400">Titles up to 100 characters; descriptions up to 4,900 and tags up to 400 characters keep you inside YouTube&apos;s limits.</p>
     </section>
   );

@@ -78,17 +78,19 @@ async function underRefreshLock(userId: string, seen: PlatformConnection, refres
 }
 
 /**
- * A usable access token for the connection: refreshed first when it is about to expire (or `force`, after the
- * platform refused it once); a refused refresh marks the connection for reconnecting and throws.
+ * A usable access token for the connection: refreshed first when it is about to expire, or when the platform refused
+ * `options.refused` (unless the connection already holds a newer token, saved by a refresh running beside this one);
+ * a refused refresh marks the connection for reconnecting and throws.
  */
-export async function platformAccessToken(userId: string, connectionId: string, options: { force?: boolean } = {}): Promise<string> {
+export async function platformAccessToken(userId: string, connectionId: string, options: { refused?: string } = {}): Promise<string> {
   const connection = await prisma.platformConnection.findFirst({ where: { id: connectionId, userId } });
   const platform = (connection?.platform ?? "tiktok") as Platform;
   if (!connection || connection.revokedAt) throw new PlatformNotConnectedError(platform);
   const access = decryptSecret(connection.accessTokenEnc, { userId, field: tokenField(platform, "AccessToken") });
   const expiresAt = connection.expiresAt?.getTime() ?? Infinity;
+  const refused = options.refused === access;
   if (platform === "tiktok") {
-    if (!options.force && expiresAt > Date.now() + TIKTOK_REFRESH_MARGIN_MS) return access;
+    if (!refused && expiresAt > Date.now() + TIKTOK_REFRESH_MARGIN_MS) return access;
     if (!connection.refreshTokenEnc) throw new PlatformNotConnectedError(platform);
     return underRefreshLock(userId, connection, async (fresh, tx) => {
       if (!fresh.refreshTokenEnc) return { revoked: true };
@@ -108,8 +110,8 @@ export async function platformAccessToken(userId: string, connectionId: string, 
     });
   }
   // Instagram: an expired long-lived token cannot be refreshed; one a day old may be, for 60 more days
-  // (a token Instagram refused mid-post, `force`, cannot be renewed either: the creator reconnects)
-  if (expiresAt <= Date.now() || options.force) {
+  // (a token Instagram refused mid-post cannot be renewed either: the creator reconnects)
+  if (expiresAt <= Date.now() || refused) {
     await markRevoked(connection.id);
     throw new PlatformNotConnectedError(platform);
   }

@@ -2,7 +2,8 @@
 // generation that is created, then polled until COMPLETE (the /api/leonardo-webhook callback is the other way to
 // learn of completion; see leonardo-webhook.server.ts). The image is resized to the storyboard's exact size.
 // A generation is paid for: it is created once per activity, its id kept in the call's job ledger before it is polled,
-// so a retried attempt (or another worker) polls the same generation (decision 200). Leonardo documents no
+// so a retried attempt (or another worker) polls the same generation (decision 200), and claimed before the request,
+// so two attempts alive at once pay for one (decision 274). Leonardo documents no
 // idempotency key, so none is sent.
 import sharp from "sharp";
 import { z } from "zod";
@@ -11,6 +12,7 @@ import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
 import type { AspectRatio, ImageModel, ImageProvider } from "../types";
 import { IMAGE_SIZES } from "./offline-scene.server";
+import { startPaidJobOnce } from "../paid-start";
 
 const PROVIDER = "Leonardo";
 /** Leonardo Kino XL, the spec's default image model. */
@@ -80,8 +82,7 @@ export function createLeonardoImageProvider(options: LeonardoOptions): ImageProv
       if (!prompt.trim()) throw new ProviderError(PROVIDER, "rejected", "The image prompt is empty: write one for this scene first.");
       const size = REQUEST_SIZES[aspectRatio];
       const jobs = options.call?.jobs;
-      let id = await jobs?.recall(GENERATION_JOB);
-      if (!id) {
+      const id = await startPaidJobOnce({ provider: PROVIDER, ledgerName: GENERATION_JOB, noun: "generation", subject: "this image", call: options.call }, async () => {
         const created = await http.getJson(
           url("/generations"),
           {
@@ -93,9 +94,8 @@ export function createLeonardoImageProvider(options: LeonardoOptions): ImageProv
           "the generation job",
           { paid: true },
         );
-        id = created.sdGenerationJob.generationId;
-        await jobs?.remember(GENERATION_JOB, id);
-      }
+        return created.sdGenerationJob.generationId;
+      });
       const deadline = Date.now() + pollTimeoutMs;
       for (;;) {
         const { generations_by_pk: generation } = await http.getJson(url(`/generations/${encodeURIComponent(id)}`), { headers }, GenerationSchema, "the generation status");

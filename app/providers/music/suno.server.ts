@@ -2,11 +2,13 @@
 // its record, then fetch each track's audio. More than two tracks take several tasks; our task id lists them.
 // The service also POSTs results to callBackUrl (see parseSunoCallback); polling alone is enough to finish.
 // Each submitted task is paid for: its id goes into the call's job ledger as soon as it is known, so a retried
-// attempt submits only the tasks not yet started (decision 200). sunoapi.org documents no idempotency key.
+// attempt submits only the tasks not yet started (decision 200), each claimed before its request, so two attempts
+// alive at once submit it once (decision 274). sunoapi.org documents no idempotency key.
 import { z } from "zod";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
 import type { MusicProvider, MusicTaskStatus, MusicTrackResult } from "../types";
+import { startPaidJobOnce } from "../paid-start";
 
 const PROVIDER = "Suno";
 export const SUNO_MODEL = "V4_5";
@@ -64,23 +66,22 @@ export function createSunoMusicProvider(options: SunoOptions): MusicProvider {
 
   async function submit(prompt: string, index: number): Promise<string> {
     const job = `suno:task:${index}`;
-    const kept = await options.call?.jobs?.recall(job);
-    if (kept) return kept;
-    const body = await http.getJson(
-      joinUrl(options.baseUrl, "/api/v1/generate"),
-      {
-        method: "POST",
-        headers: { ...headers, "content-type": "application/json" },
-        body: JSON.stringify({ prompt, customMode: false, instrumental: true, model: SUNO_MODEL, callBackUrl: options.callbackUrl }),
-      },
-      SubmitSchema,
-      "the generation task",
-      { paid: true },
-    );
-    checkEnvelope(body);
-    if (!body.data) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} accepted the request but sent no task id.`);
-    await options.call?.jobs?.remember(job, body.data.taskId);
-    return body.data.taskId;
+    return startPaidJobOnce({ provider: PROVIDER, ledgerName: job, noun: "task", subject: "this music", call: options.call }, async () => {
+      const body = await http.getJson(
+        joinUrl(options.baseUrl, "/api/v1/generate"),
+        {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: JSON.stringify({ prompt, customMode: false, instrumental: true, model: SUNO_MODEL, callBackUrl: options.callbackUrl }),
+        },
+        SubmitSchema,
+        "the generation task",
+        { paid: true },
+      );
+      checkEnvelope(body);
+      if (!body.data) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} accepted the request but sent no task id.`);
+      return body.data.taskId;
+    });
   }
 
   async function record(taskId: string) {

@@ -1,6 +1,6 @@
 // Marking a Piper model's Ceil output (its phoneme durations) as a graph output, on the protobuf bytes.
 import { describe, expect, it } from "vitest";
-import { withDurationOutput } from "./onnx-duration-output";
+import { durationsOnly, withDurationOutput } from "./onnx-duration-output";
 
 const varint = (n: number) => {
   const out: number[] = [];
@@ -45,5 +45,60 @@ describe("withDurationOutput", () => {
 
   it("refuses bytes that are not an ONNX model", () => {
     expect(() => withDurationOutput(Buffer.from([0x08, 0x01]))).toThrow("not an ONNX model");
+  });
+});
+
+describe("durationsOnly", () => {
+  const names = (n: number, list: string[]) => list.map((name) => field(n, name));
+  /** NodeProto: inputs (1), outputs (2), op_type (4), and optionally an attribute (5) holding a subgraph (6). */
+  const op = (type: string, inputs: string[], outputs: string[], subgraph?: Buffer) =>
+    field(1, Buffer.concat([...names(1, inputs), ...names(2, outputs), field(4, type), ...(subgraph ? [field(5, Buffer.concat([field(1, "body"), field(6, subgraph)]))] : [])]));
+  /** TensorProto with its name (8) and some weight bytes (9, raw_data... any field will do). */
+  const weights = (name: string, size: number) => field(5, Buffer.concat([field(8, name), field(9, Buffer.alloc(size, 1))]));
+  const valueInfo = (name: string) => field(13, field(1, name));
+
+  it("keeps what computes the durations and drops the audio's nodes, weights and output", () => {
+    // input -> encoder (enc_w) -> logw -> Ceil -> w_ceil; logw and the decoder's weights -> audio
+    const original = model(
+      field(11, field(1, "input")),
+      weights("enc_w", 40),
+      weights("dec_w", 4000),
+      op("MatMul", ["input", "enc_w"], ["h"]),
+      op("Exp", ["h"], ["logw"]),
+      op("Ceil", ["logw"], ["w_ceil"]),
+      op("Conv", ["h", "dec_w", "w_ceil"], ["audio"]),
+      valueInfo("h"),
+      valueInfo("audio_mid"),
+      output("audio"),
+    );
+    const cut = durationsOnly(withDurationOutput(original).model, "w_ceil");
+    expect(cut.length).toBeLessThan(original.length - 4000);
+    expect(cut.indexOf(Buffer.from("dec_w"))).toBe(-1);
+    expect(cut.indexOf(Buffer.from("Conv"))).toBe(-1);
+    expect(cut.indexOf(output("audio"))).toBe(-1);
+    expect(cut.indexOf(Buffer.from("audio_mid"))).toBe(-1);
+    for (const kept of [weights("enc_w", 40), op("MatMul", ["input", "enc_w"], ["h"]), op("Ceil", ["logw"], ["w_ceil"]), output("w_ceil"), valueInfo("h"), field(11, field(1, "input"))]) {
+      expect(cut.indexOf(kept)).toBeGreaterThan(-1);
+    }
+    // the model's fields outside the graph are kept
+    expect(cut.subarray(0, 2)).toEqual(Buffer.from([0x08, 0x08]));
+    expect(cut.subarray(cut.length - field(2, "test").length)).toEqual(field(2, "test"));
+  });
+
+  it("keeps the producers of what a kept node's subgraph reads from the outer graph", () => {
+    const original = model(
+      op("Shape", ["input"], ["len"]),
+      op("Relu", ["input"], ["unused"]),
+      op("If", ["cond"], ["w"], op("Add", ["len", "one"], ["inner"])),
+      op("Ceil", ["w"], ["w_ceil"]),
+      output("audio"),
+    );
+    const cut = durationsOnly(original, "w_ceil");
+    expect(cut.indexOf(Buffer.from("Shape"))).toBeGreaterThan(-1);
+    expect(cut.indexOf(Buffer.from("Relu"))).toBe(-1);
+  });
+
+  it("refuses a model that does not compute the output asked for", () => {
+    expect(() => durationsOnly(model(op("Mul", ["a"], ["b"]), output("b")), "w_ceil")).toThrow("no node computing w_ceil");
   });
 });

@@ -96,3 +96,73 @@ export function withDurationOutput(model: Buffer): DurationOutputModel {
   const patched = Buffer.concat([model.subarray(0, graph.start), lengthDelimited(7, graphBody), model.subarray(graph.end)]);
   return { model: patched, durationsOutput: name };
 }
+
+/** The names a node reads, its subgraphs' reads included (an If or Loop body may read the outer graph's tensors). */
+function namesRead(buf: Buffer, from: number, to: number, into: string[]): void {
+  for (const f of fieldsOf(buf, from, to)) {
+    if (f.number === 1 && f.wire === 2) into.push(text(buf, f));
+    else if (f.number === 5 && f.wire === 2) {
+      // AttributeProto: g (6) one subgraph, graphs (11) several; each GraphProto's nodes (1)
+      for (const a of fieldsOf(buf, f.valueStart, f.end)) {
+        if ((a.number === 6 || a.number === 11) && a.wire === 2) {
+          for (const g of fieldsOf(buf, a.valueStart, a.end)) if (g.number === 1 && g.wire === 2) namesRead(buf, g.valueStart, g.end, into);
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The model cut down to what computes `output` (the durations, "w_ceil"): only the nodes it depends on, the
+ * initializers they read, and `output` as the one graph output. For a Piper voice that is its text encoder and
+ * duration predictor, working per phoneme, without the flow and the decoder that make the audio (most of the
+ * work): what the narration fit times a draft with (decision 258). Graph inputs are kept as they are.
+ */
+export function durationsOnly(model: Buffer, output: string): Buffer {
+  const graph = [...fieldsOf(model)].find((f) => f.number === 7 && f.wire === 2);
+  if (!graph) throw new Error("not an ONNX model: it has no graph");
+  const fields = [...fieldsOf(model, graph.valueStart, graph.end)];
+  type Node = { field: Field; reads: string[]; writes: string[]; keep: boolean };
+  const nodes: Node[] = [];
+  for (const f of fields) {
+    if (f.number !== 1 || f.wire !== 2) continue;
+    const reads: string[] = [];
+    const writes: string[] = [];
+    namesRead(model, f.valueStart, f.end, reads);
+    for (const n of fieldsOf(model, f.valueStart, f.end)) if (n.number === 2 && n.wire === 2) writes.push(text(model, n));
+    nodes.push({ field: f, reads, writes, keep: false });
+  }
+  if (!nodes.some((n) => n.writes.includes(output))) throw new Error(`the model has no node computing ${output}`);
+  // ONNX nodes are in topological order: walking back from the last keeps every producer of a needed tensor
+  const needed = new Set([output]);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const node = nodes[i]!;
+      if (node.keep || !node.writes.some((w) => needed.has(w))) continue;
+      node.keep = true;
+      changed = true;
+      for (const r of node.reads) if (r) needed.add(r);
+    }
+  }
+  const nameOf = (f: Field, nameField: number) => {
+    for (const n of fieldsOf(model, f.valueStart, f.end)) if (n.number === nameField && n.wire === 2) return text(model, n);
+    return "";
+  };
+  const keptNodes = new Set(nodes.filter((n) => n.keep).map((n) => n.field.start));
+  const kept: Buffer[] = [];
+  const outputEntry = lengthDelimited(12, lengthDelimited(1, Buffer.from(output, "utf8")));
+  for (const f of fields) {
+    const bytes = model.subarray(f.start, f.end);
+    if (f.number === 1 && f.wire === 2) {
+      if (keptNodes.has(f.start)) kept.push(bytes);
+    } else if (f.number === 5 && f.wire === 2) {
+      // TensorProto.name is field 8
+      if (needed.has(nameOf(f, 8))) kept.push(bytes);
+    } else if (f.number === 13 && f.wire === 2) {
+      if (needed.has(nameOf(f, 1))) kept.push(bytes);
+    } else if (f.number !== 12) kept.push(bytes);
+  }
+  kept.push(outputEntry);
+  return Buffer.concat([model.subarray(0, graph.start), lengthDelimited(7, Buffer.concat(kept)), model.subarray(graph.end)]);
+}

@@ -52,7 +52,8 @@ export function encodeSentence(clauses: PhonemizedClause[], ids: PhonemeIdMap): 
   return { ids: out, phonemes };
 }
 
-const sounding = (char: string) => /\p{L}|\p{M}/u.test(char) && !SILENT_MARKS.has(char);
+/** A phoneme that makes a sound of its own (not a stress, length or tie mark, a space or punctuation). */
+export const sounding = (char: string) => /\p{L}|\p{M}/u.test(char) && !SILENT_MARKS.has(char);
 
 /**
  * For each phoneme of the clause read whole, the index of the word it belongs to (or -1: a space, punctuation, a

@@ -78,3 +78,21 @@ export async function phonemizeSentence(sentence: string, voice: string): Promis
 
 /** The text's sentences, in order (each is one inference). */
 export const sentencesOf = (text: string) => splitSentences(text);
+
+/**
+ * Many sentences as clauses with eSpeak's phonemes, for feeding the voice only (no word phonemes, so no word
+ * timings): one eSpeak run for all of them, a clause a line; sentence by sentence (phonemizeSentence) when eSpeak
+ * does not answer a line a clause. What the neural voice's clock (piper-clock.server.ts) reads a draft with.
+ */
+export async function phonemizeSentences(sentences: string[], voice: string): Promise<PhonemizedClause[][]> {
+  const clauses = sentences.map(clausesOfSentence);
+  const said = (word: string) => speakable(word);
+  const lines = clauses.flatMap((sentence) => sentence.map((c) => c.map(said).join(" ")));
+  if (lines.length === 0) return sentences.map(() => []);
+  const answer = (await espeakIpa(voice, lines.join("\n"))).filter(Boolean);
+  if (answer.length !== lines.length) return Promise.all(sentences.map((s) => phonemizeSentence(s, voice)));
+  let next = 0;
+  return clauses.map((sentence) =>
+    sentence.map((c) => ({ words: c, phonemes: answer[next++]!, wordPhonemes: c.map(() => ""), stop: stopOf(said(c.at(-1)!)) })),
+  );
+}

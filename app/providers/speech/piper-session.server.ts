@@ -4,6 +4,7 @@
 // worker_threads thread that loads its model once and runs its inferences one after another; the main thread only
 // posts phoneme ids and receives samples. The thread's code is inline (no file to find beside a compiled bundle) and
 // loads onnxruntime-node by its resolved path.
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
@@ -101,4 +102,21 @@ export class PiperSession {
   async close(): Promise<void> {
     await this.thread.terminate();
   }
+}
+
+/**
+ * What `load` makes of a voice's model file, kept for the process's life in `cache` and made again when the file
+ * changes (its size or time): loading a session takes about a second. A failed load is forgotten, so the next call
+ * tries again. The voice itself (piper.server.ts) and its duration clock (piper-clock.server.ts) keep one each.
+ */
+export function perVoiceFile<T>(cache: Map<string, Promise<T>>, modelFile: string, load: (model: Buffer) => Promise<T>): Promise<T> {
+  const stat = fs.statSync(modelFile);
+  const key = `${modelFile}|${stat.size}|${stat.mtimeMs}`;
+  let loaded = cache.get(key);
+  if (!loaded) {
+    loaded = fs.promises.readFile(modelFile).then(load);
+    loaded.catch(() => cache.delete(key));
+    cache.set(key, loaded);
+  }
+  return loaded;
 }

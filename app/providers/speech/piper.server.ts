@@ -14,14 +14,14 @@ import { wavHeader } from "../wav";
 import { withDurationOutput } from "./onnx-duration-output";
 import { encodeSentence, timeSentenceWords } from "./piper-alignment";
 import { phonemizeSentence, sentencesOf } from "./piper-phonemes.server";
-import { PiperSession } from "./piper-session.server";
+import { perVoiceFile, PiperSession } from "./piper-session.server";
 import { findPiperVoice, missingVoiceMessage, PIPER_PROVIDER, type PiperVoice } from "./piper-voices.server";
 import { speakable } from "./speakable";
 
 /** Silence after each sentence, as Piper's own sentence_silence default. */
 export const SENTENCE_SILENCE_SECONDS = 0.2;
 /** Piper's defaults, for a voice whose .onnx.json names none. */
-const DEFAULT_INFERENCE = { noise_scale: 0.667, length_scale: 1, noise_w: 0.8 };
+export const DEFAULT_INFERENCE = { noise_scale: 0.667, length_scale: 1, noise_w: 0.8 };
 /** Each sentence's loudest sample is brought to this fraction of full scale (Piper normalises each sentence too). */
 const PEAK = 0.95;
 
@@ -37,20 +37,12 @@ type LoadedVoice = { session: PiperSession; durationsOutput: string | null };
 const sessions = new Map<string, Promise<LoadedVoice>>();
 
 function loadVoice(voice: PiperVoice): Promise<LoadedVoice> {
-  const stat = fs.statSync(voice.modelFile);
-  const key = `${voice.modelFile}|${stat.size}|${stat.mtimeMs}`;
-  let loaded = sessions.get(key);
-  if (!loaded) {
-    loaded = (async () => {
-      const { model, durationsOutput } = withDurationOutput(await fs.promises.readFile(voice.modelFile));
-      // one inference thread a voice, one core for it: the worker runs several activities side by side
-      const session = await PiperSession.load(model, durationsOutput);
-      return { session, durationsOutput };
-    })();
-    loaded.catch(() => sessions.delete(key));
-    sessions.set(key, loaded);
-  }
-  return loaded;
+  return perVoiceFile(sessions, voice.modelFile, async (file) => {
+    const { model, durationsOutput } = withDurationOutput(file);
+    // one inference thread a voice, one core for it: the worker runs several activities side by side
+    const session = await PiperSession.load(model, durationsOutput);
+    return { session, durationsOutput };
+  });
 }
 
 /** Float samples to 16-bit PCM, the loudest brought to PEAK (a silent sentence stays silent). */

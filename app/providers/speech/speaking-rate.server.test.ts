@@ -27,13 +27,17 @@ describe("speakingRateOf", () => {
     expect(rms.wordsPerSecond).toBeLessThan(3.6);
     expect(rms.sentencePauseSeconds).toBeGreaterThan(0.05);
     expect(rms.sentencePauseSeconds).toBeLessThan(0.8);
+    // its phoneme clock, calibrated on the same syntheses (decision 258): rms says a phoneme in 50-100 ms
+    expect(rms.clock?.secondsPerPhoneme).toBeGreaterThan(0.05);
+    expect(rms.clock?.secondsPerPhoneme).toBeLessThan(0.1);
+    expect(rms.clock?.sentencePauseSeconds).toBe(rms.sentencePauseSeconds);
     const measuredWith = calls;
-    expect(measuredWith).toBe(6); // the sample whole, then its five sentences
+    expect(measuredWith).toBe(10); // the sample whole, its five sentences, then the clock's sample as four scenes
 
     expect(await speakingRateOf(counting, "rms")).toEqual(rms);
     expect(calls).toBe(measuredWith);
     const cache = JSON.parse(fs.readFileSync(path.join(dataDir, "cache", "speaking-rates.json"), "utf8")) as Record<string, unknown>;
-    expect(Object.keys(cache)).toEqual(["v1|Offline voice (Flite)|rms"]);
+    expect(Object.keys(cache)).toEqual(["v2|Offline voice (Flite)|rms"]);
 
     const awb = await speakingRateOf(counting, "awb");
     expect(Math.abs(awb.wordsPerSecond - rms.wordsPerSecond)).toBeGreaterThan(0.2);
@@ -59,7 +63,7 @@ describe("speakingRateOf", () => {
     expect(rate.wordsPerSecond).toBeGreaterThan(1.8);
     expect(rate.wordsPerSecond).toBeLessThan(2.2);
     const cache = JSON.parse(fs.readFileSync(path.join(dataDir, "cache", "speaking-rates.json"), "utf8")) as Record<string, unknown>;
-    expect(Object.keys(cache)).toContain("v1|recording|espeak:fr|fr");
+    expect(Object.keys(cache)).toContain("v2|recording|espeak:fr|fr");
   });
 
   it("uses the typical pace for a cloud voice without speaking", async () => {

@@ -7,10 +7,13 @@ import path from "node:path";
 import pLimit from "p-limit";
 import { timingSample, TYPICAL_CLOUD_WORDS_PER_SECOND, VOICE_EDGE_SECONDS } from "~/lib/narration";
 import { getEnv } from "~/core/env.server";
+import { isPiperVoice } from "~/lib/voices";
 import { countWords, splitSentences } from "../text/language";
-import { splitVoiceover } from "../text/scenes";
+import { proofreadText, splitVoiceover } from "../text/scenes";
+import { writeOfflineChunk } from "../text/offline-writer";
 import type { SpeechProvider } from "../types";
 import { readWavInfo, trimWavSilence } from "../wav";
+import { phonemesOf, phonemizerVoiceFor, type PhonemeClock } from "./phoneme-clock.server";
 
 /** Narration as the offline writer and most models write it: sentences of 10 to 25 words, a few commas. */
 export const RATE_SAMPLE = [
@@ -44,6 +47,27 @@ export const RATE_SAMPLES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * What the phoneme clock is calibrated on (decision 258): a draft of the offline writer, the only scripts the fit
+ * times, in the sample's languages. Calibrated on the five sentences above instead, the clock read the writer's
+ * drafts 3.8 % long for the neural voice and 2.8 % short for Flite's slt; on a writer's draft alone, 1.3 % short
+ * for the neural voice, 3 % short for both Flite voices (texts differ in their pauses per phoneme).
+ */
+const CLOCK_SUBJECTS: Readonly<Record<string, { title: string; topic: string }>> = {
+  en: { title: "Why the Sea Has Tides", topic: "How the moon and the sun pull the oceans twice a day" },
+  fr: { title: "Pourquoi la mer a des marées", topic: "Comment la lune et le soleil attirent les océans deux fois par jour" },
+  es: { title: "Por qué el mar tiene mareas", topic: "Cómo la luna y el sol atraen los océanos dos veces al día" },
+};
+/** The clock's sample: about a minute of the writer's narration, read as four scenes as the voiceovers read it. */
+export const CLOCK_SAMPLE_WORDS = 200;
+export const CLOCK_SAMPLE_SCENES = 4;
+
+export function clockSampleOf(language: string): string {
+  const subject = CLOCK_SUBJECTS[language] ?? CLOCK_SUBJECTS.en!;
+  const draft = writeOfflineChunk({ ...subject, chunkIndex: 0, totalChunks: 1, targetWords: CLOCK_SAMPLE_WORDS, seed: "phoneme-clock", language });
+  return proofreadText(draft);
+}
+
+/**
  * The sample's language for a voice: an eSpeak voice id carries its language ("espeak:fr+f3"), a neural voice's
  * file name too ("piper:fr_FR-siwis-medium"); English otherwise.
  */
@@ -53,7 +77,7 @@ export function sampleLanguageOf(voiceId: string | null | undefined): string {
 }
 
 /** Bump when the sample or the measurement changes: older cached figures are then measured again. */
-const MEASUREMENT_VERSION = 1;
+const MEASUREMENT_VERSION = 2;
 
 export type SpeakingRate = {
   wordsPerSecond: number;
@@ -62,6 +86,11 @@ export type SpeakingRate = {
    * timeline's own pause (measured: the sample read whole, less its sentences read one by one).
    */
   sentencePauseSeconds: number;
+  /**
+   * The voice's phoneme clock (phoneme-clock.server.ts), calibrated on the same syntheses: what the narration fit
+   * times drafts with. Absent for a cloud voice, or where eSpeak NG cannot phonemize (the fit then speaks drafts).
+   */
+  clock?: PhonemeClock;
   measured: boolean;
 };
 type Measured = Omit<SpeakingRate, "measured">;
@@ -100,15 +129,55 @@ export async function speechSecondsOf(speech: SpeechProvider, text: string, voic
   return seconds;
 }
 
-async function measure(speech: SpeechProvider, voiceId: string | undefined, sample: string): Promise<Measured> {
+/**
+ * The voice's phoneme clock, from what the voice read to calibrate it: the rate sample's sentences read alone
+ * (`apartSeconds`) and the clock's sample read scene by scene, its sentence pauses taken off, over their phonemes.
+ * Both texts count: calibrated on either alone, the clock's error on the writer's drafts was 1-4 % larger for some
+ * voices (decision 258). Undefined where eSpeak NG cannot phonemize (not installed): the fit then speaks its drafts.
+ */
+async function calibrateClock(
+  speech: SpeechProvider,
+  voiceId: string | undefined,
+  language: string,
+  rate: { apartSeconds: number; sentencePauseSeconds: number },
+): Promise<PhonemeClock | undefined> {
+  const sample = clockSampleOf(language);
+  const phonemizer = phonemizerVoiceFor(voiceId);
+  let phonemes: number;
+  try {
+    const counts = await Promise.all([phonemesOf(sample, phonemizer), ...splitSentences(RATE_SAMPLES[language]!).map((s) => phonemesOf(s, phonemizer))]);
+    phonemes = counts.reduce((a, b) => a + b, 0);
+  } catch {
+    return undefined;
+  }
+  if (!(phonemes > 0)) return undefined;
+  const scenes = splitVoiceover(sample, CLOCK_SAMPLE_SCENES);
+  let spoken = 0;
+  for (const scene of scenes) spoken += await speechSecondsOf(speech, scene, voiceId);
+  const sentences = scenes.reduce((sum, scene) => sum + splitSentences(scene).length, 0);
+  const phonemeSeconds = rate.apartSeconds + spoken - (sentences - scenes.length) * rate.sentencePauseSeconds;
+  return phonemeSeconds > 0 ? { secondsPerPhoneme: phonemeSeconds / phonemes, sentencePauseSeconds: rate.sentencePauseSeconds } : undefined;
+}
+
+/**
+ * Measures a voice's pace (and its phoneme clock). A neural voice gets no phoneme clock: the narration fit times its
+ * drafts by the voice's own durations (piper-clock.server.ts; by speaking them where its model gives none), and the
+ * clock's four scenes of calibration were half the voice's first-use cost (`phonemeClock` forces it, for benchmarks).
+ */
+export async function measureSpeakingRate(
+  speech: SpeechProvider,
+  voiceId: string | undefined,
+  language: string,
+  { phonemeClock = !isPiperVoice(voiceId) }: { phonemeClock?: boolean } = {},
+): Promise<Measured> {
+  const sample = RATE_SAMPLES[language]!;
   const whole = await speechSecondsOf(speech, sample, voiceId);
   const sentences = splitSentences(sample);
   let apart = 0;
   for (const sentence of sentences) apart += await speechSecondsOf(speech, sentence, voiceId);
-  return {
-    wordsPerSecond: countWords(sample) / whole,
-    sentencePauseSeconds: Math.max(0, (whole - apart) / (sentences.length - 1)),
-  };
+  const sentencePauseSeconds = Math.max(0, (whole - apart) / (sentences.length - 1));
+  const clock = phonemeClock ? await calibrateClock(speech, voiceId, language, { apartSeconds: apart, sentencePauseSeconds }) : undefined;
+  return { wordsPerSecond: countWords(sample) / whole, sentencePauseSeconds, ...(clock ? { clock } : {}) };
 }
 
 /** The voice's speaking rate: measured (and cached) for offline voices, typical for cloud ones. */
@@ -122,7 +191,7 @@ export async function speakingRateOf(speech: SpeechProvider, voiceId?: string | 
   if (cached && cached.wordsPerSecond > 0.5 && cached.wordsPerSecond < 10 && cached.sentencePauseSeconds >= 0) return { ...cached, measured: true };
   let pending = memory.get(key);
   if (!pending) {
-    pending = measure(speech, voiceId ?? undefined, RATE_SAMPLES[language]!).then((rate) => {
+    pending = measureSpeakingRate(speech, voiceId ?? undefined, language).then((rate) => {
       try {
         writeCache(key, rate);
       } catch {

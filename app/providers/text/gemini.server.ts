@@ -2,7 +2,6 @@
 // HTTP client (its `fetch` option), so timeouts, retries and error classification match the other adapters.
 import { GoogleGenAI } from "@google/genai";
 import { z } from "zod";
-import { UPLOAD_LIMITS } from "~/lib/constants";
 import { ProviderError } from "../errors";
 import { createHttpClient, type CloudAdapterOptions } from "../http.server";
 import type { TextProvider } from "../types";
@@ -10,8 +9,11 @@ import { countWords } from "./language";
 import { languageOf, writeInLanguage } from "~/lib/languages";
 import { proofreadText, splitVoiceover } from "./scenes";
 import { isGeminiKeyError } from "../gemini-key-error";
+import { imagePromptsPrompt, proofreadPrompt, scenesWithImagePrompts, uploadMetadataPrompt, withinUploadLimits, type PromptStyle } from "./model-prompts";
 
 const PROVIDER = "Gemini";
+/** Gemini's requests carry a JSON schema; it writes for YouTube. */
+const STYLE: PromptStyle = { schema: true, video: "YouTube video" };
 
 export type GeminiOptions = CloudAdapterOptions & { model: string };
 
@@ -118,58 +120,25 @@ export function createGeminiTextProvider(options: GeminiOptions): TextProvider {
     },
 
     async proofreadScript(r) {
-      const prompt = [
-        `Proofread the narration script below for the YouTube video "${r.title}".`,
-        "Fix grammar, spelling and punctuation, and remove any sentence that repeats an earlier one word for word.",
-        "Keep everything else as it is, including its length, language and paragraphs. Return only the corrected script, no commentary, no markdown.",
-        "",
-        r.text,
-      ].join("\n");
-      return proofreadText(cleanNarration(await generate(prompt, budgetFor(countWords(r.text)))), r.language);
+      return proofreadText(cleanNarration(await generate(proofreadPrompt(r, STYLE), budgetFor(countWords(r.text)))), r.language);
     },
 
     async splitIntoScenes(r) {
       // The voiceover split is done here, exactly and in order; Gemini writes one image prompt per scene.
       const voiceovers = splitVoiceover(r.script, r.sceneCount);
-      const frame = r.resolution === "16:9" ? "a wide 16:9 frame" : "a vertical 9:16 frame";
-      const prompt = [
-        `A YouTube video titled "${r.title}" is narrated in ${voiceovers.length} scenes. For each scene, write one image-generation prompt`,
-        `(one or two sentences: subject, setting, lighting, style) for ${frame} that illustrates what the narrator says, with no text in the image.`,
-        `Answer with a JSON array of exactly ${voiceovers.length} strings, in scene order. Write the image prompts in English, whatever the narration's language.`,
-        "",
-        ...voiceovers.map((v, i) => `Scene ${i + 1}: ${v}`),
-      ].join("\n");
       const schema = { type: "array", items: { type: "string" }, minItems: voiceovers.length, maxItems: voiceovers.length };
-      const text = await generate(prompt, 200 * voiceovers.length + 256, { schema });
-      const prompts = parseJson(text, z.array(z.string().min(1)), "image prompts");
-      if (prompts.length !== voiceovers.length) {
-        throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} wrote ${prompts.length} image prompts for ${voiceovers.length} scenes.`);
-      }
-      return voiceovers.map((voiceoverText, i) => ({ voiceoverText, imagePrompt: prompts[i]!.trim() }));
+      const text = await generate(imagePromptsPrompt(r, voiceovers, STYLE), 200 * voiceovers.length + 256, { schema });
+      return scenesWithImagePrompts(PROVIDER, voiceovers, parseJson(text, z.array(z.string().min(1)), "image prompts"));
     },
 
     async writeUploadMetadata(r) {
-      const excerpt = r.script.split(/\s+/).slice(0, 1500).join(" ");
-      const prompt = [
-        `Write YouTube upload metadata for the video "${r.title}". Its script begins:`,
-        excerpt,
-        "",
-        `Answer with JSON: {"description": string (at most ${UPLOAD_LIMITS.descriptionChars} characters, a few short paragraphs and 3 hashtags),`,
-        `"tags": string[] (10 to 20 search tags, all together at most ${UPLOAD_LIMITS.tagsChars} characters)}.`,
-        writeInLanguage(r.language, "Write the description and tags"),
-      ].join("\n");
       const schema = {
         type: "object",
         properties: { description: { type: "string" }, tags: { type: "array", items: { type: "string" } } },
         required: ["description", "tags"],
       };
-      const data = parseJson(await generate(prompt, 2048, { schema }), z.object({ description: z.string().min(1), tags: z.array(z.string()) }), "upload metadata");
-      const tags: string[] = [];
-      for (const tag of data.tags.map((t) => t.trim()).filter(Boolean)) {
-        if ([...tags, tag].join(",").length > UPLOAD_LIMITS.tagsChars) break;
-        if (!tags.includes(tag)) tags.push(tag);
-      }
-      return { description: data.description.trim().slice(0, UPLOAD_LIMITS.descriptionChars), tags };
+      const data = parseJson(await generate(uploadMetadataPrompt(r, STYLE), 2048, { schema }), z.object({ description: z.string().min(1), tags: z.array(z.string()) }), "upload metadata");
+      return withinUploadLimits(data);
     },
 
     async pickShortMoments(r) {

@@ -6,7 +6,6 @@
 // (the operator's setting or the owner's account), checked as each connection is made, redirects included.
 import { createParser } from "eventsource-parser";
 import { z } from "zod";
-import { UPLOAD_LIMITS } from "~/lib/constants";
 import { normalizeBaseUrl } from "~/lib/openai-compatible";
 import { checkOutboundUrl, createOutboundGuard, outboundRefusalIn, type OutboundGuard } from "~/lib/outbound-fetch.server";
 import { scrubSecrets } from "~/lib/scrub";
@@ -18,6 +17,10 @@ import { cleanNarration } from "./gemini.server";
 import { writeInLanguage } from "~/lib/languages";
 import { countWords } from "./language";
 import { proofreadText, splitVoiceover } from "./scenes";
+import { imagePromptsPrompt, proofreadPrompt, scenesWithImagePrompts, uploadMetadataPrompt, withinUploadLimits, type PromptStyle } from "./model-prompts";
+
+/** A model server is asked for JSON in words only (no schema), and for any video. */
+const STYLE: PromptStyle = { schema: false, video: "video" };
 
 export const OPENAI_COMPATIBLE_PROVIDER = "The model server";
 
@@ -323,14 +326,7 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
     },
 
     async proofreadScript(r) {
-      const prompt = [
-        `Proofread the narration script below for the video "${r.title}".`,
-        "Fix grammar, spelling and punctuation, and remove any sentence that repeats an earlier one word for word.",
-        "Keep everything else as it is, including its length, language and paragraphs. Return only the corrected script, no commentary, no markdown.",
-        "",
-        r.text,
-      ].join("\n");
-      const corrected = proofreadText(cleanNarration(await ask(prompt, budgetFor(countWords(r.text)), 0.2)), r.language);
+      const corrected = proofreadText(cleanNarration(await ask(proofreadPrompt(r, STYLE), budgetFor(countWords(r.text)), 0.2)), r.language);
       // A model that answers with a fraction of the script (or a remark about it) has not proofread it: keep ours.
       return countWords(corrected) >= countWords(r.text) * 0.8 ? corrected : proofreadText(r.text, r.language);
     },
@@ -338,39 +334,13 @@ export function createOpenAICompatibleTextProvider(options: OpenAICompatibleOpti
     async splitIntoScenes(r) {
       // The voiceover split is done here, exactly and in order; the model writes one image prompt per scene.
       const voiceovers = splitVoiceover(r.script, r.sceneCount);
-      const frame = r.resolution === "16:9" ? "a wide 16:9 frame" : "a vertical 9:16 frame";
-      const prompt = [
-        `A video titled "${r.title}" is narrated in ${voiceovers.length} scenes. For each scene, write one image-generation prompt`,
-        `(one or two sentences: subject, setting, lighting, style) for ${frame} that illustrates what the narrator says, with no text in the image.`,
-        `Answer with only a JSON array of exactly ${voiceovers.length} strings, in scene order. Write the image prompts in English, whatever the narration's language.`,
-        "",
-        ...voiceovers.map((v, i) => `Scene ${i + 1}: ${v}`),
-      ].join("\n");
-      const text = await ask(prompt, 200 * voiceovers.length + 256, 0.4);
-      const prompts = parseJson(text, "array", z.array(z.string().min(1)), "image prompts");
-      if (prompts.length !== voiceovers.length) {
-        throw new ProviderError(provider, "malformed", `${provider} wrote ${prompts.length} image prompts for ${voiceovers.length} scenes.`);
-      }
-      return voiceovers.map((voiceoverText, i) => ({ voiceoverText, imagePrompt: prompts[i]!.trim() }));
+      const text = await ask(imagePromptsPrompt(r, voiceovers, STYLE), 200 * voiceovers.length + 256, 0.4);
+      return scenesWithImagePrompts(provider, voiceovers, parseJson(text, "array", z.array(z.string().min(1)), "image prompts"));
     },
 
     async writeUploadMetadata(r) {
-      const excerpt = r.script.split(/\s+/).slice(0, 1500).join(" ");
-      const prompt = [
-        `Write YouTube upload metadata for the video "${r.title}". Its script begins:`,
-        excerpt,
-        "",
-        `Answer with only JSON: {"description": string (at most ${UPLOAD_LIMITS.descriptionChars} characters, a few short paragraphs and 3 hashtags),`,
-        `"tags": string[] (10 to 20 search tags, all together at most ${UPLOAD_LIMITS.tagsChars} characters)}.`,
-        writeInLanguage(r.language, "Write the description and tags"),
-      ].join("\n");
-      const data = parseJson(await ask(prompt, 2048, 0.4), "object", z.object({ description: z.string().min(1), tags: z.array(z.string()) }), "upload metadata");
-      const tags: string[] = [];
-      for (const tag of data.tags.map((t) => t.trim()).filter(Boolean)) {
-        if ([...tags, tag].join(",").length > UPLOAD_LIMITS.tagsChars) break;
-        if (!tags.includes(tag)) tags.push(tag);
-      }
-      return { description: data.description.trim().slice(0, UPLOAD_LIMITS.descriptionChars), tags };
+      const data = parseJson(await ask(uploadMetadataPrompt(r, STYLE), 2048, 0.4), "object", z.object({ description: z.string().min(1), tags: z.array(z.string()) }), "upload metadata");
+      return withinUploadLimits(data);
     },
   };
 }

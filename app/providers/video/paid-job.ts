@@ -6,12 +6,24 @@
 // cancellation), which generic poll helpers (p-wait-for, p-retry) do not know.
 import { waitWithin, type ProviderCall } from "../call";
 import { ProviderError } from "../errors";
+import { startPaidJobOnce } from "../paid-start";
 
 /**
  * What a status check found: still running, finished with the clip, or ended without one (`failed`: the job is
- * forgotten and the error thrown). Anything the check throws (a network error, a bad answer) leaves the job kept.
+ * forgotten and the error thrown; `uncharged` when the service ended it without a video, which it does not charge
+ * for: decision 270). Anything the check throws (a network error, a bad answer) leaves the job kept.
  */
-export type PollOutcome<T> = { done: false } | { done: true; value: T } | { failed: ProviderError };
+export type PollOutcome<T> = { done: false } | { done: true; value: T } | { failed: ProviderError; uncharged?: boolean };
+
+/** The service ended the job without a video: nothing was delivered and nothing is charged (decision 270). */
+export class PaidJobFailed extends ProviderError {
+  constructor(
+    cause: ProviderError,
+    readonly jobId: string,
+  ) {
+    super(cause.provider, cause.kind, cause.message, cause.status);
+  }
+}
 
 export type PaidJob<T> = {
   provider: string;
@@ -35,11 +47,7 @@ export type PaidJob<T> = {
 /** Starts (or resumes) the paid job and polls it to its end: its value and its id. */
 export async function runPaidJob<T>(job: PaidJob<T>): Promise<{ value: T; id: string }> {
   const jobs = job.call?.jobs;
-  let id = await jobs?.recall(job.ledgerName);
-  if (!id) {
-    id = await job.start();
-    await jobs?.remember(job.ledgerName, id);
-  }
+  const id = await startPaidJobOnce({ ...job, subject: "this clip" }, job.start);
   await job.onStarted?.(id);
   const deadline = Date.now() + job.timeoutMs;
   try {
@@ -54,7 +62,7 @@ export async function runPaidJob<T>(job: PaidJob<T>): Promise<{ value: T; id: st
       });
       if ("failed" in outcome) {
         await jobs?.forget(job.ledgerName);
-        throw outcome.failed;
+        throw outcome.uncharged ? new PaidJobFailed(outcome.failed, id) : outcome.failed;
       }
       if (outcome.done) return { value: outcome.value, id };
       if (Date.now() > deadline) {

@@ -9,7 +9,7 @@
 //   The output URLs are temporary (they expire within 24-48 h): downloaded at once.
 // The task id is kept in the call's ledger before it is polled (decision 200). Runway documents no idempotency key.
 import { z } from "zod";
-import { cancelledOnPurpose } from "../call";
+import { givenUpOnPurpose } from "../call";
 import { ProviderError } from "../errors";
 import { createHttpClient, joinUrl, type CloudAdapterOptions } from "../http.server";
 import type { AspectRatio } from "../types";
@@ -82,18 +82,20 @@ export function createRunwayClipProvider(options: RunwayOptions): ClipProvider {
           const task = await http.getJson(taskUrl(id), { headers }, TaskSchema, "the task status");
           if (task.status === "FAILED" || task.status === "CANCELLED") {
             const why = task.failure ? `: ${task.failure}${task.failureCode ? ` (${task.failureCode})` : ""}` : ` (status ${task.status})`;
-            return { failed: new ProviderError(PROVIDER, "rejected", `${PROVIDER} could not make this clip${why}. Reword the prompt, then try again.`) };
+            // a FAILED task's credits are returned (decision 270); a task cancelled mid-way is not documented so
+            return { failed: new ProviderError(PROVIDER, "rejected", `${PROVIDER} could not make this clip${why}. Reword the prompt, then try again.`), uncharged: task.status === "FAILED" };
           }
           if (task.status !== "SUCCEEDED") return { done: false };
           const output = task.output?.[0];
           if (!output) throw new ProviderError(PROVIDER, "malformed", `${PROVIDER} finished task ${id} without a video.`);
           return { done: true, value: await http.download(output) };
         },
-        // cancelled by the creator, or its run gone (cancelledOnPurpose): the task is cancelled at Runway too, so
-        // it stops running; a worker shutting down, a timeout or a plain failure leaves it to the ledger and the next
-        // attempt, which polls the same (paid) task instead of buying another
+        // cancelled by the creator, or its run closed (givenUpOnPurpose): the task is cancelled at Runway too, so
+        // it stops running; a worker shutting down, a timeout, this attempt superseded by a newer one (NOT_FOUND with
+        // the run still open) or a plain failure leaves it to the ledger and the attempt that polls the same (paid)
+        // task instead of buying another
         onPollFailure: async (id) => {
-          if (!cancelledOnPurpose(options.call)) return;
+          if (!(await givenUpOnPurpose(options.call))) return;
           await fetch(taskUrl(id), { method: "DELETE", headers, signal: AbortSignal.timeout(5000) }).catch(() => {});
           await options.call?.jobs?.forget(RUNWAY_TASK_JOB);
         },

@@ -81,14 +81,14 @@ export function createVeoClipProvider(options: VeoOptions): ClipProvider {
         check: async (name) => {
           const operation = await http.getJson(url(`/v1beta/${name.split("/").map(encodeURIComponent).join("/")}`), { headers }, OperationSchema, "the video operation");
           if (operation.error) {
-            return { failed: new ProviderError(PROVIDER, "rejected", `${PROVIDER} could not make this clip: ${operation.error.message ?? `error ${operation.error.code}`}. Reword the prompt, then try again.`) };
+            return { failed: new ProviderError(PROVIDER, "rejected", `${PROVIDER} could not make this clip: ${operation.error.message ?? `error ${operation.error.code}`}. Reword the prompt, then try again.`), uncharged: true };
           }
           if (!operation.done) return { done: false };
           const result = operation.response?.generateVideoResponse;
           const sample = result?.generatedSamples[0];
           if (!sample) {
             const reasons = result?.raiMediaFilteredReasons?.join(" ");
-            return { failed: new ProviderError(PROVIDER, "rejected", `${PROVIDER} made no video${reasons ? `: ${reasons}` : ""}. Reword the prompt, then try again.`) };
+            return { failed: new ProviderError(PROVIDER, "rejected", `${PROVIDER} made no video${reasons ? `: ${reasons}` : ""}. Reword the prompt, then try again.`), uncharged: true };
           }
           return { done: true, value: await http.download(sample.video.uri, { headers: { "x-goog-api-key": options.apiKey } }) };
         },

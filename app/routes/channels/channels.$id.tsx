@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useParams } from "@remix-run/react";
+import { Link, useLoaderData, useParams } from "@remix-run/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { problemText, STATE_CLASS, type Calendar, type ChannelView, type IdeaView } from "~/components/channels/channel-api";
+import { POST_STATE_CLASS, problemText, STATE_CLASS, type Calendar, type ChannelView, type IdeaView } from "~/components/channels/channel-api";
+import { accountProblems, ChannelAccounts, type AccountDraft } from "~/components/channels/channel-accounts";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
@@ -18,16 +19,22 @@ import { pageMeta } from "~/lib/meta";
 import { RESOLUTIONS } from "~/lib/video-format";
 import { prisma } from "~/core/db.server";
 import { requireUser } from "~/server/auth.server";
+import { channelCalendar } from "~/server/channels.server";
 
 // /channels/:id (issue 52): one channel: its calendar of weeks (each slot's video and state; approve, move), its
-// queue of ideas (typed, pasted or a CSV file), its brand kit, schedule and platform account.
+// queue of ideas (typed, pasted or a CSV file), its brand kit, schedule and the platform accounts it posts to, and
+// where each idea was posted (a state, link or reason per platform: decision 271).
 export const meta: MetaFunction = () => pageMeta("Channel · Reelsmith");
+
+/** The weeks the page shows (this one and the next two). */
+const WEEKS = 3;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   // another creator's channel, or none: the site's "Page Not Found", as for a project (nothing says it exists)
   if (!(await prisma.channel.count({ where: { id: params.id ?? "", userId: user.id } }))) throw new Response("Not Found", { status: 404 });
-  return null;
+  // drawn on the server (issue 55): the calendar is the page's largest paint, no longer after a second request
+  return { calendar: await channelCalendar(user.id, params.id!, { weeks: WEEKS }) };
 }
 
 const selectClass = "h-10 rounded-md border border-slate-700 bg-slate-900 px-3 text-sm text-slate-100";
@@ -36,9 +43,12 @@ export default function ChannelPage() {
   const { id = "" } = useParams();
   const queryClient = useQueryClient();
   const base = `/api/v1/channels/${encodeURIComponent(id)}`;
+  const loaded = useLoaderData<typeof loader>();
   const calendar = useQuery({
     queryKey: ["channel", id],
-    queryFn: () => apiGet<Calendar>(`${base}/calendar?weeks=3`),
+    queryFn: () => apiGet<Calendar>(`${base}/calendar?weeks=${WEEKS}`),
+    initialData: loaded.calendar as Calendar,
+    staleTime: 10_000,
     refetchInterval: (q) => (q.state.data?.weeks.some((w) => w.slots.some((s) => s.idea && ["making", "publishing"].includes(s.idea.status))) ? 4000 : 15000),
   });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["channel", id] });
@@ -51,8 +61,7 @@ export default function ChannelPage() {
     onError: (error) => toast({ title: "Not Changed", description: problemText(error), variant: "destructive" }),
   });
   const data = calendar.data;
-  if (calendar.isLoading) return <main className="mx-auto max-w-5xl px-4 py-10 text-slate-400">Loading channel...</main>;
-  if (!data) return <main className="mx-auto max-w-5xl px-4 py-10 text-slate-400">Channel not found. <Link to="/channels" className="text-brand underline">All channels</Link></main>;
+  if (!data) return <main className="mx-auto max-w-5xl px-4 py-10 text-slate-400">Channel not found. <Link to="/channels" className="text-violet-300 underline">All channels</Link></main>;
   const channel = data.channel;
   const futureSlots = data.weeks.flatMap((w) => w.slots).filter((s) => !s.past);
 
@@ -81,14 +90,30 @@ export default function ChannelPage() {
                   <p className="text-xs font-semibold uppercase tracking-wide">{slot.label}</p>
                   {slot.idea ? <p className="mt-1 font-medium text-slate-100">{slot.idea.title}</p> : null}
                   <p className={`mt-1 text-sm ${slot.idea?.late ? "font-medium text-amber-300" : ""}`}>{slot.stateLabel}</p>
+                  {slot.idea?.posts.length ? (
+                    <ul aria-label={`Where ${slot.idea.title} was posted`} className="mt-2 grid gap-1 border-t border-slate-800 pt-2 text-xs">
+                      {slot.idea.posts.map((post) => (
+                        <li key={`${post.platform}-${post.account}`} data-testid="idea-post" className={`break-words ${POST_STATE_CLASS[post.state] ?? "text-slate-300"}`}>
+                          <span className="font-semibold">{post.account}</span>:{" "}
+                          {post.link ? (
+                            <a className="underline" href={post.link} target="_blank" rel="noreferrer">
+                              {post.label}
+                            </a>
+                          ) : (
+                            post.label
+                          )}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
                   {slot.idea ? (
                     <div className="mt-2 flex flex-wrap items-center gap-2">
                       {slot.idea.status === "ready" ? (
                         <Button size="sm" onClick={() => changeIdea.mutate({ ideaId: slot.idea!.id, action: "approve" })}>Approve</Button>
                       ) : null}
                       {slot.idea.status === "failed" ? <Button size="sm" variant="outline" onClick={() => changeIdea.mutate({ ideaId: slot.idea!.id, action: "retry" })}>Try again</Button> : null}
-                      {slot.idea.videoPage ? <Link className="text-sm text-brand underline" to={slot.idea.videoPage}>Open video</Link> : null}
-                      {slot.idea.youtubeUrl ? <a className="text-sm text-brand underline" href={slot.idea.youtubeUrl} target="_blank" rel="noreferrer">On YouTube</a> : null}
+                      {slot.idea.videoPage ? <Link className="text-sm text-violet-300 underline" to={slot.idea.videoPage}>Open video</Link> : null}
+                      {slot.idea.youtubeUrl && !slot.idea.posts.length ? <a className="text-sm text-violet-300 underline" href={slot.idea.youtubeUrl} target="_blank" rel="noreferrer">On YouTube</a> : null}
                       {!["publishing", "published"].includes(slot.idea.status) ? (
                         <select
                           aria-label={`Move ${slot.idea.title}`}
@@ -172,7 +197,12 @@ function KitCard({ channel, base, onChange }: { channel: ChannelView; base: stri
   const [kit, setKit] = useState<ChannelKit>(channel.kit);
   const [schedule, setSchedule] = useState<ScheduleSlot[]>(channel.schedule);
   const [approval, setApproval] = useState(channel.approval);
-  const [youtube, setYoutube] = useState(channel.accounts.some((a) => a.platform === "youtube"));
+  const [accounts, setAccounts] = useState<AccountDraft[]>(() =>
+    channel.accounts.map((a) =>
+      a.platform === "youtube" ? { platform: "youtube" as const } : { platform: a.platform as "tiktok" | "instagram", connectionRef: a.connectionRef, ...(a.tiktok ? { tiktok: a.tiktok } : {}), ...(a.instagram ? { instagram: a.instagram } : {}) },
+    ),
+  );
+  const accountsBlocked = accountProblems(accounts);
   const [paused, setPaused] = useState(channel.paused);
   const [hashtags, setHashtags] = useState(channel.kit.hashtags.join(" "));
   useEffect(() => setKit(channel.kit), [channel.kit]);
@@ -182,7 +212,7 @@ function KitCard({ channel, base, onChange }: { channel: ChannelView; base: stri
         kit: { ...kit, voice: kit.voice ?? undefined, hashtags: hashtags.split(/[\s,]+/).filter(Boolean) },
         schedule,
         approval,
-        accounts: youtube ? [{ platform: "youtube" }] : [],
+        accounts,
         paused,
       }),
     onSuccess: () => {
@@ -312,15 +342,17 @@ function KitCard({ channel, base, onChange }: { channel: ChannelView; base: stri
             <input type="checkbox" checked={approval === "auto"} onChange={(e) => setApproval(e.target.checked ? "auto" : "manual")} /> Approve each video as soon as it is made
           </label>
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={youtube} onChange={(e) => setYoutube(e.target.checked)} /> Post to my connected YouTube channel
-          </label>
-          <label className="flex items-center gap-2">
             <input type="checkbox" checked={paused} onChange={(e) => setPaused(e.target.checked)} /> Paused (nothing is made or posted)
           </label>
         </div>
-        <p className="text-xs text-slate-400">A channel posts to YouTube only for now. To post a channel&apos;s video to TikTok or Instagram, open it and use its Publish page.</p>
+        <ChannelAccounts value={accounts} onChange={setAccounts} />
+        {accountsBlocked.length ? (
+          <ul className="grid gap-1 text-sm text-amber-300">
+            {accountsBlocked.map((p) => <li key={p}>{p}</li>)}
+          </ul>
+        ) : null}
         <div>
-          <Button onClick={() => save.mutate()} disabled={save.isPending}>{save.isPending ? "Saving..." : "Save channel"}</Button>
+          <Button onClick={() => save.mutate()} disabled={save.isPending || accountsBlocked.length > 0}>{save.isPending ? "Saving..." : "Save channel"}</Button>
         </div>
       </CardContent>
     </Card>

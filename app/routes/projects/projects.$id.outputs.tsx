@@ -6,6 +6,8 @@ import { useState } from "react";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/hooks/use-toast";
 import { apiRequest, serverMessage } from "~/lib/api-client";
+import { languageLabel } from "~/lib/languages";
+import { mediaSrcSet, mediaVariantUrl } from "~/lib/media-variants";
 import { pageMeta } from "~/lib/meta";
 import { shortSeconds } from "~/lib/short-runs";
 import { cn } from "~/lib/utils";
@@ -98,7 +100,10 @@ function ShortsCard({ shorts, onMade }: { shorts: Data["shorts"]; onMade: () => 
                 onClick={() => (scene.cellIndex < from || scene.cellIndex > to ? (scene.cellIndex < from ? setFrom(scene.cellIndex) : setTo(scene.cellIndex)) : (setFrom(scene.cellIndex), setTo(scene.cellIndex)))}
                 className={cn("block w-full overflow-hidden rounded-md border-2", inRun ? "border-brand" : "border-transparent opacity-60")}
               >
-                {scene.imageUrl ? <img src={scene.imageUrl} alt="" className="aspect-video w-full object-cover" loading="lazy" /> : null}
+                {scene.imageUrl ? (
+                  // a sixth of the page's 1024 px at most, a third of a phone: the sized WebP variants, not the full picture
+                  <img src={mediaVariantUrl(scene.imageUrl, 320)} srcSet={mediaSrcSet(scene.imageUrl)} sizes="(min-width: 640px) 160px, 33vw" alt="" className="aspect-video w-full object-cover" loading="lazy" />
+                ) : null}
                 <span className="block bg-slate-950 px-1 py-0.5 text-xs text-slate-300">
                   {scene.cellIndex + 1} · {Math.round(scene.seconds)} s
                 </span>
@@ -193,7 +198,7 @@ export default function ProjectOutputsPage() {
           <ul className="grid gap-2 sm:grid-cols-2">
             {family.map((p) => (
               <li key={p.id} className="rounded-lg border border-slate-800 bg-slate-900 p-3 text-sm">
-                <span className="mr-2 rounded-full bg-slate-800 px-2 py-0.5 text-xs text-slate-300">{p.kind === "short" ? "Short · 9:16" : `Version · ${p.language}`}</span>
+                <span className="mr-2 rounded-full bg-slate-800 px-2 py-0.5 text-xs text-slate-300">{p.kind === "short" ? "Short · 9:16" : `Version · ${languageLabel(p.language)}`}</span>
                 <span className="font-medium text-slate-100">{p.title}</span>
                 <span className="block text-slate-400">
                   {p.durationSeconds} s · {p.rendered ? "rendered" : "not rendered yet: open it from the dashboard"}

@@ -17,6 +17,7 @@ import { platformEnv } from "~/core/platforms/platform-env.server";
 import { probeFrameRate } from "~/core/platforms/video-origin.server";
 import type { PlatformPostView, PublishBody } from "./platform-posts-schemas";
 import { refusal } from "~/core/refusal.server";
+import { insertPlatformPost, refuseSecondPost } from "~/core/platforms/platform-post-rows.server";
 
 export { PublishBodySchema, RescheduleBodySchema, type PlatformPostView, type PublishBody } from "./platform-posts-schemas";
 
@@ -91,13 +92,7 @@ export async function publishToPlatforms(userId: string, body: PublishBody, proj
         : { shareToFeed: entry.instagram?.shareToFeed ?? true, thumbOffsetMs: entry.instagram?.coverAtMs ?? null };
     const scheduledAt = entry.scheduledAt ? new Date(entry.scheduledAt) : null;
     // serialised per (video, account): two retries of one request cannot both pass the check and both post
-    const post = await prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`platform-post:${video.id}:${connectionId}`}))`;
-      await refuseSecondPost(tx, video.id, connectionId);
-      return tx.platformPost.create({
-        data: { userId, projectId: project.id, videoId: video.id, connectionId, platform: entry.platform, caption: entry.caption, options, scheduledAt, status: scheduledAt ? "scheduled" : "posting" },
-      });
-    });
+    const post = await prisma.$transaction((tx) => insertPlatformPost(tx, { userId, projectId: project.id, videoId: video.id, connectionId, platform: entry.platform, caption: entry.caption, options, scheduledAt }));
     try {
       await startPostWorkflow(post);
     } catch (e) {
@@ -107,17 +102,6 @@ export async function publishToPlatforms(userId: string, body: PublishBody, proj
     posts.push(view(await prisma.platformPost.update({ where: { id: post.id }, data: { workflowId: platformPostWorkflowId(post.id) }, include: { connection: true } })));
   }
   return { posts, refused };
-}
-
-/** The states in which a video already is (or will be) on an account: posting it there again would post it twice. */
-const LIVE_OR_COMING = ["scheduled", "posting", "processing", "published"];
-
-/** 409 when the video already has a post on this account that is scheduled, under way or published. */
-async function refuseSecondPost(db: Pick<typeof prisma, "platformPost">, videoId: string, connectionId: string) {
-  const existing = await db.platformPost.findFirst({ where: { videoId, connectionId, status: { in: LIVE_OR_COMING } }, orderBy: { createdAt: "desc" } });
-  if (!existing) return;
-  const state = existing.status === "published" ? "is already published" : existing.status === "scheduled" ? "is already scheduled" : "is already being posted";
-  throw refusal(409, `This video ${state} on that account (post ${existing.id}): cancel or wait for that post before posting it again.`, { field: "connectionId", postId: existing.id });
 }
 
 type PostRow = { id: string; userId: string; projectId: string; platform: string; scheduledAt: Date | null };

@@ -69,6 +69,32 @@ describe("Leonardo image provider", () => {
     expect(fake.generations.size).toBe(1);
   });
 
+  it("two attempts at once, the first still waiting for Leonardo's answer: one generation is created and both poll it", async () => {
+    const ledger = memoryLedger();
+    fake.trouble({ kind: "slow", delayMs: 600 }, 1, /^\/generations$/);
+    const first = provider(fake.apiKey, testCall(1, ledger)).generateImage({ prompt: "twice", aspectRatio: "16:9" });
+    await expect.poll(() => fake.requestsTo(/^\/generations$/).length).toBe(1);
+    // the server timed the first attempt out while its request was under way, and started the next
+    const second = provider(fake.apiKey, testCall(2, ledger)).generateImage({ prompt: "twice", aspectRatio: "16:9" });
+    const [one, two] = await Promise.all([first, second]);
+    expect([one.width, two.width]).toEqual([1920, 1920]);
+    expect(fake.requestsTo(/^\/generations$/)).toHaveLength(1);
+    expect(fake.generations.size).toBe(1);
+  });
+
+  it("does not ask again for a generation an earlier attempt claimed and never named: it may be paid for", async () => {
+    const ledger = memoryLedger();
+    ledger.jobs.set("leonardo:generation", "");
+    ledger.claimedAt.set("leonardo:generation", new Date(Date.now() - 120_000));
+    const error = await expectProviderFailure(
+      provider(fake.apiKey, testCall(2, ledger)).generateImage({ prompt: "lost", aspectRatio: "16:9" }),
+      "ProviderUnconfirmedError",
+      /^An earlier attempt asked Leonardo for this image and stopped before Leonardo named its generation: it was not asked again, so it is not paid for twice\. Try again\.$/,
+    );
+    expect(error.retryable).toBe(false);
+    expect(fake.requestsTo(/^\/generations$/)).toHaveLength(0);
+  });
+
   it("does not send a generation again when its answer was lost: a non-retryable failure that says why", async () => {
     fake.trouble({ kind: "slow", delayMs: 2500 }, 1, /^\/generations$/);
     const error = await expectProviderFailure(

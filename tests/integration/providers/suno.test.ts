@@ -93,6 +93,19 @@ describe("Suno music provider", () => {
     expect(retried.taskId).toBe(`suno:3:${ledger.jobs.get("suno:task:0")},${ledger.jobs.get("suno:task:1")}`);
   });
 
+  it("two attempts at once, the first still waiting for Suno's answer: the task is submitted once", async () => {
+    const ledger = memoryLedger();
+    const before = fake.tasks.size;
+    fake.trouble({ kind: "slow", delayMs: 600 }, 1, /^\/api\/v1\/generate$/);
+    const first = provider(fake.apiKey, testCall(1, ledger)).startGeneration({ prompt: "twice", trackCount: 1, durationSeconds: 30 });
+    await expect.poll(() => fake.requestsTo(/^\/api\/v1\/generate$/).length).toBe(1);
+    const second = provider(fake.apiKey, testCall(2, ledger)).startGeneration({ prompt: "twice", trackCount: 1, durationSeconds: 30 });
+    const [one, two] = await Promise.all([first, second]);
+    expect(two.taskId).toBe(one.taskId);
+    expect(fake.requestsTo(/^\/api\/v1\/generate$/)).toHaveLength(1);
+    expect(fake.tasks.size).toBe(before + 1);
+  });
+
   it("reads a rejected key as such and does not retry it", async () => {
     const error = await expectProviderFailure(provider("bad").startGeneration({ prompt: "x", trackCount: 1, durationSeconds: 30 }), "ProviderAuthError", /^Suno rejected the API key/);
     expect(error.retryable).toBe(false);
