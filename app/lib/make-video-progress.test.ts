@@ -101,12 +101,54 @@ describe("a make-video run's stages and its time left", () => {
 
   it("a stage still running past its estimate already says the machine is slow", () => {
     const samples = [sample("script", "running", { startedAt: at(0), percent: 90 }), sample("music", "done", { startedAt: at(0), endedAt: at(est("music")) })];
-    expect(paceOf(samples, est, at(3 * est("script")))).toBeCloseTo(3, 5);
+    // the script has taken three times its estimate so far; nothing has finished yet, so that is the pace
+    const script3 = [sample("script", "running", { startedAt: at(0), percent: 90 })];
+    expect(paceOf(script3, est, at(3 * est("script")))).toBeCloseTo(3, 5);
+    // once the music has finished at its estimate, the finished stages give the pace: the late script's own time says it
+    expect(paceOf(samples, est, at(3 * est("script")))).toBe(1);
+    // within its estimate, a running stage says nothing yet
     expect(paceOf(samples, est, at(est("script") / 2))).toBe(1);
     // what waits is estimated at that pace
-    const { stages } = pipelineProgress([...samples, sample("upload", "skipped")], FACTS, { status: "running", now: at(3 * est("script")) });
+    const { stages } = pipelineProgress([...script3, sample("upload", "skipped")], FACTS, { status: "running", now: at(3 * est("script")) });
     const script = stages.find((s) => s.stage === "script")!.remainingSeconds!;
     expect(stages.find((s) => s.stage === "storyboard")!.remainingSeconds).toBe(Math.round(script + 3 * est("storyboard")));
+  });
+
+  it("a short stage running late does not make the time left climb a second for every second it overruns", () => {
+    // a loaded machine, as CI's make-video-api run saw it: a 10 s 720p Short whose stages take two to four times their
+    // estimates. Read every half second, the time left may rise while the first stage shows the pace, but once a stage
+    // has finished it never rises more than a quarter over any earlier read (it climbed from 14 s to 32 s in that run)
+    const facts = { durationSeconds: 10, height: 1280 };
+    const estimate = (stage: PipelineStage) => estimateStageSeconds(stage, facts);
+    const slowBy: Record<PipelineStage, number> = { script: 2, storyboard: 4, media: 2.5, music: 3, render: 2, mix: 0, thumbnail: 3, upload: 4 };
+    const starts = new Map<PipelineStage, number>();
+    const ends = new Map<PipelineStage, number>();
+    const endOf = (stage: PipelineStage): number => {
+      if (!ends.has(stage)) {
+        const start = Math.max(0, ...STAGE_NEEDS[stage].map(endOf));
+        starts.set(stage, start);
+        ends.set(stage, start + estimate(stage) * slowBy[stage]);
+      }
+      return ends.get(stage)!;
+    };
+    const total = Math.max(...PIPELINE_STAGES.map(endOf));
+    const afterFirstDone: number[] = [];
+    for (let t = 0; t < total; t += 0.5) {
+      const samples = PIPELINE_STAGES.map((stage) => {
+        const [start, end] = [starts.get(stage)!, ends.get(stage)!];
+        if (stage === "mix") return sample(stage, t >= end ? "skipped" : "waiting");
+        if (t >= end) return sample(stage, "done", { startedAt: at(start), endedAt: at(end) });
+        if (t >= start) return sample(stage, "running", { startedAt: at(start), percent: stage === "render" ? (100 * (t - start)) / (end - start) : null });
+        return sample(stage, "waiting");
+      });
+      const { remainingSeconds } = pipelineProgress(samples, facts, { status: "running", now: at(t) });
+      if (samples.some((s) => s.status === "done")) afterFirstDone.push(remainingSeconds!);
+    }
+    expect(afterFirstDone.length).toBeGreaterThan(20);
+    afterFirstDone.forEach((seconds, i) => {
+      const lowest = Math.min(...afterFirstDone.slice(0, i + 1));
+      expect(seconds, afterFirstDone.join(", ")).toBeLessThanOrEqual(lowest * 1.25 + 5);
+    });
   });
 
   it("a running stage with a percent goes at its own pace; without one its estimate less its time, never below a sixth", () => {

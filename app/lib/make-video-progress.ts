@@ -102,26 +102,33 @@ export function estimateStageSeconds(stage: PipelineStage, facts: VideoFacts, op
 export const PACE_BOUNDS = { min: 0.5, max: 10 } as const;
 
 /**
- * How much slower (above 1) or faster this run is than its estimates: the time its finished stages took over their
- * estimates, and at least as slow as a running stage that has already run longer than its own estimate (a loaded
- * machine shows in the first stage, long before it ends). Bounded to PACE_BOUNDS.
+ * How much slower (above 1) or faster this run is than its estimates: the time its finished stages took over what
+ * they were estimated to take. Before any stage has finished, the stages running longer than their estimates give it,
+ * as if they ended now (a loaded machine shows in the first stage, long before it ends). Once one has finished, a
+ * stage running late no longer stretches what waits: with its overrun counted, a one-second stage running eight
+ * multiplied everything after it, and the time left climbed several seconds a second (decision 276); the late stage's
+ * own time left says it. Bounded to PACE_BOUNDS.
  */
 export function paceOf(samples: StageSample[], estimate: (stage: PipelineStage) => number, now?: number): number {
-  let actual = 0;
-  let expected = 0;
-  let overrun = 0;
+  const finished = { actual: 0, expected: 0 };
+  const late = { actual: 0, expected: 0 };
   for (const s of samples) {
     const e = estimate(s.stage);
     if (e < 0.5 || s.startedAt === null) continue;
     if (s.status === "done" && s.endedAt !== null) {
-      actual += Math.max(0, s.endedAt - s.startedAt) / 1000;
-      expected += e;
+      finished.actual += Math.max(0, s.endedAt - s.startedAt) / 1000;
+      finished.expected += e;
     } else if (s.status === "running" && now !== undefined) {
-      overrun = Math.max(overrun, (now - s.startedAt) / 1000 / e);
+      const elapsed = Math.max(0, now - s.startedAt) / 1000;
+      if (elapsed > e) {
+        late.actual += elapsed;
+        late.expected += e;
+      }
     }
   }
-  const done = expected < 1 ? 1 : actual / expected;
-  return Math.min(PACE_BOUNDS.max, Math.max(PACE_BOUNDS.min, done, overrun > 1 ? overrun : 0));
+  const from = finished.expected >= 1 ? finished : late;
+  const pace = from.expected < 1 ? 1 : from.actual / from.expected;
+  return Math.min(PACE_BOUNDS.max, Math.max(PACE_BOUNDS.min, pace));
 }
 
 /**
