@@ -19,6 +19,7 @@ import {
   isCancellation,
   proxyActivities,
   setHandler,
+  sleep,
   workflowInfo,
 } from "@temporalio/workflow";
 import type { MakeVideoActivities, MakeVideoPlan } from "./activities/make-video";
@@ -96,6 +97,25 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
     workflowId,
     memo: { makeVideo: workflowInfo().workflowId, projectId: input.projectId, owner: input.userId },
   });
+
+  /**
+   * Generate All under the project's one id, the one the storyboard page starts and shows. When the creator's own run
+   * holds it (Generate All pressed after an edit while this run rendered), that run is left to finish and this one
+   * starts after it: it makes only what is still missing, so nothing is made twice, and this run does not fail.
+   */
+  async function generateAll() {
+    for (;;) {
+      try {
+        return await executeChild(generateAllContentWorkflow, {
+          ...child(generateAllWorkflowId(input.projectId)),
+          args: [{ projectId: input.projectId, userId: input.userId, pauses: input.tuning?.generateAllPauses }],
+        });
+      } catch (e) {
+        if (!(e instanceof Error && e.name === "WorkflowExecutionAlreadyStartedError")) throw e;
+        await sleep("5 seconds");
+      }
+    }
+  }
 
   // the first stage that failed (a cancelled sibling is not it); the run's error names it
   let failed: MakeVideoStage | null = null;
@@ -237,11 +257,7 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
       }
       case "media": {
         state.workflowId = generateAllWorkflowId(projectId);
-        const summary = await executeChild(generateAllContentWorkflow, {
-          ...child(state.workflowId),
-          args: [{ projectId, userId: input.userId, pauses: input.tuning?.generateAllPauses }],
-        });
-        await acts.checkSceneMedia({ ...ref, summary });
+        await acts.checkSceneMedia({ ...ref, summary: await generateAll() });
         return true;
       }
       case "music": {
@@ -263,13 +279,7 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
           if (edited.length === 0) return true;
           // new words drop a scene's voiceover (a scene added has none yet): Generate All makes only what is missing,
           // so the render after the edit has every scene's media (runs started before this render as they did)
-          if (patched("make-video-media-after-edit")) {
-            const summary = await executeChild(generateAllContentWorkflow, {
-              ...child(generateAllWorkflowId(projectId)),
-              args: [{ projectId, userId: input.userId, pauses: input.tuning?.generateAllPauses }],
-            });
-            await acts.checkSceneMedia({ ...ref, summary });
-          }
+          if (patched("make-video-media-after-edit")) await acts.checkSceneMedia({ ...ref, summary: await generateAll() });
         }
       }
       case "mix": {

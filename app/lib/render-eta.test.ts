@@ -46,4 +46,18 @@ describe("trackProgress", () => {
     }
     expect(track!.remainingSeconds).toBe(0);
   });
+
+  it("counts down between two rises of the percent, rather than climbing while it stands still", () => {
+    // 40 % after 40 s: 60 s left; no news for 10 s: 50 s left, not the 75 s a pace from the start to now would say
+    const risen = feed([
+      [20, 20],
+      [40, 40],
+    ]);
+    expect(risen.remainingSeconds).toBe(60);
+    const seen = [41, 45, 50].map((elapsedSeconds) => trackProgress(risen, { percent: 40, elapsedSeconds }).remainingSeconds);
+    expect(seen).toEqual([59, 55, 50]);
+    // stuck far past that: held at a sixth, not zero; the next rise measures the pace again (slower: more time left)
+    expect(trackProgress(risen, { percent: 40, elapsedSeconds: 200 }).remainingSeconds).toBe(10);
+    expect(feed([[50, 110]], risen).remainingSeconds).toBeGreaterThan(60);
+  });
 });

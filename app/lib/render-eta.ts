@@ -37,10 +37,15 @@ export function trackProgress(previous: ProgressTrack | null, sample: ProgressSa
   let remainingSeconds: number | null = null;
   if (percent >= 100) remainingSeconds = 0;
   else if (percent >= ESTIMATE_FROM_PERCENT) {
+    // the pace as of the last rise of the percent, counted down since: between two rises the time left falls as a
+    // clock does, rather than climbing with every read while a chunk or a stage reports nothing new (decision 276);
+    // a percent still stuck after that time holds at a sixth of it, and the next rise measures the pace again
     const oldest = recent[0]!;
-    const windowed = oldest.percent <= from && percent > oldest.percent;
-    const secondsPerPercent = windowed ? (elapsedSeconds - oldest.elapsedSeconds) / (percent - oldest.percent) : elapsedSeconds / percent;
-    remainingSeconds = Math.max(0, Math.round((100 - percent) * secondsPerPercent));
+    const risen = recent.at(-1)!;
+    const windowed = oldest.percent <= from && risen.percent > oldest.percent;
+    const secondsPerPercent = windowed ? (risen.elapsedSeconds - oldest.elapsedSeconds) / (risen.percent - oldest.percent) : risen.elapsedSeconds / risen.percent;
+    const atRise = (100 - percent) * secondsPerPercent;
+    remainingSeconds = Math.max(0, Math.round(Math.max(atRise - (elapsedSeconds - risen.elapsedSeconds), atRise / 6)));
   }
   return { percent, elapsedSeconds, recent, remainingSeconds };
 }

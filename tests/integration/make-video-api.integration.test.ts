@@ -126,12 +126,15 @@ describe("/api/v1 with a generated client and an API token", () => {
     const last = timed.at(-1)!;
     expect(last.remainingSeconds!).toBeLessThan(first.remainingSeconds!);
     // the first figure is an estimate for a quiet machine (this one is shared); once the run has shown its pace, the
-    // time left falls: over the run's second half no read is much above that half's first, and it ends far below it
+    // time left falls: over the run's second half it counts down, rising only at the few reads where a stage that
+    // ended late or a percent that moved revised the pace (before decision 276 it climbed at every other read, from
+    // 14 s to 32 s and back again), and it ends far below that half's first read
     const half = timed.filter((r) => r.at - first.at >= (last.at - first.at) / 2);
     const start = half[0]!.remainingSeconds!;
     const series = half.map((r) => r.remainingSeconds).join(", ");
-    expect(half.every((r) => r.remainingSeconds! <= start * 1.25 + 5), series).toBe(true);
-    expect(last.remainingSeconds!, series).toBeLessThan(start / 2);
+    const rising = half.filter((r, i) => i > 0 && r.remainingSeconds! > half[i - 1]!.remainingSeconds!).length;
+    expect(rising, series).toBeLessThanOrEqual(Math.max(3, half.length / 5));
+    expect(last.remainingSeconds!, series).toBeLessThanOrEqual(Math.max(1, start / 2));
     // once done: every stage done or skipped (the mix had nothing to do: the render carried the music), with times
     expect(video.remainingSeconds).toBe(0);
     const byStage = Object.fromEntries(video.stages.map((s) => [s.stage, s]));

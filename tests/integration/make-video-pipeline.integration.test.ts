@@ -21,6 +21,7 @@ const BROKEN = "A scene that cannot be drawn";
 const EDITED = "Words changed while it renders";
 const NEW_WORDS = "The keeper climbed the stairs one last time and lit the great lamp.";
 let editedWhileRendering = false;
+let creatorsGenerateAll: "not yet" | "started" | "held" = "not yet";
 const TUNING: MakeVideoTuning = { renderSize: { width: 180, height: 320 }, generateAllPauses: { imageBatchMs: 0, voiceoverMs: 0 }, musicPollIntervalMs: 200 };
 
 let stopWorker: () => Promise<void>;
@@ -37,17 +38,34 @@ beforeAll(async () => {
   // a project titled EDITED: the creator gives scene 2 new words once its first render has planned its scenes (so
   // that render draws the old ones), as the storyboard page's Save does
   const { prepareStoredRenderPlan: plan } = await import("../../workflows/activities/render");
-  const { updateCell } = await import("~/server/storyboard.server");
+  const { startGenerateAll, updateCell } = await import("~/server/storyboard.server");
   const prepareStoredRenderPlan: typeof plan = async (input) => {
     const planned = await plan(input);
     const project = await prisma.project.findUnique({ where: { id: input.projectId }, select: { title: true } });
     if (project?.title === EDITED && !editedWhileRendering) {
       editedWhileRendering = true;
       await updateCell(input.projectId, { cellIndex: 1, voiceoverText: NEW_WORDS });
+      // ... and presses Generate All on that page, as the edit asks: the creator's own run, under the project's one
+      // Generate All id, still speaking when this render ends (held below), when the run wants that id for itself
+      const edited = await prisma.project.findUniqueOrThrow({ where: { id: input.projectId } });
+      creatorsGenerateAll = "started";
+      expect(await startGenerateAll(edited.userId, edited)).toMatchObject({ started: true });
     }
     return planned;
   };
-  const worker = await startTestWorker({ activities: { generateSceneImage, prepareStoredRenderPlan } });
+  // the creator's Generate All speaks the new words only once the render it ran beside has finished, and a little after
+  const generateSceneVoiceover: typeof real.generateSceneVoiceover = async (input) => {
+    if (creatorsGenerateAll === "started") {
+      creatorsGenerateAll = "held";
+      const deadline = Date.now() + 120_000;
+      while (Date.now() < deadline && (await prisma.renderedVideo.count({ where: { projectId: input.projectId, status: "completed" } })) === 0) {
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+    return real.generateSceneVoiceover(input);
+  };
+  const worker = await startTestWorker({ activities: { generateSceneImage, generateSceneVoiceover, prepareStoredRenderPlan } });
   stopWorker = worker.stop;
   temporal = worker.client;
 }, 60_000);
@@ -81,7 +99,7 @@ async function makeVideo(title: string, music: boolean) {
       const name = what === "started" ? (a as { workflowType?: { name?: string | null } | null }).workflowType?.name : childIds.get((a as { workflowExecution?: { workflowId?: string | null } | null }).workflowExecution?.workflowId ?? "");
       return name === type;
     });
-  return { row, projectId, progress: await handle.query(makeVideoProgressQuery), at };
+  return { row, projectId, progress: await handle.query(makeVideoProgressQuery), at, events };
 }
 
 describe("make-video as a pipeline", () => {
@@ -112,11 +130,15 @@ describe("make-video as a pipeline", () => {
     expect(stderr.match(/silence_start/g) ?? []).toEqual([]);
   }, 600_000);
 
-  it("new words for a scene while the video renders: its voiceover is made again and the video rendered again with it", async () => {
-    const { row, projectId, at } = await makeVideo(EDITED, false);
+  it("new words for a scene while the video renders, and Generate All pressed: the creator's run speaks them, the run waits for it, then renders again", async () => {
+    const { row, projectId, at, events } = await makeVideo(EDITED, false);
     expect(row.error).toBeNull();
     expect(row.status).toBe("completed");
     expect(editedWhileRendering).toBe(true);
+    expect(creatorsGenerateAll).toBe("held");
+    // the run asked for Generate All while the creator's own held its id: refused, it waited and went again
+    const refused = events.filter((e) => e.startChildWorkflowExecutionFailedEventAttributes?.workflowType?.name === "generateAllContentWorkflow");
+    expect(refused.length).toBeGreaterThan(0);
     // the edit dropped scene 2's voiceover; Generate All, run again after the first render, spoke the new words
     const cell = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId }, cellIndex: 1 } });
     expect(cell.voiceoverText).toBe(NEW_WORDS);

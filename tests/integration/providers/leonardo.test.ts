@@ -104,6 +104,9 @@ describe("Leonardo image provider", () => {
     );
     expect(error.retryable).toBe(false);
     expect(fake.requestsTo(/^\/generations$/)).toHaveLength(1);
+    // Leonardo made it all the same, once its slow answer was under way (half a second after we stopped waiting):
+    // waited for here, or it lands in the next test's fresh fake (CI saw three generations where two were made)
+    await expect.poll(() => fake.generations.size, { timeout: 10_000 }).toBe(1);
   });
 
   it("starts a new generation after one FAILED: the ledger forgets it", async () => {
