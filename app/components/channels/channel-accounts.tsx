@@ -9,7 +9,7 @@ import { CONNECTIONS_KEY, fetchConnections, fetchCreatorInfo, type PlatformConne
 import { serverMessage } from "~/lib/api-client";
 import type { ChannelAccountInput, ChannelInstagramOptions, ChannelTikTokOptions } from "~/lib/channel";
 import { PLATFORM_NAMES } from "~/lib/platform-rules";
-import { TikTokPrivacySelect } from "../platforms/tiktok-privacy-select";
+import { TikTokPrivacySelect, tiktokInteractionSwitches } from "../platforms/tiktok-privacy-select";
 
 /** A chosen account as the channel's PATCH sends it. */
 export type AccountDraft = Omit<ChannelAccountInput, "tiktok"> & { tiktok?: Omit<ChannelTikTokOptions, "consent"> & { consent: boolean } };
@@ -92,11 +92,7 @@ function TikTokAccountOptions({ connection, options, audited, onChange }: { conn
   if (info.isPending) return <p className="pl-6 text-sm text-slate-400">Reading this TikTok account&apos;s settings...</p>;
   if (info.isError) return <p className="pl-6 text-sm text-red-300">{serverMessage(info.error)}</p>;
   const creator = info.data;
-  const switches = [
-    { key: "allowComment" as const, label: "Allow comments", off: creator.commentDisabled },
-    { key: "allowDuet" as const, label: "Allow duets", off: creator.duetDisabled },
-    { key: "allowStitch" as const, label: "Allow stitches", off: creator.stitchDisabled },
-  ];
+  const switches = tiktokInteractionSwitches(creator);
   return (
     <div className="grid gap-2 pl-6 text-sm text-slate-300">
       <p>

@@ -24,7 +24,7 @@ import {
   type TikTokPrivacyLevel,
 } from "~/lib/platform-rules";
 import { fetchUploadStatus, UPLOAD_STATUS_KEY } from "~/components/upload/upload-queries";
-import { TikTokPrivacySelect } from "./tiktok-privacy-select";
+import { TikTokPrivacySelect, tiktokInteractionSwitches } from "./tiktok-privacy-select";
 import { cancelPost, reschedulePost, CONNECTIONS_KEY, fetchConnections, fetchCreatorInfo, fetchPosts, POSTS_KEY, type PlatformConnection, type PlatformPost } from "./platform-queries";
 
 type Draft = {
@@ -103,11 +103,7 @@ function TikTokOptions({ account, draft, update, audited, facts, aiMade }: { acc
   if (info.isPending) return <p className="text-sm text-slate-400">Reading this TikTok account&apos;s settings...</p>;
   if (info.isError) return <p className="text-sm text-red-300">{serverMessage(info.error)}</p>;
   const creator = info.data;
-  const switches = [
-    { key: "allowComment" as const, label: "Allow comments", off: creator.commentDisabled },
-    { key: "allowDuet" as const, label: "Allow duets", off: creator.duetDisabled },
-    { key: "allowStitch" as const, label: "Allow stitches", off: creator.stitchDisabled },
-  ];
+  const switches = tiktokInteractionSwitches(creator);
   return (
     <div className="grid gap-3">
       <p className="text-sm">
