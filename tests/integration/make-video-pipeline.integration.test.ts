@@ -4,7 +4,7 @@
 // right length, the music audible under the voice. A scene whose picture fails fails the video, that scene named.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { ApplicationFailure } from "@temporalio/activity";
+import { ApplicationFailure, Context } from "@temporalio/activity";
 import type { Client } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/core/db.server";
@@ -53,15 +53,24 @@ beforeAll(async () => {
     }
     return planned;
   };
-  // the creator's Generate All speaks the new words only once the render it ran beside has finished, and a little after
+  // the creator's Generate All speaks the new words only once the render it ran beside has finished, and a little
+  // after. It heartbeats while it waits, as a voice waiting on its provider does: a silent wait outlived the 20 s
+  // heartbeat timeout on a loaded machine, and Temporal's second attempt spoke the words while the first still waited,
+  // then the first spoke them again and deleted the voice the second render had planned (CI, stop 62)
   const generateSceneVoiceover: typeof real.generateSceneVoiceover = async (input) => {
     if (creatorsGenerateAll === "started") {
       creatorsGenerateAll = "held";
       const deadline = Date.now() + 120_000;
+      const waitHeartbeating = async (ms: number) => {
+        for (const end = Date.now() + ms; Date.now() < end; ) {
+          Context.current().heartbeat();
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      };
       while (Date.now() < deadline && (await prisma.renderedVideo.count({ where: { projectId: input.projectId, status: "completed" } })) === 0) {
-        await new Promise((r) => setTimeout(r, 200));
+        await waitHeartbeating(200);
       }
-      await new Promise((r) => setTimeout(r, 3000));
+      await waitHeartbeating(3000);
     }
     return real.generateSceneVoiceover(input);
   };

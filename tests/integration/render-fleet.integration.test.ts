@@ -167,9 +167,13 @@ describe("one render over two worker processes", () => {
       }
       if (!victim) await new Promise((r) => setTimeout(r, 200));
     }
-    // what the worker started: its Chromium (captions) runs in a process group of its own and must die with it
+    // what the worker started: its Chromium (captions) runs in a process group of its own and must die with it. The
+    // chunk launches it when it draws its captions, a moment after it starts (CI, on a loaded machine, looked before)
+    const killed = victim;
+    await expect
+      .poll(() => descendantsOf(killed.pid!).some((p) => p.group !== killed.pid), { message: "the worker's browser runs in a process group of its own", timeout: 60_000, interval: 100 })
+      .toBe(true);
     const tree = descendantsOf(victim.pid!);
-    expect(tree.some((p) => p.group !== victim!.pid), "the worker's browser runs in a process group of its own").toBe(true);
     await killWorkerProcess(victim);
     // (a killed process is gone once init has reaped it: a moment after the kill)
     await expect.poll(() => tree.filter((p) => isAlive(p.pid)), { message: "processes the killed worker started", timeout: 10_000 }).toEqual([]);

@@ -12,7 +12,7 @@ import { action as generateStoryboards } from "~/routes/storyboard/api.generate-
 import { loader as storyboardStatus } from "~/routes/storyboard/api.storyboard-status";
 import { sceneCountFor } from "~/lib/storyboard";
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
-import { generateAllContentWorkflow } from "../../workflows/scene-media";
+import { generateAllContentWorkflow, sceneVoiceoverWorkflow } from "../../workflows/scene-media";
 import { storyboardWorkflow } from "../../workflows/storyboard";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
@@ -32,8 +32,17 @@ const SCRIPT = [
 // Offline providers, except that the image of scene 3 always fails, for good (a refused prompt).
 const offline = providersFor({});
 const failingScene = 2;
+/** Called with the words each voice speaks, before it speaks them (a test may edit the scene meanwhile). */
+let beforeSpeaking: (text: string) => Promise<void> = async () => {};
 const providers = {
   ...offline,
+  speech: {
+    ...offline.speech,
+    async synthesize(request: Parameters<typeof offline.speech.synthesize>[0]) {
+      await beforeSpeaking(request.text);
+      return offline.speech.synthesize(request);
+    },
+  },
   image: {
     ...offline.image,
     async generateImage(request: Parameters<typeof offline.image.generateImage>[0]) {
@@ -162,6 +171,39 @@ describe("storyboard and scene media on a real Temporal server", () => {
     expect((await changed.json()).cell).toMatchObject({ voiceoverText: "Every purr is a tiny engine humming in the dark.", audioUrl: null });
     const after = await prisma.storyboardCell.findUniqueOrThrow({ where: { id: before.id } });
     expect([after.audioFileId, after.audioDuration, after.voiceMadeBy, after.imageUrl]).toEqual([null, null, null, before.imageUrl]);
+  });
+
+  it("new words typed while the scene's voice is made: that voice is thrown away and the new words are spoken", async () => {
+    const NEWER = "A purr can be as loud as a quiet conversation.";
+    const spoken: string[] = [];
+    beforeSpeaking = async (text) => {
+      spoken.push(text);
+      if (spoken.length === 1) {
+        const put = new Request(`${base}/api/storyboard-cell`, { method: "PUT", headers: { Cookie: ctx.cookie, "Content-Type": "application/json" }, body: JSON.stringify({ cellIndex: 3, voiceoverText: NEWER }) });
+        expect((await callRoute(editCell, put)).status).toBe(200);
+      }
+    };
+    try {
+      const before = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId: ctx.project.id }, cellIndex: 3 } });
+      const voices = () => prisma.mediaFile.count({ where: { projectId: ctx.project.id, kind: "voiceover" } });
+      const count = await voices();
+      const result = await testWorker.client.workflow.execute(sceneVoiceoverWorkflow, {
+        taskQueue: testWorker.taskQueue,
+        workflowId: `scene-voiceover-words-changed-${ctx.project.id}`,
+        args: [{ projectId: ctx.project.id, userId: ctx.user.id, cellIndex: 3 }],
+      });
+      expect(spoken).toEqual([before.voiceoverText, NEWER]);
+      const after = await prisma.storyboardCell.findUniqueOrThrow({ where: { id: before.id } });
+      expect(after.voiceoverText).toBe(NEWER);
+      expect(result.audioUrl).toBe(after.audioUrl);
+      expect(after.audioFileId).not.toBeNull();
+      expect(after.audioFileId).not.toBe(before.audioFileId);
+      // one file more: the new words' voice. The one made for the old words is deleted (the voice the edit dropped
+      // stays for Project Maintenance, as any dropped voice does)
+      expect(await voices()).toBe(count + 1);
+    } finally {
+      beforeSpeaking = async () => {};
+    }
   });
 
   it("serves a scene's image to its owner and 404 to anybody else", async () => {

@@ -19,7 +19,7 @@ import { speechRateFactor } from "~/lib/voice-speed";
 import { isFliteVoice } from "~/providers/speech/flite.server";
 import type { SpeechProvider } from "~/providers/types";
 import { withHeartbeat } from "../shared/heartbeat";
-import { SCENE_MISSING } from "../shared/scene-media";
+import { SCENE_MISSING, SCENE_WORDS_CHANGED } from "../shared/scene-media";
 import { NO_SCRIPT } from "../shared/storyboard";
 import { OWN_SCRIPT_WRITER } from "~/lib/own-script";
 import { splitOwnScriptIntoScenes } from "~/providers/text/own-script-scenes";
@@ -71,6 +71,18 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
   }
 
   type LoadedCell = Awaited<ReturnType<typeof loadCell>>;
+
+  /**
+   * The scene moved on while its voice was made: this voice is deleted. A voice on the scene now is the answer (an
+   * edit drops the voice, so one there says the scene's words); new words with none are spoken by the next attempt.
+   */
+  async function keepCurrentVoice(cell: LoadedCell, madeFileId: string): Promise<{ audioUrl: string; durationSeconds: number }> {
+    await deleteMedia(madeFileId).catch(() => {});
+    const now = await prisma.storyboardCell.findUnique({ where: { id: cell.id }, select: { audioUrl: true, audioDuration: true } });
+    if (!now) throw ApplicationFailure.nonRetryable(`Scene ${cell.cellIndex + 1} does not exist`, SCENE_MISSING);
+    if (now.audioUrl && now.audioDuration != null) return { audioUrl: now.audioUrl, durationSeconds: now.audioDuration };
+    throw ApplicationFailure.retryable(`Scene ${cell.cellIndex + 1}'s words changed while its voice was made; it is spoken again with the new words`, SCENE_WORDS_CHANGED);
+  }
 
   /**
    * Shows newly generated media on the scene. A new generated image replaces the generated one. When the
@@ -236,8 +248,10 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       const wordTimings: VoiceoverWordTimings = result.words?.length
         ? { source: "provider", audioSeconds: result.durationSeconds, words: result.words }
         : { source: "estimate", audioSeconds: result.durationSeconds, words: estimateWordTimings(cell.voiceoverText, result.durationSeconds) };
-      await prisma.storyboardCell.update({
-        where: { id: cell.id },
+      // shown only if the scene still says these words and still has the voice it had: new words typed while the
+      // voice spoke the old ones, or another attempt's voice stored meanwhile, must not be replaced by this one
+      const stored = await prisma.storyboardCell.updateMany({
+        where: { id: cell.id, voiceoverText: cell.voiceoverText, audioFileId: cell.audioFileId },
         data: {
           audioUrl,
           audioFileId: file.id,
@@ -248,6 +262,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
           voiceMadeBy: result.provider ?? speech.name,
         },
       });
+      if (stored.count === 0) return keepCurrentVoice(cell, file.id);
       const old = cell.audioFileId ?? mediaIdFromUrl(cell.audioUrl);
       if (old && old !== file.id) await deleteMedia(old).catch(() => {});
       return { audioUrl, durationSeconds: result.durationSeconds };

@@ -31,6 +31,8 @@ export const generateAllProgressQuery = defineQuery<GenerateAllProgress>("genera
 
 /** A scene that is gone (deleted storyboard, wrong index) cannot be fixed by retrying. */
 export const SCENE_MISSING = "SceneMissing";
+/** A scene's words changed while its voice was made: the voice is thrown away and the next attempt speaks them. */
+export const SCENE_WORDS_CHANGED = "SceneWordsChanged";
 
 // ── An uploaded clip, converted by the worker (decision 072) ─────────────────────────────────────────
 export const sceneClipWorkflowId = (projectId: string, cellIndex: number) => `scene-clip-${projectId}-${cellIndex}`;
