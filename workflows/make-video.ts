@@ -121,6 +121,8 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
   let failed: MakeVideoStage | null = null;
   let plan: MakeVideoPlan | undefined;
   let metadata: Promise<{ description: string; tags: string[] } | null> = Promise.resolve(null);
+  // the picture the run's thumbnail was made from (null until it is made)
+  let thumbnailPicture: string | null = null;
   try {
     plan = await acts.planMakeVideo(ref);
     for (const stage of MAKE_VIDEO_STAGES) if (plan.skip[stage]) stageState(stage).state = plan.skip[stage] === "done" ? "done" : "skipped";
@@ -146,6 +148,11 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
         // one branch failed: the others stop (their children are cancelled), and the failure is the run's
         CancellationScope.current().cancel();
         throw error;
+      }
+      // the first picture changed while the video rendered (a scene edited, decision 278): the thumbnail, made beside
+      // the render from the picture before, is made again from the one the video shows (runs started before: as made)
+      if (thumbnailPicture !== null && patched("make-video-thumbnail-after-edit") && (await acts.prepareThumbnailStage(ref)).imageUrl !== thumbnailPicture) {
+        await tracked("thumbnail");
       }
       await tracked("upload");
     });
@@ -291,6 +298,7 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
       }
       case "thumbnail": {
         const thumbInput = await acts.prepareThumbnailStage(ref);
+        thumbnailPicture = thumbInput.imageUrl;
         state.workflowId = thumbnailWorkflowId(projectId, `make-video-${workflowInfo().runId}`);
         const made = await executeChild(thumbnailWorkflow, { ...child(state.workflowId), args: [thumbInput] });
         await acts.approveRunThumbnail({ ...ref, thumbnailId: made.thumbnailId });

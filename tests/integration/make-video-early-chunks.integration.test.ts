@@ -12,6 +12,7 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
+import { Context } from "@temporalio/activity";
 import type { Client } from "@temporalio/client";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -21,6 +22,7 @@ import { action as sceneMedia } from "~/routes/storyboard/api.scene-media";
 import { MakeVideoOptionsSchema, startMakeVideo } from "~/server/make-video.server";
 import { sceneBoundaries } from "../../app/lib/timeline/timing";
 import { makeVideoProgressQuery, makeVideoWorkflowId, type MakeVideoTuning } from "../../workflows/shared/make-video";
+import { createStoryboardActivities } from "../../workflows/activities/storyboard";
 import { renderWorkflowId } from "../../workflows/shared/render";
 import { generateAllWorkflowId } from "../../workflows/shared/scene-media";
 import { probeVideo } from "../fixtures/video-probe";
@@ -43,8 +45,25 @@ const TUNING: MakeVideoTuning = {
 let stopWorker: () => Promise<void>;
 let temporal: Client;
 
+// The edit test's Generate All speaks its last scene only once the creator's first edit is in, so that edit comes
+// while the scene media are still being made however slow the machine (CI once drew the two early chunks only after
+// the whole of Generate All had finished). It heartbeats while it waits, as a voice waiting on its provider does.
+const EDITED_TITLE = "Why Bees Dance";
+let firstEditIn = false;
 beforeAll(async () => {
-  const worker = await startTestWorker();
+  const real = createStoryboardActivities();
+  const generateSceneVoiceover: typeof real.generateSceneVoiceover = async (input) => {
+    const project = await prisma.project.findUnique({ where: { id: input.projectId }, select: { title: true } });
+    const scenes = await prisma.storyboardCell.count({ where: { storyboard: { projectId: input.projectId } } });
+    if (project?.title === EDITED_TITLE && input.cellIndex === scenes - 1) {
+      for (const end = Date.now() + 240_000; !firstEditIn && Date.now() < end; ) {
+        Context.current().heartbeat();
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    return real.generateSceneVoiceover(input);
+  };
+  const worker = await startTestWorker({ activities: { generateSceneVoiceover } });
   stopWorker = worker.stop;
   temporal = worker.client;
 }, 60_000);
@@ -195,7 +214,7 @@ describe("make-video: scenes edited while the run draws its render's chunks, and
     const cookie = await sessionCookieFor(user.id);
     // the creator's own words: six short scenes (a blank line between them), each about a chunk's length
     const options = MakeVideoOptionsSchema.parse({
-      title: "Why Bees Dance",
+      title: EDITED_TITLE,
       script: [
         "Honey bees dance to share where the flowers are.",
         "A waggle run points the way toward the food.",
@@ -243,6 +262,7 @@ describe("make-video: scenes edited while the run draws its render's chunks, and
     const edited = await upload(0, MAGENTA);
     // the edit came while the scene media were still being made: mid-pipeline, before the render began
     expect((await temporal.workflow.getHandle(generateAllWorkflowId(projectId)).describe()).status.name, "the edit came after Generate All").toBe("RUNNING");
+    firstEditIn = true;
 
     // the chunks drawn before the edit, as they were: their bytes and frames; scene 1's middle frame not the upload
     const before = await Promise.all(early.map(async (part) => ({ sha: await shaOf(user.id, part.mediaFileId), md5s: await framesOf(user.id, part.mediaFileId) })));

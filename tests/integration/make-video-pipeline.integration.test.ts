@@ -21,6 +21,8 @@ const BROKEN = "A scene that cannot be drawn";
 const EDITED = "Words changed while it renders";
 const NEW_WORDS = "The keeper climbed the stairs one last time and lit the great lamp.";
 let editedWhileRendering = false;
+let pictureChangedAt: Date | undefined;
+let plannedPicture: string | null = null;
 let creatorsGenerateAll: "not yet" | "started" | "held" = "not yet";
 const TUNING: MakeVideoTuning = { renderSize: { width: 180, height: 320 }, generateAllPauses: { imageBatchMs: 0, voiceoverMs: 0 }, musicPollIntervalMs: 200 };
 
@@ -38,12 +40,20 @@ beforeAll(async () => {
   // a project titled EDITED: the creator gives scene 2 new words once its first render has planned its scenes (so
   // that render draws the old ones), as the storyboard page's Save does
   const { prepareStoredRenderPlan: plan } = await import("../../workflows/activities/render");
-  const { startGenerateAll, updateCell } = await import("~/server/storyboard.server");
+  const { generateSceneMedia, startGenerateAll, updateCell } = await import("~/server/storyboard.server");
   const prepareStoredRenderPlan: typeof plan = async (input) => {
     const planned = await plan(input);
-    const project = await prisma.project.findUnique({ where: { id: input.projectId }, select: { title: true } });
+    const project = await prisma.project.findUnique({ where: { id: input.projectId } });
     if (project?.title === EDITED && !editedWhileRendering) {
       editedWhileRendering = true;
+      // once the run's thumbnail is made (beside this render), scene 1 gets a new picture, as its Regenerate does
+      const deadline = Date.now() + 45_000;
+      while (Date.now() < deadline && (await prisma.thumbnail.count({ where: { projectId: input.projectId } })) === 0) await new Promise((r) => setTimeout(r, 200));
+      const first = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId: input.projectId }, cellIndex: 0 } });
+      plannedPicture = first.imageFileId;
+      await updateCell(input.projectId, { cellIndex: 0, imagePrompt: "The lighthouse at dawn, its great lamp just lit, gulls over the rocks" });
+      await generateSceneMedia(project.userId, project, 0, "image");
+      pictureChangedAt = new Date();
       await updateCell(input.projectId, { cellIndex: 1, voiceoverText: NEW_WORDS });
       // ... and presses Generate All on that page, as the edit asks: the creator's own run, under the project's one
       // Generate All id, still speaking when this render ends (held below), when the run wants that id for itself
@@ -139,7 +149,7 @@ describe("make-video as a pipeline", () => {
     expect(stderr.match(/silence_start/g) ?? []).toEqual([]);
   }, 600_000);
 
-  it("new words for a scene while the video renders, and Generate All pressed: the creator's run speaks them, the run waits for it, then renders again", async () => {
+  it("new words for a scene and a new first picture while the video renders, and Generate All pressed: the creator's run speaks them, the run waits for it, then renders again and makes the thumbnail again", async () => {
     const { row, projectId, at, events } = await makeVideo(EDITED, false);
     expect(row.error).toBeNull();
     expect(row.status).toBe("completed");
@@ -161,6 +171,19 @@ describe("make-video as a pipeline", () => {
     expect(JSON.stringify(lastPlan.scenes)).toContain(cell.audioFileId!);
     const facts = await probeVideo(mediaFilePath(await prisma.mediaFile.findUniqueOrThrow({ where: { id: renders[1]!.mediaFileId! } })));
     expect(facts.audio).not.toBeNull();
+    // the picture the first render planned was replaced while it rendered: kept for that render (its file was not
+    // deleted under it), left for Project Maintenance's orphaned files
+    expect(plannedPicture).not.toBeNull();
+    const firstScene = await prisma.storyboardCell.findFirstOrThrow({ where: { storyboard: { projectId }, cellIndex: 0 } });
+    expect(firstScene.imageFileId).not.toBe(plannedPicture);
+    expect(await prisma.mediaFile.findUnique({ where: { id: plannedPicture! } })).not.toBeNull();
+    // scene 1's new picture came after the thumbnail made beside the first render: the run made it again, and the
+    // approved one (the upload's) is the one made after the picture changed
+    const thumbnails = await prisma.thumbnail.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
+    expect(thumbnails).toHaveLength(2);
+    expect(thumbnails[0]!.createdAt.getTime()).toBeLessThan(pictureChangedAt!.getTime());
+    expect(thumbnails.filter((t) => t.approved).map((t) => t.id)).toEqual([thumbnails[1]!.id]);
+    expect(thumbnails[1]!.createdAt.getTime()).toBeGreaterThan(pictureChangedAt!.getTime());
   }, 600_000);
 
   it("a scene whose picture fails fails the video, that scene named; nothing is rendered", async () => {

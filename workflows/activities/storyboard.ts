@@ -9,6 +9,7 @@ import { createOfflineImageProvider } from "~/providers/image/offline-scene.serv
 import type { Providers } from "~/providers/index.server";
 import { trimVoiceover } from "~/providers/speech/voiceover";
 import { prisma } from "~/core/db.server";
+import { deleteReplacedMedia } from "~/core/replaced-media.server";
 import { NO_KEPT_GENERATED_MEDIA } from "~/core/scene-cell-media.server";
 import { getUserSettings } from "~/core/settings.server";
 import { deleteMedia, mediaIdFromUrl, mediaUrl, saveMedia } from "~/core/storage.server";
@@ -114,7 +115,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
     const old = ownMedia
       ? [cell.generatedImageFileId, cell.generatedClipFileId]
       : [cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl), cell.clipFileId ?? mediaIdFromUrl(cell.clipUrl)];
-    for (const id of old) if (id && id !== media.image.id && id !== media.clip?.id) await deleteMedia(id).catch(() => {});
+    await deleteReplacedMedia(cell.storyboard.projectId, old.filter((id) => id !== media.image.id && id !== media.clip?.id));
     return clipUrl ? { imageUrl, clipUrl } : { imageUrl };
   }
 
@@ -264,7 +265,7 @@ export function createStoryboardActivities(deps: StoryboardActivityDeps = defaul
       });
       if (stored.count === 0) return keepCurrentVoice(cell, file.id);
       const old = cell.audioFileId ?? mediaIdFromUrl(cell.audioUrl);
-      if (old && old !== file.id) await deleteMedia(old).catch(() => {});
+      if (old !== file.id) await deleteReplacedMedia(input.projectId, [old]);
       return { audioUrl, durationSeconds: result.durationSeconds };
     },
 
