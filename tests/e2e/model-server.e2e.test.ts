@@ -27,6 +27,23 @@ async function hydrated() {
   await page.locator("#openai-api-key").waitFor();
 }
 
+/**
+ * Types the server's address until the card has taken it (Test Connection enabled): on a loaded machine the page's
+ * inputs can be filled before React has hydrated the card, and that typing is lost (CI, stop 63: the button stayed
+ * disabled for 30 s). Filling again once hydrated is what a person does when a field did not take.
+ */
+async function typeServer(address: string) {
+  await expect
+    .poll(
+      async () => {
+        await page.locator("#openai-base-url").fill(address);
+        return page.getByRole("button", { name: "Test Connection" }).isEnabled();
+      },
+      { message: "the card took the server's address", timeout: 30_000, intervals: [250, 500, 1000] },
+    )
+    .toBe(true);
+}
+
 async function screenshot(name: string) {
   if (!shots) return;
   fs.mkdirSync(shots, { recursive: true });
@@ -71,7 +88,7 @@ describe("the OpenAI-compatible model card", () => {
   it("refuses a plain creator's server on this machine in Reelsmith's words, without asking it", async () => {
     await page.goto(`${baseUrl()}/settings`);
     await hydrated();
-    await page.locator("#openai-base-url").fill(`${fake.baseUrl}/`);
+    await typeServer(`${fake.baseUrl}/`);
     await page.locator("#openai-api-key").fill(KEY);
     await page.getByRole("button", { name: "Test Connection" }).click();
     await card().getByText(/^That address is on a private network: 127\.0\.0\.1 \(loopback: this machine\)\. Reelsmith calls only public addresses for creators/).waitFor();
@@ -82,7 +99,7 @@ describe("the OpenAI-compatible model card", () => {
     await asOwner();
     await page.goto(`${baseUrl()}/settings`);
     await hydrated();
-    await page.locator("#openai-base-url").fill(`${fake.baseUrl}/`);
+    await typeServer(`${fake.baseUrl}/`);
     await page.locator("#openai-model").fill("");
     await page.locator("#openai-api-key").fill(KEY);
     await page.getByRole("button", { name: "Test Connection" }).click();
