@@ -12,7 +12,6 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
-import { Context } from "@temporalio/activity";
 import type { Client } from "@temporalio/client";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -26,6 +25,7 @@ import { createStoryboardActivities } from "../../workflows/activities/storyboar
 import { renderWorkflowId } from "../../workflows/shared/render";
 import { generateAllWorkflowId } from "../../workflows/shared/scene-media";
 import { probeVideo } from "../fixtures/video-probe";
+import { holdHeartbeating } from "../support/activity-hold";
 import { createTestUser, sessionCookieFor } from "../support/auth";
 import { callRoute } from "../support/routes";
 import { startTestWorker } from "../support/temporal";
@@ -56,10 +56,7 @@ beforeAll(async () => {
     const project = await prisma.project.findUnique({ where: { id: input.projectId }, select: { title: true } });
     const scenes = await prisma.storyboardCell.count({ where: { storyboard: { projectId: input.projectId } } });
     if (project?.title === EDITED_TITLE && input.cellIndex === scenes - 1) {
-      for (const end = Date.now() + 240_000; !firstEditIn && Date.now() < end; ) {
-        Context.current().heartbeat();
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await holdHeartbeating(240_000, () => firstEditIn);
     }
     return real.generateSceneVoiceover(input);
   };

@@ -4,7 +4,7 @@
 // right length, the music audible under the voice. A scene whose picture fails fails the video, that scene named.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { ApplicationFailure, Context } from "@temporalio/activity";
+import { ApplicationFailure } from "@temporalio/activity";
 import type { Client } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/core/db.server";
@@ -13,6 +13,7 @@ import { MakeVideoOptionsSchema, startMakeVideo } from "~/server/make-video.serv
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
 import { makeVideoProgressQuery, makeVideoWorkflowId, type MakeVideoTuning } from "../../workflows/shared/make-video";
 import { probeVideo } from "../fixtures/video-probe";
+import { holdHeartbeating } from "../support/activity-hold";
 import { createTestUser } from "../support/auth";
 import { startTestWorker } from "../support/temporal";
 
@@ -70,17 +71,9 @@ beforeAll(async () => {
   const generateSceneVoiceover: typeof real.generateSceneVoiceover = async (input) => {
     if (creatorsGenerateAll === "started") {
       creatorsGenerateAll = "held";
-      const deadline = Date.now() + 120_000;
-      const waitHeartbeating = async (ms: number) => {
-        for (const end = Date.now() + ms; Date.now() < end; ) {
-          Context.current().heartbeat();
-          await new Promise((r) => setTimeout(r, 200));
-        }
-      };
-      while (Date.now() < deadline && (await prisma.renderedVideo.count({ where: { projectId: input.projectId, status: "completed" } })) === 0) {
-        await waitHeartbeating(200);
-      }
-      await waitHeartbeating(3000);
+      const rendered = async () => (await prisma.renderedVideo.count({ where: { projectId: input.projectId, status: "completed" } })) > 0;
+      await holdHeartbeating(120_000, rendered);
+      await holdHeartbeating(3000);
     }
     return real.generateSceneVoiceover(input);
   };
