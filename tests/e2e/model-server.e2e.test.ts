@@ -39,7 +39,7 @@ async function typeServer(address: string) {
         await page.locator("#openai-base-url").fill(address);
         return page.getByRole("button", { name: "Test Connection" }).isEnabled();
       },
-      { message: "the card took the server's address", timeout: 30_000, intervals: [250, 500, 1000] },
+      { message: "the card took the server's address", timeout: 30_000, interval: 500 },
     )
     .toBe(true);
 }
