@@ -1,7 +1,8 @@
 // npm run bench:render [720p] [1080p] [ffmpeg|fast|transitions|exact] [--scenes=N] [--concurrency=N,M] [--legacy-encoding]: the same
 // 60 s slideshow (12 scenes: a textured image moving slowly, a voiceover, a caption line per sentence, background
 // music at 5 %) rendered in one run, at 720p and 1080p, by
-//   ffmpeg  a plain ffmpeg pipeline: the same motion at the same smoothness (perspective, bilinear, per frame),
+//   ffmpeg  a plain ffmpeg pipeline: the same motion at the same smoothness (bilinear, per frame: the pictures
+//           pan-zoom.ts draws, as the fast renderer's; ffmpeg's perspective filter drew them until decision 279),
 //           the same captions burned in with drawtext, the same audio mix: the machine's floor;
 //   fast    Reelsmith's fast renderer (captions rasterised by Remotion once each, one ffmpeg run);
 //   transitions  the fast renderer on the same video with a 0.5 s transition into every scene after the first
@@ -34,7 +35,7 @@ import { prescaleImage } from "../workflows/engine/render-assets";
 import { chromiumOptions, closeBrowser, ENCODING, getBrowser, getCompositionBundle, renderSettings } from "../workflows/engine/render-engine";
 import { deliveryAudioArgs, deliveryVideoArgs, type Frame } from "../workflows/engine/delivery-encoding";
 import { normaliseLoudness } from "../workflows/engine/loudness";
-import { renderTimelineFast, runFfmpeg } from "../workflows/engine/render-fast";
+import { movingImagesFeed, renderTimelineFast, runFfmpeg } from "../workflows/engine/render-fast";
 import { compileTimeline } from "../workflows/engine/render-fast-compile";
 import { renderExact } from "../tests/fixtures/render-parity";
 
@@ -181,7 +182,7 @@ async function render(engine: Engine, variant: Variant, fixture: Awaited<ReturnT
     const filterScript = path.join(workDir, "ffmpeg-graph.txt");
     const { args, filterGraph } = compileTimeline(local, { fileFor: (src) => src, filterScript, output, encoding: ENCODING, drawtextCaptions: { fontFile: FONT, textFile } });
     fs.writeFileSync(filterScript, filterGraph);
-    await runFfmpeg(adjustArgs ? adjustArgs(args) : args);
+    await runFfmpeg(adjustArgs ? adjustArgs(args) : args, { feed: movingImagesFeed(local) });
   } else if (engine === "fast" || engine === "transitions") {
     const dir = fs.mkdtempSync(path.join(workDir, "fast-"));
     await renderTimelineFast({ timeline: local, workDir: dir, output, adjustArgs });

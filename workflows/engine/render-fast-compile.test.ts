@@ -1,17 +1,8 @@
-// The fast renderer's compiler: the same motion as the composition, and an ffmpeg run that draws exactly the
-// timeline's frames, captions and audio.
+// The fast renderer's compiler: an ffmpeg run that draws exactly the timeline's frames, captions and audio (the
+// moving images' frames themselves: pan-zoom.test.ts).
 import { describe, expect, it } from "vitest";
-import { buildTimeline, MOVES, visibleRectAt, type Timeline } from "../../app/lib/timeline/timeline";
-import { captionConcat, compileTimeline, fastRendererSupport, graphPath, perspectiveCorners } from "./render-fast-compile";
-
-/** Evaluates the ffmpeg expressions we emit (numbers, + - * /, parentheses, clip(), the frame variable `in`). */
-function evaluate(expression: string, frame: number): number {
-  const js = expression.replace(/\bin\b/g, "frame").replace(/\bif\(/g, "when(");
-  const clip = (x: number, lo: number, hi: number) => Math.min(Math.max(x, lo), hi);
-  const when = (c: number, a: number, b: number) => (c ? a : b);
-  const lt = (a: number, b: number) => (a < b ? 1 : 0);
-  return new Function("clip", "when", "lt", "frame", `return ${js};`)(clip, when, lt, frame) as number;
-}
+import { buildTimeline, type Timeline } from "../../app/lib/timeline/timeline";
+import { captionConcat, compileTimeline, fastRendererSupport, graphPath, IMAGE_FRAMES_INPUT, movingImageScenes } from "./render-fast-compile";
 
 const timeline = buildTimeline({
   width: 640,
@@ -54,23 +45,6 @@ function framesOf(ffconcat: string, fps: number, total: number): string[] {
   return frames;
 }
 
-describe("perspectiveCorners", () => {
-  it("is the composition's visible rectangle, frame by frame, shifted from pixel centres to pixel indices", () => {
-    for (const move of MOVES) {
-      const corners = perspectiveCorners(move, 90, 640, 360);
-      for (const frame of [0, 1, 17, 45, 88, 89, 120]) {
-        const rect = visibleRectAt(move, frame, 90, 640, 360);
-        const x0 = rect.left + (0.5 * rect.width) / 640 - 0.5;
-        const y0 = rect.top + (0.5 * rect.height) / 360 - 0.5;
-        expect(evaluate(corners.x0, frame)).toBeCloseTo(x0, 6);
-        expect(evaluate(corners.y0, frame)).toBeCloseTo(y0, 6);
-        expect(evaluate(corners.x3, frame)).toBeCloseTo(x0 + rect.width, 6);
-        expect(evaluate(corners.y3, frame)).toBeCloseTo(y0 + rect.height, 6);
-      }
-    }
-  });
-});
-
 describe("compileTimeline", () => {
   const { args, filterGraph: graph } = compiled(timeline);
 
@@ -82,27 +56,31 @@ describe("compileTimeline", () => {
     expect(args[args.indexOf("-crf") + 1]).toBe("18");
     expect(args[args.indexOf("-preset") + 1]).toBe("veryfast");
     expect(args.at(-1)).toBe("/w/out.mp4");
-    // each image is opened in the graph, decoded once and repeated for its scene's frames, moved by its own filter
-    expect(graph).toContain("movie=filename=/m/a.png,scale=640:360");
-    expect(graph).toContain(`loop=loop=${timeline.scenes[0]!.durationInFrames - 1}:size=1`);
-    expect(graph.match(/perspective=/g)).toHaveLength(2);
+    // the moving images are one raw stream (pan-zoom.ts draws it), cut after the first scene's frames
+    const first = timeline.scenes[0]!.durationInFrames;
+    expect(args.join(" ")).toContain(`-f rawvideo -pix_fmt yuv420p -s 640x360 -framerate 30 -i ${IMAGE_FRAMES_INPUT}`);
+    expect(graph).toContain(`[0:v]segment=frames=${first}[m0][m1]`);
+    expect(graph).toContain("[m0]setparams=colorspace=bt709:range=tv,setsar=1,setpts=N/(30*TB)[s0]");
+    expect(graph).not.toContain("a.png");
+    expect(movingImageScenes(timeline).map((scene) => scene.frames)).toEqual(timeline.scenes.map((scene) => scene.durationInFrames));
     expect(graph).toContain("[s0][s1]concat=n=2:v=1:a=0");
 
   });
 
   it("lays every caption over with one input and one overlay", () => {
     expect(timeline.overlays.length).toBeGreaterThan(2);
-    expect(args.filter((a) => a === "-i")).toEqual(["-i"]);
+    // the pictures' stream and the captions' stream: whatever the timeline's length
+    expect(args.filter((a) => a === "-i")).toEqual(["-i", "-i"]);
     expect(args.join(" ")).toContain("-f concat -safe 0 -i /w/captions.ffconcat");
-    expect(graph).toContain("[0:v]settb=1/30,scale=out_color_matrix=bt709:out_range=tv,format=yuva420p[captions]");
+    expect(graph).toContain("[1:v]settb=1/30,scale=out_color_matrix=bt709:out_range=tv,format=yuva420p[captions]");
     expect(graph.match(/overlay=/g)).toHaveLength(1);
     expect(graph).toContain("[base][captions]overlay=x=100:y=280:eof_action=repeat:format=yuv420[captioned]");
   });
 
   it("keeps the argument list the same size at 240 scenes, the graph growing in its file", () => {
     const long = buildTimeline({
-      width: 256,
-      height: 144,
+      width: 640,
+      height: 360,
       fps: 30,
       scenes: Array.from({ length: 240 }, (_, i) => ({ imageSrc: `/m/scene-${i}.png`, audioSrc: `/m/voice-${i}.wav`, audioDurationInSeconds: 14.7, text: "A long scene, said over many words. It goes on and on. ".repeat(5) })),
       music: { src: "/m/music.wav", volume: 0.3 },
@@ -110,7 +88,7 @@ describe("compileTimeline", () => {
     });
     const longer = compiled(long);
     expect(longer.args).toEqual(args);
-    expect(longer.filterGraph.length).toBeGreaterThan(128 * 1024);
+    expect(longer.filterGraph.length).toBeGreaterThan(64 * 1024);
   });
 
   it("starts the second voiceover at its scene, loops and fades the music, and pads the mix to the video's length", () => {

@@ -1,9 +1,9 @@
 // The fast renderer's compiler: a timeline (app/lib/timeline/timeline.ts) becomes ONE ffmpeg run, whose filter graph goes
 // through a file (-filter_complex_script) and whose argument list stays the same size whatever the video's length:
 // every image, clip and audio file is opened in the graph (movie= / amovie= sources), not as an input.
-// - each image scene: the frame-sized image decoded once, repeated in memory, moved by the perspective filter
-//   (bilinear, evaluated every frame) along the rectangle given by the very same `visibleRect` the composition
-//   uses, instantiated here over ffmpeg expressions instead of numbers: sub-pixel, no stepping;
+// - image scenes: drawn frame by frame outside ffmpeg (pan-zoom.ts: the still picture moved along the rectangle given
+//   by the very same `visibleRect` the composition uses, sub-pixel, no stepping) and read as ONE raw picture stream
+//   (`imageFrames`), cut into the scenes by one segment filter, in the scenes' order (movingImageScenes);
 // - clip scenes: the clip scaled to cover the frame and centre-cropped (CSS object-fit: cover), muted, from its
 //   start; when shorter than its scene, played again from the start every `clipLoopFrames` frames, as the
 //   composition's <Loop> does (one source per pass, so no pass is held in memory); an AI clip ("stretch") is
@@ -15,7 +15,7 @@
 // - audio: every track trimmed and faded; the voiceovers joined end to end (silence between), other tracks delayed
 //   to their first frame, all mixed and padded to the video's length.
 // Pure: no I/O, so the exact argument list is testable.
-import { clipLoopFrames, clipStretch, sceneProgress, tailFrames, visibleRect, type Arithmetic, type Timeline } from "../../app/lib/timeline/timeline";
+import { clipLoopFrames, clipStretch, tailFrames, type ImageLayer, type Timeline } from "../../app/lib/timeline/timeline";
 import { DELIVERY, DELIVERY_CONTAINER_ARGS, deliveryAudioArgs, deliveryVideoArgs } from "./delivery-encoding";
 
 export type FastSupport = { supported: true } | { supported: false; reason: string };
@@ -41,31 +41,6 @@ const num = (n: number) => {
   const text = Math.abs(n) < 1e-9 ? "0" : Number(n.toPrecision(12)).toString();
   return text.includes("e") ? n.toFixed(12) : n < 0 ? `(${text})` : text;
 };
-
-/** The motion formula's operations as ffmpeg expression text (evaluated by libavutil/eval per frame). */
-export const ffmpegArithmetic: Arithmetic<string> = {
-  lit: num,
-  add: (a, b) => `(${a}+${b})`,
-  sub: (a, b) => `(${a}-${b})`,
-  mul: (a, b) => `(${a}*${b})`,
-  div: (a, b) => `(${a}/${b})`,
-  clamp01: (a) => `clip(${a},0,1)`,
-};
-
-/**
- * The perspective filter's corners for a moving image: the source points sent to the four corners of the frame.
- * perspective samples the source at (destination pixel index) mapped linearly, while a browser samples at pixel
- * centres; shifting by half a destination pixel (0.5 / scale) minus half a source pixel lines the two up.
- */
-export function perspectiveCorners(move: Parameters<typeof visibleRect>[1], durationInFrames: number, width: number, height: number) {
-  const m = ffmpegArithmetic;
-  const rect = visibleRect(m, move, sceneProgress(m, "in", durationInFrames), width, height);
-  const x0 = m.sub(m.add(rect.left, m.mul(rect.width, m.lit(0.5 / width))), m.lit(0.5));
-  const y0 = m.sub(m.add(rect.top, m.mul(rect.height, m.lit(0.5 / height))), m.lit(0.5));
-  const x1 = m.add(x0, rect.width);
-  const y2 = m.add(y0, rect.height);
-  return { x0, y0, x1, y1: y0, x2: x0, y2, x3: x1, y3: y2 };
-}
 
 /**
  * A file path as a filter option value inside a filter graph: escaped for the option parser (\ ' :) and then
@@ -138,6 +113,21 @@ export type CompiledInputs = {
   drawtextCaptions?: { fontFile: string; textFile: (overlayIndex: number) => string };
 };
 
+/**
+ * Where ffmpeg reads the image scenes' moving pictures: its fourth file descriptor, a pipe the renderer fills with
+ * movingImageScenes' frames, one after another, raw (render-fast.ts).
+ */
+export const IMAGE_FRAMES_INPUT = "pipe:3";
+/** The moving pictures' pixel format: 8-bit 4:2:0, the delivery's (pan-zoom.ts draws only that). */
+export const MOVING_IMAGE_PIXEL_FORMAT = "yuv420p";
+
+/** The image scenes in order, each with the frames it is drawn for (its own and any tail a transition lays over). */
+export function movingImageScenes(timeline: Timeline): Array<{ index: number; layer: ImageLayer; durationInFrames: number; frames: number }> {
+  return timeline.scenes.flatMap((scene, index) =>
+    scene.layer.kind === "image" ? [{ index, layer: scene.layer, durationInFrames: scene.durationInFrames, frames: scene.durationInFrames + tailFrames(timeline, index) }] : [],
+  );
+}
+
 export type CompiledRender = {
   /** ffmpeg's arguments: a few inputs at most, so their size does not grow with the timeline. */
   args: string[];
@@ -160,9 +150,28 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
   const args = ["-hide_banner", "-nostdin", "-y", "-v", "error", "-progress", "pipe:1", "-nostats"];
   const filters: string[] = [];
   const movie = (src: string, options = "") => `movie=filename=${graphPath(inputs.fileFor(src))}${options}`;
-  const toYuv = `scale=${width}:${height}:flags=bicubic:out_color_matrix=bt709:out_range=tv,format=${inputs.encoding.pixelFormat},setsar=1`;
+
+  const withVideo = inputs.streams !== "audio";
+  const withAudio = inputs.streams !== "video";
+  let inputCount = 0;
 
   // ── pictures ──
+  // the image scenes' moving pictures: one raw stream, cut at each scene's last frame
+  const images = movingImageScenes(timeline);
+  const imageStreams: Record<number, string> = {};
+  const imageInput = inputCount;
+  if (images.length === 1) imageStreams[images[0]!.index] = `[${imageInput}:v]`;
+  else if (images.length > 1) {
+    let end = 0;
+    const cuts = images.slice(0, -1).map((image) => (end += image.frames));
+    images.forEach((image, k) => (imageStreams[image.index] = `[m${k}]`));
+    filters.push(`[${imageInput}:v]segment=frames=${cuts.join("|")}${images.map((_, k) => `[m${k}]`).join("")}`);
+  }
+  // (a sound-only run drops the picture filters, and opens no picture stream)
+  if (withVideo && images.length > 0) {
+    inputCount++;
+    args.push("-f", "rawvideo", "-pix_fmt", MOVING_IMAGE_PIXEL_FORMAT, "-s", `${width}x${height}`, "-framerate", String(fps), "-i", IMAGE_FRAMES_INPUT);
+  }
   const sceneLabels: string[] = [];
   // a scene the next one comes in over (decision 225) is drawn that many frames longer: its motion held at its end
   const transitions = timeline.scenes.some((scene) => scene.transitionIn);
@@ -171,13 +180,7 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
     const frames = scene.durationInFrames + tailFrames(timeline, i);
     const layer = scene.layer;
     if (layer.kind === "image") {
-      const c = perspectiveCorners(layer.move, scene.durationInFrames, width, height);
-      const corners = Object.entries(c)
-        .map(([k, v]) => `${k}='${v}'`)
-        .join(":");
-      filters.push(
-        `${movie(layer.src)},${toYuv},loop=loop=${frames - 1}:size=1:start=0,setpts=N/(${fps}*TB),perspective=${corners}:interpolation=linear:sense=source:eval=frame[${label}]`,
-      );
+      filters.push(`${imageStreams[i]}setparams=colorspace=bt709:range=tv,setsar=1,setpts=N/(${fps}*TB)[${label}]`);
     } else if (layer.kind === "clip" && layer.durationInSeconds) {
       const loopFrames = clipLoopFrames(layer.durationInSeconds, fps);
       const stretch = layer.fit === "stretch" ? clipStretch(loopFrames, scene.durationInFrames) : null;
@@ -228,7 +231,16 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
       if (branches) filters.push(`${sceneLabels[i]}${branches}`);
       for (const part of parts) {
         const source = branches ? `[${part.name}in]` : sceneLabels[i];
-        filters.push(`${source}trim=start_frame=${part.from}:end_frame=${part.to},${clock},format=${pix}[${part.name}]`);
+        const cut = `${source}trim=start_frame=${part.from}:end_frame=${part.to},${clock},format=${pix}`;
+        if (part.name.startsWith("t") && scene.layer.kind === "image") {
+          // xfade (ffmpeg 5.1) ends the transition as soon as its first input has ended upstream, even with frames
+          // still queued: the raw picture stream delivers a scene's tail and its end before the next scene's head
+          // exists, so the crossfade showed the new scene alone. A frame made only when asked for, cut off, moves
+          // that end to the moment xfade has taken the whole tail.
+          filters.push(`${cut}[${part.name}cut]`);
+          filters.push(`color=c=black:s=${width}x${height}:r=${fps},format=${pix},setsar=1[${part.name}pad]`);
+          filters.push(`[${part.name}cut][${part.name}pad]concat=n=2:v=1:a=0,trim=end_frame=${part.to - part.from},${clock}[${part.name}]`);
+        } else filters.push(`${cut}[${part.name}]`);
       }
       const t = scene.transitionIn;
       if (inFrames > 0 && t) {
@@ -257,9 +269,10 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
   } else if (timeline.overlays.length > 0) {
     const stream = inputs.captionStream;
     if (!stream) throw new Error(`the timeline has ${timeline.overlays.length} captions but no caption stream`);
+    const input = inputCount++;
     args.push("-f", "concat", "-safe", "0", "-i", stream.ffconcat);
     // the pictures turned to YUV with the video's matrix (not the overlay's implicit BT.601), kept on their frames
-    filters.push(`[0:v]settb=1/${fps},scale=out_color_matrix=bt709:out_range=tv,format=yuva420p[captions]`);
+    filters.push(`[${input}:v]settb=1/${fps},scale=out_color_matrix=bt709:out_range=tv,format=yuva420p[captions]`);
     filters.push(`${video}[captions]overlay=x=${stream.x}:y=${stream.y}:eof_action=repeat:format=yuv420[captioned]`);
     video = "[captioned]";
   }
@@ -335,8 +348,6 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
     filters.push(`${mixed},apad=whole_len=${totalSamples},atrim=end_sample=${totalSamples},${AAC_FRAMES}[aout]`);
   }
 
-  const withVideo = inputs.streams !== "audio";
-  const withAudio = inputs.streams !== "video";
   args.push(
     "-filter_complex_script",
     inputs.filterScript,

@@ -5,13 +5,16 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { Readable, type Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { renderFrames, renderStill, selectComposition } from "@remotion/renderer";
 import sharp from "sharp";
 import { getEnv } from "~/core/env.server";
 import { BRAND_CARD_ID, type BrandCardStillProps } from "../../remotion/BrandCard";
 import { CAPTION_SHEET_ID, type CaptionSheetProps } from "../../remotion/Caption";
 import type { Move, Timeline } from "../../app/lib/timeline/timeline";
-import { captionConcat, compileTimeline } from "./render-fast-compile";
+import { captionConcat, compileTimeline, movingImageScenes } from "./render-fast-compile";
+import { framePicture, PanZoom } from "./pan-zoom";
 import { renderCommand } from "../worker-priority";
 import { chromiumOptions, ENCODING, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
 
@@ -170,14 +173,62 @@ export async function rasteriseCards(timeline: Timeline, workDir: string): Promi
   });
 }
 
-/** Runs ffmpeg with `args`, reporting the frame it reached (from -progress on stdout). Aborts kill it. */
-export function runFfmpeg(args: string[], { onFrame, signal }: { onFrame?: (frame: number) => void; signal?: AbortSignal } = {}): Promise<void> {
+/**
+ * The image scenes' frames, in the order the compiled graph reads them (movingImageScenes): each scene's picture
+ * decoded once (the next one while this one is drawn), then moved frame by frame (pan-zoom.ts). Frame k of a scene
+ * is the composition's frame k (the perspective filter it replaces drew frame k + 1's motion: its frame counter
+ * starts at 1).
+ */
+async function* movingImageFrames(timeline: Timeline, signal?: AbortSignal): AsyncGenerator<Buffer> {
+  const scenes = movingImageScenes(timeline);
+  if (scenes.length === 0) return;
+  const { width, height } = timeline;
+  const panZoom = new PanZoom(width, height);
+  const read = (k: number) => {
+    const picture = framePicture(scenes[k]!.layer.src, width, height, signal);
+    picture.catch(() => undefined); // awaited in its turn; a failure is thrown there
+    return picture;
+  };
+  let next = read(0);
+  for (const [k, scene] of scenes.entries()) {
+    panZoom.setPicture(await next);
+    if (k + 1 < scenes.length) next = read(k + 1);
+    for (let frame = 0; frame < scene.frames; frame++) yield panZoom.frame(scene.layer.move, frame, scene.durationInFrames);
+  }
+}
+
+/** What a compiled render's ffmpeg reads from IMAGE_FRAMES_INPUT; none when the timeline has no image scene. */
+export function movingImagesFeed(timeline: Timeline, signal?: AbortSignal): ((input: Writable) => Promise<void>) | undefined {
+  if (movingImageScenes(timeline).length === 0) return undefined;
+  // at most one frame waits in memory beside the pipe's own buffer
+  return (input) => pipeline(Readable.from(movingImageFrames(timeline, signal), { highWaterMark: 1 }), input);
+}
+
+/**
+ * Runs ffmpeg with `args`, reporting the frame it reached (from -progress on stdout). Aborts kill it. `feed` writes
+ * what ffmpeg reads from its fourth file descriptor (pipe:3); when it fails, ffmpeg is stopped and its error is the
+ * run's.
+ */
+export function runFfmpeg(
+  args: string[],
+  { onFrame, signal, feed }: { onFrame?: (frame: number) => void; signal?: AbortSignal; feed?: (input: Writable) => Promise<void> } = {},
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const run = renderCommand(getEnv().FFMPEG_PATH, args);
-    const child = spawn(run.command, run.args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(run.command, run.args, { stdio: ["ignore", "pipe", "pipe", feed ? "pipe" : "ignore"] });
     let stderr = "";
     let buffered = "";
-    child.stdout.on("data", (chunk: Buffer) => {
+    let feedFailure: unknown;
+    if (feed) {
+      const input = child.stdio[3] as Writable;
+      feed(input).catch((error: unknown) => {
+        // a pipe ffmpeg closed by ending (EPIPE): its own exit tells why
+        if ((error as NodeJS.ErrnoException).code === "EPIPE" || (error as NodeJS.ErrnoException).code === "ERR_STREAM_PREMATURE_CLOSE") return;
+        feedFailure = error;
+        child.kill("SIGKILL");
+      });
+    }
+    child.stdout!.on("data", (chunk: Buffer) => {
       buffered += chunk.toString();
       const lines = buffered.split("\n");
       buffered = lines.pop() ?? "";
@@ -186,7 +237,7 @@ export function runFfmpeg(args: string[], { onFrame, signal }: { onFrame?: (fram
         if (match) onFrame?.(Number(match[1]));
       }
     });
-    child.stderr.on("data", (chunk: Buffer) => {
+    child.stderr!.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-4000);
     });
     const abort = () => child.kill("SIGKILL");
@@ -196,6 +247,7 @@ export function runFfmpeg(args: string[], { onFrame, signal }: { onFrame?: (fram
       signal?.removeEventListener("abort", abort);
       if (code === 0) resolve();
       else if (signal?.aborted) reject(new Error("The render was cancelled"));
+      else if (feedFailure !== undefined) reject(feedFailure);
       else reject(new Error(`ffmpeg failed (${killedBy ?? `exit ${code}`}): ${stderr.trim().split("\n").slice(-3).join(" | ")}`));
     });
   });
@@ -237,6 +289,10 @@ export async function renderTimelineFast(options: {
   const { filterGraph } = compiled;
   const args = options.adjustArgs ? options.adjustArgs(compiled.args) : compiled.args;
   await fs.promises.writeFile(filterScript, filterGraph);
-  await runFfmpeg(args, { signal, onFrame: (frame) => onProgress?.({ phase: "encoding", frame, total: timeline.durationInFrames }) });
+  await runFfmpeg(args, {
+    signal,
+    onFrame: (frame) => onProgress?.({ phase: "encoding", frame, total: timeline.durationInFrames }),
+    feed: streams === "audio" ? undefined : movingImagesFeed(timeline, signal),
+  });
   return { args };
 }

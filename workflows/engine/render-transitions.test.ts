@@ -77,7 +77,7 @@ describe("transitions in the fast renderer's graph", () => {
     expect(graph.match(/xfade=/g)).toHaveLength(2);
     expect(graph).toContain("[b0][x1][b1][b2][x3][b3]concat=n=6:v=1:a=0,");
     // scene 1's picture lasts its own frames plus the next scene's transition
-    expect(graph).toContain(`loop=loop=${timeline.scenes[0]!.durationInFrames + 15 - 1}:`);
+    expect(graph).toContain(`segment=frames=${timeline.scenes[0]!.durationInFrames + 15}|`);
   });
 
   it("a chunk cuts hard into its first scene", () => {
