@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { getEnv } from "~/core/env.server";
+import { projectFile } from "~/lib/project-files.server";
 import { numbers, sceneProgress, visibleRect, type Arithmetic, type Move } from "../../app/lib/timeline/timeline";
 import { MOVING_IMAGE_PIXEL_FORMAT } from "./render-fast-compile";
 
@@ -66,7 +67,8 @@ type PanZoomExports = {
 };
 
 let compiled: WebAssembly.Module | undefined;
-const wasmModule = () => (compiled ??= new WebAssembly.Module(fs.readFileSync(new URL("./wasm/pan-zoom.wasm", import.meta.url))));
+// found from the project's root: this module also runs bundled into dist/worker.js (decision 204)
+const wasmModule = () => (compiled ??= new WebAssembly.Module(fs.readFileSync(projectFile("workflows/engine/wasm/pan-zoom.wasm"))));
 
 /** One plane's place in the module's memory and its tables' places. */
 type PlaneLayout = { width: number; height: number; src: number; dst: number };
