@@ -66,8 +66,19 @@ describe("make-video and a worker killed mid-pipeline", () => {
               .query(renderProgressQuery)
               .catch(() => null)
           : null;
+      // the upload stage runs a step of its own before its child workflow uploads: the kill waits for the upload's
+      // activity to run on the worker (PendingActivityState 2, STARTED), so there is an activity to retry
+      const upload = progress?.stages.find((s) => s.stage === "upload");
+      const uploading =
+        upload?.state === "running" && upload.workflowId
+          ? await temporal.client.workflow
+              .getHandle(upload.workflowId)
+              .describe()
+              .then((d) => (d.raw.pendingActivities ?? []).some((a) => Number(a.state) === 2))
+              .catch(() => false)
+          : false;
       if (render?.status === "rendering") killedAt = `render (${render.progress} %)`;
-      else if (state("upload") === "running") killedAt = "upload";
+      else if (uploading) killedAt = "upload";
       if (Date.now() > deadline) throw new Error(`the run never reached its render: ${JSON.stringify(progress)}`);
       if (!killedAt) await new Promise((r) => setTimeout(r, 100));
     }
