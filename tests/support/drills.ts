@@ -140,7 +140,8 @@ export async function openDrills(stack: DrillStack) {
 
   /**
    * What is left in the worker's TMPDIR that nothing will remove: a stage's work folder once the stage is done (a
-   * killed attempt's included), or the composition bundle of a worker that no longer runs.
+   * killed attempt's included), or a composition bundle of a worker that no longer runs (a per-process one, or a
+   * cached one it was building, decision 280; the finished cached bundle stays for the next worker).
    */
   function workFolders(): string[] {
     const alive = (pid: number) => {
@@ -153,7 +154,7 @@ export async function openDrills(stack: DrillStack) {
     };
     return fs.readdirSync(stack.tmpDir).filter((name) => {
       if (/^reelsmith-(render|music-mix)/.test(name)) return true;
-      const bundle = /^reelsmith-remotion-bundle-(\d+)$/.exec(name);
+      const bundle = /^reelsmith-remotion-(?:bundle-|cache-\w+\.building-)(\d+)$/.exec(name);
       return bundle ? !alive(Number(bundle[1])) : false;
     });
   }

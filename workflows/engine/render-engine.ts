@@ -1,14 +1,15 @@
-// The Remotion side of the worker: the composition bundle (built once per worker start, before the first render,
-// reused by every render), the one browser per worker process (Debian's chromium-headless-shell, reused by every
-// selectComposition / renderMedia / renderStill, relaunched when it dies) and the encoding settings shared by
-// both renderers and the benchmark's ffmpeg baseline.
+// The Remotion side of the worker: the composition bundle (built once per machine and sources, decision 280; looked
+// up at the worker's start, reused by every render), the one browser per worker process (Debian's
+// chromium-headless-shell, reused by every selectComposition / renderMedia / renderStill, relaunched when it dies)
+// and the encoding settings shared by both renderers and the benchmark's ffmpeg baseline.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openBrowser, type HeadlessBrowser } from "@remotion/renderer";
 import { getEnv } from "~/core/env.server";
-import { projectFile } from "~/lib/project-files.server";
+import { PROJECT_ROOT, projectFile } from "~/lib/project-files.server";
+import { cachedBundle, compositionSourceHash } from "./composition-bundle-cache";
 import { DELIVERY } from "./delivery-encoding";
 
 const ENTRY_POINT = projectFile("remotion/index.ts");
@@ -65,7 +66,10 @@ const processAlive = (pid: number) => {
   }
 };
 
-/** Bundles of workers that were killed (and so never ran their exit handler) are removed by the next one. */
+/**
+ * A bundle per worker process, as workers made them before decision 280: those of workers that were killed (and so
+ * never ran their exit handler) are removed by the next one.
+ */
 function removeOrphanedBundles() {
   for (const name of fs.readdirSync(os.tmpdir())) {
     const pid = Number(name.startsWith(BUNDLE_PREFIX) ? name.slice(BUNDLE_PREFIX.length) : NaN);
@@ -87,16 +91,14 @@ function bundleInChildProcess(outDir: string): Promise<string> {
   });
 }
 
-/** The served bundle's location. A failed bundle is not cached, so the next render tries again. */
+/**
+ * The served bundle's location: the one this machine already built from the same sources (composition-bundle-cache.ts,
+ * decision 280), else one bundled now. A failed bundle is not cached, so the next render tries again.
+ */
 export function getCompositionBundle(): Promise<string> {
   bundled ??= (async () => {
     removeOrphanedBundles();
-    // named by process id, so a later worker can tell whether its owner is still alive
-    const outDir = path.join(os.tmpdir(), `${BUNDLE_PREFIX}${process.pid}`);
-    fs.rmSync(outDir, { recursive: true, force: true });
-    fs.mkdirSync(outDir, { recursive: true });
-    process.once("exit", () => fs.rmSync(outDir, { recursive: true, force: true }));
-    return bundleInChildProcess(outDir);
+    return cachedBundle(compositionSourceHash(PROJECT_ROOT), bundleInChildProcess);
   })().catch((e) => {
     bundled = undefined;
     throw e;
