@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { isProcessRunning } from "~/lib/process-running.server";
 
 export const CACHED_BUNDLE_PREFIX = "reelsmith-remotion-cache-";
 /** What a bundle can be built from: the composition, the app code it imports, the static files and the packages. */
@@ -47,22 +48,13 @@ export function compositionSourceHash(root: string): string {
   return hash.digest("hex").slice(0, 24);
 }
 
-const processAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
 /** The processes that said they serve a cached bundle and are still alive. */
 function liveUsers(dir: string): number[] {
   try {
     return fs
       .readdirSync(path.join(dir, ".users"))
       .map(Number)
-      .filter((pid) => Number.isInteger(pid) && processAlive(pid));
+      .filter((pid) => Number.isInteger(pid) && isProcessRunning(pid));
   } catch {
     return [];
   }
@@ -86,7 +78,7 @@ function removeUnusedBundles(tmp: string, keep: string) {
     if (!name.startsWith(CACHED_BUNDLE_PREFIX)) continue;
     const full = path.join(tmp, name);
     const building = /\.building-(\d+)$/.exec(name);
-    if (building ? !processAlive(Number(building[1])) : full !== keep && liveUsers(full).length === 0) {
+    if (building ? !isProcessRunning(Number(building[1])) : full !== keep && liveUsers(full).length === 0) {
       fs.rmSync(full, { recursive: true, force: true });
     }
   }

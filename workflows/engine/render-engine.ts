@@ -9,6 +9,7 @@ import path from "node:path";
 import { openBrowser, type HeadlessBrowser } from "@remotion/renderer";
 import { getEnv } from "~/core/env.server";
 import { PROJECT_ROOT, projectFile } from "~/lib/project-files.server";
+import { isProcessRunning } from "~/lib/process-running.server";
 import { cachedBundle, compositionSourceHash } from "./composition-bundle-cache";
 import { DELIVERY } from "./delivery-encoding";
 
@@ -57,15 +58,6 @@ export function chromiumExecutable(): string {
 let bundled: Promise<string> | undefined;
 const BUNDLE_PREFIX = "reelsmith-remotion-bundle-";
 
-const processAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
 /**
  * A bundle per worker process, as workers made them before decision 280: those of workers that were killed (and so
  * never ran their exit handler) are removed by the next one.
@@ -73,7 +65,7 @@ const processAlive = (pid: number) => {
 function removeOrphanedBundles() {
   for (const name of fs.readdirSync(os.tmpdir())) {
     const pid = Number(name.startsWith(BUNDLE_PREFIX) ? name.slice(BUNDLE_PREFIX.length) : NaN);
-    if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) {
+    if (Number.isInteger(pid) && pid !== process.pid && !isProcessRunning(pid)) {
       fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
     }
   }

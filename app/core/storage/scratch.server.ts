@@ -9,6 +9,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { isProcessRunning } from "~/lib/process-running.server";
 import { StorageNotFoundError, type StorageBackend } from "./backend.server";
 
 export type ScratchCopy = {
@@ -29,22 +30,12 @@ export type ScratchCache = {
 
 type Entry = { key: string; file: string; bytes: number; version: string; users: number; lastUsed: number; stale: boolean };
 
-/** Whether a process with this pid runs on this machine. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Removes the folders under `base` that processes on this host left behind when they died. */
 function removeDeadFolders(base: string): void {
   const host = os.hostname();
   for (const name of fs.existsSync(base) ? fs.readdirSync(base) : []) {
     const match = /^(.+)-(\d+)$/.exec(name);
-    if (!match || match[1] !== host || Number(match[2]) === process.pid || isRunning(Number(match[2]))) continue;
+    if (!match || match[1] !== host || Number(match[2]) === process.pid || isProcessRunning(Number(match[2]))) continue;
     fs.rmSync(path.join(base, name), { recursive: true, force: true });
   }
 }
