@@ -7,10 +7,7 @@ const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
 
 export const baseUrl = () => {
   const url = process.env.E2E_BASE_URL;
-  if (!url)
-    throw new Error(
-      "E2E_BASE_URL is not set: run the browser tests with `npm test -- e2e`."
-    );
+  if (!url) throw new Error("E2E_BASE_URL is not set: run the browser tests with `npm test -- e2e`.");
   return url;
 };
 
