@@ -141,9 +141,12 @@ describe("issue 22: every screen tells the truth", () => {
   });
 
   it("/storyboard: names the offline images and voice once made; the player and preview controls cover nothing", { timeout: 200_000 }, async () => {
-    // one scene is done within a poll or two: the page may see the run only once it has ended (no reload then)
+    // the page started the run, so it reloads 2 s after the run ends: wait for that before touching the preview
+    // (a click on the preview raced the reload once and never came back: CI of stop 65)
+    const reloaded = page.waitForEvent("load", { timeout: 150_000 });
     await page.getByRole("button", { name: "Generate All Content" }).click();
-    await page.getByText("Every scene has its image and voiceover.").waitFor({ timeout: 150_000 });
+    await reloaded;
+    await page.getByText("Every scene has its image and voiceover.").waitFor({ timeout: 30_000 });
     const madeWith = page.getByRole("group", { name: "Made with" });
     await expect.poll(() => madeWith.textContent()).toContain("Images: offline illustrations (no AI) (1)");
     // npm test installs the neural voice, the offline default for English once installed (issue 48)
