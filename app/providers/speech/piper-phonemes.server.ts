@@ -1,7 +1,8 @@
 // Phonemes for a Piper voice from eSpeak NG, run as a separate program (`espeak-ng -q --ipa`), as Piper's own
 // phonemizer does with the library: the voice was trained on eSpeak's IPA. The text is cut into sentences (one
 // inference each, so a long narration streams) and clauses (the voice hears their punctuation). For word timings
-// each word is also phonemized alone (piper-alignment.ts lines the two readings up). Two eSpeak runs a sentence.
+// each word is also phonemized alone (piper-alignment.ts lines the two readings up). Two eSpeak runs a voiceover
+// (phonemizeSentences), two a sentence when eSpeak's lines do not match ours (phonemizeSentence).
 import { spawn } from "node:child_process";
 import { getEnv } from "~/core/env.server";
 import { ProviderError } from "../errors";
@@ -80,19 +81,38 @@ export async function phonemizeSentence(sentence: string, voice: string): Promis
 export const sentencesOf = (text: string) => splitSentences(text);
 
 /**
- * Many sentences as clauses with eSpeak's phonemes, for feeding the voice only (no word phonemes, so no word
- * timings): one eSpeak run for all of them, a clause a line; sentence by sentence (phonemizeSentence) when eSpeak
- * does not answer a line a clause. What the neural voice's clock (piper-clock.server.ts) reads a draft with.
+ * Many sentences as clauses with eSpeak's phonemes: one eSpeak run for all their clauses (a clause a line) and, with
+ * `words`, one for all their words (a word a line), whatever the number of sentences. A program started from a worker
+ * that holds a neural voice costs tens of milliseconds of its event loop (the fork copies its page tables), so two
+ * runs a voiceover rather than two a sentence. Sentence by sentence (phonemizeSentence) when eSpeak does not answer a
+ * line a clause or a word. Without `words` (no word timings) it is what the neural voice's clock
+ * (piper-clock.server.ts) reads a draft with; with them, what the voice speaks from (piper.server.ts).
  */
-export async function phonemizeSentences(sentences: string[], voice: string): Promise<PhonemizedClause[][]> {
+export async function phonemizeSentences(sentences: string[], voice: string, { words = false } = {}): Promise<PhonemizedClause[][]> {
   const clauses = sentences.map(clausesOfSentence);
   const said = (word: string) => speakable(word);
   const lines = clauses.flatMap((sentence) => sentence.map((c) => c.map(said).join(" ")));
   if (lines.length === 0) return sentences.map(() => []);
-  const answer = (await espeakIpa(voice, lines.join("\n"))).filter(Boolean);
-  if (answer.length !== lines.length) return Promise.all(sentences.map((s) => phonemizeSentence(s, voice)));
-  let next = 0;
+  const spoken = words ? clauses.flat(2).map((w) => bare(said(w))).filter(Boolean) : [];
+  const [answer, alone] = await Promise.all([
+    espeakIpa(voice, lines.join("\n")),
+    spoken.length ? espeakIpa(voice, spoken.join("\n")) : Promise.resolve([]),
+  ]);
+  const clauseIpa = answer.filter(Boolean);
+  const wordIpa = alone.filter(Boolean);
+  if (clauseIpa.length !== lines.length || wordIpa.length !== spoken.length) {
+    const each: PhonemizedClause[][] = [];
+    for (const sentence of sentences) each.push(await phonemizeSentence(sentence, voice));
+    return each;
+  }
+  let nextClause = 0;
+  let nextWord = 0;
   return clauses.map((sentence) =>
-    sentence.map((c) => ({ words: c, phonemes: answer[next++]!, wordPhonemes: c.map(() => ""), stop: stopOf(said(c.at(-1)!)) })),
+    sentence.map((c) => ({
+      words: c,
+      phonemes: clauseIpa[nextClause++]!,
+      wordPhonemes: c.map((word) => (words && bare(said(word)) ? wordIpa[nextWord++]! : "")),
+      stop: stopOf(said(c.at(-1)!)),
+    })),
   );
 }

@@ -13,7 +13,7 @@ import type { SpeechRequest, SpeechResult, SpokenWord } from "../types";
 import { wavHeader } from "../wav";
 import { withDurationOutput } from "./onnx-duration-output";
 import { encodeSentence, timeSentenceWords } from "./piper-alignment";
-import { phonemizeSentence, sentencesOf } from "./piper-phonemes.server";
+import { phonemizeSentences, sentencesOf } from "./piper-phonemes.server";
 import { perVoiceFile, PiperSession } from "./piper-session.server";
 import { findPiperVoice, missingVoiceMessage, PIPER_PROVIDER, type PiperVoice } from "./piper-voices.server";
 import { speakable } from "./speakable";
@@ -85,8 +85,9 @@ export async function synthesizeWithPiper(request: SpeechRequest & { voiceId: st
     let timed = durationsOutput !== null;
     // the script's own text, sentence by sentence: its words label the timings (each is read in its speakable form)
     const sentences = sentencesOf(request.text);
-    for (const [index, sentence] of sentences.entries()) {
-      const clauses = await phonemizeSentence(sentence, voice.config.espeak.voice);
+    // every sentence's phonemes first: two eSpeak runs for the whole voiceover (a few milliseconds of eSpeak)
+    const phonemized = await phonemizeSentences(sentences, voice.config.espeak.voice, { words: true });
+    for (const [index, clauses] of phonemized.entries()) {
       const encoded = encodeSentence(clauses, voice.config.phoneme_id_map);
       if (encoded.phonemes.length === 0) continue;
       let audio: Float32Array;
