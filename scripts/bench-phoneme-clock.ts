@@ -1,7 +1,7 @@
 // The phoneme clock against the real offline voices (issue 53, decision 258): for each voice, the clock is calibrated
 // as the worker calibrates it (the speaking-rate sample spoken whole and sentence by sentence), then fresh drafts of
 // the offline writer are timed both ways, each scene spoken by the real voice as the voiceover activity speaks it
-// and by the clock: the clock's error per draft, and the CPU seconds each way (this process, its voice thread and the
+// and by the clock: the clock's error per draft, and the CPU seconds each way (this process, its voice's processes and the
 // programs it ran). A benchmark, not a test: the CPU figures depend on the machine's load.
 //   node scripts/run-ts.mjs scripts/bench-phoneme-clock.ts [--drafts 6] [--voices piper:en_US-joe-medium,rms,espeak:en]
 //                                                          [--fixture tests/fixtures/phoneme-clock-calibration.json]
@@ -11,6 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { treeCpuSeconds } from "./lib/process-tree";
 
 process.env.DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-bench-clock-"));
 process.env.SESSION_SECRET ??= "s".repeat(40);
@@ -46,12 +47,8 @@ const seconds = Number(values.seconds);
 const sceneCount = sceneCountFor("16:9", seconds);
 const { text, speech } = providersFor({});
 
-/** CPU seconds of this process (all its threads) and of the programs it ran that have ended. */
-function cpuSeconds(): number {
-  const f = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
-  // utime stime cutime cstime (fields 14-17), in clock ticks of 10 ms
-  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
-}
+/** CPU seconds of this process, of the programs it ran, and of the neural voice's processes while they run. */
+const cpuSeconds = () => treeCpuSeconds();
 
 async function draft(targetWords: number, seed: string): Promise<string> {
   const targets = planChunks(targetWords);

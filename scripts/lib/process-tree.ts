@@ -20,6 +20,24 @@ export function processTree(root: number): { pid: number; rssKiB: number }[] {
   return tree;
 }
 
+/**
+ * CPU seconds of `root` and its descendants: each process's own (all its threads) and that of the programs it ran
+ * and waited for. A long-lived child (the neural voice's process) counts while it runs, not only once it has ended.
+ */
+export function treeCpuSeconds(root: number = process.pid): number {
+  let ticks = 0;
+  for (const { pid } of processTree(root)) {
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      // utime stime cutime cstime (fields 14-17), in clock ticks of 10 ms
+      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    } catch {
+      // it ended while we looked: its parent's cutime and cstime count it once it is waited for
+    }
+  }
+  return ticks / 100;
+}
+
 /** The bytes of the files under `folder` (files removed while it looks are skipped). */
 export function folderBytes(folder: string): number {
   let total = 0;

@@ -2,10 +2,13 @@
 // length planned from the neural voice's measured pace), each scene spoken by the Piper voice npm test installs and
 // trimmed as the voiceover activity does. Its voiceovers last what the narration fit planned, within 5 %; its
 // captions start each word on the frame the model's own phoneme durations give; a word after a sentence's end starts
-// where the voice is heard again; the event loop stays free while it speaks. A chosen voice whose file is gone is spoken by the labelled eSpeak NG voice, with
+// where the voice is heard again; the event loop stays free while it speaks, the voice in a process of its own that
+// ends with the worker. A chosen voice whose file is gone is spoken by the labelled eSpeak NG voice, with
 // a message saying what is missing.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planNarration } from "~/lib/narration";
 import { sceneCountFor } from "~/lib/storyboard";
@@ -132,11 +135,47 @@ describe("the offline neural voice", () => {
     const elapsed = performance.now() - started;
     clearInterval(timer);
     expect(result.durationSeconds).toBeGreaterThan(15);
-    // The sentence is one inference: on the event loop's thread it would stop the timer for about all of it. Beside
-    // the voice's thread the timer waits only for the scheduler: tens of milliseconds on a quiet machine, and once
+    // The sentence is one inference: on the event loop's thread it would stop the timer for about all of it. With
+    // the voice in its own process the timer waits only for the scheduler: tens of milliseconds on a quiet machine, and once
     // 762 ms with both lanes of npm test busy (a fixed 500 ms bound failed there). Bounded by a third of the call.
     console.info(`synthesis ${elapsed.toFixed(0)} ms, longest timer gap ${longestGap.toFixed(0)} ms`);
     expect(longestGap).toBeLessThan(Math.max(500, elapsed / 3));
+  });
+
+  it("speaks from a process of its own, which ends with the worker even when the worker is killed", { timeout: 60_000 }, async () => {
+    // a stand-in for the worker: a Node process that speaks a sentence with the voice and waits
+    const worker = spawn(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", `import { synthesizeWithPiper } from "./app/providers/speech/piper.server.ts";
+const r = await synthesizeWithPiper({ text: "The voice lives next door.", voiceId: ${JSON.stringify(VOICE)} });
+console.log("spoke " + r.durationSeconds.toFixed(2)); setInterval(() => {}, 1000);`],
+      { cwd: fileURLToPath(new URL("../..", import.meta.url)), stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const spoke = await new Promise<string>((resolve, reject) => {
+      worker.stdout!.setEncoding("utf8").on("data", (d: string) => d.includes("spoke") && resolve(d.trim()));
+      worker.once("exit", (code) => reject(new Error(`the stand-in worker ended first (exit code ${code})`)));
+    });
+    expect(Number(spoke.split(" ")[1])).toBeGreaterThan(0.5);
+    const voiceProcesses = () =>
+      fs
+        .readdirSync("/proc")
+        .filter((entry) => /^\d+$/.test(entry))
+        .filter((pid) => {
+          try {
+            const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+            return Number(stat[1]) === worker.pid && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("piper-voice-process.mjs");
+          } catch {
+            return false;
+          }
+        });
+    // the model is the voice process's memory, not the worker's
+    const [voice] = voiceProcesses();
+    expect(voice).toBeDefined();
+    const rssMiB = (pid: number | string) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+    console.info(`worker ${rssMiB(worker.pid!).toFixed(0)} MiB, its voice process ${rssMiB(voice!).toFixed(0)} MiB`);
+    expect(rssMiB(voice!)).toBeGreaterThan(60);
+    worker.kill("SIGKILL");
+    await expect.poll(() => fs.existsSync(`/proc/${voice}`) && !fs.readFileSync(`/proc/${voice}/stat`, "utf8").includes(") Z "), { timeout: 10_000 }).toBe(false);
   });
 
   it("a chosen neural voice whose file is missing: a clear message, and the labelled eSpeak NG voice speaks", async () => {

@@ -11,10 +11,24 @@ process.env.ENCRYPTION_KEY ??= "a".repeat(64);
 const { piperClockedNarrationOf, sceneSpeechSeconds, PIPER_HOP_SAMPLES } = await import("./piper-clock.server");
 const { SENTENCE_SILENCE_SECONDS } = await import("./piper.server");
 
-/** CPU seconds of this process (all its threads: the voice's inference thread too) and of the programs it ran. */
+/**
+ * CPU seconds of this process, of the programs it ran and waited for, and of its children still running (the voice's
+ * own processes: piper-session.server.ts).
+ */
 function cpuSeconds(): number {
-  const f = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
-  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+  const fieldsOf = (pid: number | "self") => fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const own = fieldsOf("self");
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const f = fieldsOf(Number(entry));
+      if (Number(f[1]) === process.pid) ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // the process ended while it was read
+    }
+  }
+  return ticks / 100;
 }
 
 type Calibration = { voice: string; drafts: { seed: string; scenes: { text: string; seconds: number }[] }[] };

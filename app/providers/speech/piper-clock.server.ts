@@ -8,7 +8,6 @@
 // most of it), against 0.1 CPU s for the phoneme clock, whose calibration erred by 3 % on this voice.
 import { countWords } from "../text/language";
 import { splitVoiceover } from "../text/scenes";
-import { durationsOnly, withDurationOutput } from "./onnx-duration-output";
 import { encodeSentence, sounding } from "./piper-alignment";
 import { phonemizeSentences, sentencesOf } from "./piper-phonemes.server";
 import { perVoiceFile, PiperSession } from "./piper-session.server";
@@ -29,9 +28,10 @@ const sessions = new Map<string, Promise<PiperSession>>();
 
 function durationSession(voice: PiperVoice): Promise<PiperSession> {
   return perVoiceFile(sessions, voice.modelFile, async (file) => {
-    const { model, durationsOutput } = withDurationOutput(file);
-    if (!durationsOutput) throw new Error(`the neural voice ${voice.name} has no duration output to time drafts with`);
-    return PiperSession.load(durationsOnly(model, durationsOutput), durationsOutput);
+    const session = await PiperSession.load(file, { durationsOnly: true }).catch((e: Error) => {
+      throw new Error(`the neural voice ${voice.name} could not be loaded to time drafts with: ${e.message}`);
+    });
+    return session;
   });
 }
 

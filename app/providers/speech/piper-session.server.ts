@@ -1,58 +1,35 @@
-// A Piper voice's ONNX session on a thread of its own. onnxruntime-node's `run` holds the calling thread for the
-// whole inference (measured: 2.3 s without a tick of a 20 ms timer for one long sentence under load), and the
-// worker's main thread also polls Temporal and sends every activity's heartbeat. So each voice gets one
-// worker_threads thread that loads its model once and runs its inferences one after another; the main thread only
-// posts phoneme ids and receives samples. The thread's code is inline (no file to find beside a compiled bundle) and
-// loads onnxruntime-node by its resolved path.
+// A Piper voice's ONNX session in a process of its own (piper-voice-process.mjs). onnxruntime-node's `run` holds the
+// calling thread for the whole inference (measured: 2.3 s without a tick of a 20 ms timer for one long sentence under
+// load), and the worker's main thread also polls Temporal and sends every activity's heartbeat: so the voice was
+// first given a thread. But a thread's model and buffers are the worker's memory, and every program the worker then
+// started (ffmpeg, eSpeak) cost 20 CPU ms and 40 ms of event loop to copy its page tables (3 without): so a process
+// (decision 282), which reads the model itself. The worker only sends phoneme ids and receives samples.
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
+import { projectFile } from "~/lib/project-files.server";
 
-/** The thread: loads the model it is sent, then answers each run with the audio and the phoneme durations. */
-const THREAD_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const ort = require(workerData.ortPath);
-let session;
-let durationsOutput = null;
-parentPort.on("message", async (m) => {
-  try {
-    if (m.type === "load") {
-      session = await ort.InferenceSession.create(m.model, { intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders: ["cpu"] });
-      durationsOutput = m.durationsOutput;
-      parentPort.postMessage({ id: m.id });
-      return;
-    }
-    const ids = BigInt64Array.from(m.ids.map(BigInt));
-    const out = await session.run({
-      input: new ort.Tensor("int64", ids, [1, ids.length]),
-      input_lengths: new ort.Tensor("int64", BigInt64Array.from([BigInt(ids.length)]), [1]),
-      scales: new ort.Tensor("float32", Float32Array.from(m.scales), [3]),
-    });
-    const audio = Float32Array.from(out[session.outputNames[0]].data);
-    const frames = durationsOutput && out[durationsOutput] ? Float32Array.from(out[durationsOutput].data) : null;
-    parentPort.postMessage({ id: m.id, audio, frames }, frames ? [audio.buffer, frames.buffer] : [audio.buffer]);
-  } catch (e) {
-    parentPort.postMessage({ id: m.id, error: String((e && e.message) || e) });
-  }
-});
-`;
+const VOICE_PROCESS = () => projectFile("app/providers/speech/piper-voice-process.mjs");
 
 export type PiperInference = { audio: Float32Array; frames: Float32Array | null };
 
-type Pending = { resolve: (value: { audio?: Float32Array; frames?: Float32Array | null }) => void; reject: (e: Error) => void };
+type Answer = { id: number; audio?: Float32Array; frames?: Float32Array | null; durationsOutput?: string | null; error?: string };
+type Pending = { resolve: (value: Answer) => void; reject: (e: Error) => void };
 
 export class PiperSession {
-  private readonly thread: Worker;
+  private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
   private next = 0;
   private failed: Error | null = null;
+  /** The durations tensor's name (per phoneme id, in frames); null when the model has none (no word timings). */
+  durationsOutput: string | null = null;
 
   private constructor() {
-    const ortPath = createRequire(import.meta.url).resolve("onnxruntime-node");
-    this.thread = new Worker(THREAD_SOURCE, { eval: true, workerData: { ortPath } });
+    // NODE_OPTIONS is the parent's (a test's loader, a profiler): the voice's process is plain Node
+    const { NODE_OPTIONS: _, ...env } = process.env;
+    this.child = spawn(process.execPath, ["--no-warnings", "--expose-gc", VOICE_PROCESS()], { stdio: ["ignore", "ignore", "inherit", "ipc"], serialization: "advanced", env });
     // an idle voice never keeps the process alive
-    this.thread.unref();
-    this.thread.on("message", (m: { id: number; audio?: Float32Array; frames?: Float32Array | null; error?: string }) => {
+    this.idle();
+    this.child.on("message", (m: Answer) => {
       const waiting = this.pending.get(m.id);
       this.pending.delete(m.id);
       if (!waiting) return;
@@ -60,32 +37,44 @@ export class PiperSession {
       else waiting.resolve(m);
     });
     const stop = (e: Error) => {
-      this.failed = e;
-      for (const waiting of this.pending.values()) waiting.reject(e);
+      this.failed ??= e;
+      for (const waiting of this.pending.values()) waiting.reject(this.failed);
       this.pending.clear();
     };
-    this.thread.on("error", stop);
-    this.thread.on("exit", (code) => stop(new Error(`the voice's inference thread stopped (exit code ${code})`)));
+    this.child.on("error", stop);
+    this.child.on("exit", (code, signal) => stop(new Error(`the voice's process stopped (${signal ? `signal ${signal}` : `exit code ${code}`})`)));
   }
 
-  private send(message: Record<string, unknown>): Promise<{ audio?: Float32Array; frames?: Float32Array | null }> {
+  private idle() {
+    this.child.unref();
+    this.child.channel?.unref();
+  }
+
+  private send(message: Record<string, unknown>): Promise<Answer> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.next++;
-    return new Promise((resolve, reject) => {
+    return new Promise<Answer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       // a run in flight keeps the process alive until it answers
-      this.thread.ref();
-      this.thread.postMessage({ ...message, id });
+      this.child.ref();
+      this.child.channel?.ref();
+      this.child.send({ ...message, id }, (e) => {
+        if (e) reject(e);
+      });
     }).finally(() => {
-      if (this.pending.size === 0) this.thread.unref();
-    }) as Promise<{ audio?: Float32Array; frames?: Float32Array | null }>;
+      if (this.pending.size === 0) this.idle();
+    });
   }
 
-  /** A session for the model's bytes (its durations tensor already an output, named `durationsOutput`). */
-  static async load(model: Uint8Array, durationsOutput: string | null): Promise<PiperSession> {
+  /**
+   * A session for the voice's model file: with its durations tensor as an output, or (`durationsOnly`, the narration
+   * fit's clock) cut down to what computes the durations.
+   */
+  static async load(modelFile: string, { durationsOnly = false } = {}): Promise<PiperSession> {
     const session = new PiperSession();
     try {
-      await session.send({ type: "load", model, durationsOutput });
+      const answer = await session.send({ type: "load", modelFile, durationsOnly });
+      session.durationsOutput = answer.durationsOutput ?? null;
     } catch (e) {
       await session.close();
       throw e;
@@ -99,8 +88,16 @@ export class PiperSession {
     return { audio: answer.audio!, frames: answer.frames ?? null };
   }
 
+  /** The process's id, for a measure of the voice's CPU. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   async close(): Promise<void> {
-    await this.thread.terminate();
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once("exit", resolve));
+    this.child.kill();
+    await exited;
   }
 }
 
@@ -109,12 +106,12 @@ export class PiperSession {
  * changes (its size or time): loading a session takes about a second. A failed load is forgotten, so the next call
  * tries again. The voice itself (piper.server.ts) and its duration clock (piper-clock.server.ts) keep one each.
  */
-export function perVoiceFile<T>(cache: Map<string, Promise<T>>, modelFile: string, load: (model: Buffer) => Promise<T>): Promise<T> {
+export function perVoiceFile<T>(cache: Map<string, Promise<T>>, modelFile: string, load: (modelFile: string) => Promise<T>): Promise<T> {
   const stat = fs.statSync(modelFile);
   const key = `${modelFile}|${stat.size}|${stat.mtimeMs}`;
   let loaded = cache.get(key);
   if (!loaded) {
-    loaded = fs.promises.readFile(modelFile).then(load);
+    loaded = load(modelFile);
     loaded.catch(() => cache.delete(key));
     cache.set(key, loaded);
   }

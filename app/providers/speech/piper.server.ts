@@ -1,5 +1,6 @@
-// Offline neural speech: any Piper voice (a VITS model exported to ONNX, with its .onnx.json) run in this process
-// by onnxruntime-node on the CPU (on a thread of its own: piper-session.server.ts), its phonemes from eSpeak NG as a separate program (piper-phonemes.server.ts).
+// Offline neural speech: any Piper voice (a VITS model exported to ONNX, with its .onnx.json) run by onnxruntime-node
+// on the CPU in a process of its own (piper-session.server.ts), its phonemes from eSpeak NG as a separate program
+// (piper-phonemes.server.ts).
 // Sentence by sentence: each is one inference, written to the WAV as soon as it is made, with the event loop free
 // between them (an activity's heartbeat timer keeps ticking through a long narration). The model's phoneme
 // durations (its w_ceil tensor, exposed as an output: onnx-duration-output.ts) time the words for captions.
@@ -11,7 +12,6 @@ import { clampVoiceSpeed } from "~/lib/voice-speed";
 import { ProviderError } from "../errors";
 import type { SpeechRequest, SpeechResult, SpokenWord } from "../types";
 import { wavHeader } from "../wav";
-import { withDurationOutput } from "./onnx-duration-output";
 import { encodeSentence, timeSentenceWords } from "./piper-alignment";
 import { phonemizeSentences, sentencesOf } from "./piper-phonemes.server";
 import { perVoiceFile, PiperSession } from "./piper-session.server";
@@ -32,18 +32,10 @@ export class PiperVoiceMissingError extends ProviderError {
   }
 }
 
-type LoadedVoice = { session: PiperSession; durationsOutput: string | null };
 /** One session per voice file and version, kept for the process's life (loading takes about a second). */
-const sessions = new Map<string, Promise<LoadedVoice>>();
+const sessions = new Map<string, Promise<PiperSession>>();
 
-function loadVoice(voice: PiperVoice): Promise<LoadedVoice> {
-  return perVoiceFile(sessions, voice.modelFile, async (file) => {
-    const { model, durationsOutput } = withDurationOutput(file);
-    // one inference thread a voice, one core for it: the worker runs several activities side by side
-    const session = await PiperSession.load(model, durationsOutput);
-    return { session, durationsOutput };
-  });
-}
+const loadVoice = (voice: PiperVoice) => perVoiceFile(sessions, voice.modelFile, (file) => PiperSession.load(file));
 
 /** Float samples to 16-bit PCM, the loudest brought to PEAK (a silent sentence stays silent). */
 function toPcm16(samples: Float32Array): Buffer {
@@ -61,13 +53,13 @@ export async function synthesizeWithPiper(request: SpeechRequest & { voiceId: st
   if (!voice) throw new PiperVoiceMissingError(request.voiceId);
   const spoken = speakable(request.text);
   if (!spoken) throw new ProviderError(PIPER_PROVIDER, "rejected", "There is no text to speak: the voiceover is empty.");
-  let loaded: LoadedVoice;
+  let session: PiperSession;
   try {
-    loaded = await loadVoice(voice);
+    session = await loadVoice(voice);
   } catch (e) {
     throw new ProviderError(PIPER_PROVIDER, "rejected", `The neural voice ${voice.name} could not be loaded (${e instanceof Error ? e.message : e}): its .onnx file may be damaged.`);
   }
-  const { session, durationsOutput } = loaded;
+  const durationsOutput = session.durationsOutput;
   const rate = voice.config.audio.sample_rate;
   const inference = { ...DEFAULT_INFERENCE, ...voice.config.inference };
   // the speed is the model's own length scale: any factor, no time-stretching
