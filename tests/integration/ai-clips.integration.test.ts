@@ -108,7 +108,8 @@ describe("AI clips with Veo through the Gemini API", () => {
       [0, "veo", "veo-3.1-fast-generate-preview", 4, 60, "succeeded"],
       [2, "veo", "veo-3.1-fast-generate-preview", 4, 60, "succeeded"],
     ]);
-  }, 60_000);
+    // two clips converted to Full HD: 72 s once on a busy machine
+  }, 120_000);
 
   it("a status check that fails is retried by Temporal, which polls the same operation: created (and paid) once", async () => {
     const base = await creatorWithScenes();

@@ -19,6 +19,7 @@ import { SceneMediaRejection, prepareSceneClip, storePreparedClip } from "~/core
 import { getProviderKeys } from "~/core/settings.server";
 import { mediaUrl, readMedia } from "~/core/storage.server";
 import { AI_CLIP_REJECTED, CLIP_BUDGET_REFUSED, type AnimateScenesInput, type SceneAiClipInput, type SceneAiClipResult } from "../shared/ai-clips";
+import { withHeartbeat } from "../shared/heartbeat";
 import { SCENE_MISSING } from "../shared/scene-media";
 import { activityProviderCall, asActivityFailure } from "./providers";
 
@@ -89,9 +90,11 @@ export function createAiClipActivities() {
         dir = await fsp.mkdtemp(path.join(os.tmpdir(), "reelsmith-ai-clip-"));
         const raw = path.join(dir, "generated.mp4");
         await fsp.writeFile(raw, result.video);
-        const prepared = await prepareSceneClip(raw, videoSizeFor(resolutionValue(project.resolution), 1080));
+        // the conversion and the upload tell Temporal the worker is alive: on a busy machine they outlasted the
+        // 30 s heartbeat timeout, and a second attempt converted the same clip beside the first (CI, stop 66)
+        const prepared = await withHeartbeat(() => prepareSceneClip(raw, videoSizeFor(resolutionValue(project.resolution), 1080)));
         try {
-          const stored = await storePreparedClip(input.userId, project, prepared);
+          const stored = await withHeartbeat(() => storePreparedClip(input.userId, project, prepared));
           await prisma.storyboardCell.update({
             where: { id: cell.id },
             data: {
