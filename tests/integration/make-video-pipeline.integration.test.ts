@@ -3,9 +3,11 @@
 // the video); the thumbnail is made while the video renders; the run still ends with one video, with sound, of the
 // right length, the music audible under the voice. A scene whose picture fails fails the video, that scene named.
 import { execFile } from "node:child_process";
+import fs from "node:fs";
 import { promisify } from "node:util";
 import { ApplicationFailure } from "@temporalio/activity";
 import type { Client } from "@temporalio/client";
+import { historyToJSON } from "@temporalio/common/lib/proto-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/core/db.server";
 import { mediaFilePath } from "~/core/storage.server";
@@ -97,7 +99,13 @@ async function makeVideo(title: string, music: boolean) {
     row = await prisma.videoRun.findUniqueOrThrow({ where: { id } });
   }
   const handle = temporal.workflow.getHandle(makeVideoWorkflowId(projectId));
-  const events = (await handle.fetchHistory()).events ?? [];
+  const history = await handle.fetchHistory();
+  const events = history.events ?? [];
+  // RECORD_HISTORIES=1 keeps the run's history for workflows/make-video-replay.test.ts (today's code's runs)
+  if (process.env.RECORD_HISTORIES === "1") {
+    const name = `make-video-${title.toLowerCase().replace(/[^a-z]+/g, "-")}.json`;
+    fs.writeFileSync(new URL(`../fixtures/histories/${name}`, import.meta.url), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
+  }
   /** Where in the run's history a child of `type` was started, or ended. */
   const childIds = new Map<string, string>();
   for (const e of events) {
