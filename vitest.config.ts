@@ -66,6 +66,9 @@ export default defineConfig({
           include: ["tests/e2e/**/*.e2e.test.ts"],
           testTimeout: 180_000,
           hookTimeout: 120_000,
+          // a page fills in what it fetches after hydrating: expect.poll's 1 s default was too short on a loaded
+          // machine (model-server.e2e, CI of stop 66); a poll that is met returns at once
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
         },
       },

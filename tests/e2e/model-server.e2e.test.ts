@@ -117,7 +117,10 @@ describe("the OpenAI-compatible model card", () => {
     await card().getByText("Writes your scripts").waitFor();
 
     await page.reload();
-    await expect.poll(() => page.locator("#openai-base-url").inputValue()).toBe(fake.baseUrl);
+    // the card fills in once the page has fetched the settings after hydrating: over expect.poll's 1 s default on a
+    // loaded machine (CI of stop 66)
+    await hydrated();
+    await expect.poll(() => page.locator("#openai-base-url").inputValue(), { timeout: 15_000 }).toBe(fake.baseUrl);
     expect(await page.locator("#openai-model").inputValue()).toBe("llama3.2");
     expect(await page.locator("#openai-api-key").getAttribute("placeholder")).toBe("•".repeat(KEY.length));
     expect(await page.content()).not.toContain(KEY);
