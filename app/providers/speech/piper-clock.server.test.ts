@@ -5,31 +5,15 @@
 // differ by about 1 % a draft: it samples its durations), for a small share of the CPU the voice took to speak them.
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
+import { treeCpuSeconds } from "../../../scripts/lib/process-tree";
 
 process.env.SESSION_SECRET ??= "s".repeat(40);
 process.env.ENCRYPTION_KEY ??= "a".repeat(64);
 const { piperClockedNarrationOf, sceneSpeechSeconds, PIPER_HOP_SAMPLES } = await import("./piper-clock.server");
 const { SENTENCE_SILENCE_SECONDS } = await import("./piper.server");
 
-/**
- * CPU seconds of this process, of the programs it ran and waited for, and of its children still running (the voice's
- * own processes: piper-session.server.ts).
- */
-function cpuSeconds(): number {
-  const fieldsOf = (pid: number | "self") => fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const own = fieldsOf("self");
-  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const f = fieldsOf(Number(entry));
-      if (Number(f[1]) === process.pid) ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      // the process ended while it was read
-    }
-  }
-  return ticks / 100;
-}
+/** CPU seconds of this process, of the programs it ran, and of the voice's own processes while they run. */
+const cpuSeconds = () => treeCpuSeconds();
 
 type Calibration = { voice: string; drafts: { seed: string; scenes: { text: string; seconds: number }[] }[] };
 const calibration = JSON.parse(fs.readFileSync(new URL("../../../tests/fixtures/phoneme-clock-calibration.json", import.meta.url), "utf8")) as Calibration;

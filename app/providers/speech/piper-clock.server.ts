@@ -27,12 +27,11 @@ export const DURATION_READINGS = 1;
 const sessions = new Map<string, Promise<PiperSession>>();
 
 function durationSession(voice: PiperVoice): Promise<PiperSession> {
-  return perVoiceFile(sessions, voice.modelFile, async (file) => {
-    const session = await PiperSession.load(file, { durationsOnly: true }).catch((e: Error) => {
+  return perVoiceFile(sessions, voice.modelFile, (file) =>
+    PiperSession.load(file, { durationsOnly: true }).catch((e: Error) => {
       throw new Error(`the neural voice ${voice.name} could not be loaded to time drafts with: ${e.message}`);
-    });
-    return session;
-  });
+    }),
+  );
 }
 
 /**
