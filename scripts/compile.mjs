@@ -7,47 +7,13 @@
 //                           interceptors, so the compiled worker does not run webpack at each start (decision 257)
 // The video composition (remotion/) stays source: the worker bundles it for Remotion when it starts (decision 204).
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import * as esbuild from "esbuild";
+import { externalPackages } from "./lib/external-packages.mjs";
 import { ROOT } from "./lib/paths.mjs";
 import { writeWorkflowBundle } from "./lib/workflow-bundle.mjs";
 
 export const DIST = path.join(ROOT, "dist");
-
-/** A bare import's package name ("@scope/name" or "name") and the rest of it ("lib/client" or ""). */
-function splitSpecifier(spec) {
-  const parts = spec.split("/");
-  const size = spec.startsWith("@") ? 2 : 1;
-  return [parts.slice(0, size).join("/"), parts.slice(size).join("/")];
-}
-
-/**
- * Keeps every npm package external, as the tsx runs do, but writes a deep import into a package without an "exports"
- * map as the file it names ("@temporalio/interceptors-opentelemetry/lib/client" becomes ".../lib/client/index.js"):
- * tsx resolves such folder and extensionless imports, Node's ESM loader refuses them (ERR_UNSUPPORTED_DIR_IMPORT).
- */
-const externalPackages = {
-  name: "external-packages",
-  setup(build) {
-    const require = createRequire(path.join(ROOT, "package.json"));
-    build.onResolve({ filter: /^[^./~]/ }, ({ path: spec }) => {
-      if (spec.startsWith("node:")) return { path: spec, external: true };
-      const [name, rest] = splitSpecifier(spec);
-      if (!rest) return { path: spec, external: true };
-      let manifest;
-      try {
-        manifest = require(`${name}/package.json`);
-      } catch {
-        return { path: spec, external: true }; // a package whose exports hide package.json: its map resolves the import
-      }
-      if (manifest.exports) return { path: spec, external: true };
-      const file = require.resolve(spec);
-      const packageDir = path.dirname(require.resolve(`${name}/package.json`));
-      return { path: `${name}/${path.relative(packageDir, file).split(path.sep).join("/")}`, external: true };
-    });
-  },
-};
 
 const started = performance.now();
 fs.rmSync(DIST, { recursive: true, force: true });

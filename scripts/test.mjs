@@ -206,20 +206,24 @@ try {
   const build = async () => {
     if (!["e2e", "fleet", "integration"].some((s) => steps.includes(s))) return;
     const buildModule = pathToFileURL(path.join(ROOT, "scripts/lib/build.mjs")).href;
-    await run("build", process.execPath, ["--input-type=module", "-e", `(await import(${JSON.stringify(buildModule)})).ensureBuild();`]);
+    await run("build", process.execPath, ["--input-type=module", "-e", `(await import(${JSON.stringify(buildModule)})).ensureBuild({ server: true });`]);
   };
   // Before the lanes, three things at once (issue 55): the checks (typecheck, lint, db:check: one core, 41 s on the
   // clean run), the unit tests against the test servers (vitest gives them one worker on two cores: 62 s) and the
   // build (15 s). One after the other they took 121 s of the suite, with a core idle most of it. Each of the three
   // runs whole, and a failure in any of them stops the run before the lanes, as before. TEST_LANES=1 keeps them in
   // turn (one output at a time).
-  // the workflows bundled once for every test worker of this run (tests/support/temporal.ts testWorkflowBundle)
+  // the workflows bundled once for every test worker of this run (tests/support/temporal.ts testWorkflowBundle), and
+  // the worker process some tests start compiled once (tests/support/worker-process.ts)
   const bundleWorkflows = async () => {
     if (!needsServers) return;
     const t0 = performance.now();
     const { writeWorkflowBundle } = await import("./lib/workflow-bundle.mjs");
     await writeWorkflowBundle("workflows/index.ts", path.join(workflowBundleDir, "workflows.js"));
     await writeWorkflowBundle("workflows/render.ts", path.join(workflowBundleDir, "render.js"));
+    // and the worker the kill, restart and fleet tests start in processes of their own (tests/support/worker-process.ts)
+    const { writeTestWorkerBundle } = await import("./lib/test-worker-bundle.mjs");
+    await writeTestWorkerBundle(workflowBundleDir);
     process.env.TEST_WORKFLOW_BUNDLE_DIR = workflowBundleDir;
     timings.push(["bundles", (performance.now() - t0) / 1000]);
   };

@@ -162,7 +162,8 @@ async function main() {
   await telemetry.close();
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// the program's entry (tsx, or dist/worker.js), not a module another one imports
+if (import.meta.main) {
   main().catch((e) => {
     console.error(e);
     process.exit(1);

@@ -9,7 +9,7 @@ import { logger } from "./log.mjs";
 const INPUTS = ["app", "workflows", "remotion", "public", "remix.config.js", "vite.config.ts", "tailwind.config.ts", "postcss.config.js", "package-lock.json"];
 const OUTPUT = path.join(ROOT, "build/server/index.js");
 /** What the compiled server and worker are made of, and the file written last. */
-const COMPILE_INPUTS = ["app", "workflows", "server.ts", "scripts/check-settings.ts", "scripts/compile.mjs", "tsconfig.json", "package-lock.json"];
+const COMPILE_INPUTS = ["app", "workflows", "server.ts", "scripts/check-settings.ts", "scripts/compile.mjs", "scripts/lib/external-packages.mjs", "tsconfig.json", "package-lock.json"];
 const COMPILED = path.join(ROOT, "dist/worker.js");
 
 function newestMtime(target) {
@@ -49,4 +49,15 @@ export function ensureBuild({ force = false, server = false } = {}) {
     built = true;
   }
   return built;
+}
+
+/**
+ * The node arguments that start the web server ("server") or the worker ("worker") as `npm start` does in production:
+ * the compiled file in dist/, compiled first when its sources changed. The tests' app, drill stack and web processes
+ * start these (decision 284): started through tsx, each loaded the app's TypeScript through tsx's hooks (about 5 CPU
+ * seconds) and the worker then bundled its workflows with webpack, at every start and every restart after a kill.
+ */
+export function compiledEntry(name) {
+  ensureBuild({ server: true });
+  return ["--enable-source-maps", path.join(ROOT, "dist", `${name}.js`)];
 }

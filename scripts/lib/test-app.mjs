@@ -8,6 +8,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { compiledEntry } from "./build.mjs";
 import { DATA_DIR } from "./paths.mjs";
 import { startChild, stopChildren, waitForHttp } from "./processes.mjs";
 import { createDatabaseFromTemplate } from "./test-servers.mjs";
@@ -161,9 +162,9 @@ export async function startAppForTests(serverEnv) {
   }
   const workers = workerNames.map((name, i) => {
     const queues = workerQueues[i] ? { WORKER_QUEUES: workerQueues[i] } : {};
-    return startChild(name, process.execPath, ["--import", "tsx", "workflows/worker.ts"], { env: { ...own(name), ...queues }, quiet: true });
+    return startChild(name, process.execPath, compiledEntry("worker"), { env: { ...own(name), ...queues }, quiet: true });
   });
-  const children = [startChild("web", process.execPath, ["--import", "tsx", "server.ts"], { env: own("web"), quiet: true }), ...workers];
+  const children = [startChild("web", process.execPath, compiledEntry("server"), { env: own("web"), quiet: true }), ...workers];
   for (const child of children) {
     child.stdout.on("data", (d) => out.write(`[${child.name}] ${d}`));
     child.stderr.on("data", (d) => out.write(`[${child.name}] ${d}`));

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { compiledEntry } from "../../scripts/lib/build.mjs";
 import { createDatabaseFromTemplate } from "../../scripts/lib/test-servers.mjs";
 
 export const BILLING_WEBHOOK_SECRET = "whsec_e2eBillingSecret";
@@ -33,7 +34,7 @@ export async function startBillingApp(): Promise<BillingApp> {
   const logFile = path.join(dataDir, "web.log");
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--import", "tsx", "server.ts"],
+    compiledEntry("server"),
     {
       cwd: path.resolve(import.meta.dirname, "../.."),
       env: {

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ensureBuild } from "../../scripts/lib/build.mjs";
+import { compiledEntry, ensureBuild } from "../../scripts/lib/build.mjs";
 import { openDatabase } from "../../scripts/lib/database.mjs";
 import { applyMigrations } from "../../scripts/lib/migrations.mjs";
 import { ROOT } from "../../scripts/lib/paths.mjs";
@@ -46,7 +46,7 @@ export type DrillStack = {
  */
 export async function startDrillStack(options: { log?: (line: string) => void; env?: Record<string, string> } = {}): Promise<DrillStack> {
   const log = options.log ?? (() => {});
-  ensureBuild(); // the web server runs the production build, as npm start does
+  ensureBuild({ server: true }); // the web server and the worker run the production build, as npm start does
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-drills-"));
   fs.chmodSync(work, 0o755); // embedded PostgreSQL refuses to run as root: its data folder must be reachable
   const dataDir = path.join(work, "data");
@@ -94,12 +94,11 @@ export async function startDrillStack(options: { log?: (line: string) => void; e
     child.stdout?.on("data", (d) => out.write(`[${name}] ${d}`));
     child.stderr?.on("data", (d) => out.write(`[${name}] ${d}`));
   };
-  const tsx = ["--import", "tsx"];
   const webOptions = { env, quiet: true, onStart: collect("web") };
-  const web: Supervised = superviseChild("web", process.execPath, [...tsx, "server.ts"], webOptions);
+  const web: Supervised = superviseChild("web", process.execPath, compiledEntry("server"), webOptions);
   // the worker's pool as npm start sizes it (decision 130)
   const workerOptions = { env: { ...env, DATABASE_POOL_SIZE: "10" }, quiet: true, onStart: collect("worker") };
-  const worker: Supervised = superviseChild("worker", process.execPath, [...tsx, "workflows/worker.ts"], workerOptions);
+  const worker: Supervised = superviseChild("worker", process.execPath, compiledEntry("worker"), workerOptions);
   // ready once the web answers and sees the database, Temporal and a polling worker (as npm start waits)
   await waitForHttp(`${baseUrl}/healthz`, { timeoutMs: 240_000 });
   log(`drill stack up: web ${baseUrl}, PostgreSQL :${pgPort}, Temporal ${temporal.address}, data in ${dataDir}`);

@@ -4,6 +4,7 @@
 // worker's group left one Chromium per killed worker running on the machine).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { Client, Connection } from "@temporalio/client";
 import { afterAll, beforeAll } from "vitest";
 
@@ -11,9 +12,19 @@ export type WorkerProcessKind = "slow-script" | "slow-storyboard" | "render" | "
 
 const started: ChildProcess[] = [];
 
+/**
+ * The worker's entry: compiled once by npm test beside the workflow bundles (scripts/lib/test-worker-bundle.mjs,
+ * decision 284), else its TypeScript through tsx (a file run by hand with its own servers).
+ */
+function workerProcessArgs(): string[] {
+  const dir = process.env.TEST_WORKFLOW_BUNDLE_DIR;
+  const compiled = dir && path.join(dir, "worker-process-main.js");
+  return compiled && fs.existsSync(compiled) ? ["--enable-source-maps", compiled] : ["--import", "tsx", "tests/support/worker-process-main.ts"];
+}
+
 /** Starts a worker of this kind on `taskQueue` and resolves once it polls. */
 export function startWorkerProcess(kind: WorkerProcessKind, options: { taskQueue: string; env?: Record<string, string> }): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/support/worker-process-main.ts"], {
+  const child = spawn(process.execPath, workerProcessArgs(), {
     cwd: process.cwd(),
     env: { ...process.env, ...options.env, WORKER_KIND: kind, TEMPORAL_TASK_QUEUE: options.taskQueue },
     detached: true,
