@@ -44,7 +44,7 @@ function round() {
       pending = lines.pop();
       for (const raw of lines) {
         const line = stripVTControlCharacters(raw);
-        if (line.includes("slowest test files:")) slowest = true;
+        if (line.includes("slowest test files")) slowest = true;
         const timed = slowest && /(\d+(?:\.\d+)?) s\s+\S+\s+(tests\/\S+)/.exec(line);
         if (timed) files.set(timed[2], Number(timed[1]));
         const failure = /FAILED \S+ (tests\/\S+)/.exec(line);
