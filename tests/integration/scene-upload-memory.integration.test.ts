@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/core/db.server";
 import { seedRenderableProject } from "../fixtures/render-project";
 import { createTestUser, sessionCookieFor } from "../support/auth";
-import { startWorkerProcess } from "../support/worker-process";
+import { killAllWorkerProcesses, startWorkerProcess } from "../support/worker-process";
 import { residentBytes, startWebProcess, type WebProcess } from "../support/web-process";
 
 const MB = 1024 * 1024;
@@ -60,6 +60,8 @@ beforeAll(async () => {
 }, 900_000);
 afterAll(async () => {
   await web?.stop();
+  // the worker process too: it is a process group of its own, which the test run's end does not reach
+  await killAllWorkerProcesses();
   await prisma.$disconnect();
 });
 
