@@ -35,13 +35,14 @@ const timings = [];
  */
 const INTEGRATION_AT_ONCE = Math.max(1, Number(process.env.TEST_INTEGRATION_AT_ONCE ?? (process.env.TEST_LANES === "1" ? 1 : 2)));
 /**
- * Two integration files go at the end of the browser lane (one at a time) when both lanes run whole, so that the two
- * lanes end about together (decision 272; stop 60's clean run: browser lane 1,922 s, server lane 1,650 s with
- * batches and shorts-five-minutes in the tail, 116 s of it, so they went back to the server lane, decision 273). The
+ * Three integration files go at the end of the browser lane (one at a time) when both lanes run whole, so that the
+ * two lanes end about together (decisions 272, 273 and 285: the tail's length moved with render-long's cost). The
  * files never meet: each has its own database, data folder and task queue.
  */
 const BROWSER_LANE_INTEGRATION = [
   "tests/integration/render-long.integration.test.ts",
+  // back in the tail since render-long's sound stays PCM (decision 285): 74 s alone, 244 s two at a time
+  "tests/integration/batches.integration.test.ts",
   // it measures the web process's memory through a 500 MB upload (decision 199: 48-51 MB alone, bound 64): beside
   // another integration file on busy cores it read 73 MB (the first run of decision 272), so it goes where files run
   // one at a time
