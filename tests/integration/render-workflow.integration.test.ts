@@ -103,4 +103,20 @@ describe("render workflow", () => {
     expect(row.status).toBe("error");
     expect(row.error).toBe("Scene 2's voiceover is missing. Generate it again on the Storyboard page.");
   });
+
+  it("names the first wrong scene when several are wrong, though the scenes are planned at once", { timeout: 120_000 }, async () => {
+    const user = await prisma.user.create({ data: { email: "two-wrong@example.com" } });
+    const { projectId } = await seedRenderableProject({ userId: user.id, sceneSeconds: [1, 1, 1, 1] });
+    const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId } }, orderBy: { cellIndex: "asc" } });
+    // scene 2's voiceover is there but is not sound (found out only once ffprobe has run); scene 4's image is gone
+    // (found out at once, so it fails first)
+    const voiceover = (await findMediaForUser(user.id, cells[1]!.audioFileId!))!;
+    fs.writeFileSync(mediaFilePath(voiceover), "this is not a WAV file");
+    await prisma.storyboardCell.update({ where: { id: cells[3]!.id }, data: { imageUrl: null, imageFileId: null } });
+
+    const { handle, renderId } = await startRender(user.id, projectId);
+    await expect(handle.result()).rejects.toThrow();
+    const row = await prisma.renderedVideo.findUniqueOrThrow({ where: { id: renderId } });
+    expect(row.error).toBe("Scene 2's voiceover is not a playable audio file. Generate it again on the Storyboard page.");
+  });
 });
