@@ -79,7 +79,8 @@ describe("the OpenAI-compatible model card", () => {
   it("refuses an address that is not a web address, saying what to fix", async () => {
     await page.goto(`${baseUrl()}/settings`);
     await hydrated();
-    await page.locator("#openai-base-url").fill("localhost:11434");
+    // typed until the card took it (CI-like run of c56b0d2: a fill before hydration was lost, and no error came)
+    await typeServer("localhost:11434");
     await page.locator("#openai-model").fill("llama3.2");
     await page.getByRole("button", { name: "Save Model Server" }).click();
     await card().getByText("The base URL must start with http:// or https://.").waitFor();
