@@ -278,9 +278,10 @@ export function createPlatformPostActivities() {
         await prisma.platformPost.update({ where: { id: post.id }, data: { status: "published", completedAt: new Date(), error: null } });
       } else {
         const { mediaId } = await withToken(post, (token) => new InstagramClient(token).publish(post.connection.accountId, post.remoteId!));
-        await prisma.platformPost.update({ where: { id: post.id }, data: { status: "published", publishedId: mediaId, completedAt: new Date(), error: null } });
+        // the link is asked for before the row says "published": the page stops polling at a settled post, so a link
+        // written a moment later stayed unseen until a reload (a dying attempt here is caught above: PUBLISHED)
         const permalink = await withToken(post, (token) => new InstagramClient(token).permalink(mediaId)).catch(() => null);
-        if (permalink) await prisma.platformPost.update({ where: { id: post.id }, data: { permalink } });
+        await prisma.platformPost.update({ where: { id: post.id }, data: { status: "published", publishedId: mediaId, permalink, completedAt: new Date(), error: null } });
       }
       post = await loadPost(input);
     }
