@@ -38,7 +38,7 @@ import { fastRenderDone } from "../engine/render-fast-progress";
 import { remotionDeliveryOptions } from "../engine/delivery-encoding";
 import { withRenderSlot } from "../engine/render-slots";
 import { fastRendererSupport } from "../engine/render-fast-compile";
-import { probeDurationSeconds } from "../engine/render-probe";
+import { probeDurationSeconds, voiceoverDurationSeconds } from "../engine/render-probe";
 import { signalPace } from "../engine/render-signal-pace";
 import { normaliseLoudness, storedLoudness, type StoredLoudness } from "../engine/loudness";
 import { framesPercent, savingPercent } from "../shared/render-percent";
@@ -157,8 +157,9 @@ export async function prepareRenderPlan(input: RenderWorkflowInput): Promise<Ren
 }
 
 /**
- * Scenes planned at once, at most SCENE_PLANS_AT_ONCE in flight: each waits mostly on ffprobe's start and the
- * database (and on a download with a bucket), so one after another a 240-scene plan took 39 s (decision 286).
+ * Scenes planned at once, at most SCENE_PLANS_AT_ONCE in flight: each waits mostly on the database and its files
+ * (a download with a bucket; ffprobe for a voiceover that is not PCM WAV, decision 287), so one after another a
+ * 240-scene plan took 39 s (decision 286).
  * When several scenes are wrong, the error names the first of them, as planning them in turn did.
  */
 async function planScenes(userId: string, cells: StoryboardCell[], transitionsIn: RenderPlanScene["transitionIn"][]): Promise<RenderPlanScene[]> {
@@ -176,7 +177,7 @@ async function planScenes(userId: string, cells: StoryboardCell[], transitionsIn
 export async function planScene(userId: string, cell: StoryboardCell, i: number, transitionIn: RenderPlanScene["transitionIn"]): Promise<RenderPlanScene> {
   const image = await requireFile(userId, cell.imageFileId ?? mediaIdFromUrl(cell.imageUrl), `Scene ${i + 1}'s image`);
   const audio = await requireFile(userId, cell.audioFileId ?? mediaIdFromUrl(cell.audioUrl), `Scene ${i + 1}'s voiceover`);
-  const audioDurationInSeconds = await withLocalMediaCopy(audio, probeDurationSeconds).catch(() => {
+  const audioDurationInSeconds = await withLocalMediaCopy(audio, voiceoverDurationSeconds).catch(() => {
     throw inputError(`Scene ${i + 1}'s voiceover is not a playable audio file. Generate it again on the Storyboard page.`);
   });
   const clipFile = cell.clipFileId ? await requireFile(userId, cell.clipFileId, `Scene ${i + 1}'s clip`) : null;
