@@ -21,7 +21,8 @@ import { shootBoth } from "../support/screenshots";
 process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
 process.env.DATA_DIR = process.env.E2E_DATA_DIR;
 const { prisma } = await import("~/core/db.server");
-const { mediaUrl, saveMediaFromPath } = await import("~/core/storage.server");
+const { mediaUrl, saveMedia, saveMediaFromPath } = await import("~/core/storage.server");
+const { sceneImage } = await import("../fixtures/render-project");
 
 let browser: Browser;
 let context: BrowserContext;
@@ -55,12 +56,14 @@ const ours = async () => {
 /** A 30-second 360x640 Short at 30 fps whose narration an AI voice spoke, rendered as the renderer would store it. */
 async function seedShort(userId: string, title: string, tone: number) {
   const project = await prisma.project.create({ data: { userId, title, topic: "How bees share directions", resolution: "shorts", durationSeconds: 30 } });
+  // a real scene picture: the page's thumbnail maker offers it as its base image
+  const picture = await saveMedia({ userId, projectId: project.id, kind: "image", data: await sceneImage(tone % 7, 360, 640), mimeType: "image/png", extension: "png", width: 360, height: 640 });
   await prisma.storyboard.create({
     data: {
       projectId: project.id,
       title,
       status: "completed",
-      cells: { create: [{ cellIndex: 0, imagePrompt: "bees", voiceoverText: "Bees dance.", estimatedDuration: 30, audioUrl: "/api/media/voice", voiceMadeBy: "ElevenLabs", imageUrl: "/api/media/picture", imageMadeBy: "Offline illustration" }] },
+      cells: { create: [{ cellIndex: 0, imagePrompt: "bees", voiceoverText: "Bees dance.", estimatedDuration: 30, audioUrl: "/api/media/voice", voiceMadeBy: "ElevenLabs", imageUrl: mediaUrl(picture), imageMadeBy: "Offline illustration" }] },
     },
   });
   const file = path.join(os.tmpdir(), `reelsmith-e2e-platforms-${Date.now()}-${tone}.mp4`);

@@ -26,14 +26,40 @@ export async function shootBoth(page: Page, name: string): Promise<string[]> {
     await page.setViewportSize(size);
     // from the top, so the sticky header and fixed toasts sit where they would on arrival
     await page.evaluate(() => window.scrollTo(0, 0));
+    await drawWholePage(page);
     // let layout and transitions settle after the resize
     await settled(page);
     const file = path.join(dir, `${name}-${label}.png`);
     await page.screenshot({ path: file, fullPage: true, animations: "disabled" });
     files.push(file);
   }
+  // the page goes on as it draws itself (the storyboard skips off-screen cards for speed)
+  await page.evaluate(() => document.getElementById("screenshot-draw-all")?.remove()).catch(() => undefined);
   if (before) await page.setViewportSize(before);
   return files;
+}
+
+/**
+ * A full-page capture draws below the viewport without scrolling there, so what the page draws only when scrolled to
+ * (the storyboard's cards skip drawing off screen, `content-visibility: auto`; pictures `loading="lazy"`) came out
+ * empty in phone shots. Everything is drawn as a creator who scrolls would see it, and the pictures are waited for
+ * (at most 3 s; a page without JavaScript fires no load events, so the wait is bounded outside it too).
+ */
+async function drawWholePage(page: Page): Promise<void> {
+  const inPage = page.evaluate(() => {
+    if (!document.getElementById("screenshot-draw-all")) {
+      const style = document.createElement("style");
+      style.id = "screenshot-draw-all";
+      style.textContent = "* { content-visibility: visible !important; }";
+      document.head.append(style);
+    }
+    const pictures = Array.from(document.querySelectorAll<HTMLImageElement>("img"));
+    for (const img of pictures) if (img.loading === "lazy") img.loading = "eager";
+    const loaded = pictures.filter((img) => !img.complete).map((img) => new Promise((resolve) => (img.addEventListener("load", resolve), img.addEventListener("error", resolve))));
+    return Promise.race([Promise.all(loaded), new Promise((resolve) => setTimeout(resolve, 3000))]).then(() => undefined);
+  });
+  const outcome = await Promise.race([inPage.then(() => "drawn" as const, () => "drawn" as const), new Promise<"bounded">((resolve) => setTimeout(() => resolve("bounded"), 3500))]);
+  if (outcome === "bounded") inPage.catch(() => undefined);
 }
 
 /**
