@@ -1,4 +1,4 @@
-// A web tier that scales out (issue 36, decision 133): two real server.ts processes of the built app on one
+// A web tier that scales out (issue 36, decision 133): two real web server processes (dist/server.js) of the built app on one
 // database. A sign-in through the built-in provider hops between them at every step (each redirect is followed on
 // the other process) and succeeds; sign-in attempts split across both are counted together (the 61st is 429);
 // both sign with one key. Then WEB_PROCESSES=2 through the web cluster: two processes on one port, a sign-in
@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compiledEntry } from "../../scripts/lib/build.mjs";
 import { createDatabaseFromTemplate } from "../../scripts/lib/test-servers.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -139,9 +140,10 @@ async function resetRateLimits() {
 beforeAll(async () => {
   databaseUrl = await createDatabaseFromTemplate(process.env.TEST_PG_ADMIN_URL!, process.env.TEST_TEMPLATE_DATABASE!, `test_e2e_web_tier_${Date.now()}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
-  const a = startWeb("a", portA, ["--import", "tsx", "server.ts"]);
+  // the compiled web server, as `npm start` runs it (decision 284)
+  const a = startWeb("a", portA, compiledEntry("server"));
   // the second process starts while the first does: both must settle on one signing key
-  const b = startWeb("b", portB, ["--import", "tsx", "server.ts"]);
+  const b = startWeb("b", portB, compiledEntry("server"));
   await Promise.all([waitForHealth(portA, a), waitForHealth(portB, b)]);
 }, 240_000);
 

@@ -1,22 +1,24 @@
-// The real web server (server.ts, the production build, as `npm start` runs it) in a process of its own, pointed at
+// The real web server (dist/server.js, the production build, as `npm start` runs it) in a process of its own, pointed at
 // this test file's database, data folder and task queue: for tests that must see what a client sees over a real
 // socket (a refused body's answer, not a reset) or measure the web process itself (its memory, from /proc).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { ensureBuild } from "../../scripts/lib/build.mjs";
+import { compiledEntry } from "../../scripts/lib/build.mjs";
 import { ROOT } from "../../scripts/lib/paths.mjs";
 import { freePort } from "./ports";
 
 export type WebProcess = { baseUrl: string; pid: number; log: () => string; stop: () => Promise<void> };
 
-/** Builds the app when its sources changed, starts server.ts and resolves once it answers. */
+/**
+ * Builds the app when its sources changed, starts the compiled web server (dist/server.js, as `npm start` runs it;
+ * decision 284: through tsx each start loaded the app's TypeScript anew) and resolves once it answers.
+ */
 export async function startWebProcess(env: Record<string, string> = {}): Promise<WebProcess> {
-  ensureBuild();
   const port = await freePort();
   const logFile = path.join(process.env.DATA_DIR!, `web-${port}.log`);
   const out = fs.openSync(logFile, "a");
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  const child: ChildProcess = spawn(process.execPath, compiledEntry("server"), {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
     stdio: ["ignore", out, out],
@@ -32,11 +34,11 @@ export async function startWebProcess(env: Record<string, string> = {}): Promise
   };
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server.ts exited (${child.exitCode}):\n${log()}`);
+    if (child.exitCode !== null) throw new Error(`the web server exited (${child.exitCode}):\n${log()}`);
     if (await fetch(`${baseUrl}/login-failed`).then((r) => r.ok, () => false)) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`server.ts did not answer within 120 s:\n${log()}`);
+      throw new Error(`the web server did not answer within 120 s:\n${log()}`);
     }
     await new Promise((r) => setTimeout(r, 300));
   }
