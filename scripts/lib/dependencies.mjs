@@ -84,12 +84,20 @@ export function ensureNodeModules() {
   const marker = fs.existsSync(INSTALLED_MARKER) ? fs.readFileSync(INSTALLED_MARKER, "utf8") : "";
   const hash = manifestHash();
   if (marker === hash) return;
-  if (!fs.existsSync(path.join(ROOT, "node_modules")) && restoreCachedInstall(hash)) return;
+  if (!fs.existsSync(path.join(ROOT, "node_modules")) && restoreCachedInstall(hash)) {
+    fs.writeFileSync(INSTALLED_MARKER, hash);
+    return;
+  }
   log.info("installing npm packages (first run, or package.json / package-lock.json changed)...");
   // onnxruntime-node's install script fetches GPU libraries from another host and fails here; skipped, the package
-  // keeps its CPU binaries (the neural voice's runtime, decision 205)
-  run("npm", ["install", "--no-audit", "--no-fund"], { ONNXRUNTIME_NODE_INSTALL: "skip" });
-  fs.writeFileSync(INSTALLED_MARKER, hash);
+  // keeps its CPU binaries (the neural voice's runtime, decision 205). `--include=dev` whatever NODE_ENV says: both
+  // npm start and npm test build with the dev tools, and under NODE_ENV=production npm would remove them (a test that
+  // starts start.mjs so, on a fresh machine, took vitest away from the run it was part of; decision 288).
+  run("npm", ["install", "--no-audit", "--no-fund", "--include=dev"], { ONNXRUNTIME_NODE_INSTALL: "skip" });
+  // the marker holds what npm left, which may differ from what it was given: npm can write into package-lock.json (a
+  // missing "resolved" field, say), and a lock changed by the install itself must not call for another. The kept copy
+  // goes under what it was given: a fresh clone of the same commit asks for that.
+  fs.writeFileSync(INSTALLED_MARKER, manifestHash());
   cacheInstall(hash);
 }
 
