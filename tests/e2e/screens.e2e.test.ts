@@ -323,9 +323,12 @@ describe("the keyboard", () => {
     await shown.filter({ hasText: /^1%$/ }).waitFor();
     await volume.press("End");
     expect(await volume.getAttribute("aria-valuenow")).toBe(await volume.getAttribute("aria-valuemax"));
+    // the last value is saved once the saves before it are done (one at a time, only the latest waiting)
+    const savedTen = page.waitForResponse((r) => r.url().endsWith("/api/music-volume") && r.request().postDataJSON()?.volume === 10);
     await volume.press("Home");
     await volume.press("PageUp");
     await shown.filter({ hasText: /^10%$/ }).waitFor();
+    expect((await savedTen).status()).toBe(200);
     // the committed value is the project's: it is there after a reload
     await expect.poll(async () => (await page.reload(), await page.getByTestId("music-volume").textContent()), { timeout: 15_000 }).toBe("10%");
   });

@@ -2,7 +2,6 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Copy, Download, Loader2, Music } from "lucide-react";
-import pLimit from "p-limit";
 import { useEffect, useRef, useState } from "react";
 import { TrackCard } from "~/components/music/track-card";
 import { useTrackPlayer } from "~/components/music/use-track-player";
@@ -121,12 +120,27 @@ export default function MusicPage() {
   // a few quick changes (arrow keys, Page Up) make one mix, at the value the creator stopped at
   const applyTimer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(applyTimer.current), []);
-  // one save at a time, in the order of the changes: Home then Page Up sent at once could land out of order on a busy
-  // server and leave 0 % saved under a slider showing 10 %
-  const volumeSaves = useRef(pLimit(1));
+  // one save at a time, and only the latest value waits: Home then Page Up sent at once could land out of order on a
+  // busy server (0 % saved under a slider showing 10 %), and queuing every key press made the last value wait behind
+  // the others, lost if the creator left the page meanwhile
+  const volumeToSave = useRef<number | null>(null);
+  const volumeSaving = useRef(false);
+  const sendVolumes = async () => {
+    if (volumeSaving.current) return;
+    volumeSaving.current = true;
+    try {
+      for (let value = volumeToSave.current; value !== null; value = volumeToSave.current) {
+        volumeToSave.current = null;
+        // fire-and-forget (spec section 7): errors are only logged
+        await apiRequest("POST", "/api/music-volume", { volume: value }).catch((e) => console.error("could not save the music volume", e));
+      }
+    } finally {
+      volumeSaving.current = false;
+    }
+  };
   const saveVolume = (value: number) => {
-    // fire-and-forget (spec section 7): errors are only logged
-    void volumeSaves.current(() => apiRequest("POST", "/api/music-volume", { volume: value }).catch((e) => console.error("could not save the music volume", e)));
+    volumeToSave.current = value;
+    void sendVolumes();
     clearTimeout(applyTimer.current);
     if (!latestVideo.data?.videoUrl || counts.completed === 0) return;
     applyTimer.current = setTimeout(() => apply.mutate(value), APPLY_DELAY_MS);
