@@ -1,6 +1,8 @@
 // 16-bit PCM WAV: writing headers, reading the format and duration back, and measuring loudness.
 
 export type WavInfo = {
+  /** the fmt chunk's format: 1 PCM, 3 IEEE float, 0xFFFE extensible, anything else compressed */
+  formatTag: number;
   sampleRate: number;
   channels: number;
   bitsPerSample: number;
@@ -39,14 +41,14 @@ export function readWavInfo(wav: Buffer): WavInfo {
     throw new Error("Not a WAV file");
   }
   let offset = 12;
-  let format: { channels: number; sampleRate: number; bitsPerSample: number } | undefined;
+  let format: { formatTag: number; channels: number; sampleRate: number; bitsPerSample: number } | undefined;
   while (offset + 8 <= wav.length) {
     const id = wav.toString("ascii", offset, offset + 4);
     // Streaming writers (flite among them) may leave the data size as 0 or 0xFFFFFFFF: the rest is data.
     let size = wav.readUInt32LE(offset + 4);
     const body = offset + 8;
     if (id === "fmt ") {
-      format = { channels: wav.readUInt16LE(body + 2), sampleRate: wav.readUInt32LE(body + 4), bitsPerSample: wav.readUInt16LE(body + 14) };
+      format = { formatTag: wav.readUInt16LE(body), channels: wav.readUInt16LE(body + 2), sampleRate: wav.readUInt32LE(body + 4), bitsPerSample: wav.readUInt16LE(body + 14) };
     } else if (id === "data") {
       if (!format) throw new Error("WAV data chunk before its fmt chunk");
       if (size === 0 || body + size > wav.length) size = wav.length - body;

@@ -33,24 +33,10 @@ export async function wavHeaderSeconds(file: string): Promise<number | null> {
   const bytes = await fs.readFile(file);
   if (bytes.toString("ascii", 0, 4) !== "RIFF" || bytes.toString("ascii", 8, 12) !== "WAVE") return null;
   const info = readWavInfo(bytes);
-  const formatTag = wavFormatTag(bytes);
-  if (formatTag === null || !CONSTANT_RATE_WAV.has(formatTag) || info.sampleRate <= 0 || info.channels <= 0 || info.bitsPerSample <= 0) return null;
+  if (!CONSTANT_RATE_WAV.has(info.formatTag) || info.sampleRate <= 0 || info.channels <= 0 || info.bitsPerSample <= 0) return null;
   // whole sample frames only, as ffprobe counts them
   const frameBytes = info.channels * Math.ceil(info.bitsPerSample / 8);
   const frames = Math.floor(info.dataLength / frameBytes);
   if (frames <= 0) return null;
   return Math.round((frames / info.sampleRate) * 1e6) / 1e6;
-}
-
-/** The fmt chunk's format tag, or null when the file has none before its data. */
-function wavFormatTag(wav: Buffer): number | null {
-  let offset = 12;
-  while (offset + 8 <= wav.length) {
-    const id = wav.toString("ascii", offset, offset + 4);
-    const size = wav.readUInt32LE(offset + 4);
-    if (id === "fmt ") return offset + 10 <= wav.length ? wav.readUInt16LE(offset + 8) : null;
-    if (id === "data") return null;
-    offset += 8 + size + (size % 2);
-  }
-  return null;
 }
