@@ -17,12 +17,15 @@
 // all), the floor any way of levelling the sound in a plain pipeline would stand on.
 // --legacy-encoding also renders ffmpeg and fast with the settings before issue 37 (crf 18, veryfast, x264's own GOP,
 // B-frames and profile, no bitrate cap, AAC 320k; no loudness step), to show what the delivery settings cost.
+// --presets=superfast,faster also renders `fast` with each x264 preset in place of the delivery's (no loudness step),
+// and once losslessly (x264 -qp 0) as the reference each fast render's picture is compared with (SSIM and PSNR
+// over every frame): what a preset saves in encode CPU and what it costs in picture and size (decision 289).
 // Each render runs in a fresh child process that, as a worker does at start-up, bundles the composition and launches
 // the browser before it is timed; its process tree (node, the browser, ffmpeg) is what the peak memory and CPU
 // seconds measure, so the fixture's providers (about 1 GiB in this parent process) are not counted against a
 // renderer. A benchmark, not a test: the figures depend on what else the machine does, so the load average before
 // and after is printed too.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -55,20 +58,34 @@ const onlySizes = args.filter((a) => a in SIZES);
 const onlyEngines = args.filter((a) => (ENGINES as readonly string[]).includes(a));
 const concurrencies = option("concurrency")?.split(",").map(Number) ?? [null];
 const legacyEncoding = args.includes("--legacy-encoding");
+const presets = option("presets")?.split(",").filter(Boolean) ?? [];
 const FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
 
 /** The output settings before issue 37 (render-fast-compile.ts before decision 175), for --legacy-encoding. */
 const LEGACY_VIDEO = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"];
 const LEGACY_AUDIO = ["-c:a", "aac", "-aac_coder", "fast", "-b:a", "320k", "-ar", "48000"];
 
-/** ffmpeg's arguments with the delivery settings swapped for the earlier ones (both must be there, in one piece). */
+/** The reference for --presets: the same picture losslessly (x264's lossless mode needs its own profile). */
+const LOSSLESS_VIDEO = ["-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"];
+
+/** `list` with the run `from` (which must be there, in one piece) replaced by `to`. */
+function swapArgs(list: string[], from: string[], to: string[]): string[] {
+  const at = list.findIndex((_, i) => from.every((a, k) => list[i + k] === a));
+  if (at < 0) throw new Error(`the delivery settings (${from.slice(0, 4).join(" ")} ...) are not in ffmpeg's arguments`);
+  return [...list.slice(0, at), ...to, ...list.slice(at + from.length)];
+}
+
+/** ffmpeg's arguments with the delivery settings swapped for the earlier ones. */
 function withLegacyEncoding(args: string[], frame: Frame): string[] {
-  const swap = (list: string[], from: string[], to: string[]) => {
-    const at = list.findIndex((_, i) => from.every((a, k) => list[i + k] === a));
-    if (at < 0) throw new Error(`--legacy-encoding: the delivery settings (${from.slice(0, 4).join(" ")} ...) are not in ffmpeg's arguments`);
-    return [...list.slice(0, at), ...to, ...list.slice(at + from.length)];
-  };
-  return swap(swap(args, deliveryVideoArgs(frame), LEGACY_VIDEO), deliveryAudioArgs(), LEGACY_AUDIO);
+  return swapArgs(swapArgs(args, deliveryVideoArgs(frame), LEGACY_VIDEO), deliveryAudioArgs(), LEGACY_AUDIO);
+}
+
+/** The delivery settings with another x264 preset, or lossless (the --presets reference). */
+function withVideoSettings(args: string[], frame: Frame, preset: string): string[] {
+  const delivery = deliveryVideoArgs(frame);
+  if (preset === "lossless") return swapArgs(args, delivery, LOSSLESS_VIDEO);
+  const at = delivery.indexOf("-preset");
+  return swapArgs(args, delivery, [...delivery.slice(0, at + 1), preset, ...delivery.slice(at + 2)]);
 }
 
 /** What the parent prepares once and every child renders from. */
@@ -135,6 +152,16 @@ function treeUsage(root: number) {
   };
 }
 
+/** SSIM (all planes, with its dB figure) and average PSNR of `file`'s picture against `reference`'s, over every frame. */
+function pictureAgainst(file: string, reference: string): { ssim: string; psnr: string } {
+  const graph = "[0:v]split[a][b];[1:v]split[c][d];[a][c]ssim;[b][d]psnr";
+  // the figures are in ffmpeg's log (stderr)
+  const run = spawnSync("ffmpeg", ["-hide_banner", "-nostdin", "-i", file, "-i", reference, "-lavfi", graph, "-f", "null", "-"], { encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  if (run.status !== 0) throw new Error(`comparing ${file} with ${reference} failed: ${run.stderr.slice(-500)}`);
+  const out = run.stderr;
+  return { ssim: /SSIM .*All:(\S+ \([^)]*\))/.exec(out)?.[1] ?? "?", psnr: /PSNR .*average:(\S+)/.exec(out)?.[1] ?? "?" };
+}
+
 function probe(file: string) {
   const out = execFileSync("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_type,nb_read_frames,duration,bit_rate", "-of", "json", file]).toString();
   const streams = (JSON.parse(out) as { streams: { codec_type: string; nb_read_frames?: string; duration?: string; bit_rate?: string }[] }).streams;
@@ -165,7 +192,9 @@ async function fixtureFor(manifest: Manifest, size: { width: number; height: num
 }
 
 /** Which settings a render encodes with: the delivered path (delivery settings, then the loudness step) or the earlier one. */
-type Variant = "delivered" | "legacy";
+type Variant = "delivered" | "legacy" | `x264-${string}`;
+/** Variants encoded without the loudness step: the earlier path, and the --presets encodes (compared by picture). */
+const encodeOnly = (variant: Variant) => variant !== "delivered";
 
 async function render(engine: Engine, variant: Variant, fixture: Awaited<ReturnType<typeof fixtureFor>>, workDir: string, output: string) {
   const props = fixture.props((name) => fixture.files.get(name)!);
@@ -175,7 +204,12 @@ async function render(engine: Engine, variant: Variant, fixture: Awaited<ReturnT
       : props,
   );
   const frame = { width: local.width, height: local.height, fps: local.fps };
-  const adjustArgs = variant === "legacy" ? (args: string[]) => withLegacyEncoding(args, frame) : undefined;
+  const adjustArgs =
+    variant === "legacy"
+      ? (args: string[]) => withLegacyEncoding(args, frame)
+      : variant.startsWith("x264-")
+        ? (args: string[]) => withVideoSettings(args, frame, variant.slice("x264-".length))
+        : undefined;
   if (engine === "ffmpeg") {
     const textFile = (k: number) => path.join(workDir, `caption-${k}.txt`);
     local.overlays.forEach((o, k) => fs.writeFileSync(textFile(k), o.text));
@@ -187,7 +221,7 @@ async function render(engine: Engine, variant: Variant, fixture: Awaited<ReturnT
     const dir = fs.mkdtempSync(path.join(workDir, "fast-"));
     await renderTimelineFast({ timeline: local, workDir: dir, output, adjustArgs });
   } else {
-    if (variant === "legacy") throw new Error("--legacy-encoding renders ffmpeg and fast only");
+    if (variant !== "delivered") throw new Error("--legacy-encoding and --presets render ffmpeg and fast only");
     await renderExact(fixture, output);
   }
 }
@@ -219,11 +253,11 @@ async function child(engine: Engine, variant: Variant, size: SizeLabel, manifest
   await go();
   const encoded = path.join(path.dirname(output), `encoded-${path.basename(output)}`);
   let started = performance.now();
-  await render(engine, variant, fixture, manifest.workDir, variant === "legacy" ? output : encoded);
+  await render(engine, variant, fixture, manifest.workDir, encodeOnly(variant) ? output : encoded);
   const encodeSeconds = (performance.now() - started) / 1000;
   say({ encoded: true, encodeSeconds });
   await go();
-  if (variant === "legacy") {
+  if (encodeOnly(variant)) {
     say({ done: true, loudnessSeconds: 0 });
   } else {
     started = performance.now();
@@ -247,7 +281,7 @@ type Run = {
   lufs?: number;
   dbtp?: number;
 };
-type Result = Run & { engine: string; variant: Variant; size: string; frames: number; videoSeconds: number; audioSeconds: number; videoKbps: number };
+type Result = Run & { engine: string; variant: Variant; size: string; output: string; frames: number; videoSeconds: number; audioSeconds: number; videoKbps: number };
 
 /** Runs one render in a child process and measures the child's whole tree from "go" to "done", marking the encode's end. */
 function measuredRender(engine: Engine, variant: Variant, size: SizeLabel, manifestFile: string, output: string, concurrency: number | null) {
@@ -318,6 +352,7 @@ async function parent() {
     { engine: "fast", variant: "delivered" },
     { engine: "transitions", variant: "delivered" },
     ...(legacyEncoding ? ([{ engine: "ffmpeg", variant: "legacy" }, { engine: "fast", variant: "legacy" }] as const) : []),
+    ...(presets.length ? [...presets, "lossless"].map((preset) => ({ engine: "fast" as const, variant: `x264-${preset}` as const })) : []),
     { engine: "exact", variant: "delivered" },
   ];
   for (const size of Object.keys(SIZES) as SizeLabel[]) {
@@ -330,14 +365,14 @@ async function parent() {
           console.log(`skipping exact with ${concurrency} tabs: this machine has ${os.cpus().length} cores`);
           continue;
         }
-        const label = `${engine}${concurrency ? ` c${concurrency}` : ""}${variant === "legacy" ? " old" : ""}`;
+        const label = `${engine}${concurrency ? ` c${concurrency}` : ""}${variant === "legacy" ? " old" : variant.startsWith("x264-") ? ` ${variant.slice(5)}` : ""}`;
         const output = path.join(workDir, `${label.replaceAll(" ", "-")}-${size}.mp4`);
         console.log(`rendering ${SCENES * 5} s at ${size} with ${label}${variant === "legacy" ? " (the settings before issue 37, no loudness step)" : ""}...`);
         const run = await measuredRender(engine, variant, size, manifestFile, output, concurrency);
         const facts = probe(output);
-        results.push({ engine: label, variant, size, ...run, ...facts, videoSeconds: facts.seconds });
+        results.push({ engine: label, variant, size, output, ...run, ...facts, videoSeconds: facts.seconds });
         console.log(
-          `  encode ${run.encodeSeconds.toFixed(1)} s${variant === "legacy" ? "" : ` + loudness ${run.loudnessSeconds.toFixed(1)} s`}, ${run.cpuSeconds.toFixed(1)} CPU s, ` +
+          `  encode ${run.encodeSeconds.toFixed(1)} s${encodeOnly(variant) ? "" : ` + loudness ${run.loudnessSeconds.toFixed(1)} s`}, ${run.cpuSeconds.toFixed(1)} CPU s, ` +
             `peak ${run.peakMiB.toFixed(0)} MiB (ready: ${run.baselineMiB.toFixed(0)}), ${facts.frames} frames, load average ${os.loadavg()[0]!.toFixed(1)}`,
         );
       }
@@ -372,13 +407,13 @@ async function parent() {
         r.videoSeconds.toFixed(2).padStart(8),
         r.audioSeconds.toFixed(2).padStart(8),
         r.encodeSeconds.toFixed(1).padStart(9),
-        (r.variant === "legacy" ? "-" : r.loudnessSeconds.toFixed(1)).padStart(7),
+        (encodeOnly(r.variant) ? "-" : r.loudnessSeconds.toFixed(1)).padStart(7),
         total(r).toFixed(1).padStart(8),
         ratio(total(r), base && total(base)).padStart(9),
         ratio(total(r), base?.encodeSeconds).padStart(7),
         r.encodeCpuSeconds.toFixed(1).padStart(8),
         // a tenth either way is the sampling's (a browser helper ending between the two readings)
-        (r.variant === "legacy" ? "-" : Math.max(0, r.cpuSeconds - r.encodeCpuSeconds).toFixed(1)).padStart(9),
+        (encodeOnly(r.variant) ? "-" : Math.max(0, r.cpuSeconds - r.encodeCpuSeconds).toFixed(1)).padStart(9),
         r.cpuSeconds.toFixed(1).padStart(6),
         ratio(r.cpuSeconds, base?.cpuSeconds).padStart(9),
         ratio(r.cpuSeconds, base?.encodeCpuSeconds).padStart(7),
@@ -404,6 +439,19 @@ async function parent() {
           `video ${now.videoKbps.toFixed(0)} against ${old.videoKbps.toFixed(0)} kb/s; with the loudness step ${total(now).toFixed(1)} s (${change(total(now), old.encodeSeconds)})`,
       );
     }
+  }
+  // --presets: each fast encode's picture against the lossless one, frame by frame
+  for (const reference of results.filter((r) => r.variant === "x264-lossless")) {
+    console.log(`\nx264 presets at ${reference.size}, each picture against the lossless encode (${reference.videoKbps.toFixed(0)} kb/s), every frame:`);
+    console.log("preset       encode s  CPU enc  video kb/s   SSIM (dB)      PSNR dB");
+    for (const r of results.filter((r) => r.size === reference.size && (r.engine === "fast" || (r.variant.startsWith("x264-") && r !== reference)))) {
+      const { ssim, psnr } = pictureAgainst(r.output, reference.output);
+      const preset = r.variant === "delivered" ? `${ENCODING.x264Preset} *` : r.variant.slice(5);
+      console.log(
+        `${preset.padEnd(12)} ${r.encodeSeconds.toFixed(1).padStart(8)} ${r.encodeCpuSeconds.toFixed(1).padStart(8)} ${r.videoKbps.toFixed(0).padStart(11)}   ${ssim.padStart(16)} ${psnr.padStart(8)}`,
+      );
+    }
+    console.log("* the delivery's preset; its encode time here is the render without the loudness step");
   }
   const verdicts = results
     .filter((r) => r.engine === "fast")

@@ -66,6 +66,25 @@ describe("speakingRateOf", () => {
     expect(Object.keys(cache)).toContain("v2|recording|espeak:fr|fr");
   });
 
+  it("times the neural voice's sample by its own durations, speaking none of it", async () => {
+    const silent: SpeechProvider = {
+      name: "Offline voices (Piper, Flite, eSpeak NG)",
+      source: "offline",
+      listVoices: async () => [],
+      synthesize: async () => {
+        throw new Error("the neural voice's pace is read from its durations, not spoken");
+      },
+    };
+    const joe = await speakingRateOf(silent, "piper:en_US-joe-medium");
+    console.log(`en_US-joe-medium by its durations: ${joe.wordsPerSecond.toFixed(3)} words a second, ${joe.sentencePauseSeconds.toFixed(3)} s between sentences`);
+    // the voice speaking the same sample measured 3.32-3.38 words a second and 0.46-0.54 s between sentences
+    expect(joe.wordsPerSecond).toBeGreaterThan(3.35 * 0.95);
+    expect(joe.wordsPerSecond).toBeLessThan(3.35 * 1.05);
+    expect(joe.sentencePauseSeconds).toBeGreaterThan(0.3);
+    expect(joe.sentencePauseSeconds).toBeLessThan(0.7);
+    expect(joe.clock).toBeUndefined();
+  }, 60_000);
+
   it("uses the typical pace for a cloud voice without speaking", async () => {
     const cloud: SpeechProvider = {
       name: "cloud",

@@ -14,6 +14,7 @@ import { writeOfflineChunk } from "../text/offline-writer";
 import type { SpeechProvider } from "../types";
 import { readWavInfo, trimWavSilence } from "../wav";
 import { phonemesOf, phonemizerVoiceFor, type PhonemeClock } from "./phoneme-clock.server";
+import { piperClockedNarrationOf } from "./piper-clock.server";
 
 /** Narration as the offline writer and most models write it: sentences of 10 to 25 words, a few commas. */
 export const RATE_SAMPLE = [
@@ -160,6 +161,24 @@ async function calibrateClock(
 }
 
 /**
+ * A neural voice's readings of the rate sample (whole, and its sentences one by one) timed by the voice's own
+ * durations (piper-clock.server.ts) instead of spoken: the fit times this voice's drafts by the same durations, so the
+ * plan and the fit agree, and a new install's first script no longer waits for six readings spoken by the voice
+ * (about 6 CPU s, most of the script's time; decision 289). Undefined where the model gives no durations (or the voice
+ * is not installed): the voice then speaks them.
+ */
+async function readingsByDurations(voiceId: string, sample: string, sentences: string[]): Promise<{ whole: number; apart: number } | undefined> {
+  try {
+    const whole = (await piperClockedNarrationOf(voiceId, sample, 1))?.speechSeconds ?? 0;
+    let apart = 0;
+    for (const sentence of sentences) apart += (await piperClockedNarrationOf(voiceId, sentence, 1))?.speechSeconds ?? 0;
+    return whole > 0 && apart > 0 ? { whole, apart } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Measures a voice's pace (and its phoneme clock). A neural voice gets no phoneme clock: the narration fit times its
  * drafts by the voice's own durations (piper-clock.server.ts; by speaking them where its model gives none), and the
  * clock's four scenes of calibration were half the voice's first-use cost (`phonemeClock` forces it, for benchmarks).
@@ -171,10 +190,12 @@ export async function measureSpeakingRate(
   { phonemeClock = !isPiperVoice(voiceId) }: { phonemeClock?: boolean } = {},
 ): Promise<Measured> {
   const sample = RATE_SAMPLES[language]!;
-  const whole = await speechSecondsOf(speech, sample, voiceId);
   const sentences = splitSentences(sample);
-  let apart = 0;
-  for (const sentence of sentences) apart += await speechSecondsOf(speech, sentence, voiceId);
+  // the phoneme clock is calibrated on what the voice itself read
+  const timed = isPiperVoice(voiceId) && !phonemeClock ? await readingsByDurations(voiceId, sample, sentences) : undefined;
+  const whole = timed?.whole ?? (await speechSecondsOf(speech, sample, voiceId));
+  let apart = timed?.apart ?? 0;
+  if (!timed) for (const sentence of sentences) apart += await speechSecondsOf(speech, sentence, voiceId);
   const sentencePauseSeconds = Math.max(0, (whole - apart) / (sentences.length - 1));
   const clock = phonemeClock ? await calibrateClock(speech, voiceId, language, { apartSeconds: apart, sentencePauseSeconds }) : undefined;
   return { wordsPerSecond: countWords(sample) / whole, sentencePauseSeconds, ...(clock ? { clock } : {}) };
