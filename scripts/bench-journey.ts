@@ -16,6 +16,7 @@ import { startBenchApp, stopBenchApp } from "./lib/bench-app";
 import { signedInClient, stageLine, stageTimer } from "./lib/journey-client";
 import { connectYoutube, runPipeline } from "./lib/journey-pipeline";
 import { runJourney } from "./lib/journey-stages";
+import { treeCpuSeconds } from "./lib/process-tree";
 
 const TITLE = "Why the Sea Is Salty";
 const TOPIC = "Where the salt in the oceans comes from: rivers, rocks, volcanoes and vents on the sea floor";
@@ -29,6 +30,13 @@ async function cleanup() {
   fs.rmSync(workDir, { recursive: true, force: true });
 }
 process.once("SIGINT", () => void cleanup().then(() => process.exit(130)));
+
+/** CPU seconds the app's workers and everything they started have spent so far (scripts/lib/test-app.mjs names them). */
+function workersCpuSeconds(): number {
+  const pids = (process.env.E2E_WORKERS_STARTED ?? "").split(",").map((w) => Number(/=(\d+):/.exec(w)?.[1])).filter((pid) => pid > 0);
+  if (pids.length === 0) throw new Error("the app's workers are not known (E2E_WORKERS_STARTED is empty)");
+  return pids.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
+}
 
 function probe(file: string) {
   const out = execFileSync("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,width,height:format=duration", "-of", "json", file]);
@@ -46,7 +54,9 @@ try {
     await connectYoutube(client);
     console.log(`\nthe journey for a ${SECONDS} s 16:9 video as one make-video run (music at 10 %, scheduled upload), offline providers, through ${base}:`);
     console.log(`  ${"stage".padEnd(34)} ${"start".padStart(9)} .. ${"end".padStart(7)}   ${"took".padStart(7)}`);
+    const cpuBefore = workersCpuSeconds();
     const run = await runPipeline(client, { title: TITLE, topic: TOPIC, seconds: SECONDS });
+    const cpu = workersCpuSeconds() - cpuBefore;
     for (const s of run.stages.filter((s) => s.start !== null).sort((a, b) => a.start! - b.start!)) console.log(stageLine("  ", `${s.stage}${s.state === "done" ? "" : ` (${s.state})`}`, s.start!, s.end ?? run.total));
     for (const s of run.stages.filter((s) => s.start === null)) console.log(`  ${s.stage.padEnd(34)} ${s.state}`);
     console.log(`  ${"total".padEnd(34)} ${run.total.toFixed(1).padStart(29)} s`);
@@ -57,7 +67,10 @@ try {
       `\nvideo: ${video?.width}x${video?.height} ${video?.codec_name}, ${Number(facts.format.duration).toFixed(1)} s, audio ${facts.streams.find((s) => s.codec_type === "audio")?.codec_name ?? "none"}` +
         `; YouTube (fake): ${run.youtubeUrl}, private until ${run.publishAt}`,
     );
-    console.log(`machine load (1/5/15 min): ${os.loadavg().map((l) => l.toFixed(1)).join(" / ")} on ${os.cpus().length} cores`);
+    // the floor under the wall time: however well the stages overlap, the cores cannot do this work faster
+    const cores = os.cpus().length;
+    console.log(`the worker's CPU (with its voices, browser and ffmpeg runs): ${cpu.toFixed(1)} CPU s, ${(cpu / cores).toFixed(1)} s on ${cores} cores at best`);
+    console.log(`machine load (1/5/15 min): ${os.loadavg().map((l) => l.toFixed(1)).join(" / ")} on ${cores} cores`);
     // the app and its test servers are stopped below, as after the stage-by-stage journey
     await cleanup();
     process.exit(0);
