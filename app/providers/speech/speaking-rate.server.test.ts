@@ -15,6 +15,18 @@ const { createFliteSpeechProvider } = await import("./flite.server");
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
+/** A speech provider whose every synthesis fails the test: the pace must come without speaking. */
+function speechThatMustNotSpeak(name: string, source: SpeechProvider["source"]): SpeechProvider {
+  return {
+    name,
+    source,
+    listVoices: async () => [],
+    synthesize: async () => {
+      throw new Error(`${name} must not be asked to speak`);
+    },
+  };
+}
+
 describe("speakingRateOf", () => {
   it("measures an offline voice once, keeps the figure on disk, and tells voices apart", async () => {
     let calls = 0;
@@ -67,14 +79,7 @@ describe("speakingRateOf", () => {
   });
 
   it("times the neural voice's sample by its own durations, speaking none of it", async () => {
-    const silent: SpeechProvider = {
-      name: "Offline voices (Piper, Flite, eSpeak NG)",
-      source: "offline",
-      listVoices: async () => [],
-      synthesize: async () => {
-        throw new Error("the neural voice's pace is read from its durations, not spoken");
-      },
-    };
+    const silent = speechThatMustNotSpeak("Offline voices (Piper, Flite, eSpeak NG)", "offline");
     const joe = await speakingRateOf(silent, "piper:en_US-joe-medium");
     console.log(`en_US-joe-medium by its durations: ${joe.wordsPerSecond.toFixed(3)} words a second, ${joe.sentencePauseSeconds.toFixed(3)} s between sentences`);
     // the voice speaking the same sample measured 3.32-3.38 words a second and 0.46-0.54 s between sentences
@@ -86,14 +91,7 @@ describe("speakingRateOf", () => {
   }, 60_000);
 
   it("uses the typical pace for a cloud voice without speaking", async () => {
-    const cloud: SpeechProvider = {
-      name: "cloud",
-      source: "cloud",
-      listVoices: async () => [],
-      synthesize: async () => {
-        throw new Error("must not be called");
-      },
-    };
+    const cloud = speechThatMustNotSpeak("cloud", "cloud");
     expect(await speakingRateOf(cloud, "voice")).toEqual({ wordsPerSecond: TYPICAL_CLOUD_WORDS_PER_SECOND, sentencePauseSeconds: 0, measured: false });
     expect(await narrationOf(cloud, "voice", "A script. Of two sentences.", 2)).toBeUndefined();
   });
