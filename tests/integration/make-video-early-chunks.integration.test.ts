@@ -45,9 +45,12 @@ const TUNING: MakeVideoTuning = {
 let stopWorker: () => Promise<void>;
 let temporal: Client;
 
-// The edit test's Generate All speaks its last scene only once the creator's first edit is in, so that edit comes
-// while the scene media are still being made however slow the machine (CI once drew the two early chunks only after
-// the whole of Generate All had finished). It heartbeats while it waits, as a voice waiting on its provider does.
+// Each test's Generate All speaks its last scene only once the test's event is in, so that event comes while the
+// scene media are still being made however slow the machine: the first test's first chunk drawn early (CI, stop 70:
+// at 1 s between voiceovers, the loop's first look came only after Generate All had finished), the edit test's
+// creator's first edit (CI once drew the two early chunks only after the whole of Generate All had finished). It
+// heartbeats while it waits, as a voice waiting on its provider does.
+const EARLY_TITLE = "Tides and the Moon";
 const EDITED_TITLE = "Why Bees Dance";
 let firstEditIn = false;
 beforeAll(async () => {
@@ -55,8 +58,11 @@ beforeAll(async () => {
   const generateSceneVoiceover: typeof real.generateSceneVoiceover = async (input) => {
     const project = await prisma.project.findUnique({ where: { id: input.projectId }, select: { title: true } });
     const scenes = await prisma.storyboardCell.count({ where: { storyboard: { projectId: input.projectId } } });
-    if (project?.title === EDITED_TITLE && input.cellIndex === scenes - 1) {
-      await holdHeartbeating(240_000, () => firstEditIn);
+    if (input.cellIndex === scenes - 1) {
+      if (project?.title === EDITED_TITLE) await holdHeartbeating(240_000, () => firstEditIn);
+      if (project?.title === EARLY_TITLE) {
+        await holdHeartbeating(240_000, async () => (await prisma.renderChunkPart.count({ where: { projectId: input.projectId } })) > 0);
+      }
     }
     return real.generateSceneVoiceover(input);
   };
@@ -73,7 +79,7 @@ describe("make-video: render chunks drawn while the scene media are made", () =>
   it("draws the first chunk while later scenes lack their voiceover; the render takes it as drawn; the video is whole", { timeout: 480_000 }, async () => {
     const user = await createTestUser();
     const options = MakeVideoOptionsSchema.parse({
-      title: "Tides and the Moon",
+      title: EARLY_TITLE,
       topic: "How the moon pulls the oceans into tides twice a day",
       format: "9:16",
       duration: 15,
