@@ -75,10 +75,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 beforeAll(async () => {
   expect(fs.existsSync(PROMETHEUS), "Debian's prometheus package (apt-get install prometheus)").toBe(true);
   receiver = await otlpReceiver();
-  workerMetricsPort = await freePort();
   stack = await startDrillStack({
     log: (line) => console.log(line),
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, WORKER_METRICS_PORT: String(workerMetricsPort), LOG_FORMAT: "json" },
+    // the worker's port picked once the stack's Temporal has taken its random ones
+    env: async () => {
+      workerMetricsPort = await freePort();
+      return { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, WORKER_METRICS_PORT: String(workerMetricsPort), LOG_FORMAT: "json" };
+    },
   });
   temporalClient = new Client({ connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }) });
 

@@ -44,7 +44,8 @@ export type DrillStack = {
  * Starts the stack and points this process's environment (DATABASE_URL, DATA_DIR, TEMPORAL_ADDRESS,
  * TEMPORAL_TASK_QUEUE) at it: import app modules only after this resolves.
  */
-export async function startDrillStack(options: { log?: (line: string) => void; env?: Record<string, string> } = {}): Promise<DrillStack> {
+/** `env`: more settings for the web and the worker; a function is asked once the servers listen (for ports it picks). */
+export async function startDrillStack(options: { log?: (line: string) => void; env?: Record<string, string> | (() => Promise<Record<string, string>>) } = {}): Promise<DrillStack> {
   const log = options.log ?? (() => {});
   ensureBuild({ server: true }); // the web server and the worker run the production build, as npm start does
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "reelsmith-drills-"));
@@ -59,7 +60,7 @@ export async function startDrillStack(options: { log?: (line: string) => void; e
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.createWriteStream(logFile, { flags: "a" });
 
-  const [pgPort, temporalPort, webPort] = [await freePort(), await freePort(), await freePort()];
+  const [pgPort, temporalPort] = [await freePort(), await freePort()];
   const before = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR, TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE: process.env.TEMPORAL_TASK_QUEUE };
   delete process.env.DATABASE_URL; // openDatabase starts an embedded server only when no DATABASE_URL is given
   let database: Awaited<ReturnType<typeof openDatabase>>;
@@ -76,6 +77,10 @@ export async function startDrillStack(options: { log?: (line: string) => void; e
   const youtube = new FakeYoutube();
   await youtube.start();
 
+  // chosen once PostgreSQL and Temporal listen: the dev server binds its HTTP API and /metrics to random free
+  // ports, and one of them once took a web port chosen before it (CI, stop 70: /healthz answered 404 for 240 s)
+  const webPort = await freePort();
+  const extraEnv = typeof options.env === "function" ? await options.env() : options.env;
   const baseUrl = `http://127.0.0.1:${webPort}`;
   const env = {
     DATABASE_URL: database.url,
@@ -88,7 +93,7 @@ export async function startDrillStack(options: { log?: (line: string) => void; e
     TMPDIR: tmpDir,
     YOUTUBE_UPLOAD_CHUNK_BYTES: String(256 * 1024),
     ...youtube.env(),
-    ...options.env,
+    ...extraEnv,
   };
   const collect = (name: string) => (child: { stdout: NodeJS.ReadableStream | null; stderr: NodeJS.ReadableStream | null }) => {
     child.stdout?.on("data", (d) => out.write(`[${name}] ${d}`));
