@@ -16,7 +16,7 @@ import { startBenchApp, stopBenchApp } from "./lib/bench-app";
 import { signedInClient, stageLine, stageTimer } from "./lib/journey-client";
 import { connectYoutube, runPipeline } from "./lib/journey-pipeline";
 import { runJourney } from "./lib/journey-stages";
-import { treeCpuSeconds } from "./lib/process-tree";
+import { sampleCpuByProgram, treeCpuSeconds } from "./lib/process-tree";
 
 const TITLE = "Why the Sea Is Salty";
 const TOPIC = "Where the salt in the oceans comes from: rivers, rocks, volcanoes and vents on the sea floor";
@@ -32,10 +32,13 @@ async function cleanup() {
 process.once("SIGINT", () => void cleanup().then(() => process.exit(130)));
 
 /** CPU seconds the app's workers and everything they started have spent so far (scripts/lib/test-app.mjs names them). */
-function workersCpuSeconds(): number {
+function workerPids(): number[] {
   const pids = (process.env.E2E_WORKERS_STARTED ?? "").split(",").map((w) => Number(/=(\d+):/.exec(w)?.[1])).filter((pid) => pid > 0);
   if (pids.length === 0) throw new Error("the app's workers are not known (E2E_WORKERS_STARTED is empty)");
-  return pids.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
+  return pids;
+}
+function workersCpuSeconds(): number {
+  return workerPids().reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
 }
 
 function probe(file: string) {
@@ -55,8 +58,10 @@ try {
     console.log(`\nthe journey for a ${SECONDS} s 16:9 video as one make-video run (music at 10 %, scheduled upload), offline providers, through ${base}:`);
     console.log(`  ${"stage".padEnd(34)} ${"start".padStart(9)} .. ${"end".padStart(7)}   ${"took".padStart(7)}`);
     const cpuBefore = workersCpuSeconds();
+    const byProgram = sampleCpuByProgram(workerPids(), "worker (node)");
     const run = await runPipeline(client, { title: TITLE, topic: TOPIC, seconds: SECONDS });
     const cpu = workersCpuSeconds() - cpuBefore;
+    const programs = byProgram.stop();
     for (const s of run.stages.filter((s) => s.start !== null).sort((a, b) => a.start! - b.start!)) console.log(stageLine("  ", `${s.stage}${s.state === "done" ? "" : ` (${s.state})`}`, s.start!, s.end ?? run.total));
     for (const s of run.stages.filter((s) => s.start === null)) console.log(`  ${s.stage.padEnd(34)} ${s.state}`);
     console.log(`  ${"total".padEnd(34)} ${run.total.toFixed(1).padStart(29)} s`);
@@ -70,6 +75,7 @@ try {
     // the floor under the wall time: however well the stages overlap, the cores cannot do this work faster
     const cores = os.cpus().length;
     console.log(`the worker's CPU (with its voices, browser and ffmpeg runs): ${cpu.toFixed(1)} CPU s, ${(cpu / cores).toFixed(1)} s on ${cores} cores at best`);
+    console.log(`  by program: ${[...programs].map(([program, seconds]) => `${program} ${seconds.toFixed(1)}`).join(", ")}`);
     console.log(`machine load (1/5/15 min): ${os.loadavg().map((l) => l.toFixed(1)).join(" / ")} on ${cores} cores`);
     // the app and its test servers are stopped below, as after the stage-by-stage journey
     await cleanup();

@@ -57,3 +57,82 @@ export function folderBytes(folder: string): number {
   }
   return total;
 }
+
+/** A process's (or with `tid`, one of its threads') name, as /proc gives it (at most 15 characters), and its own CPU seconds. */
+function ownCpu(pid: number, tid?: number): { program: string; seconds: number } | null {
+  try {
+    const stat = fs.readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, "utf8");
+    const program = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+    return { program, seconds: (Number(f[11]) + Number(f[12])) / 100 };
+  } catch {
+    return null;
+  }
+}
+
+/** A process's program: its name, or for Node (whose main thread /proc calls "MainThread") the script it runs. */
+function programName(pid: number, comm: string): string {
+  if (comm !== "MainThread" && comm !== "node") return comm;
+  try {
+    const script = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").find((a) => /\.(m?js|ts)$/.test(a));
+    return script ? `node ${path.basename(script)}` : comm;
+  } catch {
+    return comm;
+  }
+}
+
+/**
+ * Where a process tree's CPU goes, by program: samples the tree every `intervalMs` and keeps each process's last own
+ * figure, so programs that come and go (each ffmpeg a render runs) are counted under their name. A process that lives
+ * less than an interval is not seen: its CPU shows in the tree's total (its parent's children's time) and `stop`
+ * returns it as "unsampled". The roots are named by `rootName` (a worker is "node" to /proc, as its voices may be),
+ * with their threads apart by name ("worker: libuv-worker": sharp and file work on libuv's pool).
+ */
+export function sampleCpuByProgram(roots: number[], rootName: string, intervalMs = 100): { stop: () => Map<string, number> } {
+  const totalBefore = roots.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
+  const before = new Map<number, number>();
+  for (const root of roots) for (const { pid } of processTree(root)) before.set(pid, ownCpu(pid)?.seconds ?? 0);
+  const last = new Map<number, { program: string; seconds: number }>();
+  const rootPids = new Set(roots);
+  // a root's threads apart (its JavaScript, libuv's pool, V8's helpers, native libraries' own threads), by name
+  const threadsBefore = new Map<string, number>();
+  const threadKey = (root: number, tid: number) => `${root}/${tid}`;
+  const threadsOf = (root: number) => {
+    try {
+      return fs.readdirSync(`/proc/${root}/task`).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  for (const root of roots) for (const tid of threadsOf(root)) threadsBefore.set(threadKey(root, tid), ownCpu(root, tid)?.seconds ?? 0);
+  const threadLast = new Map<string, { program: string; seconds: number }>();
+  const sample = () => {
+    for (const root of roots) {
+      for (const { pid } of processTree(root)) {
+        if (rootPids.has(pid)) continue;
+        const own = ownCpu(pid);
+        if (own) last.set(pid, { program: programName(pid, own.program), seconds: own.seconds - (before.get(pid) ?? 0) });
+      }
+      for (const tid of threadsOf(root)) {
+        const own = ownCpu(root, tid);
+        const key = threadKey(root, tid);
+        // pool threads are numbered ("tokio-runtime-w", "V8 DefaultWorke", "libuv-worker"): one name for each kind
+        if (own) threadLast.set(key, { program: `${rootName}: ${own.program.replace(/[-_ ]?\d+$/, "")}`, seconds: own.seconds - (threadsBefore.get(key) ?? 0) });
+      }
+    }
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      const byProgram = new Map<string, number>();
+      for (const { program, seconds } of [...last.values(), ...threadLast.values()]) byProgram.set(program, (byProgram.get(program) ?? 0) + seconds);
+      const sampled = [...byProgram.values()].reduce((a, b) => a + b, 0);
+      const total = roots.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0) - totalBefore;
+      if (total - sampled > 0.05) byProgram.set("unsampled", total - sampled);
+      return new Map([...byProgram].sort((a, b) => b[1] - a[1]));
+    },
+  };
+}

@@ -160,9 +160,11 @@ export async function startAppForTests(serverEnv) {
   if (workerQueues.length && workerQueues.length !== workerCount) {
     throw new Error(`E2E_WORKER_QUEUES names ${workerQueues.length} workers' queues, E2E_WORKERS starts ${workerCount}`);
   }
+  // E2E_WORKER_NODE_OPTIONS: Node's options for the workers alone (a benchmark profiling them: --cpu-prof ...)
+  const nodeOptions = process.env.E2E_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.E2E_WORKER_NODE_OPTIONS } : {};
   const workers = workerNames.map((name, i) => {
     const queues = workerQueues[i] ? { WORKER_QUEUES: workerQueues[i] } : {};
-    return startChild(name, process.execPath, compiledEntry("worker"), { env: { ...own(name), ...queues }, quiet: true });
+    return startChild(name, process.execPath, compiledEntry("worker"), { env: { ...own(name), ...queues, ...nodeOptions }, quiet: true });
   });
   const children = [startChild("web", process.execPath, compiledEntry("server"), { env: own("web"), quiet: true }), ...workers];
   for (const child of children) {

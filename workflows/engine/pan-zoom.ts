@@ -70,12 +70,15 @@ let compiled: WebAssembly.Module | undefined;
 // found from the project's root: this module also runs bundled into dist/worker.js (decision 204)
 const wasmModule = () => (compiled ??= new WebAssembly.Module(fs.readFileSync(projectFile("workflows/engine/wasm/pan-zoom.wasm"))));
 
-/** One plane's place in the module's memory and its tables' places. */
+/** One plane's size and its place in the picture and in an output frame (from the frame's start). */
 type PlaneLayout = { width: number; height: number; src: number; dst: number };
 
 /**
  * A frame-sized picture (8-bit 4:2:0, planes in order) and the frames of it moving. One instance per render; its
- * memory is the picture, one frame, one intermediate and the tables (about 3.5 bytes a pixel).
+ * memory is the picture, `slots` output frames, one intermediate and the tables (about 2 + 1.5 x slots bytes a
+ * pixel). A frame is drawn into the next slot and handed out as a view of that memory, not a copy: a 1080p minute
+ * is 5.6 GB of frames, and as fresh buffers each one pressed V8 into a full garbage collection of the worker's whole
+ * heap every few dozen frames (about 20 CPU s a minute on the collector's threads, stop 71).
  */
 export class PanZoom {
   private readonly wasm: PanZoomExports;
@@ -83,10 +86,14 @@ export class PanZoom {
   private readonly frameBytes: number;
   private readonly tables: { cols: number; colWeights: number; rowA: number; rowB: number; rowWeights: number };
   private readonly tmp: number;
+  private readonly outputs: number[];
+  private drawn = 0;
 
   constructor(
     readonly width: number,
     readonly height: number,
+    /** How many frames handed out stay as drawn: frame k's memory is drawn over by frame k + slots. */
+    readonly slots = 2,
   ) {
     if (width % 2 || height % 2) throw new Error(`A moving picture needs an even frame size, not ${width}x${height}`);
     this.wasm = new WebAssembly.Instance(wasmModule(), {}).exports as unknown as PanZoomExports;
@@ -101,7 +108,7 @@ export class PanZoom {
       return start;
     };
     const src = take(this.frameBytes);
-    const dst = take(this.frameBytes);
+    this.outputs = Array.from({ length: slots }, () => take(this.frameBytes));
     this.tmp = take(width * (height + 1) * 2);
     this.tables = { cols: take(width * 4), colWeights: take(width * 4), rowA: take(height * 4), rowB: take(height * 4), rowWeights: take(height * 4) };
     const pages = Math.ceil(at / 65536) - this.wasm.memory.buffer.byteLength / 65536;
@@ -109,9 +116,9 @@ export class PanZoom {
     const cw = width / 2;
     const ch = height / 2;
     this.planes = [
-      { width, height, src, dst },
-      { width: cw, height: ch, src: src + luma, dst: dst + luma },
-      { width: cw, height: ch, src: src + luma + cw * ch, dst: dst + luma + cw * ch },
+      { width, height, src, dst: 0 },
+      { width: cw, height: ch, src: src + luma, dst: luma },
+      { width: cw, height: ch, src: src + luma + cw * ch, dst: luma + cw * ch },
     ];
   }
 
@@ -121,12 +128,16 @@ export class PanZoom {
     new Uint8Array(this.wasm.memory.buffer, this.planes[0]!.src, this.frameBytes).set(yuv);
   }
 
-  /** Frame `frameInScene` of a scene of `durationInFrames` frames: a copy, the planes one after another. */
+  /**
+   * Frame `frameInScene` of a scene of `durationInFrames` frames, the planes one after another: a view of the next
+   * slot's memory, valid until `slots` more frames are drawn (copy it to keep it longer).
+   */
   frame(move: Move, frameInScene: number, durationInFrames: number): Buffer {
     const corners = panCorners(numbers, move, frameInScene, durationInFrames, this.width, this.height);
     const { columns, rows } = sourcePositions(corners, this.width, this.height);
-    this.planes.forEach((plane, p) => this.drawPlane(plane, p === 0 ? 0 : 1, columns, rows));
-    return Buffer.from(new Uint8Array(this.wasm.memory.buffer, this.planes[0]!.dst, this.frameBytes));
+    const output = this.outputs[this.drawn++ % this.slots]!;
+    this.planes.forEach((plane, p) => this.drawPlane(plane, output + plane.dst, p === 0 ? 0 : 1, columns, rows));
+    return Buffer.from(this.wasm.memory.buffer, output, this.frameBytes);
   }
 
   /**
@@ -134,7 +145,7 @@ export class PanZoom {
    * luma pixel, halved), then the separable resampling. Out of the picture the filter holds the edge: a column past
    * it reads the edge column alone (weight 0), a row past it the edge row twice.
    */
-  private drawPlane(plane: PlaneLayout, shift: 0 | 1, columns: Int32Array, rows: Int32Array) {
+  private drawPlane(plane: PlaneLayout, dst: number, shift: 0 | 1, columns: Int32Array, rows: Int32Array) {
     const memory = new Int32Array(this.wasm.memory.buffer);
     const t = this.tables;
     const { width: w, height: h } = plane;
@@ -159,7 +170,7 @@ export class PanZoom {
       first = Math.min(first, a);
       last = Math.max(last, b);
     }
-    this.wasm.plane(plane.src, w, plane.dst, w, h, t.cols, t.colWeights, t.rowA, t.rowB, t.rowWeights, first, last, this.tmp);
+    this.wasm.plane(plane.src, w, dst, w, h, t.cols, t.colWeights, t.rowA, t.rowB, t.rowWeights, first, last, this.tmp);
   }
 }
 

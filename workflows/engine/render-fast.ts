@@ -5,8 +5,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { Readable, type Writable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import type { Writable } from "node:stream";
 import { renderFrames, renderStill, selectComposition } from "@remotion/renderer";
 import sharp from "sharp";
 import { getEnv } from "~/core/env.server";
@@ -14,6 +13,7 @@ import { BRAND_CARD_ID, type BrandCardStillProps } from "../../remotion/BrandCar
 import { CAPTION_SHEET_ID, type CaptionSheetProps } from "../../remotion/Caption";
 import type { Move, Timeline } from "../../app/lib/timeline/timeline";
 import { captionConcat, compileTimeline, movingImageScenes } from "./render-fast-compile";
+import { feedFrames } from "./frame-feed";
 import { framePicture, PanZoom } from "./pan-zoom";
 import { renderCommand } from "../worker-priority";
 import { chromiumOptions, ENCODING, getCompositionBundle, renderSettings, withBrowser } from "./render-engine";
@@ -173,17 +173,20 @@ export async function rasteriseCards(timeline: Timeline, workDir: string): Promi
   });
 }
 
+/** Frames drawn and not yet taken by ffmpeg's pipe: each is a slot of the moving image's memory (pan-zoom.ts). */
+const FEED_SLOTS = 3;
+
 /**
  * The image scenes' frames, in the order the compiled graph reads them (movingImageScenes): each scene's picture
  * decoded once (the next one while this one is drawn), then moved frame by frame (pan-zoom.ts). Frame k of a scene
  * is the composition's frame k (the perspective filter it replaces drew frame k + 1's motion: its frame counter
- * starts at 1).
+ * starts at 1). Each frame is a view of one of `slots` frames' memory, drawn over `slots` frames later.
  */
-async function* movingImageFrames(timeline: Timeline, signal?: AbortSignal): AsyncGenerator<Buffer> {
+export async function* movingImageFrames(timeline: Timeline, signal?: AbortSignal, slots = FEED_SLOTS): AsyncGenerator<Buffer> {
   const scenes = movingImageScenes(timeline);
   if (scenes.length === 0) return;
   const { width, height } = timeline;
-  const panZoom = new PanZoom(width, height);
+  const panZoom = new PanZoom(width, height, slots);
   const read = (k: number) => {
     const picture = framePicture(scenes[k]!.layer.src, width, height, signal);
     picture.catch(() => undefined); // awaited in its turn; a failure is thrown there
@@ -200,8 +203,7 @@ async function* movingImageFrames(timeline: Timeline, signal?: AbortSignal): Asy
 /** What a compiled render's ffmpeg reads from IMAGE_FRAMES_INPUT; none when the timeline has no image scene. */
 export function movingImagesFeed(timeline: Timeline, signal?: AbortSignal): ((input: Writable) => Promise<void>) | undefined {
   if (movingImageScenes(timeline).length === 0) return undefined;
-  // at most one frame waits in memory beside the pipe's own buffer
-  return (input) => pipeline(Readable.from(movingImageFrames(timeline, signal), { highWaterMark: 1 }), input);
+  return (input) => feedFrames(movingImageFrames(timeline, signal, FEED_SLOTS), input, FEED_SLOTS);
 }
 
 /**
@@ -223,7 +225,7 @@ export function runFfmpeg(
       const input = child.stdio[3] as Writable;
       feed(input).catch((error: unknown) => {
         // a pipe ffmpeg closed by ending (EPIPE): its own exit tells why
-        if ((error as NodeJS.ErrnoException).code === "EPIPE" || (error as NodeJS.ErrnoException).code === "ERR_STREAM_PREMATURE_CLOSE") return;
+        if (["EPIPE", "ERR_STREAM_PREMATURE_CLOSE", "ERR_STREAM_DESTROYED"].includes((error as NodeJS.ErrnoException).code ?? "")) return;
         feedFailure = error;
         child.kill("SIGKILL");
       });
