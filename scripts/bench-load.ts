@@ -15,7 +15,8 @@
 //      against the render alone (goal: at most 2x) and the status routes (goal: p99 under 50 ms).
 // BENCH_LOAD_PAGES (200), BENCH_LOAD_MINUTES (10), BENCH_LOAD_SCENES (12) and BENCH_LOAD_PHASES (1,...,7) size it.
 // It prints p50/p95/p99/max per route, errors, requests/s, render time loaded against unloaded, memory, and the
-// CPU the web process and this client used per request (the client shares the machine's cores: decision 186).
+// CPU the web process and this client used per request (the client shares the machine's cores: decision 186); for
+// phase 7 also what the web server itself timed (its /metrics histogram) and both event loops' lag (decision 290).
 // The requests go through one undici Pool (keep-alive connections, as a browser keeps them; a connection per
 // request in flight), not fetch(): fetch's streams cost the client about four times the CPU per request.
 import { execFileSync } from "node:child_process";
@@ -137,13 +138,13 @@ function memoryOf(): { web: number; worker: number } {
   const tree = (root: number): number => rows.filter((r) => r.ppid === root).reduce((sum, r) => sum + r.rss + tree(r.pid), 0);
   const mine = rows.filter((r) => r.ppid === process.pid);
   const sum = (pattern: RegExp) => mine.filter((r) => pattern.test(r.args)).reduce((total, r) => total + r.rss + tree(r.pid), 0) / 1024;
-  return { web: sum(/(^|\s)server\.ts(\s|$)/), worker: sum(/workflows\/worker\.ts/) };
+  return { web: sum(/dist\/server\.js(\s|$)/), worker: sum(/dist\/worker\.js(\s|$)/) };
 }
 
-/** The process id of a child of this process running `script` (server.ts, not the fakes' youtube-server.ts). */
+/** The process id of a child of this process running `script` (the built dist/server.js, not the fakes' servers). */
 function childPid(script: string): number | undefined {
   const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" }).trim().split("\n").map((line) => line.trim().split(/\s+/));
-  const row = rows.find(([, ppid, ...args]) => Number(ppid) === process.pid && args.includes(script));
+  const row = rows.find(([, ppid, ...args]) => Number(ppid) === process.pid && args.some((a) => a.endsWith(script)));
   return row ? Number(row[0]) : undefined;
 }
 
@@ -160,7 +161,8 @@ function serverViewOf(metrics: string): ServerView {
     const le = labels.le === "+Inf" ? Infinity : Number(labels.le);
     buckets.set(le, (buckets.get(le) ?? 0) + Number(m[2]));
   }
-  const gauge = (name: string) => Number(new RegExp(`^reelsmith_nodejs_eventloop_lag_${name}_seconds (\\S+)`, "m").exec(metrics)?.[1] ?? NaN) * 1000;
+  // (the process's default label follows the name: {process="web"})
+  const gauge = (name: string) => Number(new RegExp(`^reelsmith_nodejs_eventloop_lag_${name}_seconds(?:\\{[^}]*\\})? (\\S+)`, "m").exec(metrics)?.[1] ?? NaN) * 1000;
   return { buckets, lagP99Ms: gauge("p99"), lagMaxMs: gauge("max") };
 }
 
@@ -188,8 +190,8 @@ try {
   const app = await startBenchApp();
   const base = app.baseUrl;
   const pool = new Pool(base, { keepAliveTimeout: 30_000 });
-  const web = childPid("server.ts");
-  const worker = childPid("workflows/worker.ts");
+  const web = childPid("dist/server.js");
+  const worker = childPid("dist/worker.js");
   console.log(`${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; web process ${web ?? "not found"}, worker ${worker ?? "not found"}`);
   const { prisma } = await import("~/core/db.server");
   const { createSession } = await import("~/server/session.server");
