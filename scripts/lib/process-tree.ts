@@ -86,7 +86,7 @@ function programName(pid: number, comm: string): string {
  * figure, so programs that come and go (each ffmpeg a render runs) are counted under their name. A process that lives
  * less than an interval is not seen: its CPU shows in the tree's total (its parent's children's time) and `stop`
  * returns it as "unsampled". The roots are named by `rootName` (a worker is "node" to /proc, as its voices may be),
- * with their threads apart by name ("worker: libuv-worker": sharp and file work on libuv's pool).
+ * with their threads apart by name ("worker (node): V8Worker" is V8's garbage collection and compiling helpers).
  */
 export function sampleCpuByProgram(roots: number[], rootName: string, intervalMs = 100): { stop: () => Map<string, number> } {
   const totalBefore = roots.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
@@ -116,7 +116,7 @@ export function sampleCpuByProgram(roots: number[], rootName: string, intervalMs
       for (const tid of threadsOf(root)) {
         const own = ownCpu(root, tid);
         const key = threadKey(root, tid);
-        // pool threads are numbered ("tokio-runtime-w", "V8 DefaultWorke", "libuv-worker"): one name for each kind
+        // numbered threads of a pool (as "libuv-worker-3" might be) are counted under one name for each kind
         if (own) threadLast.set(key, { program: `${rootName}: ${own.program.replace(/[-_ ]?\d+$/, "")}`, seconds: own.seconds - (threadsBefore.get(key) ?? 0) });
       }
     }

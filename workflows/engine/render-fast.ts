@@ -182,7 +182,7 @@ const FEED_SLOTS = 3;
  * is the composition's frame k (the perspective filter it replaces drew frame k + 1's motion: its frame counter
  * starts at 1). Each frame is a view of one of `slots` frames' memory, drawn over `slots` frames later.
  */
-export async function* movingImageFrames(timeline: Timeline, signal?: AbortSignal, slots = FEED_SLOTS): AsyncGenerator<Buffer> {
+async function* movingImageFrames(timeline: Timeline, signal?: AbortSignal, slots = FEED_SLOTS): AsyncGenerator<Buffer> {
   const scenes = movingImageScenes(timeline);
   if (scenes.length === 0) return;
   const { width, height } = timeline;
