@@ -25,17 +25,25 @@ export function processTree(root: number): { pid: number; rssKiB: number }[] {
  * and waited for. A long-lived child (the neural voice's process) counts while it runs, not only once it has ended.
  */
 export function treeCpuSeconds(root: number = process.pid): number {
-  let ticks = 0;
-  for (const { pid } of processTree(root)) {
-    try {
-      const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      // utime stime cutime cstime (fields 14-17), in clock ticks of 10 ms
-      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-    } catch {
-      // it ended while we looked: its parent's cutime and cstime count it once it is waited for
-    }
+  let seconds = 0;
+  // one that ended while we looked is left out: its parent's cutime and cstime count it once it is waited for
+  for (const { pid } of processTree(root)) seconds += readStat(`/proc/${pid}/stat`)?.withChildren ?? 0;
+  return seconds;
+}
+
+/**
+ * A /proc stat file's name (at most 15 characters) and CPU seconds: its own (utime + stime, fields 14-15) and with
+ * the children it waited for (cutime + cstime, 16-17), from clock ticks of 10 ms; null when it is gone.
+ */
+function readStat(file: string): { name: string; own: number; withChildren: number } | null {
+  try {
+    const stat = fs.readFileSync(file, "utf8");
+    const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+    const own = (Number(f[11]) + Number(f[12])) / 100;
+    return { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), own, withChildren: own + (Number(f[13]) + Number(f[14])) / 100 };
+  } catch {
+    return null;
   }
-  return ticks / 100;
 }
 
 /** The bytes of the files under `folder` (files removed while it looks are skipped). */
@@ -58,16 +66,10 @@ export function folderBytes(folder: string): number {
   return total;
 }
 
-/** A process's (or with `tid`, one of its threads') name, as /proc gives it (at most 15 characters), and its own CPU seconds. */
+/** A process's (or with `tid`, one of its threads') name, as /proc gives it, and its own CPU seconds. */
 function ownCpu(pid: number, tid?: number): { program: string; seconds: number } | null {
-  try {
-    const stat = fs.readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, "utf8");
-    const program = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
-    return { program, seconds: (Number(f[11]) + Number(f[12])) / 100 };
-  } catch {
-    return null;
-  }
+  const stat = readStat(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`);
+  return stat && { program: stat.name, seconds: stat.own };
 }
 
 /** A process's program: its name, or for Node (whose main thread /proc calls "MainThread") the script it runs. */
