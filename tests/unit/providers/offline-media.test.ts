@@ -86,8 +86,12 @@ describe("offline speech (Flite)", () => {
 
     const long = speech.synthesize({ text: "The deep sea is dark and cold, and still it teems with life. ".repeat(30), voiceId: "rms" });
     await new Promise((r) => setTimeout(r, 150));
-    for (const pid of fliteProcesses()) process.kill(Number(pid), "SIGKILL");
+    const killed = fliteProcesses();
+    for (const pid of killed) process.kill(Number(pid), "SIGKILL");
     await expect(long).rejects.toThrow(/The offline voice stopped: the offline voice's process stopped \(signal SIGKILL\)/);
+    // every killed process reaped (its exit seen by its owner) before the next text: one whose exit was still on its
+    // way took that text and failed it too (CI, stop 71)
+    await expect.poll(() => killed.filter((pid) => fs.existsSync(`/proc/${pid}`)), { timeout: 10_000 }).toEqual([]);
     const after = await speech.synthesize({ text: "Whales sing.", voiceId: "rms" });
     expect(after.audio.equals(first[0]!.audio)).toBe(true);
     expect(fliteProcesses().some((pid) => running.includes(pid))).toBe(false);
