@@ -7,7 +7,9 @@ import { sceneCountFor } from "~/lib/storyboard";
 import { resolutionValue } from "~/lib/video-format";
 import { narrationOf, speakingRateOf } from "~/providers/speech/speaking-rate.server";
 import { clockCorrectionOf, clockedNarrationOf, recordClockReading } from "~/providers/speech/phoneme-clock.server";
-import { piperClockedNarrationOf } from "~/providers/speech/piper-clock.server";
+import { DURATION_READINGS, piperClockedNarrationOf } from "~/providers/speech/piper-clock.server";
+import { warmPiperVoice } from "~/providers/speech/piper.server";
+import { getEnv } from "~/core/env.server";
 import { isEspeakVoice, isPiperVoice } from "~/lib/voices";
 import { speechRateFactor } from "~/lib/voice-speed";
 import { voiceForProject } from "./storyboard";
@@ -167,13 +169,16 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
         // (Flite reads a text the same every time, so that reading is the voiceovers' length); eSpeak NG, whose
         // synthesis costs about what the clock does, and any voice without a clock, by speaking every draft.
         let timer: "durations" | "phonemes" | "voice" = isPiperVoice(voiceId) ? "durations" : rate.clock && !isEspeakVoice(voiceId) ? "phonemes" : "voice";
+        // the voice that will read the scenes loads while the drafts are timed, on a worker that makes voiceovers
+        if (timer === "durations" && getEnv().WORKER_QUEUES.includes("heavy")) warmPiperVoice(voiceId!);
         // the phoneme clock's correction for this voice: the voice's readings of the drafts it chose, this fit's and before
         let clockScale = timer === "phonemes" ? clockCorrectionOf(speech.name, voiceId) : 1;
         const tolerance = () => (timer === "voice" ? FIT_TOLERANCE : CLOCK_FIT_TOLERANCE);
         const timeDraft = async (script: string): Promise<{ speechSeconds: number; scenes: number; spokenWords: number } | undefined> => {
           if (timer === "durations") {
             try {
-              const timed = await piperClockedNarrationOf(voiceId!, script, sceneCount);
+              // the drafts share sentences: each is timed once in this fit and the ones after it (decision 291)
+              const timed = await piperClockedNarrationOf(voiceId!, script, sceneCount, DURATION_READINGS, true);
               return timed && { ...timed, spokenWords: 0 };
             } catch {
               // the voice's model gives no durations (or is gone): its phoneme clock times this draft and the rest

@@ -1,15 +1,19 @@
 // The delivered video's loudness, brought to the platform's target (docs/decisions/190): the mix is measured first
 // (ebur128 over the whole sound track: integrated loudness and true peak), then a gain brings it to the target, with a
 // lookahead peak limiter after it when the gain would lift the true peak over the ceiling (ffmpeg's volume and
-// alimiter), with the picture copied packet for packet (-c:v copy) and only the sound re-encoded
+// alimiter; the level the limiter takes back is found by trying it on the sound, not encoded, and added to the gain:
+// decision 291), with the picture copied packet for packet (-c:v copy) and only the sound re-encoded
 // (delivery-encoding.ts). The written file is measured again (ebur128, true peak on); when AAC's encoding lifted a
-// peak over the ceiling or the limiter lowered the level, the sound is written once more from the original with the
+// peak over the ceiling or the level still missed, the sound is written once more from the original with the
 // difference taken off. The figures of the delivered file are the ones the render page and the video's facts show.
 // (Until decision 190's third round both passes were loudnorm's, which works at 192 kHz: three times the cost.)
 //
 // One step, called where a video is finished: the render's save step (both renderers) and the music mix. A chunked
 // render (decision 156) runs its two passes on its sound track alone, before the join: the first where the sound is
-// mixed, the second on the first worker done with its chunk; the join copies that sound as it is.
+// mixed, the second on the first worker done with its chunk; the join copies that sound as it is. The first pass runs
+// at a render's priority (worker-priority.ts), the second, which writes the sound, at the worker's own (decision
+// 291): it runs while the other chunk is still drawn, and at the render's niceness, one thread against that chunk's
+// encoder threads, it ended seconds after the chunk and held the join back.
 import { spawn } from "node:child_process";
 import { getEnv } from "~/core/env.server";
 import { renderCommand } from "../worker-priority";
@@ -31,10 +35,15 @@ export type LoudnessMeasure = { integratedLufs: number; truePeakDbtp: number };
 
 type LoudnormStats = { input_i: string; input_tp: string; input_lra: string; input_thresh: string; target_offset: string };
 
-/** Runs ffmpeg; resolves with its log. `onSeconds`: how far into the input it has written (its -progress lines). */
-function ffmpeg(args: string[], signal?: AbortSignal, onSeconds?: (seconds: number) => void): Promise<string> {
+/**
+ * Runs ffmpeg; resolves with its log. `onSeconds`: how far into the input it has written (its -progress lines).
+ * `background`: at a render's priority (the first pass, which a chunked render runs beside its chunks with time to
+ * spare); otherwise at the worker's own (the pass that writes the sound, which the join waits for: decision 291).
+ */
+function ffmpeg(args: string[], signal?: AbortSignal, onSeconds?: (seconds: number) => void, background = false): Promise<string> {
   return new Promise((resolve, reject) => {
-    const run = renderCommand(getEnv().FFMPEG_PATH, onSeconds ? ["-progress", "pipe:1", "-nostats", ...args] : args);
+    // an offset of 0 runs ffmpeg at the worker's own priority
+    const run = renderCommand(getEnv().FFMPEG_PATH, onSeconds ? ["-progress", "pipe:1", "-nostats", ...args] : args, background ? undefined : 0);
     const child = spawn(run.command, run.args, { stdio: ["ignore", onSeconds ? "pipe" : "ignore", "pipe"] });
     if (onSeconds) {
       let partial = "";
@@ -73,8 +82,8 @@ function ffmpeg(args: string[], signal?: AbortSignal, onSeconds?: (seconds: numb
 const figure = (text: string | undefined) => (text === undefined ? NaN : /^-?inf/i.test(text.trim()) ? -Infinity : Number.parseFloat(text));
 
 /** ebur128's summary of a file's sound: integrated loudness (LUFS) and true peak (dBTP). */
-export async function measureLoudness(file: string, signal?: AbortSignal): Promise<LoudnessMeasure> {
-  const stderr = await ffmpeg(["-hide_banner", "-nostdin", "-nostats", "-i", file, "-map", "0:a:0", "-af", "ebur128=peak=true", "-f", "null", "-"], signal);
+export async function measureLoudness(file: string, signal?: AbortSignal, background = false): Promise<LoudnessMeasure> {
+  const stderr = await ffmpeg(["-hide_banner", "-nostdin", "-nostats", "-i", file, "-map", "0:a:0", "-af", "ebur128=peak=true", "-f", "null", "-"], signal, undefined, background);
   const summary = stderr.slice(stderr.lastIndexOf("Summary:"));
   const integrated = /I:\s+(-?[\d.]+|-inf)\s+LUFS/.exec(summary)?.[1];
   const peak = /True peak:\s+Peak:\s+(-?[\d.]+|-inf)\s+dBFS/.exec(summary)?.[1];
@@ -124,13 +133,40 @@ async function rewriteSound(input: string, output: string, filter: string, signa
  */
 export type LoudnessAnalysis = { kind: "no-audio" } | { kind: "silent" } | { kind: "gain"; gainDb: number; limitDbfs: number | null } | { kind: "measured"; stats: LoudnormStats };
 
-/** The first pass over the file's whole sound: its measure, and the gain (and limit) that reach the target. */
+/**
+ * Trials of the limited gain on the sound itself (not encoded) in the first pass, at most. With a narrated mix and its
+ * music the limiter takes about a decibel back; measured on the sound, each trial costs a tenth of an AAC encode at
+ * the delivery's bitrate, and the one encode that follows lands on the target instead of being written twice.
+ */
+const LIMITER_TRIALS = 3;
+
+/** A trial lands when it is within half the tolerance: the AAC encode after it moves the level a little too. */
+const TRIAL_TOLERANCE_LU = LOUDNESS_TARGET.toleranceLu / 2;
+
+/** ebur128's integrated loudness of a file's sound through `filter` (no true peak: a trial needs the level only). */
+async function integratedLoudnessThrough(file: string, filter: string, signal?: AbortSignal): Promise<number> {
+  const stderr = await ffmpeg(["-hide_banner", "-nostdin", "-nostats", "-i", file, "-map", "0:a:0", "-af", `${filter},ebur128`, "-f", "null", "-"], signal, undefined, true);
+  const integrated = figure(/I:\s+(-?[\d.]+|-inf)\s+LUFS/.exec(stderr.slice(stderr.lastIndexOf("Summary:")))?.[1]);
+  if (Number.isNaN(integrated)) throw new Error(`ebur128 gave no summary for ${file}`);
+  return integrated;
+}
+
+/**
+ * The first pass over the file's whole sound: its measure, and the gain (and limit) that reach the target. When the
+ * limiter is needed, the limited gain is tried on the sound and raised by what the limiter took (decision 291).
+ */
 export async function analyseLoudness(input: string, signal?: AbortSignal): Promise<LoudnessAnalysis> {
-  if (!(await hasAudio(input, signal))) return { kind: "no-audio" };
-  const measure = await measureLoudness(input, signal);
+  if (!(await hasAudio(input, signal, true))) return { kind: "no-audio" };
+  const measure = await measureLoudness(input, signal, true);
   if (!(measure.integratedLufs > SILENCE_LUFS)) return { kind: "silent" };
-  const gainDb = Number((LOUDNESS_TARGET.integratedLufs - measure.integratedLufs).toFixed(2));
+  let gainDb = Number((LOUDNESS_TARGET.integratedLufs - measure.integratedLufs).toFixed(2));
   const limitDbfs = measure.truePeakDbtp + gainDb > LOUDNESS_TARGET.limiterDbtp ? LOUDNESS_TARGET.sampleLimitDbfs : null;
+  if (limitDbfs === null) return { kind: "gain", gainDb, limitDbfs };
+  for (let trial = 0; trial < LIMITER_TRIALS; trial++) {
+    const shortfall = LOUDNESS_TARGET.integratedLufs - (await integratedLoudnessThrough(input, gainFilter(gainDb, limitDbfs), signal));
+    if (!Number.isFinite(shortfall) || Math.abs(shortfall) <= TRIAL_TOLERANCE_LU) break;
+    gainDb = Number((gainDb + Math.min(6, Math.max(-6, shortfall))).toFixed(2));
+  }
   return { kind: "gain", gainDb, limitDbfs };
 }
 
@@ -216,9 +252,9 @@ export async function normaliseLoudness(
   return measure;
 }
 
-async function hasAudio(file: string, signal?: AbortSignal): Promise<boolean> {
+async function hasAudio(file: string, signal?: AbortSignal, background = false): Promise<boolean> {
   // ffmpeg lists the streams it read; the first audio stream is the mix
-  const stderr = await ffmpeg(["-hide_banner", "-nostdin", "-i", file, "-map", "0:a:0?", "-t", "0", "-f", "null", "-"], signal);
+  const stderr = await ffmpeg(["-hide_banner", "-nostdin", "-i", file, "-map", "0:a:0?", "-t", "0", "-f", "null", "-"], signal, undefined, background);
   return /Stream #0:\d+(?:\[[^\]]*\])?(?:\([^)]*\))?: Audio:/.test(stderr);
 }
 

@@ -55,6 +55,26 @@ describe("the neural voice's own clock", () => {
     expect(cpu).toBeLessThan(2);
   }, 180_000);
 
+  it("times a sentence a fit's earlier draft had by the reading it had then, reading only the new ones", async () => {
+    const [first, second] = calibration.drafts.map((d) => d.scenes.map((scene) => scene.text).join("\n\n"));
+    const shared = `${first}\n\n${second}`;
+    const sceneCount = 8;
+    let before = cpuSeconds();
+    const once = (await piperClockedNarrationOf(calibration.voice, first!, sceneCount, 1, true))!.speechSeconds;
+    const readCpu = cpuSeconds() - before;
+    before = cpuSeconds();
+    // the same sentences again: every one kept, so the same figure, and only eSpeak's phonemes cost CPU
+    expect((await piperClockedNarrationOf(calibration.voice, first!, sceneCount, 1, true))!.speechSeconds).toBe(once);
+    const keptCpu = cpuSeconds() - before;
+    // a draft with new sentences beside the kept ones reads the new ones (its figure is longer than the kept part)
+    expect((await piperClockedNarrationOf(calibration.voice, shared, sceneCount, 1, true))!.speechSeconds).toBeGreaterThan(once);
+    // without reuse the voice samples its durations again: a fresh reading of the same draft differs a little
+    const fresh = (await piperClockedNarrationOf(calibration.voice, first!, sceneCount, 1))!.speechSeconds;
+    expect(fresh).not.toBe(once);
+    expect(Math.abs(fresh / once - 1)).toBeLessThan(DRAFT_TOLERANCE);
+    expect(keptCpu).toBeLessThan(readCpu / 2);
+  }, 60_000);
+
   it("refuses a voice that is not installed, so the fit times the draft another way", async () => {
     await expect(piperClockedNarrationOf("piper:xx_XX-nobody-medium", "Hello there.", 1)).rejects.toThrow("not installed");
     expect(await piperClockedNarrationOf(calibration.voice, "   ", 1)).toBeUndefined();

@@ -23,6 +23,14 @@ export const PIPER_HOP_SAMPLES = 256;
  */
 export const DURATION_READINGS = 1;
 
+/**
+ * Sentences a fit has timed, by voice file, scales and phoneme ids: the offline writer's drafts of one script share
+ * about half their sentences (45 % of a rewrite's sentences were in an earlier draft of a 60 s script), so a fit's
+ * rewrites time only their new ones (decision 291). One reading each, as a draft is timed by one reading; bounded.
+ */
+const timedSentences = new Map<string, Float32Array>();
+const TIMED_SENTENCES_KEPT = 5000;
+
 /** One durations-only session a voice file and version, kept for the process's life. */
 const sessions = new Map<string, Promise<PiperSession>>();
 
@@ -57,13 +65,15 @@ export function sceneSpeechSeconds(
  * The speech of `script`'s scenes (at most `sceneCount`, split as the voiceovers are) read by the Piper voice
  * `voiceId` at speed 1, each scene on its own, by the voice's durations (the mean of `readings` readings).
  * Undefined for no words; throws when the voice is not installed or its model gives no durations (the caller then
- * times the draft another way).
+ * times the draft another way). `reuse`: a sentence timed before by this voice keeps the reading it had (a fit's
+ * drafts); otherwise every sentence is read afresh (the pace's sample, whose readings are meant to differ).
  */
 export async function piperClockedNarrationOf(
   voiceId: string,
   script: string,
   sceneCount: number,
   readings = DURATION_READINGS,
+  reuse = false,
 ): Promise<{ speechSeconds: number; scenes: number } | undefined> {
   if (countWords(script) === 0) return undefined;
   const times = Math.max(1, Math.round(readings));
@@ -92,8 +102,18 @@ export async function piperClockedNarrationOf(
     for (const sentences of encoded) {
       const read: { frames: Float32Array; firstSound: number; lastSound: number }[] = [];
       for (const s of sentences) {
-        const { frames } = await session.run(s.ids, scales);
-        if (!frames || frames.length !== s.ids.length) throw new Error(`the neural voice ${voice.name} gave no durations`);
+        // the first reading may be one kept from an earlier draft; a second reading is always a fresh one
+        const key = reuse && r === 0 ? `${voice.modelFile}|${scales.join(",")}|${s.ids.join(",")}` : null;
+        let frames = key === null ? undefined : timedSentences.get(key);
+        if (!frames) {
+          const fresh = (await session.run(s.ids, scales)).frames;
+          if (!fresh || fresh.length !== s.ids.length) throw new Error(`the neural voice ${voice.name} gave no durations`);
+          frames = fresh;
+          if (key !== null) {
+            timedSentences.set(key, frames);
+            if (timedSentences.size > TIMED_SENTENCES_KEPT) timedSentences.delete(timedSentences.keys().next().value!);
+          }
+        }
         read.push({ frames, firstSound: s.firstSound, lastSound: s.lastSound });
       }
       total += sceneSpeechSeconds(read, voice.config.audio.sample_rate);

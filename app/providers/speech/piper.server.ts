@@ -37,6 +37,21 @@ const sessions = new Map<string, Promise<PiperSession>>();
 
 const loadVoice = (voice: PiperVoice) => perVoiceFile(sessions, voice.modelFile, (file) => PiperSession.load(file));
 
+/**
+ * Starts loading a neural voice's session (its process and model, about 1.3 s) without waiting for it: the script's
+ * fit calls it for the voice that will read the script, so the first voiceover finds it loaded (decision 291). A
+ * voice that cannot be loaded is reported by the voiceover that needs it, not here.
+ */
+export function warmPiperVoice(voiceId: string): void {
+  const voice = findPiperVoice(voiceId);
+  if (!voice) return;
+  try {
+    loadVoice(voice).catch(() => {});
+  } catch {
+    // the model file went missing since the voice was listed
+  }
+}
+
 /** Float samples to 16-bit PCM, the loudest brought to PEAK (a silent sentence stays silent). */
 function toPcm16(samples: Float32Array): Buffer {
   let peak = 0;
