@@ -135,8 +135,8 @@ export type LoudnessAnalysis = { kind: "no-audio" } | { kind: "silent" } | { kin
 
 /**
  * Trials of the limited gain on the sound itself (not encoded) in the first pass, at most. With a narrated mix and its
- * music the limiter takes about a decibel back; measured on the sound, each trial costs a tenth of an AAC encode at
- * the delivery's bitrate, and the one encode that follows lands on the target instead of being written twice.
+ * music the limiter takes about a decibel back; measured on the sound, a trial costs about a sixth of an AAC encode
+ * at the delivery's bitrate, and the one encode that follows lands on the target instead of being written twice.
  */
 const LIMITER_TRIALS = 3;
 
