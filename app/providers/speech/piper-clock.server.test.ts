@@ -68,10 +68,13 @@ describe("the neural voice's own clock", () => {
     const keptCpu = cpuSeconds() - before;
     // a draft with new sentences beside the kept ones reads the new ones (its figure is longer than the kept part)
     expect((await piperClockedNarrationOf(calibration.voice, shared, sceneCount, 1, true))!.speechSeconds).toBeGreaterThan(once);
-    // without reuse the voice samples its durations again: a fresh reading of the same draft differs a little
+    // without reuse every sentence is read again: the same draft within a draft's tolerance (the voice samples its
+    // durations, though on some machines onnxruntime draws the same noise again, so equal figures are allowed)
+    before = cpuSeconds();
     const fresh = (await piperClockedNarrationOf(calibration.voice, first!, sceneCount, 1))!.speechSeconds;
-    expect(fresh).not.toBe(once);
+    const freshCpu = cpuSeconds() - before;
     expect(Math.abs(fresh / once - 1)).toBeLessThan(DRAFT_TOLERANCE);
+    expect(keptCpu).toBeLessThan(freshCpu / 2);
     expect(keptCpu).toBeLessThan(readCpu / 2);
   }, 60_000);
 
