@@ -9,7 +9,8 @@
 // failure (retry from the API, "Reset" in the Temporal UI) goes on from the stage that failed. The run's VideoRun
 // row holds the stage of the main line (script, storyboard, media, render, mix, upload), the percent and the error
 // in words; the progress query's `stages` says what runs at once. A scene the creator edits while the video renders
-// is rendered again once the render ends, only its chunk drawn again (decision 267).
+// is rendered again once the render ends, only its chunk drawn again (decision 267). The render's chunks are drawn
+// while the later scenes' media are still being made, side by side, and the render takes them (decision 292).
 import {
   ApplicationFailure,
   CancellationScope,
@@ -20,10 +21,11 @@ import {
   proxyActivities,
   setHandler,
   sleep,
+  startChild,
   workflowInfo,
 } from "@temporalio/workflow";
 import type { MakeVideoActivities, MakeVideoPlan } from "./activities/make-video";
-import type { EarlyChunkActivities } from "./activities/render-early-chunks";
+import type { EarlyChunkActivities, EarlyChunkRange } from "./activities/render-early-chunks";
 import type { RenderAfterEditActivities } from "./activities/render-after-edit";
 import { generateAllContentWorkflow } from "./scene-media";
 import { backgroundMusicWorkflow, musicTracksWorkflow } from "./music";
@@ -47,7 +49,7 @@ import {
   type MakeVideoWorkflowInput,
 } from "./shared/make-video";
 import { backgroundMusicWorkflowId } from "./shared/music";
-import { renderWorkflowId } from "./shared/render";
+import { renderEarlyChunkSettledSignal, renderWorkflowId } from "./shared/render";
 import { generateAllWorkflowId } from "./shared/scene-media";
 import { scriptWorkflowId } from "./shared/script";
 import { storyboardWorkflowId } from "./shared/storyboard";
@@ -63,14 +65,23 @@ const acts = proxyActivities<MakeVideoActivities>({
 
 // a render's first chunks drawn while the later scenes' media are made (decision 261): best effort, one attempt a call
 // (the next call, a few seconds on, is the retry; the render draws whatever is missing)
-const { drawReadyChunks } = proxyActivitiesOn<EarlyChunkActivities>("render", {
+const { drawReadyChunks, drawEarlyChunk } = proxyActivitiesOn<EarlyChunkActivities>("render", {
   startToCloseTimeout: "1 hour",
   heartbeatTimeout: "30 seconds",
+  retry: { maximumAttempts: 1 },
+});
+// the look for the next chunk that can be drawn (decision 292): light, a few database reads
+const { lookForEarlyChunk } = proxyActivities<EarlyChunkActivities>({
+  startToCloseTimeout: "1 minute",
   retry: { maximumAttempts: 1 },
 });
 
 /** How long the run waits between two looks for scenes whose chunk can be drawn early. */
 const EARLY_CHUNK_LOOK_MS = 2000;
+/** The same since decision 292: a look costs a few database reads, and a voiceover takes about a second and a half. */
+const EARLY_CHUNK_LOOK_ASIDE_MS = 1000;
+/** Chunks drawn early at once (decision 292): a worker's render slots (WORKER_RENDERS, two by default). */
+const EARLY_DRAWS_AT_ONCE = 2;
 
 // the scenes edited while the render drew them (decision 267): light, read from the database
 const { scenesEditedSinceRender } = proxyActivities<RenderAfterEditActivities>({
@@ -123,6 +134,11 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
   let metadata: Promise<{ description: string; tags: string[] } | null> = Promise.resolve(null);
   // the picture the run's thumbnail was made from (null until it is made)
   let thumbnailPicture: string | null = null;
+  // chunks drawn while the scenes are made, side by side (decision 292): the cut's length, the chunks being drawn by
+  // their scenes, and every draw's end (none fails the run: the render draws what is missing)
+  let earlyCutFrames: number | null = null;
+  const earlyDrawing = new Map<string, { range: EarlyChunkRange; settled: Promise<void> }>();
+  const earlyDraws: Promise<void>[] = [];
   try {
     plan = await acts.planMakeVideo(ref);
     for (const stage of MAKE_VIDEO_STAGES) if (plan.skip[stage]) stageState(stage).state = plan.skip[stage] === "done" ? "done" : "skipped";
@@ -138,12 +154,21 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
       const storyboard = script.then(() => tracked("storyboard"));
       const media = storyboard.then(() => tracked("media"));
       const music = tracked("music");
-      // runs started before early chunks existed go straight from the media to the render
-      const early = patched("make-video-early-chunks") ? storyboard.then(() => drawChunksEarly(media)) : Promise.resolve();
-      const video = Promise.all([media, music, early]).then(() => tracked("render")).then(() => tracked("mix"));
+      // runs started before early chunks existed go straight from the media to the render; runs started before
+      // decision 292 draw them one look at a time and start the render once the chunk in hand is drawn
+      const aside = patched("make-video-early-chunks-aside");
+      const early = aside
+        ? storyboard.then(() => drawChunksAside(media))
+        : patched("make-video-early-chunks")
+          ? storyboard.then(() => drawChunksEarly(media))
+          : Promise.resolve();
+      const video = Promise.all([media, music, ...(aside ? [] : [early])])
+        .then(() => tracked("render"))
+        .then(() => tracked("mix"));
       const thumbnail = media.then(() => tracked("thumbnail"));
       try {
-        await Promise.all([video, thumbnail, metadata]);
+        await Promise.all([video, thumbnail, metadata, early]);
+        await Promise.all(earlyDraws);
       } catch (error) {
         // one branch failed: the others stop (their children are cancelled), and the failure is the run's
         CancellationScope.current().cancel();
@@ -236,6 +261,48 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
     }
   }
 
+  /**
+   * While the scene media are made, looks (every EARLY_CHUNK_LOOK_ASIDE_MS, and at once after a chunk was started) for
+   * the render's next chunk whose scenes are all ready, and draws each one found beside the others, up to
+   * EARLY_DRAWS_AT_ONCE at a time (decision 292). Ends when the media stage ends; the chunks still being drawn go on,
+   * and the render waits for them. Best effort: a failed look or draw is not the run's failure; a cancellation is.
+   */
+  async function drawChunksAside(media: Promise<void>): Promise<void> {
+    if (plan!.skip.render || plan!.skip.media) return;
+    let mediaOver = false;
+    media.then(
+      () => (mediaOver = true),
+      () => (mediaOver = true),
+    );
+    while (!mediaOver) {
+      if (earlyDrawing.size >= EARLY_DRAWS_AT_ONCE) {
+        await condition(() => mediaOver || earlyDrawing.size < EARLY_DRAWS_AT_ONCE);
+        continue;
+      }
+      let look: Awaited<ReturnType<typeof lookForEarlyChunk>> | undefined;
+      try {
+        look = await lookForEarlyChunk({ ...ref, tuning: input.tuning, drawing: [...earlyDrawing.values()].map((d) => d.range) });
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+      }
+      if (look?.never) return;
+      if (look?.next && look.targetFrames !== null && !mediaOver) {
+        earlyCutFrames = look.targetFrames;
+        const range = look.next;
+        const key = `${range.fromScene}-${range.toScene}`;
+        // a failed or cancelled draw settles all the same: the render draws that chunk (a cancelled run stops anyway)
+        const settled = drawEarlyChunk({ ...ref, tuning: input.tuning, chunk: range }).then(
+          () => void earlyDrawing.delete(key),
+          () => void earlyDrawing.delete(key),
+        );
+        earlyDrawing.set(key, { range, settled });
+        earlyDraws.push(settled);
+        continue;
+      }
+      await condition(() => mediaOver, EARLY_CHUNK_LOOK_ASIDE_MS);
+    }
+  }
+
   /** The upload's description and tags, written from the script. */
   async function uploadMetadata(): Promise<{ description: string; tags: string[] }> {
     const text = await acts.scriptTextOf(ref);
@@ -277,7 +344,16 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
         for (let renders = 1; ; renders++) {
           const renderInput = await acts.prepareRenderStage({ ...ref, tuning: input.tuning });
           state.workflowId = renderWorkflowId(projectId);
-          await executeChild(renderVideoWorkflow, { ...child(state.workflowId), args: [renderInput] });
+          if (renders === 1 && earlyCutFrames !== null) {
+            // cut as the chunks drawn early were; the ones still being drawn are the render's once they are over
+            const drawing = [...earlyDrawing.values()];
+            const early = { cutFrames: earlyCutFrames, drawing: drawing.map((d) => d.range) };
+            const render = await startChild(renderVideoWorkflow, { ...child(state.workflowId), args: [{ ...renderInput, early }] });
+            for (const d of drawing) void d.settled.then(() => render.signal(renderEarlyChunkSettledSignal, d.range)).catch(() => {});
+            await render.result();
+          } else {
+            await executeChild(renderVideoWorkflow, { ...child(state.workflowId), args: [renderInput] });
+          }
           // a scene edited while it rendered (decision 267): rendered again, which draws only the edited scenes'
           // chunks (the others are kept under their keys); bounded, so a creator still editing cannot hold the run
           // (runs started before this go on with the render as it is)

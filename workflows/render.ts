@@ -11,7 +11,7 @@
 // (decision 156): each chunk an activity of its own that any worker may take and that is retried alone, the sound
 // mixed once and brought to the platform's loudness, then the parts joined without re-encoding; the chunks'
 // progress adds up to the one number shown.
-import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, setHandler, upsertMemo, type ActivityOptions } from "@temporalio/workflow";
+import { ActivityFailure, ApplicationFailure, condition, isCancellation, patched, proxyActivities, setHandler, upsertMemo, type ActivityOptions } from "@temporalio/workflow";
 import type { RenderActivities } from "./activities/render";
 import type { ChunkedRenderActivities, MixedSound } from "./activities/render-chunked";
 import type { RenderChunk } from "./engine/render-chunks";
@@ -23,6 +23,7 @@ import {
   RENDER_FAILED,
   RENDER_INPUT_ERROR,
   renderChunkProgressSignal,
+  renderEarlyChunkSettledSignal,
   renderSoundProgressSignal,
   renderProgressQuery,
   renderProgressSignal,
@@ -64,6 +65,9 @@ const { renderVideoChunk } = proxyActivitiesOn<ChunkedRenderActivities>("render"
 const { normaliseRenderSound } = proxyActivitiesOn<ChunkedRenderActivities>("render", { ...fastRenderOptions, startToCloseTimeout: "1 hour" });
 const { mixRenderSound, joinRenderChunks } = proxyActivitiesOn<ChunkedRenderActivities>("heavy", { ...fastRenderOptions, startToCloseTimeout: "1 hour" });
 
+/** The longest a render waits for a chunk the make-video run is drawing (its activity's own limit); then it draws it. */
+const EARLY_CHUNK_WAIT = "1 hour";
+
 export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<RenderResult> {
   const state: RenderProgressState = {
     status: "preparing",
@@ -84,10 +88,15 @@ export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<R
     Object.assign(state, update);
   });
 
+  // the chunks the make-video run was drawing as this render started, by their scenes, once each is over
+  const earlySettled = new Set<string>();
+  setHandler(renderEarlyChunkSettledSignal, ({ fromScene, toScene }) => void earlySettled.add(`${fromScene}-${toScene}`));
+  const { early, ...renderInput } = input;
+
   try {
     // the scenes wait in the database and each activity reads them: a 60-minute plan is half a megabyte, too much
     // to hand to every chunk (decision 140); runs started before that carry the plan whole
-    const plan: RenderPlanInput = patched("render-plan-by-reference") ? await prepareStoredRenderPlan(input) : await prepareRenderPlan(input);
+    const plan: RenderPlanInput = patched("render-plan-by-reference") ? await prepareStoredRenderPlan(renderInput) : await prepareRenderPlan(renderInput);
     const sceneCount = sceneCountOf(plan);
     state.totalScenes = sceneCount;
     state.currentScene = 1;
@@ -97,8 +106,14 @@ export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<R
     if (plan.renderer.engine === "fast") {
       try {
         // runs started before chunked renders existed render in one piece
-        const chunks = patched("chunked-render") ? await planRenderChunks(plan) : [];
-        result = chunks.length > 1 ? await renderInChunks(plan, chunks, state) : await renderVideoFast(plan);
+        // a make-video run's chunks drawn while the scenes were made: the render is cut as they were (decision 292)
+        const chunks = patched("chunked-render") ? await (early ? planRenderChunks(plan, early.cutFrames) : planRenderChunks(plan)) : [];
+        // a chunk still being drawn is taken once it is over: drawing it here too would race the same work
+        const drawnFirst = (chunk: RenderChunk) =>
+          early?.drawing.some((d) => d.fromScene === chunk.fromScene && d.toScene === chunk.toScene)
+            ? condition(() => earlySettled.has(`${chunk.fromScene}-${chunk.toScene}`), EARLY_CHUNK_WAIT).then(() => {})
+            : undefined;
+        result = chunks.length > 1 ? await renderInChunks(plan, chunks, state, drawnFirst) : await renderVideoFast(plan);
       } catch (e) {
         // a full disk fails the exact renderer too, and far slower: the creator is told at once (decision 182)
         if (isCancellation(e) || !(e instanceof ActivityFailure) || isInputError(e) || (isDiskFullFailure(e) && patched("no-fallback-on-full-disk"))) throw e;
@@ -142,7 +157,12 @@ export async function renderVideoWorkflow(input: RenderWorkflowInput): Promise<R
  * chunks' progress signals (the latest attempt of each counts) make the render's one progress figure. When a part
  * fails for good, the parts already stored are deleted and the failure goes on (the exact renderer may take over).
  */
-async function renderInChunks(plan: RenderPlanInput, chunks: RenderChunk[], state: RenderProgressState): Promise<RenderResult> {
+async function renderInChunks(
+  plan: RenderPlanInput,
+  chunks: RenderChunk[],
+  state: RenderProgressState,
+  drawnFirst: (chunk: RenderChunk) => Promise<void> | undefined = () => undefined,
+): Promise<RenderResult> {
   const sceneCount = sceneCountOf(plan);
   const totalFrames = chunks.reduce((sum, c) => sum + c.frames, 0);
   const latest = new Map<number, { frames: number; attempt: number }>();
@@ -185,7 +205,7 @@ async function renderInChunks(plan: RenderPlanInput, chunks: RenderChunk[], stat
     if (latest.size) showProgress();
     return mixed;
   });
-  const [soundDone, ...partsDone] = await Promise.allSettled([soundStep, ...chunks.map((chunk) => renderVideoChunk({ plan, chunk }))]);
+  const [soundDone, ...partsDone] = await Promise.allSettled([soundStep, ...chunks.map((chunk) => drawnFirst(chunk)?.then(() => renderVideoChunk({ plan, chunk })) ?? renderVideoChunk({ plan, chunk }))]);
   const stored = [soundDone, ...partsDone].flatMap((r) => (r.status === "fulfilled" ? [r.value.mediaFileId, ...("mixFileId" in r.value && r.value.mixFileId ? [r.value.mixFileId] : [])] : []));
   const failed = [soundDone, ...partsDone].find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) {

@@ -7,7 +7,7 @@ export const { planScriptLength, fitScriptToTime, markScriptStarted, writeScript
   createScriptActivities();
 export { prepareRenderPlan, prepareStoredRenderPlan, renderVideoFast, renderVideoExact, renderStoryboardVideo, recordRendererChoice, recordRenderFailure } from "./render";
 export { planRenderChunks, renderVideoChunk, mixRenderSound, normaliseRenderSound, joinRenderChunks, discardRenderChunks } from "./render-chunked";
-export { drawReadyChunks } from "./render-early-chunks";
+export { drawReadyChunks, drawEarlyChunk, lookForEarlyChunk } from "./render-early-chunks";
 export { scenesEditedSinceRender } from "./render-after-edit";
 import { createStoryboardActivities } from "./storyboard";
 

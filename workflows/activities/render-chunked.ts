@@ -59,8 +59,12 @@ export async function renderQueuePollers(baseQueue: string, now = Date.now()): P
   return new Set(live.map((p) => p.identity)).size;
 }
 
-/** The chunks a fast render is cut into: one (the one-piece render) for short videos on a single worker. */
-export async function planRenderChunks(given: RenderPlanInput): Promise<RenderChunk[]> {
+/**
+ * The chunks a fast render is cut into: one (the one-piece render) for short videos on a single worker. `cutFrames`:
+ * the length, in frames, of the cut a make-video run drew chunks by while the scenes were made (decision 292): the
+ * render is cut the same way, so it finds them.
+ */
+export async function planRenderChunks(given: RenderPlanInput, cutFrames?: number | null): Promise<RenderChunk[]> {
   const plan = await loadRenderPlan(given);
   // a channel's cards and watermark span the scenes' boundaries: such a video renders in one piece (decision 249)
   if (brandShows(plan.brand)) return [];
@@ -69,6 +73,7 @@ export async function planRenderChunks(given: RenderPlanInput): Promise<RenderCh
     plan.fps,
   );
   const sceneFrames = bounds.slice(1).map((end, i) => end - bounds[i]!);
+  if (cutFrames) return cutByLength(sceneFrames, cutFrames);
   const durationSeconds = bounds.at(-1)! / plan.fps;
   const env = getEnv();
   // the render slots polling the queue: every worker is taken to hold as many as this one (decision 266), so a lone

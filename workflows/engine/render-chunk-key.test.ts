@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { storyboardVideoSchema } from "../../app/lib/timeline/video-props";
 import { buildTimeline } from "../../app/lib/timeline/timeline";
-import { chunkContentKey, cutByLength, MAX_KEPT_CHUNKS, reuseChunkSeconds } from "./render-chunk-key";
+import { chunkContentKey, cutByLength, earlyChunkSeconds, MAX_KEPT_CHUNKS, PIPELINE_CHUNK_SECONDS, reuseChunkSeconds } from "./render-chunk-key";
 
 describe("reuseChunkSeconds", () => {
   it("cuts only a video past the length (and its 5 % slack), into chunks of it, fewer and longer for a long video", () => {
@@ -43,6 +43,22 @@ describe("reuseChunkSeconds", () => {
         fleetChunks: 10,
       })
     ).toBe(30);
+  });
+});
+
+describe("earlyChunkSeconds", () => {
+  const at = (durationSeconds: number, minSeconds: number | null = 20) => earlyChunkSeconds({ reuseSeconds: 60, durationSeconds, fleetChunks: 1, minSeconds });
+  it("cuts a video under the reuse length into the pipeline's chunks, and a long one as it is cut for reuse", () => {
+    // a minute of 16:9 (four 15 s scenes): a chunk a scene, each drawn once its scene is ready
+    expect(at(60)).toBe(PIPELINE_CHUNK_SECONDS);
+    expect(at(30)).toBe(PIPELINE_CHUNK_SECONDS);
+    expect(at(300)).toBe(60);
+  });
+  it("leaves a video too short to be cut in one piece, and cuts only for reuse when asked to (runs before decision 292)", () => {
+    expect(at(15)).toBeNull();
+    expect(at(19)).toBeNull();
+    expect(at(60, null)).toBeNull();
+    expect(at(300, null)).toBe(60);
   });
 });
 

@@ -28,6 +28,24 @@ export function reuseChunkSeconds(options: { reuseSeconds: number; durationSecon
 }
 
 /**
+ * The pipeline's chunks (decision 292): a make-video run draws a video's chunks while the later scenes' media are
+ * made, so a video under the reuse length, long enough to be cut at all, is cut into chunks of about this many
+ * seconds (whole scenes), each drawn once its scenes are ready.
+ */
+export const PIPELINE_CHUNK_SECONDS = 10;
+
+/**
+ * How long (seconds) the chunks of a render drawn while its scenes are made are: the reuse length when the video is
+ * cut for reuse (reuseChunkSeconds), else PIPELINE_CHUNK_SECONDS for a video of at least `minSeconds`
+ * (RENDER_CHUNKED_MIN_SECONDS; null: cut for reuse only), else null (it renders in one piece).
+ */
+export function earlyChunkSeconds(options: { reuseSeconds: number; durationSeconds: number; fleetChunks: number; minSeconds: number | null }): number | null {
+  const reuse = reuseChunkSeconds(options);
+  if (reuse !== null || options.minSeconds === null) return reuse;
+  return options.durationSeconds >= Math.max(options.minSeconds, 2 * PIPELINE_CHUNK_SECONDS) ? PIPELINE_CHUNK_SECONDS : null;
+}
+
+/**
  * Cuts scenes (their frame counts, in order) into runs of whole scenes of at least `targetFrames` each, from the
  * first scene on; what is left at the end (shorter) is the last run. Unlike cutAtScenes' even shares, a chunk's scenes
  * depend only on its own scenes and the ones before it: a scene edited to a new length moves the cut only from its

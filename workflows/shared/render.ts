@@ -14,6 +14,12 @@ export type RenderWorkflowInput = {
   captions: boolean;
   /** The project's caption style when the render started (runs started before styles existed have none: boxed). */
   captionStyle?: CaptionStyle;
+  /**
+   * The chunks a make-video run drew while the scenes were made (decision 292): the cut's length in frames, and the
+   * chunks still being drawn when the render started, which the render takes once renderEarlyChunkSettledSignal
+   * says each is over (drawn, or failed: then the render draws it).
+   */
+  early?: { cutFrames: number; drawing: { fromScene: number; toScene: number }[] };
 };
 
 export type RenderStatus = "preparing" | "rendering" | "saving" | "completed" | "failed";
@@ -86,6 +92,8 @@ export const renderChunkProgressSignal = defineSignal<[RenderChunkProgress]>("re
 /** A chunked render's sound on its way to the platform's loudness (normaliseRenderSound): `done` from 0 to 1. */
 export type RenderSoundProgress = { done: number; attempt: number };
 export const renderSoundProgressSignal = defineSignal<[RenderSoundProgress]>("renderSoundProgress");
+/** A chunk the make-video run was drawing when the render started is over (decision 292): by its scenes. */
+export const renderEarlyChunkSettledSignal = defineSignal<[{ fromScene: number; toScene: number }]>("renderEarlyChunkSettled");
 export const renderWorkflowId = (projectId: string) => `render-${projectId}`;
 /** Errors a retry cannot fix (a scene without media, a missing project). */
 export const RENDER_INPUT_ERROR = "RenderInputError";
