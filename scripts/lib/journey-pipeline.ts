@@ -59,6 +59,8 @@ export async function runPipeline(client: JourneyClient, options: { title: strin
             row.start ??= t;
             row.end = t;
           }
+          // a stage seen running that found nothing to do (the mix, once the render carries the music) ends there too
+          if (s.state === "skipped" && row.start !== null && row.end === null) row.end = t;
           seen.set(s.stage, row);
         }
       },
