@@ -76,6 +76,16 @@ const { lookForEarlyChunk } = proxyActivities<EarlyChunkActivities>({
   retry: { maximumAttempts: 1 },
 });
 
+/** A stage's end as a flag, however it ends (the loops beside it read it between their steps). */
+function endOf(stage: Promise<void>): { over: boolean } {
+  const flag = { over: false };
+  stage.then(
+    () => (flag.over = true),
+    () => (flag.over = true),
+  );
+  return flag;
+}
+
 /** How long the run waits between two looks for scenes whose chunk can be drawn early. */
 const EARLY_CHUNK_LOOK_MS = 2000;
 /** The same since decision 292: a look costs a few database reads, and a voiceover takes about a second and a half. */
@@ -243,12 +253,8 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
    */
   async function drawChunksEarly(media: Promise<void>): Promise<void> {
     if (plan!.skip.render || plan!.skip.media) return;
-    let mediaOver = false;
-    media.then(
-      () => (mediaOver = true),
-      () => (mediaOver = true),
-    );
-    while (!mediaOver) {
+    const mediaStage = endOf(media);
+    while (!mediaStage.over) {
       let drew = false;
       try {
         const looked = await drawReadyChunks({ ...ref, tuning: input.tuning });
@@ -257,7 +263,7 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
       } catch (error) {
         if (isCancellation(error)) throw error;
       }
-      if (!drew) await condition(() => mediaOver, EARLY_CHUNK_LOOK_MS);
+      if (!drew) await condition(() => mediaStage.over, EARLY_CHUNK_LOOK_MS);
     }
   }
 
@@ -269,14 +275,10 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
    */
   async function drawChunksAside(media: Promise<void>): Promise<void> {
     if (plan!.skip.render || plan!.skip.media) return;
-    let mediaOver = false;
-    media.then(
-      () => (mediaOver = true),
-      () => (mediaOver = true),
-    );
-    while (!mediaOver) {
+    const mediaStage = endOf(media);
+    while (!mediaStage.over) {
       if (earlyDrawing.size >= EARLY_DRAWS_AT_ONCE) {
-        await condition(() => mediaOver || earlyDrawing.size < EARLY_DRAWS_AT_ONCE);
+        await condition(() => mediaStage.over || earlyDrawing.size < EARLY_DRAWS_AT_ONCE);
         continue;
       }
       let look: Awaited<ReturnType<typeof lookForEarlyChunk>> | undefined;
@@ -286,7 +288,7 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
         if (isCancellation(error)) throw error;
       }
       if (look?.never) return;
-      if (look?.next && look.targetFrames !== null && !mediaOver) {
+      if (look?.next && look.targetFrames !== null && !mediaStage.over) {
         earlyCutFrames = look.targetFrames;
         const range = look.next;
         const key = `${range.fromScene}-${range.toScene}`;
@@ -299,7 +301,7 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
         earlyDraws.push(settled);
         continue;
       }
-      await condition(() => mediaOver, EARLY_CHUNK_LOOK_ASIDE_MS);
+      await condition(() => mediaStage.over, EARLY_CHUNK_LOOK_ASIDE_MS);
     }
   }
 
