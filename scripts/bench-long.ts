@@ -9,6 +9,9 @@
 // 50,000 events and 50 MB a workflow; issue 38 wants every stage inside a tenth of that). A benchmark, not a test:
 // the figures depend on what else the machine does, so the load average is printed. The fast renderer alone on a
 // prepared timeline (its chunks, memory per chunk, ffmpeg's argument list) is bench:long-render.
+// `npm run bench:long -- 60 pipeline`: the same lengths as one make-video run each (issue 53's "title to MP4"), the
+// way /api/v1/videos starts it: each stage's start and end as offsets from the title (stages run at once), the
+// worker's peak memory, the video's facts and the histories.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -16,7 +19,7 @@ import path from "node:path";
 import { activityBreakdown, activityRuns, renderSlotTimeline } from "./lib/activity-runs";
 import { trackProgress, type ProgressTrack } from "~/lib/render-eta";
 import { startBenchApp, stopBenchApp } from "./lib/bench-app";
-import { signedInClient } from "./lib/journey-client";
+import { signedInClient, stageLine } from "./lib/journey-client";
 import { runJourney } from "./lib/journey-stages";
 import { folderBytes, processTree } from "./lib/process-tree";
 
@@ -25,6 +28,7 @@ const asked = process.argv
   .filter((a) => /^\d+$/.test(a))
   .map(Number);
 const MINUTES = asked.length ? asked : [5, 20, 60];
+const PIPELINE = process.argv.includes("pipeline");
 const TITLE = "How Honeybees Find Their Way";
 const TOPIC = "How a hive finds flowers: the waggle dance, the sun as a compass, scent trails, and how foragers learn the landscape";
 /** Temporal's per-workflow limits (a workflow is terminated past them). */
@@ -82,6 +86,34 @@ function probe(file: string) {
   return { width: video?.width, height: video?.height, videoSeconds: Number(video?.duration ?? 0), audioSeconds: Number(streams.find((s) => s.codec_type === "audio")?.duration ?? 0) };
 }
 
+/** Each length as one make-video run (`pipeline`): its stages as they overlapped, memory, the video, the histories. */
+async function pipelineRuns(base: string, workerPid: number, folders: string[]) {
+  const { connectYoutube, runPipeline } = await import("./lib/journey-pipeline");
+  for (const minutes of MINUTES) {
+    const client = await signedInClient(base, `Bench Long Pipeline ${minutes}`);
+    await connectYoutube(client);
+    const since = new Date(Date.now() - 1000);
+    const watching = watch(workerPid, folders);
+    console.log(`\n${minutes} minutes, 16:9 1920x1080, one make-video run (music at 10 %, scheduled upload), offline providers, through ${base} (load average ${os.loadavg()[0]!.toFixed(1)}):`);
+    const run = await runPipeline(client, { title: TITLE, topic: TOPIC, seconds: minutes * 60, timeoutMs: 4 * 60 * 60_000 });
+    const { peakMiB, peakDiskMiB } = watching.stop();
+    for (const s of run.stages.filter((s) => s.start !== null).sort((a, b) => a.start! - b.start!)) console.log(stageLine("  ", `${s.stage}${s.state === "done" ? "" : ` (${s.state})`}`, s.start!, s.end ?? run.total));
+    for (const s of run.stages.filter((s) => s.start === null)) console.log(`  ${s.stage.padEnd(34)} ${s.state}`);
+    console.log(`  ${"total".padEnd(34)} ${run.total.toFixed(1).padStart(29)} s`);
+    if (run.status !== "completed" || !run.videoUrl) throw new Error(`the run ended ${run.status}: ${run.error}`);
+    const video = await client.download(run.videoUrl, workDir, `pipeline-${minutes}.mp4`);
+    const facts = probe(video);
+    const videoMiB = fs.statSync(video).size / 2 ** 20;
+    fs.rmSync(video, { force: true });
+    console.log(`  video ${facts.width}x${facts.height}: ${facts.videoSeconds.toFixed(2)} s of video, ${facts.audioSeconds.toFixed(2)} s of audio for ${minutes * 60} s asked; ${videoMiB.toFixed(0)} MiB; YouTube (fake): ${run.youtubeUrl}`);
+    console.log(`  the worker's peak ${peakMiB.toFixed(0)} MiB (its process tree), the app's folders at most ${peakDiskMiB.toFixed(0)} MiB; load average at the end ${os.loadavg()[0]!.toFixed(1)}`);
+    console.log("  Temporal histories (the largest run of each workflow type):");
+    for (const h of await historiesSince(since)) {
+      console.log(`    ${h.type.padEnd(30)} ${String(h.runs).padStart(4)} run(s)  ${String(h.maxEvents).padStart(6)} events (${((h.maxEvents / HISTORY_EVENTS_LIMIT) * 100).toFixed(1)} % of the limit)  ${(h.maxBytes / 1024).toFixed(0).padStart(7)} KiB`);
+    }
+  }
+}
+
 type History = { type: string; runs: number; maxEvents: number; maxBytes: number; totalEvents: number };
 
 /** The histories of the workflows started since `since`, by workflow type: how many ran, the longest and the largest. */
@@ -112,6 +144,10 @@ try {
   const workerPid = Number(worker[1]);
   const folders = [process.env.E2E_DATA_DIR!, process.env.SCRATCH_DIR!];
   const rows: Row[] = [];
+  if (PIPELINE) {
+    await pipelineRuns(base, workerPid, folders);
+    MINUTES.length = 0;
+  }
 
   for (const minutes of MINUTES) {
     const seconds = minutes * 60;
@@ -189,26 +225,28 @@ try {
     }
   }
 
-  console.log(`\nbench:long on ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; 16:9 1920x1080 from the title, offline providers, one worker`);
-  const names = rows[0]!.stages.map(([name]) => name.replace(/ \(\d+ scenes\)/, ""));
-  console.log(`${"stage (s)".padEnd(36)} ${rows.map((r) => `${r.minutes} min`.padStart(9)).join(" ")}`);
-  for (const [i, name] of names.entries()) console.log(`${name.padEnd(36)} ${rows.map((r) => r.stages[i]![1].toFixed(1).padStart(9)).join(" ")}`);
-  const line = (label: string, cell: (r: Row) => string) => console.log(`${label.padEnd(36)} ${rows.map((r) => cell(r).padStart(9)).join(" ")}`);
-  line("total", (r) => r.total.toFixed(1));
-  line("scenes", (r) => String(r.scenes));
-  line("render s per s of video", (r) => (r.renderSeconds / (r.minutes * 60)).toFixed(3));
-  line("video s (asked)", (r) => `${r.facts.videoSeconds.toFixed(1)}`);
-  line("length off by", (r) => `${(((r.facts.videoSeconds - r.minutes * 60) / (r.minutes * 60)) * 100).toFixed(2)} %`);
-  line("audio s", (r) => r.facts.audioSeconds.toFixed(1));
-  line("video MiB", (r) => r.videoMiB.toFixed(0));
-  line("worker peak MiB, render", (r) => r.stages.find(([n]) => n.startsWith("render"))![2].toFixed(0));
-  line("worker peak MiB, journey", (r) => r.peakMiB.toFixed(0));
-  line("disk MiB at most", (r) => r.peakDiskMiB.toFixed(0));
-  line("render workflow events", (r) => String(r.histories.find((h) => h.type === "renderVideoWorkflow")?.maxEvents ?? "?"));
-  line("render workflow KiB", (r) => ((r.histories.find((h) => h.type === "renderVideoWorkflow")?.maxBytes ?? 0) / 1024).toFixed(0));
-  line("largest history, events", (r) => `${r.histories[0]?.maxEvents ?? 0}`);
-  line("load average at the end", (r) => r.load.toFixed(1));
-  console.log(`renderers: ${rows.map((r) => `${r.minutes} min ${r.renderer}`).join("; ")}`);
+  if (rows.length > 0) {
+    console.log(`\nbench:long on ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; 16:9 1920x1080 from the title, offline providers, one worker`);
+    const names = rows[0]!.stages.map(([name]) => name.replace(/ \(\d+ scenes\)/, ""));
+    console.log(`${"stage (s)".padEnd(36)} ${rows.map((r) => `${r.minutes} min`.padStart(9)).join(" ")}`);
+    for (const [i, name] of names.entries()) console.log(`${name.padEnd(36)} ${rows.map((r) => r.stages[i]![1].toFixed(1).padStart(9)).join(" ")}`);
+    const line = (label: string, cell: (r: Row) => string) => console.log(`${label.padEnd(36)} ${rows.map((r) => cell(r).padStart(9)).join(" ")}`);
+    line("total", (r) => r.total.toFixed(1));
+    line("scenes", (r) => String(r.scenes));
+    line("render s per s of video", (r) => (r.renderSeconds / (r.minutes * 60)).toFixed(3));
+    line("video s (asked)", (r) => `${r.facts.videoSeconds.toFixed(1)}`);
+    line("length off by", (r) => `${(((r.facts.videoSeconds - r.minutes * 60) / (r.minutes * 60)) * 100).toFixed(2)} %`);
+    line("audio s", (r) => r.facts.audioSeconds.toFixed(1));
+    line("video MiB", (r) => r.videoMiB.toFixed(0));
+    line("worker peak MiB, render", (r) => r.stages.find(([n]) => n.startsWith("render"))![2].toFixed(0));
+    line("worker peak MiB, journey", (r) => r.peakMiB.toFixed(0));
+    line("disk MiB at most", (r) => r.peakDiskMiB.toFixed(0));
+    line("render workflow events", (r) => String(r.histories.find((h) => h.type === "renderVideoWorkflow")?.maxEvents ?? "?"));
+    line("render workflow KiB", (r) => ((r.histories.find((h) => h.type === "renderVideoWorkflow")?.maxBytes ?? 0) / 1024).toFixed(0));
+    line("largest history, events", (r) => `${r.histories[0]?.maxEvents ?? 0}`);
+    line("load average at the end", (r) => r.load.toFixed(1));
+    console.log(`renderers: ${rows.map((r) => `${r.minutes} min ${r.renderer}`).join("; ")}`);
+  }
 } catch (e) {
   console.error(`\nbench:long failed: ${e instanceof Error ? e.stack : String(e)}`);
   process.exitCode = 1;

@@ -2,7 +2,9 @@
 // run on the real worker with the offline providers, chunks kept for reuse of 3 s (RENDER_REUSE_CHUNK_SECONDS), the
 // voiceovers made a second apart: the render's first chunk is drawn while the later scenes' voiceovers are still
 // being made (drawn by a look that found only some scenes ready), and the render, once every scene is ready, takes
-// it as drawn and draws only the rest. The video is still whole: as long as its scenes, with sound.
+// it as drawn and draws only the rest. The video is still whole: as long as its scenes, with sound. The first chunk's
+// draw is held (after it stored the chunk) until the render has started (decision 292): the render starts with that
+// chunk still being drawn, waits for the run's word that it is over, and only then asks for it, taking it as kept.
 // Issue 53's "an edited scene during a pipelined run re-renders only its chunk (the others' files unchanged)"
 // (decision 267): while a run draws its early chunks, the creator uploads an own picture for scene 1 through
 // /api/scene-media, and once the render has planned its scenes, one for the last scene. Scene 1's chunk is drawn
@@ -22,6 +24,7 @@ import { MakeVideoOptionsSchema, startMakeVideo } from "~/server/make-video.serv
 import { sceneBoundaries } from "../../app/lib/timeline/timing";
 import { makeVideoProgressQuery, makeVideoWorkflowId, type MakeVideoTuning } from "../../workflows/shared/make-video";
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
+import { drawEarlyChunk as realDrawEarlyChunk } from "../../workflows/activities/render-early-chunks";
 import { renderWorkflowId } from "../../workflows/shared/render";
 import { generateAllWorkflowId } from "../../workflows/shared/scene-media";
 import { probeVideo } from "../fixtures/video-probe";
@@ -66,7 +69,22 @@ beforeAll(async () => {
     }
     return real.generateSceneVoiceover(input);
   };
-  const worker = await startTestWorker({ activities: { generateSceneVoiceover } });
+  // the first test's first chunk, once drawn, is answered only when the render runs: it is still "being drawn" then
+  const drawEarlyChunk: typeof realDrawEarlyChunk = async (input) => {
+    const drawn = await realDrawEarlyChunk(input);
+    const project = await prisma.project.findUnique({ where: { id: input.projectId }, select: { title: true } });
+    if (project?.title === EARLY_TITLE && input.chunk.fromScene === 0) {
+      await holdHeartbeating(240_000, async () => {
+        const render = await temporal.workflow
+          .getHandle(renderWorkflowId(input.projectId))
+          .describe()
+          .catch(() => null);
+        return render?.status.name === "RUNNING";
+      });
+    }
+    return drawn;
+  };
+  const worker = await startTestWorker({ activities: { generateSceneVoiceover, drawEarlyChunk } });
   stopWorker = worker.stop;
   temporal = worker.client;
 }, 60_000);
@@ -137,6 +155,17 @@ describe("make-video: render chunks drawn while the scene media are made", () =>
 
     // the chunk was drawn by a look that found only some scenes with their picture and voiceover
     expect(looks.some((look) => (look.drawn ?? 0) > 0 && look.ready! < look.scenes!)).toBe(true);
+
+    // the render started while the first chunk was being drawn: it asked for that chunk only after the run said its
+    // draw was over (the signal comes before the chunk's activity in the render's history)
+    const settledAt = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes?.signalName === "renderEarlyChunkSettled");
+    const firstChunkAskedAt = events.findIndex((e) => {
+      const data = e.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data;
+      if (e.activityTaskScheduledEventAttributes?.activityType?.name !== "renderVideoChunk" || !data?.length) return false;
+      return (JSON.parse(Buffer.from(data).toString()) as { chunk: { index: number } }).chunk.index === 0;
+    });
+    expect(settledAt, "the run told the render the first chunk's draw was over").toBeGreaterThan(-1);
+    expect(firstChunkAskedAt).toBeGreaterThan(settledAt);
 
     // the video is whole: as long as its scenes' voiceovers, with sound
     const video = await prisma.renderedVideo.findFirstOrThrow({
