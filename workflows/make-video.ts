@@ -149,6 +149,8 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
   let earlyCutFrames: number | null = null;
   const earlyDrawing = new Map<string, { range: EarlyChunkRange; settled: Promise<void> }>();
   const earlyDraws: Promise<void>[] = [];
+  // chunks whose early draw failed: not drawn early again (the render draws them), so a failing draw cannot spin
+  const earlyFailed: EarlyChunkRange[] = [];
   try {
     plan = await acts.planMakeVideo(ref);
     for (const stage of MAKE_VIDEO_STAGES) if (plan.skip[stage]) stageState(stage).state = plan.skip[stage] === "done" ? "done" : "skipped";
@@ -283,7 +285,7 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
       }
       let look: Awaited<ReturnType<typeof lookForEarlyChunk>> | undefined;
       try {
-        look = await lookForEarlyChunk({ ...ref, tuning: input.tuning, drawing: [...earlyDrawing.values()].map((d) => d.range) });
+        look = await lookForEarlyChunk({ ...ref, tuning: input.tuning, drawing: [...[...earlyDrawing.values()].map((d) => d.range), ...earlyFailed] });
       } catch (error) {
         if (isCancellation(error)) throw error;
       }
@@ -295,7 +297,10 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
         // a failed or cancelled draw settles all the same: the render draws that chunk (a cancelled run stops anyway)
         const settled = drawEarlyChunk({ ...ref, tuning: input.tuning, chunk: range }).then(
           () => void earlyDrawing.delete(key),
-          () => void earlyDrawing.delete(key),
+          () => {
+            earlyDrawing.delete(key);
+            earlyFailed.push(range);
+          },
         );
         earlyDrawing.set(key, { range, settled });
         earlyDraws.push(settled);

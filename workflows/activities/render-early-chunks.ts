@@ -165,7 +165,7 @@ export async function drawReadyChunks(input: EarlyChunkInput): Promise<EarlyChun
 export type EarlyChunkRange = { fromScene: number; toScene: number };
 
 export type EarlyChunkLook = EarlyChunks & {
-  /** The first final chunk neither kept nor being drawn (`drawing`), to draw next; null when there is none yet. */
+  /** The first final chunk neither kept nor in `drawing` (being drawn, or failed), to draw next; null when there is none. */
   next: EarlyChunkRange | null;
   /** The cut's length in frames (cutByLength's target): the render is cut the same way to find the chunks. */
   targetFrames: number | null;
