@@ -21,7 +21,7 @@ import { trackProgress, type ProgressTrack } from "~/lib/render-eta";
 import { startBenchApp, stopBenchApp } from "./lib/bench-app";
 import { signedInClient, stageLine } from "./lib/journey-client";
 import { runJourney } from "./lib/journey-stages";
-import { folderBytes, processTree } from "./lib/process-tree";
+import { folderBytes, memoryByProgram, processTree } from "./lib/process-tree";
 
 const asked = process.argv
   .slice(2)
@@ -47,16 +47,27 @@ async function cleanup() {
 }
 process.once("SIGINT", () => void cleanup().then(() => process.exit(130)));
 
-/** The worker's process tree's memory and the app's folders' size, sampled every second; peaks per stage and overall. */
+/**
+ * The worker's process tree's memory and the app's folders' size, sampled every second; peaks per stage and overall,
+ * and the overall peak's time (seconds from the start) and programs.
+ */
 function watch(workerPid: number, folders: string[]) {
+  const started = performance.now();
   let stagePeakKiB = 0;
   let overallKiB = 0;
+  let peakAt = 0;
+  let peakPrograms = "";
   let peakDiskBytes = 0;
   let samples = 0;
   const sample = () => {
-    const kib = processTree(workerPid).reduce((sum, p) => sum + p.rssKiB, 0);
+    const tree = processTree(workerPid);
+    const kib = tree.reduce((sum, p) => sum + p.rssKiB, 0);
     stagePeakKiB = Math.max(stagePeakKiB, kib);
-    overallKiB = Math.max(overallKiB, kib);
+    if (kib > overallKiB) {
+      overallKiB = kib;
+      peakAt = (performance.now() - started) / 1000;
+      peakPrograms = memoryByProgram(tree);
+    }
     // the folders every 5 s: walking a gigabyte of media is not free
     if (samples++ % 5 === 0) peakDiskBytes = Math.max(peakDiskBytes, folders.reduce((sum, f) => sum + folderBytes(f), 0));
   };
@@ -74,7 +85,7 @@ function watch(workerPid: number, folders: string[]) {
       clearInterval(timer);
       samples = 0;
       sample();
-      return { peakMiB: overallKiB / 1024, peakDiskMiB: peakDiskBytes / 2 ** 20 };
+      return { peakMiB: overallKiB / 1024, peakAt, peakPrograms, peakDiskMiB: peakDiskBytes / 2 ** 20 };
     },
   };
 }
@@ -96,7 +107,7 @@ async function pipelineRuns(base: string, workerPid: number, folders: string[]) 
     const watching = watch(workerPid, folders);
     console.log(`\n${minutes} minutes, 16:9 1920x1080, one make-video run (music at 10 %, scheduled upload), offline providers, through ${base} (load average ${os.loadavg()[0]!.toFixed(1)}):`);
     const run = await runPipeline(client, { title: TITLE, topic: TOPIC, seconds: minutes * 60, timeoutMs: 4 * 60 * 60_000 });
-    const { peakMiB, peakDiskMiB } = watching.stop();
+    const { peakMiB, peakAt, peakPrograms, peakDiskMiB } = watching.stop();
     for (const s of run.stages.filter((s) => s.start !== null).sort((a, b) => a.start! - b.start!)) console.log(stageLine("  ", `${s.stage}${s.state === "done" ? "" : ` (${s.state})`}`, s.start!, s.end ?? run.total));
     for (const s of run.stages.filter((s) => s.start === null)) console.log(`  ${s.stage.padEnd(34)} ${s.state}`);
     console.log(`  ${"total".padEnd(34)} ${run.total.toFixed(1).padStart(29)} s`);
@@ -106,7 +117,7 @@ async function pipelineRuns(base: string, workerPid: number, folders: string[]) 
     const videoMiB = fs.statSync(video).size / 2 ** 20;
     fs.rmSync(video, { force: true });
     console.log(`  video ${facts.width}x${facts.height}: ${facts.videoSeconds.toFixed(2)} s of video, ${facts.audioSeconds.toFixed(2)} s of audio for ${minutes * 60} s asked; ${videoMiB.toFixed(0)} MiB; YouTube (fake): ${run.youtubeUrl}`);
-    console.log(`  the worker's peak ${peakMiB.toFixed(0)} MiB (its process tree), the app's folders at most ${peakDiskMiB.toFixed(0)} MiB; load average at the end ${os.loadavg()[0]!.toFixed(1)}`);
+    console.log(`  the worker's peak ${peakMiB.toFixed(0)} MiB (its process tree) at +${peakAt.toFixed(0)} s (${peakPrograms}), the app's folders at most ${peakDiskMiB.toFixed(0)} MiB; load average at the end ${os.loadavg()[0]!.toFixed(1)}`);
     console.log("  Temporal histories (the largest run of each workflow type):");
     for (const h of await historiesSince(since)) {
       console.log(`    ${h.type.padEnd(30)} ${String(h.runs).padStart(4)} run(s)  ${String(h.maxEvents).padStart(6)} events (${((h.maxEvents / HISTORY_EVENTS_LIMIT) * 100).toFixed(1)} % of the limit)  ${(h.maxBytes / 1024).toFixed(0).padStart(7)} KiB`);

@@ -98,6 +98,7 @@ const BAD_VALUES: Record<string, string | null> = {
   FFMPEG_PATH: "/nowhere/ffmpeg",
   FFPROBE_PATH: "/nowhere/ffprobe",
   ESPEAK_NG_PATH: "espeak-ng-not-installed",
+  VOICE_IDLE_CLOSE_SECONDS: "never",
   WORKER_NICE: "high",
   RENDER_NICE_OFFSET: "lower",
   RENDER_ENGINE: "gpu",

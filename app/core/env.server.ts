@@ -111,6 +111,8 @@ const EnvSchema = z.object({
   FFPROBE_PATH: program.default("/usr/bin/ffprobe"),
   /** eSpeak NG, the offline voices in languages other than English (found on PATH by default). */
   ESPEAK_NG_PATH: program.default("espeak-ng"),
+  /** Seconds a neural voice's process waits without speaking before it ends and gives back its model's memory. */
+  VOICE_IDLE_CLOSE_SECONDS: z.coerce.number().min(0.1).max(86_400).default(10),
   /** The worker's CPU priority (decision 130): 0 is the web server's, 19 the lowest. */
   WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** How many steps below the worker a render's ffmpeg runs (decision 254): light work on the same worker comes first. */

@@ -4,20 +4,42 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-/** `root` and its descendants, with their resident memory. */
-export function processTree(root: number): { pid: number; rssKiB: number }[] {
-  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,rss="]).toString().trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
+/** `root` and its descendants, with their resident memory and program names (ps's comm: at most 15 characters). */
+export function processTree(root: number): { pid: number; rssKiB: number; name: string }[] {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,rss=,comm="])
+    .toString()
+    .trim()
+    .split("\n")
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), rssKiB: Number(m[3]), name: m[4]! }));
   const children = new Map<number, number[]>();
-  for (const [pid, ppid] of rows) children.set(ppid!, [...(children.get(ppid!) ?? []), pid!]);
-  const rss = new Map(rows.map(([pid, , kb]) => [pid!, kb!]));
-  const tree: { pid: number; rssKiB: number }[] = [];
+  for (const { pid, ppid } of rows) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  const byPid = new Map(rows.map((r) => [r.pid, r]));
+  const tree: { pid: number; rssKiB: number; name: string }[] = [];
   const stack = [root];
   while (stack.length) {
     const pid = stack.pop()!;
-    if (rss.has(pid)) tree.push({ pid, rssKiB: rss.get(pid)! });
+    const row = byPid.get(pid);
+    if (row) tree.push({ pid, rssKiB: row.rssKiB, name: row.name });
     stack.push(...(children.get(pid) ?? []));
   }
   return tree;
+}
+
+/** A sample's memory by program name (MiB, largest first, with how many processes): "ffmpeg 1486 (3), node 1116". */
+export function memoryByProgram(tree: { rssKiB: number; name: string }[]): string {
+  const byName = new Map<string, { kib: number; count: number }>();
+  for (const p of tree) {
+    const entry = byName.get(p.name) ?? { kib: 0, count: 0 };
+    entry.kib += p.rssKiB;
+    entry.count++;
+    byName.set(p.name, entry);
+  }
+  return [...byName.entries()]
+    .sort((a, b) => b[1].kib - a[1].kib)
+    .map(([name, { kib, count }]) => `${name} ${(kib / 1024).toFixed(0)}${count > 1 ? ` (${count})` : ""}`)
+    .join(", ");
 }
 
 /**

@@ -27,6 +27,44 @@ import { scriptWorkflow } from "../../workflows/script";
 import { loudness } from "../support/loudness";
 import { startTestWorker } from "../support/temporal";
 
+/** The neural voice's processes a process started (its children running piper-voice-process.mjs). */
+function voiceProcessesOf(parent: number): string[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+        return Number(stat[1]) === parent && !stat[0]!.startsWith("Z") && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("piper-voice-process.mjs");
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** A stand-in for the worker: a Node process that runs `code` (ES module, the app's imports) and prints what it says. */
+function standInWorker(code: string, env: Record<string, string> = {}) {
+  const worker = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+    cwd: fileURLToPath(new URL("../..", import.meta.url)),
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+  });
+  let said = "";
+  worker.stdout!.setEncoding("utf8").on("data", (d: string) => (said += d));
+  /** Waits for a line starting with `word`, and gives the rest of it. */
+  const waitFor = (word: string) =>
+    new Promise<string>((resolve, reject) => {
+      const look = () => {
+        const line = said.split("\n").find((l) => l.startsWith(`${word} `) || l === word);
+        if (line !== undefined) return resolve(line.slice(word.length).trim());
+        if (worker.exitCode !== null) return reject(new Error(`the stand-in worker ended first (exit code ${worker.exitCode})`));
+        setTimeout(look, 50);
+      };
+      look();
+    });
+  return { worker, waitFor };
+}
+
 const VOICE = "piper:en_US-joe-medium";
 const offline = providersFor({});
 let testWorker: Awaited<ReturnType<typeof startTestWorker>>;
@@ -144,30 +182,11 @@ describe("the offline neural voice", () => {
 
   it("speaks from a process of its own, which ends with the worker even when the worker is killed", { timeout: 60_000 }, async () => {
     // a stand-in for the worker: a Node process that speaks a sentence with the voice and waits
-    const worker = spawn(
-      process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", `import { synthesizeWithPiper } from "./app/providers/speech/piper.server.ts";
+    const { worker, waitFor } = standInWorker(`import { synthesizeWithPiper } from "./app/providers/speech/piper.server.ts";
 const r = await synthesizeWithPiper({ text: "The voice lives next door.", voiceId: ${JSON.stringify(VOICE)} });
-console.log("spoke " + r.durationSeconds.toFixed(2)); setInterval(() => {}, 1000);`],
-      { cwd: fileURLToPath(new URL("../..", import.meta.url)), stdio: ["ignore", "pipe", "inherit"] },
-    );
-    const spoke = await new Promise<string>((resolve, reject) => {
-      worker.stdout!.setEncoding("utf8").on("data", (d: string) => d.includes("spoke") && resolve(d.trim()));
-      worker.once("exit", (code) => reject(new Error(`the stand-in worker ended first (exit code ${code})`)));
-    });
-    expect(Number(spoke.split(" ")[1])).toBeGreaterThan(0.5);
-    const voiceProcesses = () =>
-      fs
-        .readdirSync("/proc")
-        .filter((entry) => /^\d+$/.test(entry))
-        .filter((pid) => {
-          try {
-            const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-            return Number(stat[1]) === worker.pid && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("piper-voice-process.mjs");
-          } catch {
-            return false;
-          }
-        });
+console.log("spoke " + r.durationSeconds.toFixed(2)); setInterval(() => {}, 1000);`);
+    expect(Number(await waitFor("spoke"))).toBeGreaterThan(0.5);
+    const voiceProcesses = () => voiceProcessesOf(worker.pid!);
     // the model is the voice process's memory, not the worker's
     const [voice] = voiceProcesses();
     expect(voice).toBeDefined();
@@ -176,6 +195,29 @@ console.log("spoke " + r.durationSeconds.toFixed(2)); setInterval(() => {}, 1000
     expect(rssMiB(voice!)).toBeGreaterThan(60);
     worker.kill("SIGKILL");
     await expect.poll(() => fs.existsSync(`/proc/${voice}`) && !fs.readFileSync(`/proc/${voice}/stat`, "utf8").includes(") Z "), { timeout: 10_000 }).toBe(false);
+  });
+
+  it("a voice's process ends after a while without speaking, giving back its memory; the next voiceover starts it again", { timeout: 60_000 }, async () => {
+    // the stand-in worker speaks, waits past the idle time (2 s here, VOICE_IDLE_CLOSE_SECONDS) and speaks again
+    const { worker, waitFor } = standInWorker(
+      `import { synthesizeWithPiper } from "./app/providers/speech/piper.server.ts";
+const say = (text) => synthesizeWithPiper({ text, voiceId: ${JSON.stringify(VOICE)} });
+console.log("first " + (await say("The hive wakes at dawn.")).durationSeconds.toFixed(2));
+await new Promise((resolve) => process.stdin.once("data", resolve).resume());
+console.log("second " + (await say("The foragers fly out again.")).durationSeconds.toFixed(2)); setInterval(() => {}, 1000);`,
+      { VOICE_IDLE_CLOSE_SECONDS: "2" },
+    );
+    try {
+      expect(Number(await waitFor("first"))).toBeGreaterThan(0.5);
+      expect(voiceProcessesOf(worker.pid!)).toHaveLength(1);
+      // two seconds after its last sentence the process is gone (a zombie is not counted: it holds no memory)
+      await expect.poll(() => voiceProcessesOf(worker.pid!).length, { timeout: 10_000 }).toBe(0);
+      worker.stdin!.write("go\n");
+      expect(Number(await waitFor("second"))).toBeGreaterThan(0.5);
+      expect(voiceProcessesOf(worker.pid!)).toHaveLength(1);
+    } finally {
+      worker.kill("SIGKILL");
+    }
   });
 
   it("a chosen neural voice whose file is missing: a clear message, and the labelled eSpeak NG voice speaks", async () => {

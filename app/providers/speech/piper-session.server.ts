@@ -5,6 +5,7 @@
 // started (ffmpeg, eSpeak) cost 20 CPU ms and 40 ms of event loop to copy its page tables (3 without): so a process
 // (decision 282), which reads the model itself. The worker only sends phoneme ids and receives samples.
 import fs from "node:fs";
+import { getEnv } from "~/core/env.server";
 import { projectFile } from "~/lib/project-files.server";
 import { SpeechProcess } from "./speech-process.server";
 
@@ -15,36 +16,89 @@ export type PiperInference = { audio: Float32Array; frames: Float32Array | null 
 type Answer = { audio?: Float32Array; frames?: Float32Array | null; durationsOutput?: string | null };
 
 export class PiperSession {
-  private readonly process = new SpeechProcess<Answer>(VOICE_PROCESS(), "the voice's process", ["--expose-gc"]);
+  /** The process with the model loaded (or loading); null before the first load and after an idle close. */
+  private ready: Promise<SpeechProcess<Answer>> | null = null;
+  private running = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
   /** The durations tensor's name (per phoneme id, in frames); null when the model has none (no word timings). */
   durationsOutput: string | null = null;
 
-  private constructor() {}
+  private constructor(
+    private readonly modelFile: string,
+    private readonly durationsOnly: boolean,
+  ) {}
 
   /**
    * A session for the voice's model file: with its durations tensor as an output, or (`durationsOnly`, the narration
-   * fit's clock) cut down to what computes the durations.
+   * fit's clock) cut down to what computes the durations. Its process ends after VOICE_IDLE_CLOSE_SECONDS without an
+   * inference, giving back its memory (about 500 MB for a medium voice) to the render that usually follows the
+   * voiceovers; the next inference starts it again (about a second). One that stopped (a crash) is started again too.
    */
   static async load(modelFile: string, { durationsOnly = false } = {}): Promise<PiperSession> {
-    const session = new PiperSession();
-    try {
-      const answer = await session.process.request({ type: "load", modelFile, durationsOnly });
-      session.durationsOutput = answer.durationsOutput ?? null;
-    } catch (e) {
-      await session.close();
-      throw e;
-    }
+    const session = new PiperSession(modelFile, durationsOnly);
+    await session.started();
+    session.closeWhenIdle();
     return session;
+  }
+
+  private started(): Promise<SpeechProcess<Answer>> {
+    if (this.ready) return this.ready;
+    const process = new SpeechProcess<Answer>(VOICE_PROCESS(), "the voice's process", ["--expose-gc"]);
+    const ready = process.request({ type: "load", modelFile: this.modelFile, durationsOnly: this.durationsOnly }).then(
+      (answer) => {
+        this.durationsOutput = answer.durationsOutput ?? null;
+        return process;
+      },
+      async (e: unknown) => {
+        if (this.ready === ready) this.ready = null;
+        await process.close();
+        throw e;
+      },
+    );
+    this.ready = ready;
+    return ready;
   }
 
   /** One inference: the sentence's phoneme ids and Piper's [noise, length, noise_w] scales. */
   async run(ids: number[], scales: [number, number, number]): Promise<PiperInference> {
-    const answer = await this.process.request({ type: "run", ids, scales });
-    return { audio: answer.audio!, frames: answer.frames ?? null };
+    clearTimeout(this.idleTimer);
+    this.running++;
+    try {
+      let process = await this.started();
+      if (process.stopped) {
+        // it crashed since its last inference: this one gets a new process
+        if (this.ready) this.ready = null;
+        process = await this.started();
+      }
+      const answer = await process.request({ type: "run", ids, scales });
+      return { audio: answer.audio!, frames: answer.frames ?? null };
+    } finally {
+      this.running--;
+      this.closeWhenIdle();
+    }
   }
 
-  close(): Promise<void> {
-    return this.process.close();
+  private closeWhenIdle() {
+    if (this.running > 0) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.running > 0 || !this.ready) return;
+      const ready = this.ready;
+      this.ready = null;
+      void ready.then((p) => p.close()).catch(() => {});
+    }, getEnv().VOICE_IDLE_CLOSE_SECONDS * 1000).unref();
+  }
+
+  /** Whether its process is up (or starting): false after an idle close, until the next inference. */
+  get open(): boolean {
+    return this.ready !== null;
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const ready = this.ready;
+    this.ready = null;
+    await ready?.then((p) => p.close()).catch(() => {});
   }
 }
 
