@@ -7,7 +7,9 @@ import { createTestUser } from "../support/auth";
 import { killAllWorkerProcesses, killWorkerProcess, startWorkerProcess } from "../support/worker-process";
 
 const taskQueue = `${process.env.TEMPORAL_TASK_QUEUE}-generate-all-kill`;
-const startSlowWorker = () => startWorkerProcess("slow-storyboard", { taskQueue, env: { SLOW_PROVIDER_DELAY_MS: "600" } });
+// each picture takes 4 s (a second batch's picture is still being made a while after it starts, however slow the
+// machine), each voiceover 0.6 s
+const startSlowWorker = () => startWorkerProcess("slow-storyboard", { taskQueue, env: { SLOW_PROVIDER_DELAY_MS: "4000", SLOW_VOICE_DELAY_MS: "600" } });
 
 afterAll(async () => {
   await killAllWorkerProcesses();
@@ -38,14 +40,14 @@ describe("Generate All when the worker is killed in the middle", () => {
         workflowId: `generate-all-${project.id}`,
         args: [{ projectId: project.id, userId: user.id }],
       });
-      // Kill the worker without warning while the second batch of images is being made: the first batch is
-      // done, the 2 s pause is over, and each image takes at least 600 ms.
+      // Kill the worker without warning while the second batch of images is being made: the first batch is done
+      // and a picture of the second has started (its worker took it), not a moment picked by a clock
       for (;;) {
         const progress = await handle.query(generateAllProgressQuery).catch(() => null);
-        if (progress && progress.imagesDone >= 5) break;
+        const pending = progress && progress.imagesDone >= 5 ? ((await handle.describe()).raw.pendingActivities ?? []) : [];
+        if (pending.some((a) => a.activityType?.name === "generateSceneImage" && a.lastStartedTime)) break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      await new Promise((r) => setTimeout(r, 2300));
       expect((await handle.query(generateAllProgressQuery)).imagesDone).toBe(5);
       await killWorkerProcess(first);
 

@@ -11,7 +11,7 @@
 // make-video run, on two worker processes that both serve the heavy queue makes its pictures on both (the voiceovers,
 // one at a time as the spec asks, go to whichever polls first).
 import { afterAll, describe, expect, it } from "vitest";
-import type { Client, WorkflowHandle } from "@temporalio/client";
+import { defaultPayloadConverter, type Client, type WorkflowHandle } from "@temporalio/client";
 import protos from "@temporalio/proto";
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -79,6 +79,19 @@ async function chunkStarts(handle: WorkflowHandle) {
     if (!a || scheduled.get(String(a.scheduledEventId)) !== "renderVideoChunk") return [];
     return [{ identity: a.identity ?? "", attempt: a.attempt ?? 1 }];
   });
+}
+
+/** The chunks being drawn now, least far along first: the worker drawing each and its frames drawn (its heartbeat). */
+async function renderingChunks(handle: WorkflowHandle) {
+  const pending = (await handle.describe()).raw.pendingActivities ?? [];
+  return pending
+    .filter((a) => a.activityType?.name === "renderVideoChunk" && a.lastWorkerIdentity && a.lastStartedTime)
+    .map((a) => {
+      const [details] = a.heartbeatDetails?.payloads ?? [];
+      const { frames = 0 } = details ? (defaultPayloadConverter.fromPayload(details) as { frames?: number }) : {};
+      return { identity: a.lastWorkerIdentity!, frames };
+    })
+    .sort((a, b) => a.frames - b.frames);
 }
 
 /** The stored video is the whole timeline: every frame, its sound as long, and only that file is left. */
@@ -153,28 +166,25 @@ describe("one render over two worker processes", () => {
     await renderPollers(temporal.client, taskQueue, 2);
     const { user, projectId, handle } = await startRender(taskQueue, "fleet-kill");
 
-    // wait until a chunk is being rendered, then kill the worker rendering it
+    // wait until a chunk is being rendered, then kill the worker rendering the one least far along (its heartbeat
+    // says how many of its frames are drawn): on a busy machine the other may be about to end. Its browser (captions)
+    // runs in a process group of its own and must die with it; the chunk launches it a moment after it starts
     const deadline = Date.now() + 180_000;
     let victim: ChildProcess | undefined;
-    while (!victim) {
+    for (;;) {
       const state = await handle.query(renderProgressQuery);
       expect(state.status, "the render ended before a worker could be killed").not.toMatch(/completed|failed/);
       if (Date.now() > deadline) throw new Error(`no chunk was ever rendering: ${JSON.stringify(state)}`);
-      if (state.status === "rendering" && state.progress >= 8) {
-        const pending = (await handle.describe()).raw.pendingActivities ?? [];
-        const running = pending.find((a) => a.activityType?.name === "renderVideoChunk" && a.lastWorkerIdentity && a.lastStartedTime);
-        victim = workers.find((w) => running?.lastWorkerIdentity?.startsWith(identityOf(w)));
-      }
-      if (!victim) await new Promise((r) => setTimeout(r, 200));
+      const chunk = state.status === "rendering" ? (await renderingChunks(handle))[0] : undefined;
+      victim = workers.find((w) => chunk?.identity.startsWith(identityOf(w)));
+      if (victim && descendantsOf(victim.pid!).some((p) => p.group !== victim!.pid)) break;
+      await new Promise((r) => setTimeout(r, 100));
     }
-    // what the worker started: its Chromium (captions) runs in a process group of its own and must die with it. The
-    // chunk launches it when it draws its captions, a moment after it starts (CI, on a loaded machine, looked before)
     const killed = victim;
-    await expect
-      .poll(() => descendantsOf(killed.pid!).some((p) => p.group !== killed.pid), { message: "the worker's browser runs in a process group of its own", timeout: 60_000, interval: 100 })
-      .toBe(true);
-    const tree = descendantsOf(victim.pid!);
-    await killWorkerProcess(victim);
+    const tree = descendantsOf(killed.pid!);
+    await killWorkerProcess(killed);
+    // its chunk was still being drawn when it was killed (none of its frames can have been stored since)
+    expect((await renderingChunks(handle)).some((c) => c.identity.startsWith(identityOf(killed))), "the killed worker's chunk was still being drawn").toBe(true);
     // (a killed process is gone once init has reaped it: a moment after the kill)
     await expect.poll(() => tree.filter((p) => isAlive(p.pid)), { message: "processes the killed worker started", timeout: 10_000 }).toEqual([]);
     const survivor = workers.find((w) => w !== victim)!;

@@ -1,6 +1,7 @@
 // The entry script of tests/support/worker-process.ts: a worker of the kind named by WORKER_KIND.
 //   slow-script      every stage; the text provider is scripted and slow (SCRIPTED_DELAY_MS)
-//   slow-storyboard  every stage; the offline image and voice providers, each call delayed (SLOW_PROVIDER_DELAY_MS)
+//   slow-storyboard  every stage; the offline image and voice providers, each call delayed (SLOW_PROVIDER_DELAY_MS;
+//                    the voice's by SLOW_VOICE_DELAY_MS when set)
 //   render           only the render stage
 //   all-stages       the real worker, every stage as configured (the YouTube tests point it at the fake)
 import { NativeConnection } from "@temporalio/worker";
@@ -20,12 +21,13 @@ async function workerFor(kind: string | undefined) {
     }
     case "slow-storyboard": {
       const delayMs = Number(process.env.SLOW_PROVIDER_DELAY_MS ?? 600);
-      const sleep = () => new Promise((r) => setTimeout(r, delayMs));
+      const voiceDelayMs = Number(process.env.SLOW_VOICE_DELAY_MS ?? delayMs);
+      const sleep = (ms = delayMs) => new Promise((r) => setTimeout(r, ms));
       const offline = providersFor({});
       const slow = {
         ...offline,
         image: { ...offline.image, generateImage: async (r: Parameters<typeof offline.image.generateImage>[0]) => (await sleep(), offline.image.generateImage(r)) },
-        speech: { ...offline.speech, synthesize: async (r: Parameters<typeof offline.speech.synthesize>[0]) => (await sleep(), offline.speech.synthesize(r)) },
+        speech: { ...offline.speech, synthesize: async (r: Parameters<typeof offline.speech.synthesize>[0]) => (await sleep(voiceDelayMs), offline.speech.synthesize(r)) },
       };
       return createWorker({ workflowBundlePath: testWorkflowBundle("all"), activities: createStoryboardActivities({ providersFor: async () => slow }) });
     }
