@@ -62,7 +62,7 @@ describe("compileTimeline", () => {
     expect(graph).toContain(`[0:v]segment=frames=${first}[m0][m1]`);
     expect(graph).toContain("[m0]setparams=colorspace=bt709:range=tv,setsar=1,setpts=N/(30*TB)[s0]");
     expect(graph).not.toContain("a.png");
-    expect(movingImageScenes(timeline).map((scene) => scene.frames)).toEqual(timeline.scenes.map((scene) => scene.durationInFrames));
+    expect(movingImageScenes(timeline).map((scene) => scene.durationInFrames)).toEqual(timeline.scenes.map((scene) => scene.durationInFrames));
     expect(graph).toContain("[s0][s1]concat=n=2:v=1:a=0");
 
   });

@@ -121,11 +121,12 @@ export const IMAGE_FRAMES_INPUT = "pipe:3";
 /** The moving pictures' pixel format: 8-bit 4:2:0, the delivery's (pan-zoom.ts draws only that). */
 export const MOVING_IMAGE_PIXEL_FORMAT = "yuv420p";
 
-/** The image scenes in order, each with the frames it is drawn for (its own and any tail a transition lays over). */
-export function movingImageScenes(timeline: Timeline): Array<{ index: number; layer: ImageLayer; durationInFrames: number; frames: number }> {
-  return timeline.scenes.flatMap((scene, index) =>
-    scene.layer.kind === "image" ? [{ index, layer: scene.layer, durationInFrames: scene.durationInFrames, frames: scene.durationInFrames + tailFrames(timeline, index) }] : [],
-  );
+/**
+ * The image scenes in order, each with its frames. A tail the next scene comes in over (decision 225) is not drawn:
+ * its motion is held at its end, so it is the last frame, cloned in the graph (compileTimeline).
+ */
+export function movingImageScenes(timeline: Timeline): Array<{ index: number; layer: ImageLayer; durationInFrames: number }> {
+  return timeline.scenes.flatMap((scene, index) => (scene.layer.kind === "image" ? [{ index, layer: scene.layer, durationInFrames: scene.durationInFrames }] : []));
 }
 
 export type CompiledRender = {
@@ -163,7 +164,7 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
   if (images.length === 1) imageStreams[images[0]!.index] = `[${imageInput}:v]`;
   else if (images.length > 1) {
     let end = 0;
-    const cuts = images.slice(0, -1).map((image) => (end += image.frames));
+    const cuts = images.slice(0, -1).map((image) => (end += image.durationInFrames));
     images.forEach((image, k) => (imageStreams[image.index] = `[m${k}]`));
     filters.push(`[${imageInput}:v]segment=frames=${cuts.join("|")}${images.map((_, k) => `[m${k}]`).join("")}`);
   }
@@ -173,7 +174,8 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
     args.push("-f", "rawvideo", "-pix_fmt", MOVING_IMAGE_PIXEL_FORMAT, "-s", `${width}x${height}`, "-framerate", String(fps), "-i", IMAGE_FRAMES_INPUT);
   }
   const sceneLabels: string[] = [];
-  // a scene the next one comes in over (decision 225) is drawn that many frames longer: its motion held at its end
+  // a scene the next one comes in over (decision 225) lasts that many frames longer: a clip plays on, a colour stays,
+  // an image's motion is held at its end (its last frame cloned, below)
   const transitions = timeline.scenes.some((scene) => scene.transitionIn);
   for (const [i, scene] of timeline.scenes.entries()) {
     const label = `s${i}`;
@@ -231,16 +233,17 @@ export function compileTimeline(timeline: Timeline, inputs: CompiledInputs): Com
       if (branches) filters.push(`${sceneLabels[i]}${branches}`);
       for (const part of parts) {
         const source = branches ? `[${part.name}in]` : sceneLabels[i];
-        const cut = `${source}trim=start_frame=${part.from}:end_frame=${part.to},${clock},format=${pix}`;
         if (part.name.startsWith("t") && scene.layer.kind === "image") {
-          // xfade (ffmpeg 5.1) ends the transition as soon as its first input has ended upstream, even with frames
-          // still queued: the raw picture stream delivers a scene's tail and its end before the next scene's head
-          // exists, so the crossfade showed the new scene alone. A frame made only when asked for, cut off, moves
-          // that end to the moment xfade has taken the whole tail.
-          filters.push(`${cut}[${part.name}cut]`);
-          filters.push(`color=c=black:s=${width}x${height}:r=${fps},format=${pix},setsar=1[${part.name}pad]`);
-          filters.push(`[${part.name}cut][${part.name}pad]concat=n=2:v=1:a=0,trim=end_frame=${part.to - part.from},${clock}[${part.name}]`);
-        } else filters.push(`${cut}[${part.name}]`);
+          // An image's tail is its last frame held (its motion ends there), cloned here as xfade asks for each one.
+          // Carried in the raw stream, the tail came before the next scene's head, so all of it waited at xfade's
+          // first input, turned to 4:4:4: about 100 MB a transition at 1080p that ffmpeg's frame pool kept to the
+          // end of the run. One clone more than the tail, cut off, ends this input only once xfade has taken the
+          // whole tail (xfade, ffmpeg 5.1, ends a transition as soon as its first input has ended upstream, even
+          // with frames still queued: the crossfade showed the new scene alone).
+          const tail = part.to - part.from;
+          const last = scene.durationInFrames - 1;
+          filters.push(`${source}trim=start_frame=${last}:end_frame=${last + 1},tpad=stop_mode=clone:stop=${tail},${clock},format=${pix},trim=end_frame=${tail}[${part.name}]`);
+        } else filters.push(`${source}trim=start_frame=${part.from}:end_frame=${part.to},${clock},format=${pix}[${part.name}]`);
       }
       const t = scene.transitionIn;
       if (inFrames > 0 && t) {

@@ -196,7 +196,7 @@ async function* movingImageFrames(timeline: Timeline, signal?: AbortSignal, slot
   for (const [k, scene] of scenes.entries()) {
     panZoom.setPicture(await next);
     if (k + 1 < scenes.length) next = read(k + 1);
-    for (let frame = 0; frame < scene.frames; frame++) yield panZoom.frame(scene.layer.move, frame, scene.durationInFrames);
+    for (let frame = 0; frame < scene.durationInFrames; frame++) yield panZoom.frame(scene.layer.move, frame, scene.durationInFrames);
   }
 }
 

@@ -67,8 +67,10 @@ describe("transitions in the fast renderer's graph", () => {
     const graph = compile(timeline);
     const second = timeline.scenes[1]!;
     const first = timeline.scenes[0]!;
-    // the first scene's 15 extra frames and the second's first 15 are the only frames the crossfade draws
-    expect(graph).toContain(`[t0in]trim=start_frame=${first.durationInFrames}:end_frame=${first.durationInFrames + 15},`);
+    // the first scene's 15 extra frames (its last frame held: cloned in the graph, as xfade asks for each) and the
+    // second's first 15 are the only frames the crossfade draws
+    expect(graph).toContain(`[t0in]trim=start_frame=${first.durationInFrames - 1}:end_frame=${first.durationInFrames},tpad=stop_mode=clone:stop=15,`);
+    expect(graph).toMatch(/\[t0in\][^;]*,trim=end_frame=15\[t0\]/);
     expect(graph).toContain(`[h1in]trim=start_frame=0:end_frame=15,`);
     expect(graph).toContain("[t0][h1]xfade=transition=fade:duration=0.5:offset=0,format=yuv420p[x1]");
     expect(graph).toContain(`[b1in]trim=start_frame=15:end_frame=${second.durationInFrames},`);
@@ -76,8 +78,10 @@ describe("transitions in the fast renderer's graph", () => {
     // the third scene cuts in: no xfade for it, and one concat joins everything in order
     expect(graph.match(/xfade=/g)).toHaveLength(2);
     expect(graph).toContain("[b0][x1][b1][b2][x3][b3]concat=n=6:v=1:a=0,");
-    // scene 1's picture lasts its own frames plus the next scene's transition
-    expect(graph).toContain(`segment=frames=${timeline.scenes[0]!.durationInFrames + 15}|`);
+    // the raw picture stream carries each scene's own frames only: a tail is never drawn, so it never waits in
+    // ffmpeg for the next scene's head (about 100 MB a transition at 1080p, kept by ffmpeg's frame pool)
+    expect(graph).toContain(`segment=frames=${timeline.scenes[0]!.durationInFrames}|`);
+    expect(graph).not.toContain("color=");
   });
 
   it("a chunk cuts hard into its first scene", () => {
