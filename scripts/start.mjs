@@ -14,6 +14,7 @@ import { ensureSupportedNode } from "./lib/node-runtime.mjs";
 import { DATA_DIR, ROOT } from "./lib/paths.mjs";
 import { logger } from "./lib/log.mjs";
 import { webProcessCount } from "./lib/web-cluster.mjs";
+import { WORKER_MALLOC_ENV } from "./lib/worker-malloc.mjs";
 
 const dev = process.argv.includes("--dev");
 const log = logger("reelsmith");
@@ -134,7 +135,7 @@ try {
   if (webProcesses > 1) superviseChild("web", process.execPath, ["scripts/lib/web-cluster.mjs"], { env: { ...env, WEB_PROCESSES: String(webProcesses) } });
   else superviseChild("web", process.execPath, webArgs, { env });
   // the worker's pool: its activity slots and heartbeats need about 10 connections (decision 130)
-  const workerEnv = { ...env, DATABASE_POOL_SIZE: process.env.WORKER_DATABASE_POOL_SIZE ?? "10" };
+  const workerEnv = { ...env, ...WORKER_MALLOC_ENV, DATABASE_POOL_SIZE: process.env.WORKER_DATABASE_POOL_SIZE ?? "10" };
   superviseChild("worker", process.execPath, workerArgs, { env: workerEnv });
   // the web server's own health answer (database and Temporal reachable), with the patience of a busy first start
   await waitUntilReady({ what: "the web server", probe: httpProbe(`http://127.0.0.1:${PORT}/healthz`), log });

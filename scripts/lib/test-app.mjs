@@ -12,6 +12,7 @@ import { compiledEntry } from "./build.mjs";
 import { DATA_DIR } from "./paths.mjs";
 import { startChild, stopChildren, waitForHttp } from "./processes.mjs";
 import { createDatabaseFromTemplate } from "./test-servers.mjs";
+import { WORKER_MALLOC_ENV } from "./worker-malloc.mjs";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 
@@ -164,7 +165,7 @@ export async function startAppForTests(serverEnv) {
   const nodeOptions = process.env.E2E_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.E2E_WORKER_NODE_OPTIONS } : {};
   const workers = workerNames.map((name, i) => {
     const queues = workerQueues[i] ? { WORKER_QUEUES: workerQueues[i] } : {};
-    return startChild(name, process.execPath, compiledEntry("worker"), { env: { ...own(name), ...queues, ...nodeOptions }, quiet: true });
+    return startChild(name, process.execPath, compiledEntry("worker"), { env: { ...own(name), ...WORKER_MALLOC_ENV, ...queues, ...nodeOptions }, quiet: true });
   });
   const children = [startChild("web", process.execPath, compiledEntry("server"), { env: own("web"), quiet: true }), ...workers];
   for (const child of children) {
