@@ -1,7 +1,7 @@
 // Scene media: one scene's image or voiceover, and Generate All Content, which fills every scene lacking
-// media: images in batches of 5 with a 2 s pause, voiceovers one by one with a 1 s pause. A failed scene is
-// counted and skipped; the rest go on. Running as a workflow, it survives a closed tab or a restarted worker.
-import { proxyActivities, setHandler, sleep, type ActivityOptions } from "@temporalio/workflow";
+// media: images in batches of 5 with a 2 s pause and, beside them, voiceovers one by one with a 1 s pause. A failed
+// scene is counted and skipped; the rest go on. Running as a workflow, it survives a closed tab or a restarted worker.
+import { patched, proxyActivities, setHandler, sleep, type ActivityOptions } from "@temporalio/workflow";
 import type { SceneClipActivities } from "./activities/scene-clip";
 import type { StoryboardActivities } from "./activities/storyboard";
 import { GENERATE_ALL } from "../app/lib/constants";
@@ -70,33 +70,51 @@ export async function generateAllContentWorkflow(input: GenerateAllInput): Promi
     progress.failures.push({ cellIndex, kind, message: innermostMessage(error, String(error)) });
   };
 
-  progress.phase = "images";
-  for (let start = 0; start < missing.images.length; start += GENERATE_ALL.imageBatchSize) {
-    if (start > 0 && pauses.imageBatchMs > 0) await sleep(pauses.imageBatchMs);
-    const batch = missing.images.slice(start, start + GENERATE_ALL.imageBatchSize);
-    await Promise.all(
-      batch.map(async (cellIndex) => {
-        try {
-          await generateSceneImage({ ...scene, cellIndex });
-          progress.imagesDone++;
-        } catch (error) {
-          progress.imagesFailed++;
-          failed(cellIndex, "image", error);
-        }
-      }),
-    );
-  }
-
-  progress.phase = "voiceovers";
-  for (const [i, cellIndex] of missing.voiceovers.entries()) {
-    if (i > 0 && pauses.voiceoverMs > 0) await sleep(pauses.voiceoverMs);
-    try {
-      await generateSceneVoiceover({ ...scene, cellIndex });
-      progress.voiceoversDone++;
-    } catch (error) {
-      progress.voiceoversFailed++;
-      failed(cellIndex, "voiceover", error);
+  const images = async () => {
+    for (let start = 0; start < missing.images.length; start += GENERATE_ALL.imageBatchSize) {
+      if (start > 0 && pauses.imageBatchMs > 0) await sleep(pauses.imageBatchMs);
+      const batch = missing.images.slice(start, start + GENERATE_ALL.imageBatchSize);
+      await Promise.all(
+        batch.map(async (cellIndex) => {
+          try {
+            await generateSceneImage({ ...scene, cellIndex });
+            progress.imagesDone++;
+          } catch (error) {
+            progress.imagesFailed++;
+            failed(cellIndex, "image", error);
+          }
+        }),
+      );
     }
+  };
+  const voiceovers = async () => {
+    for (const [i, cellIndex] of missing.voiceovers.entries()) {
+      if (i > 0 && pauses.voiceoverMs > 0) await sleep(pauses.voiceoverMs);
+      try {
+        await generateSceneVoiceover({ ...scene, cellIndex });
+        progress.voiceoversDone++;
+      } catch (error) {
+        progress.voiceoversFailed++;
+        failed(cellIndex, "voiceover", error);
+      }
+    }
+  };
+
+  if (patched("generate-all-voiceovers-beside-images")) {
+    // A scene's picture and voiceover do not wait for each other (issue 53, decision 294): the voiceovers go one by one
+    // beside the pictures' batches, each kind keeping its own pacing, so a scene is whole (and its render chunk can be
+    // drawn) as soon as both of its own are made. The first voiceover is asked for first; the bar reads the
+    // pictures until they are all made, then the voiceovers left.
+    progress.phase = missing.images.length > 0 ? "images" : "voiceovers";
+    const imagesMade = images().then(() => {
+      if (progress.voiceoversDone + progress.voiceoversFailed < progress.voiceoversTotal) progress.phase = "voiceovers";
+    });
+    await Promise.all([voiceovers(), imagesMade]);
+  } else {
+    progress.phase = "images";
+    await images();
+    progress.phase = "voiceovers";
+    await voiceovers();
   }
   progress.phase = "done";
   return progress;

@@ -12,10 +12,14 @@ export function cloudLikeLatencyMs(env: Record<string, string | undefined> = pro
   return Number.isFinite(ms) && ms > 0 ? Math.min(60_000, Math.round(ms)) : 0;
 }
 
+/** The provider inside a cloud-like wrapper (a key only this module holds). */
+const WAITLESS = Symbol("the provider without its cloud-like waits");
+
 function delayed<T extends object>(provider: T, ms: number, methods: Partial<Record<keyof T, number>>): T {
   if (ms <= 0) return provider;
   return new Proxy(provider, {
     get(target, key, receiver) {
+      if (key === WAITLESS) return target;
       const value = Reflect.get(target, key, receiver) as unknown;
       const share = methods[key as keyof T];
       if (typeof value !== "function" || share === undefined) return value;
@@ -33,3 +37,12 @@ export const withCloudLikeImages = (p: ImageProvider, ms = cloudLikeLatencyMs())
 export const withCloudLikeMusic = (p: MusicProvider, ms = cloudLikeLatencyMs()) => delayed(p, ms, { startGeneration: 1 });
 export const withCloudLikeText = (p: TextProvider, ms = cloudLikeLatencyMs()) =>
   delayed(p, ms, { writeScriptChunk: 1, expandScriptChunk: 1, splitIntoScenes: 0.25, writeUploadMetadata: 0.25, proofreadScript: 0.25 });
+
+/**
+ * The same provider without the cloud-like waits: the offline writer's own redraws while a script is fitted to its
+ * time (workflows/activities/script.ts) never leave the machine, and a cloud model is not redrawn at all, so only
+ * its first draft stands for a model call (decision 294). Any other provider is returned as it is.
+ */
+export function withoutCloudLikeWaits<T extends object>(provider: T): T {
+  return ((provider as Record<symbol, unknown>)[WAITLESS] as T | undefined) ?? provider;
+}

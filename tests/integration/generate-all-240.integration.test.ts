@@ -57,9 +57,17 @@ afterAll(async () => {
   await prisma.$disconnect();
 });
 
-/** What the storyboard's Generate All bar reads while it runs (app/components/storyboard/generate-all-bar.tsx). */
-const countShown = (p: GenerateAllProgress) =>
-  p.phase === "images" ? { kind: "images", done: p.imagesDone + p.imagesFailed, total: p.imagesTotal } : p.phase === "voiceovers" ? { kind: "voiceovers", done: p.voiceoversDone + p.voiceoversFailed, total: p.voiceoversTotal } : null;
+/**
+ * The counts the storyboard's Generate All bar reads while it runs (app/components/storyboard/generate-all-bar.tsx):
+ * the pictures while they are made, with the voiceovers made beside them once the first is done (decision 294), then
+ * the voiceovers left.
+ */
+const countsShown = (p: GenerateAllProgress) => {
+  const images = { kind: "images", done: p.imagesDone + p.imagesFailed, total: p.imagesTotal };
+  const voiceovers = { kind: "voiceovers", done: p.voiceoversDone + p.voiceoversFailed, total: p.voiceoversTotal };
+  if (p.phase === "images") return voiceovers.done > 0 ? [images, voiceovers] : [images];
+  return p.phase === "voiceovers" ? [voiceovers] : [];
+};
 
 describe("Generate All at 240 scenes (a 60-minute 16:9 video)", () => {
   it("splits the script into 240 scenes, fills each once, counts progress right, and keeps the history small", async () => {
@@ -103,8 +111,7 @@ describe("Generate All at 240 scenes (a 60-minute 16:9 video)", () => {
     const result = handle.result().finally(() => (finished = true));
     while (!finished) {
       const progress = await handle.query(generateAllProgressQuery).catch(() => null);
-      const shown = progress && countShown(progress);
-      if (shown) seen.push(shown);
+      if (progress) seen.push(...countsShown(progress));
       await new Promise((r) => setTimeout(r, 250));
     }
     const final = await result;

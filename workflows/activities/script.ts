@@ -22,6 +22,7 @@ import { withHeartbeat } from "../shared/heartbeat";
 import { requireProjectOwner } from "./ownership";
 import { scriptFitDraftSignal, scriptStreamedSignal, type ScriptFit, type ScriptLengthPlan, type ScriptStreamed } from "../shared/script";
 import { asActivityFailure, providersForUser } from "./providers";
+import { withoutCloudLikeWaits } from "~/providers/cloud-like-latency";
 
 export type ScriptActivityDeps = {
   textProviderFor: (userId: string) => Promise<TextProvider>;
@@ -234,7 +235,7 @@ export function createScriptActivities(deps: ScriptActivityDeps = defaultDeps) {
             const words = Math.max(1, Math.round((pooledWords / pooledSpeech) * (input.durationSeconds - latest.pauseSeconds)));
             rewrites++;
             // a fresh draw each time: the same seed and a similar count would write much the same script again
-            const chunks = await writeOffline(text, { ...input, seed: `${input.seed}:fit${rewrites}` }, words);
+            const chunks = await writeOffline(withoutCloudLikeWaits(text), { ...input, seed: `${input.seed}:fit${rewrites}` }, words);
             const measured = await measure(chunks);
             if (measured === undefined) break;
             latest = { chunks, ...measured };

@@ -1,6 +1,7 @@
 import { Loader2, Wand2 } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import type { GenerateAllProgress } from "../../../workflows/shared/scene-media";
+import { generateAllRunningLine } from "./generate-all-summary";
 
 /** The 'Generate All Content' bar: what is missing, the button, and the run's progress. */
 export function GenerateAllBar(props: {
@@ -17,13 +18,7 @@ export function GenerateAllBar(props: {
     <section aria-label="Generate All Content" className="flex flex-wrap items-center justify-between gap-4 rounded-xl border border-slate-800 bg-slate-900 p-4">
       <div className="text-sm">
         {running && p ? (
-          <p role="status">
-            {p.phase === "images"
-              ? `Generating images: ${p.imagesDone + p.imagesFailed} of ${p.imagesTotal}`
-              : p.phase === "voiceovers"
-                ? `Generating voiceovers: ${p.voiceoversDone + p.voiceoversFailed} of ${p.voiceoversTotal}`
-                : "Finding scenes without media..."}
-          </p>
+          <p role="status">{generateAllRunningLine(p)}</p>
         ) : nothingMissing ? (
           <p>Every scene has its image and voiceover.</p>
         ) : (

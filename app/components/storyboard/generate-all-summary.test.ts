@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextGenerateAllWatch, type GenerateAllRun } from "./generate-all-summary";
+import { generateAllRunningLine, nextGenerateAllWatch, type GenerateAllRun } from "./generate-all-summary";
 
 const run = (runId: string, running: boolean, failed = 0): GenerateAllRun => ({
   runId,
@@ -34,5 +34,20 @@ describe("nextGenerateAllWatch", () => {
     expect(nextGenerateAllWatch("run-5", run("run-4", false))).toEqual({ watched: "run-5" });
     expect(nextGenerateAllWatch(null, run("run-4", false))).toEqual({ watched: null });
     expect(nextGenerateAllWatch("run-5", null)).toEqual({ watched: "run-5" });
+  });
+});
+
+describe("generateAllRunningLine", () => {
+  const going = (phase: GenerateAllRun["phase"], images: number, voiceovers: number, failed = 0) =>
+    generateAllRunningLine({ ...run("run-4", true), phase, imagesTotal: 4, imagesDone: images, imagesFailed: failed, voiceoversTotal: 4, voiceoversDone: voiceovers });
+
+  it("reads the pictures, and the voiceovers made beside them once the first is made", () => {
+    expect(going("finding", 0, 0)).toBe("Finding scenes without media...");
+    expect(going("images", 1, 0)).toBe("Generating images: 1 of 4");
+    expect(going("images", 2, 1, 1)).toBe("Generating images: 3 of 4; voiceovers: 1 of 4");
+  });
+
+  it("reads the voiceovers left once the pictures are made", () => {
+    expect(going("voiceovers", 4, 2)).toBe("Generating voiceovers: 2 of 4");
   });
 });

@@ -1,4 +1,5 @@
-// Which Generate All run the storyboard page owes a summary for, and the summary's toast (spec section 8).
+// Which Generate All run the storyboard page owes a summary for, the summary's toast (spec section 8), and the bar's
+// line while a run goes.
 import type { GenerateAllProgress } from "../../../workflows/shared/scene-media";
 
 export type GenerateAllRun = GenerateAllProgress & { running: boolean; runId: string };
@@ -22,4 +23,16 @@ export function nextGenerateAllWatch(watched: string | null, progress: GenerateA
       variant: failed ? "destructive" : "default",
     },
   };
+}
+
+/**
+ * The Generate All bar's line while a run goes: the pictures while they are made, with the voiceovers made beside them
+ * once the first is done (decision 294), then the voiceovers left.
+ */
+export function generateAllRunningLine(p: GenerateAllProgress): string {
+  const images = p.imagesDone + p.imagesFailed;
+  const voiceovers = p.voiceoversDone + p.voiceoversFailed;
+  if (p.phase === "images") return `Generating images: ${images} of ${p.imagesTotal}` + (voiceovers > 0 ? `; voiceovers: ${voiceovers} of ${p.voiceoversTotal}` : "");
+  if (p.phase === "voiceovers") return `Generating voiceovers: ${voiceovers} of ${p.voiceoversTotal}`;
+  return "Finding scenes without media...";
 }
