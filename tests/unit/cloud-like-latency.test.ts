@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cloudLikeLatencyMs, withCloudLikeImages } from "~/providers/cloud-like-latency";
+import { cloudLikeLatencyMs, withCloudLikeImages, withCloudLikeText, withoutCloudLikeWaits } from "~/providers/cloud-like-latency";
+import { createOfflineTextProvider } from "~/providers/text/offline";
 import type { ImageProvider } from "~/providers/types";
 
 const image = { name: "Offline illustrator", source: "offline", listModels: async () => [], generateImage: async () => ({ image: Buffer.from("png"), mimeType: "image/png" }) } as unknown as ImageProvider;
@@ -24,5 +25,24 @@ describe("cloud-like waits for the offline providers (FAKE_PROVIDER_LATENCY_MS)"
     await slow.listModels();
     expect(performance.now() - quick).toBeLessThan(100);
     expect(withCloudLikeImages(image, 0)).toBe(image);
+  });
+
+  it("a script chunk answers after the wait; the writer without the waits is the offline one, answering at once (decision 294)", async () => {
+    const offline = createOfflineTextProvider();
+    const request = { title: "Why the Sea Is Salty", topic: "Where the salt in the oceans comes from", chunkIndex: 0, totalChunks: 1, targetWords: 60, seed: "s" };
+    const cloudLike = withCloudLikeText(offline, 1500);
+    let started = performance.now();
+    const slowly = await cloudLike.writeScriptChunk(request);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1490);
+    expect(slowly).toBe(await offline.writeScriptChunk(request));
+
+    const waitless = withoutCloudLikeWaits(cloudLike);
+    expect(waitless).toBe(offline);
+    started = performance.now();
+    expect(await waitless.writeScriptChunk(request)).toBe(slowly);
+    // a template costs milliseconds: well under the wait, however busy the machine
+    expect(performance.now() - started).toBeLessThan(1000);
+    // a provider with no waits is left as it is
+    expect(withoutCloudLikeWaits(offline)).toBe(offline);
   });
 });
