@@ -66,37 +66,28 @@ export async function generateAllContentWorkflow(input: GenerateAllInput): Promi
   const missing = await findCellsLackingMedia({ projectId: input.projectId });
   progress.imagesTotal = missing.images.length;
   progress.voiceoversTotal = missing.voiceovers.length;
-  const failed = (cellIndex: number, kind: "image" | "voiceover", error: unknown) => {
-    progress.failures.push({ cellIndex, kind, message: innermostMessage(error, String(error)) });
+  /** One scene's picture or voiceover, counted as made or failed; a failure is recorded and the rest go on. */
+  const make = async (kind: "image" | "voiceover", cellIndex: number) => {
+    try {
+      await (kind === "image" ? generateSceneImage : generateSceneVoiceover)({ ...scene, cellIndex });
+      if (kind === "image") progress.imagesDone++;
+      else progress.voiceoversDone++;
+    } catch (error) {
+      if (kind === "image") progress.imagesFailed++;
+      else progress.voiceoversFailed++;
+      progress.failures.push({ cellIndex, kind, message: innermostMessage(error, String(error)) });
+    }
   };
-
   const images = async () => {
     for (let start = 0; start < missing.images.length; start += GENERATE_ALL.imageBatchSize) {
       if (start > 0 && pauses.imageBatchMs > 0) await sleep(pauses.imageBatchMs);
-      const batch = missing.images.slice(start, start + GENERATE_ALL.imageBatchSize);
-      await Promise.all(
-        batch.map(async (cellIndex) => {
-          try {
-            await generateSceneImage({ ...scene, cellIndex });
-            progress.imagesDone++;
-          } catch (error) {
-            progress.imagesFailed++;
-            failed(cellIndex, "image", error);
-          }
-        }),
-      );
+      await Promise.all(missing.images.slice(start, start + GENERATE_ALL.imageBatchSize).map((cellIndex) => make("image", cellIndex)));
     }
   };
   const voiceovers = async () => {
     for (const [i, cellIndex] of missing.voiceovers.entries()) {
       if (i > 0 && pauses.voiceoverMs > 0) await sleep(pauses.voiceoverMs);
-      try {
-        await generateSceneVoiceover({ ...scene, cellIndex });
-        progress.voiceoversDone++;
-      } catch (error) {
-        progress.voiceoversFailed++;
-        failed(cellIndex, "voiceover", error);
-      }
+      await make("voiceover", cellIndex);
     }
   };
 
