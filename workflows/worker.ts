@@ -30,11 +30,16 @@ export type QueueWorkers = {
   shutdown(): void;
 };
 
-/** How many activities of a class this process runs at once (WORKER_RENDERS, WORKER_HEAVY_ACTIVITIES; light: by cores). */
+/**
+ * How many activities of a class this process runs at once (WORKER_RENDERS, WORKER_HEAVY_ACTIVITIES; light: by
+ * cores). Heavy work is partly waiting (a cloud picture or voice, an upload): one slot more than the cores, as
+ * `make -j` is given, so two pictures waiting on a service neither idle the cores nor hold back the voiceovers'
+ * chain (decision 295).
+ */
 export function queueSlots(work: WorkClass, cores = os.availableParallelism()): number {
   const env = getEnv();
   if (work === "render") return env.WORKER_RENDERS;
-  if (work === "heavy") return env.WORKER_HEAVY_ACTIVITIES ?? Math.max(2, cores);
+  if (work === "heavy") return env.WORKER_HEAVY_ACTIVITIES ?? Math.max(2, cores) + 1;
   return workerSlots(cores).activities;
 }
 

@@ -1,7 +1,7 @@
-// Cloud-like waits for the offline providers (issue 53, decision 255): with FAKE_PROVIDER_LATENCY_MS set, each
-// picture, voiceover, script chunk and music request of an offline provider answers that many milliseconds later,
-// as a cloud service would (a few seconds per picture or voiceover), without spending CPU. Benchmarks
-// (`bench:journey`, `bench:long`) set it to measure a pipeline whose stages mostly wait on the network; unset or 0,
+// Cloud-like waits for the offline providers (issue 53, decisions 255 and 295): with FAKE_PROVIDER_LATENCY_MS set,
+// each picture, voiceover, script chunk and music request of an offline provider answers that many milliseconds after
+// it was asked, as a cloud service would (a few seconds per picture or voiceover), its offline work inside that time.
+// Benchmarks (`bench:journey`, `bench:long`) set it to measure a pipeline whose stages mostly wait on the network; unset or 0,
 // nothing changes. The text provider's scene split and metadata wait a quarter of it, as a short model call.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ImageProvider, MusicProvider, SpeechProvider, TextProvider } from "./types";
@@ -24,8 +24,12 @@ function delayed<T extends object>(provider: T, ms: number, methods: Partial<Rec
       const share = methods[key as keyof T];
       if (typeof value !== "function" || share === undefined) return value;
       return async (...args: unknown[]) => {
+        // the wait counts from the request, as a service's latency does: the stand-in's own work is inside it, and
+        // only a stand-in slower than the service answers later (decision 295)
+        const answerAt = performance.now() + ms * share;
         const result = await (value as (...a: unknown[]) => unknown).apply(target, args);
-        await sleep(ms * share);
+        const left = answerAt - performance.now();
+        if (left > 0) await sleep(left);
         return result;
       };
     },

@@ -60,9 +60,25 @@ const providers = {
   },
 };
 
+/** When each scene's picture and voiceover activity began (ms since the epoch), in the order they began. */
+const activityStarts: { kind: "image" | "voiceover"; at: number }[] = [];
+const storyboardActivities = createStoryboardActivities({ providersFor: async () => providers });
+
 let testWorker: Awaited<ReturnType<typeof startTestWorker>>;
 beforeAll(async () => {
-  testWorker = await startTestWorker({ activities: createStoryboardActivities({ providersFor: async () => providers }) });
+  testWorker = await startTestWorker({
+    activities: {
+      ...storyboardActivities,
+      generateSceneImage: (input: Parameters<typeof storyboardActivities.generateSceneImage>[0]) => {
+        activityStarts.push({ kind: "image", at: Date.now() });
+        return storyboardActivities.generateSceneImage(input);
+      },
+      generateSceneVoiceover: (input: Parameters<typeof storyboardActivities.generateSceneVoiceover>[0]) => {
+        activityStarts.push({ kind: "voiceover", at: Date.now() });
+        return storyboardActivities.generateSceneVoiceover(input);
+      },
+    },
+  });
 });
 afterAll(async () => {
   await testWorker?.stop();
@@ -117,6 +133,7 @@ describe("storyboard and scene media on a real Temporal server", () => {
   it("Generate All fills every scene, reports the one image that failed, and finishes the rest", async () => {
     spokenAt.length = 0;
     pictureMadeAt.length = 0;
+    activityStarts.length = 0;
     const result = await testWorker.client.workflow.execute(generateAllContentWorkflow, {
       taskQueue: testWorker.taskQueue,
       workflowId: `generate-all-${ctx.project.id}`,
@@ -129,6 +146,10 @@ describe("storyboard and scene media on a real Temporal server", () => {
     expect(pictureMadeAt).toHaveLength(5);
     expect(spokenAt).toHaveLength(6);
     expect(spokenAt[0]!).toBeLessThan(Math.max(...pictureMadeAt));
+    // and the chain of voiceovers, the longer of the two, takes its slot on the heavy queue before any picture does
+    // (decision 295)
+    expect(activityStarts[0]?.kind).toBe("voiceover");
+    expect(activityStarts.filter((a) => a.kind === "image")).toHaveLength(6);
 
     const cells = await prisma.storyboardCell.findMany({ where: { storyboard: { projectId: ctx.project.id } }, orderBy: { cellIndex: "asc" } });
     expect(cells.filter((c) => c.imageUrl).map((c) => c.cellIndex)).toEqual([0, 1, 3, 4, 5]);

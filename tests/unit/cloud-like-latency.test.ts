@@ -27,6 +27,22 @@ describe("cloud-like waits for the offline providers (FAKE_PROVIDER_LATENCY_MS)"
     expect(withCloudLikeImages(image, 0)).toBe(image);
   });
 
+  it("the wait counts from the request: a stand-in slower than the wait answers as soon as its work is done (decision 295)", async () => {
+    let workDone = 0;
+    const slowStandIn = {
+      ...image,
+      generateImage: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        workDone = performance.now();
+        return { image: Buffer.from("png"), mimeType: "image/png" };
+      },
+    } as unknown as ImageProvider;
+    const result = await withCloudLikeImages(slowStandIn, 1000).generateImage({ prompt: "a lighthouse", aspectRatio: "16:9" });
+    expect(String(result.image)).toBe("png");
+    // a wait after the work would add the whole second here
+    expect(performance.now() - workDone).toBeLessThan(500);
+  });
+
   it("a script chunk answers after the wait; the writer without the waits is the offline one, answering at once (decision 294)", async () => {
     const offline = createOfflineTextProvider();
     const request = { title: "Why the Sea Is Salty", topic: "Where the salt in the oceans comes from", chunkIndex: 0, totalChunks: 1, targetWords: 60, seed: "s" };
