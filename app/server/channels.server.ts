@@ -471,6 +471,13 @@ async function ideaPosts(userId: string, accounts: ChannelAccounts, ideas: (Chan
 /** The places a channel posts to, in words ("YouTube, TikTok, Instagram Reels"). */
 const placesOf = (accounts: ChannelAccounts) => [...new Set(accounts.map((a) => PLATFORM_NAMES[a.platform as Platform | "youtube"] ?? a.platform))];
 
+/** "Published" names the places a published idea did not reach ("Published, not on TikTok"); their reasons are in its posts. */
+function withPlacesMissed(state: Pick<IdeaView, "stateLabel" | "late" | "lateMinutes">, status: string, posts: IdeaPostView[]) {
+  if (status !== "published") return state;
+  const missed = [...new Set(posts.filter((p) => ["failed", "cancelled", "not_posted"].includes(p.state)).map((p) => (p.platform === "youtube" ? "YouTube" : PLATFORM_NAMES[p.platform])))];
+  return missed.length ? { ...state, stateLabel: `${state.stateLabel}, not on ${missed.join(", ")}` } : state;
+}
+
 function toIdeaView(idea: ChannelIdea & { run: VideoRun | null }, tz: string, nowMs: number, accounts: ChannelAccounts, posts: IdeaPostView[] = []): IdeaView {
   const postsSomewhere = accounts.length > 0;
   return {
@@ -482,7 +489,7 @@ function toIdeaView(idea: ChannelIdea & { run: VideoRun | null }, tz: string, no
     status: idea.status as IdeaState,
     slotAt: idea.slotAt?.toISOString() ?? null,
     slotLabel: idea.slotAt ? formatSlot(idea.slotAt, tz) : null,
-    ...stateOf(idea, tz, nowMs, postsSomewhere, placesOf(accounts)),
+    ...withPlacesMissed(stateOf(idea, tz, nowMs, postsSomewhere, placesOf(accounts)), idea.status, posts),
     videoId: idea.runId,
     videoPage: idea.run?.projectId ? `/projects/${idea.run.projectId}` : null,
     youtubeUrl: idea.youtubeUrl,

@@ -165,7 +165,8 @@ describe("a channel on three platforms", () => {
     const cal = await channelCalendar(user.id, channel.id, { nowMs: channelNow(), weeks: 1 });
     expect(cal.weeks[0]!.slots.map((s) => [s.label, s.stateLabel, s.idea?.posts.map((p) => p.state)])).toEqual([
       ["Tue 8 Jan, 18:00", "Published", ["published", "published", "published"]],
-      ["Thu 10 Jan, 18:00", "Published", ["published", "failed", "published"]],
+      // the slot says where the video is missing; the reason is on TikTok's own line
+      ["Thu 10 Jan, 18:00", "Published, not on TikTok", ["published", "failed", "published"]],
     ]);
   });
 });
