@@ -1,8 +1,8 @@
 // Cloud-like waits for the offline providers (issue 53, decisions 255 and 295): with FAKE_PROVIDER_LATENCY_MS set,
 // each picture, voiceover, script chunk and music request of an offline provider answers that many milliseconds after
 // it was asked, as a cloud service would (a few seconds per picture or voiceover), its offline work inside that time.
-// Benchmarks (`bench:journey`, `bench:long`) set it to measure a pipeline whose stages mostly wait on the network; unset or 0,
-// nothing changes. The text provider's scene split and metadata wait a quarter of it, as a short model call.
+// Benchmarks (`bench:journey`, `bench:long`) set it to measure a pipeline whose stages mostly wait on the network;
+// unset or 0, nothing changes. The text provider's scene split and metadata wait a quarter of it, as a short model call.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ImageProvider, MusicProvider, SpeechProvider, TextProvider } from "./types";
 
