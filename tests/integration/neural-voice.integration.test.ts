@@ -220,6 +220,38 @@ console.log("second " + (await say("The foragers fly out again.")).durationSecon
     }
   });
 
+  it("a render starting closes a voice silent for two seconds, not one that speaks again within them", { timeout: 60_000 }, async () => {
+    // the idle wait is ten minutes here: only the render's hint (closeIdleVoicesSoon, decision 296) can close it
+    const { worker, waitFor } = standInWorker(
+      `import { synthesizeWithPiper } from "./app/providers/speech/piper.server.ts";
+import { closeIdleVoicesSoon } from "./app/providers/speech/piper-session.server.ts";
+const say = (text) => synthesizeWithPiper({ text, voiceId: ${JSON.stringify(VOICE)} });
+const next = () => new Promise((resolve) => process.stdin.once("data", resolve).resume());
+console.log("first " + (await say("The hive wakes at dawn.")).durationSeconds.toFixed(2));
+closeIdleVoicesSoon();
+console.log("second " + (await say("The foragers fly out again.")).durationSeconds.toFixed(2));
+await next();
+closeIdleVoicesSoon();
+console.log("hinted"); setInterval(() => {}, 1000);`,
+      { VOICE_IDLE_CLOSE_SECONDS: "600" },
+    );
+    try {
+      expect(Number(await waitFor("first"))).toBeGreaterThan(0.5);
+      const [voice] = voiceProcessesOf(worker.pid!);
+      expect(voice).toBeDefined();
+      // the second sentence came within the two seconds: the same process spoke it and stays after it
+      expect(Number(await waitFor("second"))).toBeGreaterThan(0.5);
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(voiceProcessesOf(worker.pid!)).toEqual([voice]);
+      // a render starting now, the voice silent for three seconds: gone at once, not in ten minutes
+      worker.stdin!.write("go\n");
+      await waitFor("hinted");
+      await expect.poll(() => voiceProcessesOf(worker.pid!).length, { timeout: 3000 }).toBe(0);
+    } finally {
+      worker.kill("SIGKILL");
+    }
+  });
+
   it("a chosen neural voice whose file is missing: a clear message, and the labelled eSpeak NG voice speaks", async () => {
     const dir = ownerVoicesDir();
     fs.mkdirSync(dir, { recursive: true });

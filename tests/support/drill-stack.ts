@@ -72,51 +72,7 @@ export async function startDrillStack(options: { log?: (line: string) => void; e
     process.env.DATABASE_URL = before.DATABASE_URL;
     throw e;
   }
-  await applyMigrations(database.url);
-  const temporal = await startTemporalDevServer({ port: temporalPort, headless: true, dbFile: path.join(dataDir, "temporal/temporal.db"), name: "temporal", supervise: true });
-  const youtube = new FakeYoutube();
-  await youtube.start();
-
-  // chosen once PostgreSQL and Temporal listen: the dev server binds its HTTP API and /metrics to random free
-  // ports, and one of them once took a web port chosen before it (CI, stop 70: /healthz answered 404 for 240 s)
-  const webPort = await freePort();
-  const extraEnv = typeof options.env === "function" ? await options.env() : options.env;
-  const baseUrl = `http://127.0.0.1:${webPort}`;
-  const env = {
-    DATABASE_URL: database.url,
-    TEMPORAL_ADDRESS: temporal.address,
-    TEMPORAL_TASK_QUEUE: "reelsmith-drills",
-    PORT: String(webPort),
-    PUBLIC_URL: baseUrl,
-    NODE_ENV: "production",
-    DATA_DIR: dataDir,
-    TMPDIR: tmpDir,
-    YOUTUBE_UPLOAD_CHUNK_BYTES: String(256 * 1024),
-    ...youtube.env(),
-    ...extraEnv,
-  };
-  const collect = (name: string) => (child: { stdout: NodeJS.ReadableStream | null; stderr: NodeJS.ReadableStream | null }) => {
-    child.stdout?.on("data", (d) => out.write(`[${name}] ${d}`));
-    child.stderr?.on("data", (d) => out.write(`[${name}] ${d}`));
-  };
-  const webOptions = { env, quiet: true, onStart: collect("web") };
-  const web: Supervised = superviseChild("web", process.execPath, compiledEntry("server"), webOptions);
-  // the worker's pool as npm start sizes it (decision 130)
-  const workerOptions = { env: { ...env, DATABASE_POOL_SIZE: "10" }, quiet: true, onStart: collect("worker") };
-  const worker: Supervised = superviseChild("worker", process.execPath, compiledEntry("worker"), workerOptions);
-  // ready once the web answers and sees the database, Temporal and a polling worker (as npm start waits)
-  await waitForHttp(`${baseUrl}/healthz`, { timeoutMs: 240_000 });
-  log(`drill stack up: web ${baseUrl}, PostgreSQL :${pgPort}, Temporal ${temporal.address}, data in ${dataDir}`);
-
-  Object.assign(process.env, { DATABASE_URL: database.url, DATA_DIR: dataDir, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: env.TEMPORAL_TASK_QUEUE });
-
-  const pidOf = (part: Part): number => {
-    if (part === "postgres") return pidListeningOn(pgPort);
-    if (part === "temporal") return pidListeningOn(temporalPort);
-    const pid = (part === "web" ? web : worker).child?.pid;
-    if (!pid) throw new Error(`the ${part} is not running`);
-    return pid;
-  };
+  // the browsers of this stack's workers: their profile is in its TMPDIR
   const browsers = () => {
     const found: { pid: number; parent: number }[] = [];
     for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
@@ -132,40 +88,97 @@ export async function startDrillStack(options: { log?: (line: string) => void; e
     }
     return found;
   };
-  return {
-    baseUrl,
-    work,
-    dataDir,
-    tmpDir,
-    youtube,
-    logFile,
-    pidOf,
-    browsers,
-    kill(part) {
-      const pid = pidOf(part);
-      // the worker's group: what it started (ffmpeg, the headless browser) dies with it, as in a container
-      process.kill(part === "worker" ? -pid : pid, "SIGKILL");
-      log(`SIGKILL ${part} (pid ${pid})`);
-      return pid;
-    },
-    async stop() {
-      await stopChildren(5000);
-      // a browser a killed worker left behind (a drill reports it) must not outlive the run
-      for (const { pid } of browsers()) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // already gone
-        }
+  let youtube: FakeYoutube | undefined;
+  // everything the stack started, stopped; also when its start fails part way, so no Temporal or worker outlives it
+  const release = async () => {
+    await stopChildren(5000);
+    // a browser a killed worker left behind (a drill reports it) must not outlive the run
+    for (const { pid } of browsers()) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
       }
-      await database.stop().catch(() => {});
-      await youtube.stop();
-      out.end();
-      for (const [key, value] of Object.entries(before)) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
-      fs.rmSync(work, { recursive: true, force: true });
-    },
+    }
+    await database.stop().catch(() => {});
+    await youtube?.stop();
+    out.end();
+    for (const [key, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    fs.rmSync(work, { recursive: true, force: true });
   };
+  try {
+    return await startParts();
+  } catch (e) {
+    await release().catch(() => {});
+    throw e;
+  }
+
+  async function startParts(): Promise<DrillStack> {
+    await applyMigrations(database.url);
+    const temporal = await startTemporalDevServer({ port: temporalPort, headless: true, dbFile: path.join(dataDir, "temporal/temporal.db"), name: "temporal", supervise: true });
+    const fake = (youtube = new FakeYoutube());
+    await fake.start();
+
+    // chosen once PostgreSQL and Temporal listen: the dev server binds its HTTP API and /metrics to random free
+    // ports, and one of them once took a web port chosen before it (CI, stop 70: /healthz answered 404 for 240 s)
+    const webPort = await freePort();
+    const extraEnv = typeof options.env === "function" ? await options.env() : options.env;
+    const baseUrl = `http://127.0.0.1:${webPort}`;
+    const env = {
+      DATABASE_URL: database.url,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_TASK_QUEUE: "reelsmith-drills",
+      PORT: String(webPort),
+      PUBLIC_URL: baseUrl,
+      NODE_ENV: "production",
+      DATA_DIR: dataDir,
+      TMPDIR: tmpDir,
+      YOUTUBE_UPLOAD_CHUNK_BYTES: String(256 * 1024),
+      ...fake.env(),
+      ...extraEnv,
+    };
+    const collect = (name: string) => (child: { stdout: NodeJS.ReadableStream | null; stderr: NodeJS.ReadableStream | null }) => {
+      child.stdout?.on("data", (d) => out.write(`[${name}] ${d}`));
+      child.stderr?.on("data", (d) => out.write(`[${name}] ${d}`));
+    };
+    const webOptions = { env, quiet: true, onStart: collect("web") };
+    const web: Supervised = superviseChild("web", process.execPath, compiledEntry("server"), webOptions);
+    // the worker's pool as npm start sizes it (decision 130)
+    const workerOptions = { env: { ...env, DATABASE_POOL_SIZE: "10" }, quiet: true, onStart: collect("worker") };
+    const worker: Supervised = superviseChild("worker", process.execPath, compiledEntry("worker"), workerOptions);
+    // ready once the web answers and sees the database, Temporal and a polling worker (as npm start waits)
+    await waitForHttp(`${baseUrl}/healthz`, { timeoutMs: 240_000 });
+    log(`drill stack up: web ${baseUrl}, PostgreSQL :${pgPort}, Temporal ${temporal.address}, data in ${dataDir}`);
+
+    Object.assign(process.env, { DATABASE_URL: database.url, DATA_DIR: dataDir, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: env.TEMPORAL_TASK_QUEUE });
+
+    const pidOf = (part: Part): number => {
+      if (part === "postgres") return pidListeningOn(pgPort);
+      if (part === "temporal") return pidListeningOn(temporalPort);
+      const pid = (part === "web" ? web : worker).child?.pid;
+      if (!pid) throw new Error(`the ${part} is not running`);
+      return pid;
+    };
+    return {
+      baseUrl,
+      work,
+      dataDir,
+      tmpDir,
+      youtube: fake,
+      logFile,
+      pidOf,
+      browsers,
+      kill(part) {
+        const pid = pidOf(part);
+        // the worker's group: what it started (ffmpeg, the headless browser) dies with it, as in a container
+        process.kill(part === "worker" ? -pid : pid, "SIGKILL");
+        log(`SIGKILL ${part} (pid ${pid})`);
+        return pid;
+      },
+      stop: release,
+    };
+  }
 }

@@ -31,6 +31,7 @@ import { inputError, loadRenderPlan, planProps, planSeconds, progressReporter, s
 import { signalPace } from "../engine/render-signal-pace";
 import { analyseLoudness, applyLoudness, storedLoudness, type LoudnessAnalysis, type StoredLoudness } from "../engine/loudness";
 import { recordRender } from "~/core/observability/metrics.server";
+import { closeIdleVoicesSoon } from "~/providers/speech/piper-session.server";
 
 // @temporalio/proto is CommonJS: its enums come from the default export
 const { TaskQueueType } = protos.temporal.api.enums.v1;
@@ -189,6 +190,8 @@ export async function renderVideoChunk(input: { plan: RenderPlanInput; chunk: Re
       .catch(() => {});
     return { chunk: chunk.index, mediaFileId: kept, frames: chunk.frames, reused: true };
   }
+  // the scenes are made: a voice silent since gives its memory to this chunk's encoder (decision 296)
+  closeIdleVoicesSoon();
   const reporter = pacedProgress(plan, renderChunkProgressSignal, { chunk: chunk.index, frames: 0 }, { heartbeat: true });
   const abort = new AbortController();
   const onCancel = () => abort.abort();
@@ -273,6 +276,7 @@ export type MixedSound = {
 export async function mixRenderSound(input: { plan: RenderPlanInput; forLoudness?: boolean }): Promise<MixedSound> {
   const { forLoudness } = input;
   const plan = await loadRenderPlan(input.plan);
+  closeIdleVoicesSoon(); // as a chunk does: the voiceovers are done
   const ctx = Context.current();
   const heartbeat = setInterval(() => ctx.heartbeat(), 3000);
   const folder = await attemptFolder(`reelsmith-render-${plan.renderId}-sound`);

@@ -50,6 +50,7 @@ import { getTransitions } from "~/core/transitions.server";
 import { brandShows, storedBrand } from "~/lib/brand";
 import { DEFAULT_CAPTION_STYLE } from "~/lib/caption-style";
 import { prepareBrandPictures } from "../engine/render-brand";
+import { closeIdleVoicesSoon } from "~/providers/speech/piper-session.server";
 
 export type PlanFileKind = "image" | "audio" | "music" | "clip" | "logo" | "watermark";
 
@@ -276,6 +277,8 @@ async function renderVideo(plan: RenderPlan, engine: RenderEngine): Promise<Rend
   const earlier = await storedEarlier(plan);
   if (earlier) return earlier;
 
+  // the scenes are made: a voice silent since gives its memory to the render (decision 296)
+  closeIdleVoicesSoon();
   const renderStarted = performance.now();
   const ctx = Context.current();
   const attempt = ctx.info.attempt;

@@ -15,11 +15,34 @@ export type PiperInference = { audio: Float32Array; frames: Float32Array | null 
 
 type Answer = { audio?: Float32Array; frames?: Float32Array | null; durationsOutput?: string | null };
 
+/** Every session this process loaded (each voice's and each duration clock's), for closeIdleVoicesSoon. */
+const sessions = new Set<PiperSession>();
+
+/**
+ * How long a voice must have been silent before a render's own work closes it (closeIdleVoicesSoon): longer than the
+ * pause between two scenes' voiceovers in Generate All (a second), so a chain still speaking keeps its voice.
+ */
+export const VOICE_CLOSE_FOR_RENDER_MS = 2000;
+
+/**
+ * A render's own work (its chunks after the scenes are made, its sound) is starting in this process: every voice
+ * silent for `afterMs` closes now, and one silent for less closes once it has been silent that long, unless it speaks
+ * again. The voice's idle wait (VOICE_IDLE_CLOSE_SECONDS, 10 s) otherwise kept its 500 MB beside the render's first
+ * chunk encoders: the pipeline's memory peak (decision 296).
+ */
+export function closeIdleVoicesSoon(afterMs = VOICE_CLOSE_FOR_RENDER_MS): void {
+  for (const session of sessions) session.closeWhenIdle(afterMs);
+}
+
 export class PiperSession {
   /** The process with the model loaded (or loading); null before the first load and after an idle close. */
   private ready: Promise<SpeechProcess<Answer>> | null = null;
   private running = 0;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** When the last inference ended (performance.now()); the idle close counts from it. */
+  private lastSpokeAt = performance.now();
+  /** The idle wait set for the current silence, in ms (the shortest asked since the last inference). */
+  private idleWaitMs = Infinity;
   /** The durations tensor's name (per phoneme id, in frames); null when the model has none (no word timings). */
   durationsOutput: string | null = null;
 
@@ -37,6 +60,7 @@ export class PiperSession {
   static async load(modelFile: string, { durationsOnly = false } = {}): Promise<PiperSession> {
     const session = new PiperSession(modelFile, durationsOnly);
     await session.started();
+    sessions.add(session);
     session.closeWhenIdle();
     return session;
   }
@@ -74,19 +98,29 @@ export class PiperSession {
       return { audio: answer.audio!, frames: answer.frames ?? null };
     } finally {
       this.running--;
+      this.lastSpokeAt = performance.now();
+      this.idleWaitMs = Infinity;
       this.closeWhenIdle();
     }
   }
 
-  private closeWhenIdle() {
-    if (this.running > 0) return;
+  /**
+   * Closes the process once it has been silent `afterMs` (VOICE_IDLE_CLOSE_SECONDS by default), counted from its last
+   * inference; a shorter wait asked meanwhile wins. Nothing while it speaks: the inference's end asks again.
+   */
+  closeWhenIdle(afterMs = getEnv().VOICE_IDLE_CLOSE_SECONDS * 1000) {
+    if (this.running > 0 || !this.ready || afterMs >= this.idleWaitMs) return;
+    this.idleWaitMs = afterMs;
     clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      if (this.running > 0 || !this.ready) return;
-      const ready = this.ready;
-      this.ready = null;
-      void ready.then((p) => p.close()).catch(() => {});
-    }, getEnv().VOICE_IDLE_CLOSE_SECONDS * 1000).unref();
+    this.idleTimer = setTimeout(
+      () => {
+        if (this.running > 0 || !this.ready) return;
+        const ready = this.ready;
+        this.ready = null;
+        void ready.then((p) => p.close()).catch(() => {});
+      },
+      Math.max(0, this.lastSpokeAt + afterMs - performance.now()),
+    ).unref();
   }
 
   /** Whether its process is up (or starting): false after an idle close, until the next inference. */
