@@ -151,6 +151,8 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
   const earlyDraws: Promise<void>[] = [];
   // chunks whose early draw failed: not drawn early again (the render draws them), so a failing draw cannot spin
   const earlyFailed: EarlyChunkRange[] = [];
+  // whether the render stage itself began (tracked): until then a render shown running is its early chunks alone
+  let renderBegan = false;
   try {
     plan = await acts.planMakeVideo(ref);
     for (const stage of MAKE_VIDEO_STAGES) if (plan.skip[stage]) stageState(stage).state = plan.skip[stage] === "done" ? "done" : "skipped";
@@ -202,6 +204,9 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
     if (stageState("upload").state === "done" && !plan.skip.upload) await announce("video.published");
     return result;
   } catch (error) {
+    // chunks drawn early for a render that never began: the render did not run (nor fail)
+    const render = stageState("render");
+    if (!renderBegan && render.state === "running") Object.assign(render, { state: "pending", startedAt: null, endedAt: null });
     const cancelled = failed === null && isCancellation(error);
     const current: MakeVideoStage = failed ?? (progress.stage === "queued" || progress.stage === "done" ? "script" : progress.stage);
     const message = cancelled ? "Cancelled" : `${MAKE_VIDEO_STAGE_LABELS[current]} failed: ${innermostMessage(error, "no reason given")}`;
@@ -220,9 +225,12 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
   async function tracked(stage: MakeVideoStage): Promise<void> {
     if (plan!.skip[stage]) return;
     const state = stageState(stage);
+    // when it ran, for the progress every door shows (decision 262); workflow time, so a replay gives the same. A
+    // render whose first chunks were drawn while the scenes were made began with them (decision 297)
+    const drawnEarly = stage === "render" && state.state === "running" && state.startedAt != null;
+    if (stage === "render") renderBegan = true;
     state.state = "running";
-    // when it ran, for the progress every door shows (decision 262); workflow time, so a replay gives the same
-    state.startedAt = Date.now();
+    if (!drawnEarly) state.startedAt = Date.now();
     state.endedAt = null;
     // the run's stage is its main line (script, storyboard, media, render, mix, upload); the music and the
     // thumbnail run beside it and show in `stages` only
@@ -304,6 +312,9 @@ export async function makeVideoWorkflow(input: MakeVideoWorkflowInput): Promise<
         );
         earlyDrawing.set(key, { range, settled });
         earlyDraws.push(settled);
+        // the render stage shows running from its first chunk, beside the scenes (decision 297)
+        const render = stageState("render");
+        if (render.state === "pending") Object.assign(render, { state: "running", startedAt: Date.now(), endedAt: null });
         continue;
       }
       await condition(() => mediaStage.over, EARLY_CHUNK_LOOK_ASIDE_MS);

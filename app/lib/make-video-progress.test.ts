@@ -52,6 +52,31 @@ describe("a make-video run's stages and its time left", () => {
     expect(line).toBe(`script done · scenes done · pictures 10/20 · music running · render waiting · thumbnail waiting · ${formatTimeLeft(remainingSeconds!)}`);
   });
 
+  it("a render drawing its first chunks while the pictures are made runs beside them, and its rest comes after them", () => {
+    const script = est("script");
+    const storyboard = est("storyboard");
+    const mediaStart = script + storyboard;
+    const now = at(mediaStart + 4);
+    const samples = [
+      sample("script", "done", { startedAt: at(0), endedAt: at(script) }),
+      sample("music", "done", { startedAt: at(0), endedAt: at(est("music")) }),
+      sample("storyboard", "done", { startedAt: at(script), endedAt: at(mediaStart) }),
+      sample("media", "running", { startedAt: at(mediaStart), percent: 50, count: { done: 2, total: 4, of: "voiceovers" } }),
+      // its first chunk started 2 s ago; its own workflow has not started, so no percent
+      sample("render", "running", { startedAt: at(mediaStart + 2) }),
+      sample("mix", "waiting"),
+      sample("thumbnail", "waiting"),
+      sample("upload", "skipped"),
+    ];
+    const { stages, remainingSeconds, line } = pipelineProgress(samples, FACTS, { status: "running", now });
+    expect(stages.filter((s) => s.status === "running").map((s) => s.stage)).toEqual(["media", "render"]);
+    // the pictures need 4 s more; the render's estimate less its 2 s so far comes after them, not beside them
+    const render = stages.find((s) => s.stage === "render")!;
+    expect(render.remainingSeconds).toBe(Math.round(4 + est("render") - 2));
+    expect(remainingSeconds).toBe(render.remainingSeconds);
+    expect(line).toBe(`script done · scenes done · voiceovers 2/4 · music done · render running · thumbnail waiting · ${formatTimeLeft(remainingSeconds!)}`);
+  });
+
   it("counts down second by second when every stage takes what it was estimated to", () => {
     // a run that goes exactly as estimated: stages start when what they need has ended
     const ends = new Map<PipelineStage, number>();

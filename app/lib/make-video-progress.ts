@@ -184,7 +184,10 @@ export function pipelineProgress(
     const known = ends.get(stage);
     if (known !== undefined) return known;
     const status = byStage.get(stage)?.status ?? "waiting";
-    const start = status === "waiting" ? Math.max(0, ...STAGE_NEEDS[stage].map(endOf)) : 0;
+    // a stage running ahead of what it needs (the render's chunks drawn while the scenes are made, decision 297)
+    // ends its remaining part after them, as a waiting one does
+    const ahead = status === "running" && STAGE_NEEDS[stage].some((need) => !["done", "skipped"].includes(byStage.get(need)?.status ?? "waiting"));
+    const start = status === "waiting" || ahead ? Math.max(0, ...STAGE_NEEDS[stage].map(endOf)) : 0;
     const end = start + own.get(stage)!.remaining;
     ends.set(stage, end);
     return end;

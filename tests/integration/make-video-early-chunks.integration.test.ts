@@ -21,6 +21,7 @@ import { prisma } from "~/core/db.server";
 import { findMediaForUser, withLocalMediaCopy } from "~/core/storage.server";
 import { action as sceneMedia } from "~/routes/storyboard/api.scene-media";
 import { MakeVideoOptionsSchema, startMakeVideo } from "~/server/make-video.server";
+import { runProgressOf } from "~/server/make-video-progress.server";
 import { sceneBoundaries } from "../../app/lib/timeline/timing";
 import { makeVideoProgressQuery, makeVideoWorkflowId, type MakeVideoTuning } from "../../workflows/shared/make-video";
 import { createStoryboardActivities } from "../../workflows/activities/storyboard";
@@ -109,12 +110,24 @@ describe("make-video: render chunks drawn while the scene media are made", () =>
     });
     const deadline = Date.now() + 7 * 60_000;
     let row = await prisma.videoRun.findUniqueOrThrow({ where: { id } });
+    // what the doors said while it ran (decision 297): the render running beside the pictures and voiceovers
+    let renderBesideMedia: string | null = null;
     while (row.status === "running" && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 500));
       row = await prisma.videoRun.findUniqueOrThrow({ where: { id } });
+      if (renderBesideMedia === null && row.status === "running") {
+        const seen = await runProgressOf(row);
+        const statusOf = (stage: string) => seen.stages.find((s) => s.stage === stage)?.status;
+        if (statusOf("media") === "running" && statusOf("render") === "running") renderBesideMedia = seen.progressLine;
+      }
     }
     expect(row.error).toBeNull();
     expect(row.status).toBe("completed");
+    expect(renderBesideMedia, "the render shown running while the scenes were still made").toMatch(/render running/);
+    console.log(`while the first chunk was drawn: ${renderBesideMedia}`);
+    // and recorded so: the render stage began before the media stage ended
+    const times = row.stageTimes as { stage: string; startedAt: number; endedAt: number }[];
+    expect(times.find((s) => s.stage === "render")!.startedAt).toBeLessThan(times.find((s) => s.stage === "media")!.endedAt);
     expect((await temporal.workflow.getHandle(makeVideoWorkflowId(projectId)).query(makeVideoProgressQuery)).status).toBe("completed");
 
     // what each of the render's chunks answered: taken as drawn early, or drawn by the render
