@@ -233,8 +233,11 @@ try {
       await new Promise((r) => setTimeout(r, 1000));
       const answer = await get("/api/render-progress", cookie);
       if (answer.status !== 200) throw new Error(`GET /api/render-progress: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
-      const progress = JSON.parse(answer.body) as { isActive?: boolean; error?: string | null; step?: string; progress?: number };
-      if (progress.isActive && (progress.step === "Queued" || (progress.progress ?? 0) < 3)) queued = (performance.now() - started) / 1000;
+      const progress = JSON.parse(answer.body) as { isActive?: boolean; error?: string | null; step?: string; progress?: number; details?: string };
+      // no frame drawn yet: waiting for a render slot, or a chunked render whose sound is mixed while its chunks wait
+      // for another video's (its progress moves with the sound; its details name no frame until a chunk draws one)
+      const drawing = /\bframe [1-9]\d* of /i.test(progress.details ?? "");
+      if (progress.isActive && !drawing && (progress.step === "Queued" || (progress.progress ?? 0) < 3 || /^Rendering the video in \d+ parts/.test(progress.details ?? ""))) queued = (performance.now() - started) / 1000;
       if (progress.isActive === false) {
         if (progress.error) throw new Error(`the render failed: ${progress.error}`);
         const seconds = (performance.now() - started) / 1000;

@@ -160,7 +160,8 @@ const started = performance.now();
 let failed = null;
 try {
   ensureDependencies();
-  if (["e2e", "fleet", "integration", "security"].some((s) => steps.includes(s))) ensureSystemPackages();
+  // the unit files run eSpeak NG, ffmpeg and Apertium too: `npm test -- unit` alone on a fresh machine needs them
+  if (["unit", "e2e", "fleet", "integration", "security"].some((s) => steps.includes(s))) ensureSystemPackages();
   const needsServers = steps.some((s) => ["unit", "integration", "security", "e2e", "fleet"].includes(s));
   // the Go programs the test servers run are built first, alone, never beside a starting server (issue 47)
   if (needsServers) {

@@ -6,11 +6,13 @@ import type { AiClipActivities } from "./activities/ai-clips";
 import { AI_CLIP_REJECTED, CLIP_BUDGET_REFUSED, type AnimateScenesInput, type AnimateScenesResult } from "./shared/ai-clips";
 import { innermostMessage } from "./shared/errors";
 import { SCENE_MISSING } from "./shared/scene-media";
+import { LONG_WORK } from "./shared/priorities";
 import { proxyActivitiesOn } from "./shared/queues";
 
 const { checkAiClipBudget } = proxyActivities<AiClipActivities>({ startToCloseTimeout: "30 seconds", retry: { maximumAttempts: 3, nonRetryableErrorTypes: [CLIP_BUDGET_REFUSED] } });
 // a generation takes minutes: the activity heartbeats while it polls, and a retry polls the same job
 const { generateSceneAiClip } = proxyActivitiesOn<AiClipActivities>("heavy", {
+  priority: LONG_WORK,
   startToCloseTimeout: "15 minutes",
   heartbeatTimeout: "30 seconds",
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 4, nonRetryableErrorTypes: [CLIP_BUDGET_REFUSED, AI_CLIP_REJECTED, SCENE_MISSING] },

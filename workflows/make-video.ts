@@ -56,6 +56,7 @@ import { storyboardWorkflowId } from "./shared/storyboard";
 import { thumbnailWorkflowId, uploadMetadataWorkflowId } from "./shared/thumbnail";
 import type { WebhookEvent } from "./shared/webhooks";
 import { youtubeUploadWorkflowId } from "./shared/youtube-upload";
+import { LONG_WORK } from "./shared/priorities";
 import { proxyActivitiesOn } from "./shared/queues";
 
 const acts = proxyActivities<MakeVideoActivities>({
@@ -66,6 +67,7 @@ const acts = proxyActivities<MakeVideoActivities>({
 // a render's first chunks drawn while the later scenes' media are made (decision 261): best effort, one attempt a call
 // (the next call, a few seconds on, is the retry; the render draws whatever is missing)
 const { drawReadyChunks, drawEarlyChunk } = proxyActivitiesOn<EarlyChunkActivities>("render", {
+  priority: LONG_WORK,
   startToCloseTimeout: "1 hour",
   heartbeatTimeout: "30 seconds",
   retry: { maximumAttempts: 1 },

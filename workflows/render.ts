@@ -17,6 +17,7 @@ import type { ChunkedRenderActivities, MixedSound } from "./activities/render-ch
 import type { RenderChunk } from "./engine/render-chunks";
 import { innermostMessage, isDiskFullFailure } from "./shared/errors";
 import { recordStageFailure } from "./shared/failures";
+import { LONG_WORK } from "./shared/priorities";
 import { proxyActivitiesOn } from "./shared/queues";
 import { chunkedPercent } from "./shared/render-percent";
 import {
@@ -40,19 +41,22 @@ const { prepareRenderPlan, prepareStoredRenderPlan, recordRenderFailure, recordR
   retry: { initialInterval: "1 second", maximumAttempts: 5, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
 });
 
+// renders and chunks are long work: a render's own short steps on these queues go first (decision 298)
 const { renderVideoExact } = proxyActivitiesOn<RenderActivities>("render", {
+  priority: LONG_WORK,
   // an hour of 1080p video on two cores takes a few hours; the heartbeat notices a dead worker much sooner
   startToCloseTimeout: "8 hours",
   heartbeatTimeout: "30 seconds",
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 4, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
 });
 
-const fastRenderOptions: ActivityOptions = {
-  startToCloseTimeout: "4 hours",
+// a fast render's steps: fewer attempts, after a third failure the exact renderer takes over
+const renderStepOptions: ActivityOptions = {
+  startToCloseTimeout: "1 hour",
   heartbeatTimeout: "30 seconds",
-  // fewer attempts: after a third failure the exact renderer takes over
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
 };
+const fastRenderOptions: ActivityOptions = { ...renderStepOptions, startToCloseTimeout: "4 hours", priority: LONG_WORK };
 const { renderVideoFast } = proxyActivitiesOn<RenderActivities>("render", fastRenderOptions);
 
 // a chunked render: the plan and the clean-up are light, each chunk is a render, the sound and the join are heavy
@@ -61,9 +65,11 @@ const { planRenderChunks, discardRenderChunks } = proxyActivities<ChunkedRenderA
   retry: { initialInterval: "1 second", maximumAttempts: 5, nonRetryableErrorTypes: [RENDER_INPUT_ERROR] },
 });
 const { renderVideoChunk } = proxyActivitiesOn<ChunkedRenderActivities>("render", fastRenderOptions);
-// the sound's loudness on the render queue: the first worker done with its chunk takes it (decision 156)
-const { normaliseRenderSound } = proxyActivitiesOn<ChunkedRenderActivities>("render", { ...fastRenderOptions, startToCloseTimeout: "1 hour" });
-const { mixRenderSound, joinRenderChunks } = proxyActivitiesOn<ChunkedRenderActivities>("heavy", { ...fastRenderOptions, startToCloseTimeout: "1 hour" });
+const { mixRenderSound, joinRenderChunks } = proxyActivitiesOn<ChunkedRenderActivities>("heavy", renderStepOptions);
+// the sound's loudness after its mix, on the heavy queue beside the chunks (decision 298); runs started before that
+// took it on the render queue, where it waited for a chunk to end (decision 156): 35 s for a lone 60 s render, and
+// 104 s behind another video's chunks
+const normaliseOn = { heavy: proxyActivitiesOn<ChunkedRenderActivities>("heavy", renderStepOptions), render: proxyActivitiesOn<ChunkedRenderActivities>("render", renderStepOptions) };
 
 /** The longest a render waits for a chunk the make-video run is drawing (its activity's own limit); then it draws it. */
 const EARLY_CHUNK_WAIT = "1 hour";
@@ -223,7 +229,7 @@ async function renderInChunks(
 async function mixedAtLoudness(plan: RenderPlanInput): Promise<MixedSound> {
   const mixed = await mixRenderSound({ plan, forLoudness: true });
   try {
-    return await normaliseRenderSound({ plan, sound: mixed });
+    return await normaliseOn[patched("sound-loudness-beside-the-chunks") ? "heavy" : "render"].normaliseRenderSound({ plan, sound: mixed });
   } catch (e) {
     await discardRenderChunks({ userId: plan.userId, fileIds: [mixed.mediaFileId] }).catch(() => {});
     throw e;

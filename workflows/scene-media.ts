@@ -18,6 +18,7 @@ import {
   type SceneMediaInput,
   type SceneVoiceoverResult,
 } from "./shared/scene-media";
+import { LONG_WORK } from "./shared/priorities";
 import { proxyActivitiesOn } from "./shared/queues";
 
 const sceneMediaOptions: ActivityOptions = {
@@ -26,7 +27,7 @@ const sceneMediaOptions: ActivityOptions = {
   retry: { initialInterval: "2 seconds", backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [SCENE_MISSING] },
 };
 // pictures and voices are heavy work (their own queue, decision 155); finding what lacks media is light
-const { generateSceneImage, generateSceneVoiceover } = proxyActivitiesOn<StoryboardActivities>("heavy", sceneMediaOptions);
+const { generateSceneImage, generateSceneVoiceover } = proxyActivitiesOn<StoryboardActivities>("heavy", { ...sceneMediaOptions, priority: LONG_WORK });
 const { findCellsLackingMedia } = proxyActivities<StoryboardActivities>(sceneMediaOptions);
 
 // Converting a clip: one attempt more after a crashed worker; a refused clip (too long, no video) is final.

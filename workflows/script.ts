@@ -6,6 +6,7 @@ import { patched, proxyActivities, setHandler, workflowInfo } from "@temporalio/
 import type { ScriptActivities } from "./activities/script";
 import { countWords, EXPANSION_THRESHOLD, MAX_EXPANSION_ATTEMPTS, planChunks, targetWordsFor } from "../app/lib/script";
 import { recordStageFailure } from "./shared/failures";
+import { LONG_WORK } from "./shared/priorities";
 import {
   SCRIPT_FAILED,
   scriptProgressQuery,
@@ -16,12 +17,15 @@ import {
   type ScriptWorkflowResult,
 } from "./shared/script";
 
-const { planScriptLength, fitScriptToTime, writeScriptChunk, expandScriptChunk, proofreadAndSaveScript, markScriptStarted, markScriptEnded } =
-  proxyActivities<ScriptActivities>({
-    startToCloseTimeout: "3 minutes",
-    heartbeatTimeout: "10 seconds",
-    retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "30 seconds", maximumAttempts: 5 },
-  });
+const scriptActivityOptions = {
+  startToCloseTimeout: "3 minutes",
+  heartbeatTimeout: "10 seconds",
+  retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "30 seconds", maximumAttempts: 5 },
+} as const;
+const { planScriptLength, writeScriptChunk, expandScriptChunk, proofreadAndSaveScript, markScriptStarted, markScriptEnded } =
+  proxyActivities<ScriptActivities>(scriptActivityOptions);
+// timing the drafts with the voice is seconds of CPU: other scripts' saves go before it (decision 298)
+const { fitScriptToTime } = proxyActivities<ScriptActivities>({ ...scriptActivityOptions, priority: LONG_WORK });
 
 export async function scriptWorkflow(input: ScriptWorkflowInput): Promise<ScriptWorkflowResult> {
   let targetWords = targetWordsFor(input.durationSeconds);

@@ -14,7 +14,9 @@ import { httpProbe, waitUntilReady } from "./readiness.mjs";
  * the others (a persisted .data/temporal/temporal.db) are still dispatched; a poll on an empty partition is
  * forwarded to the one that holds the tasks. docker-compose.yml gives the Temporal cluster the same setting.
  */
-export const TEMPORAL_DYNAMIC_CONFIG = ["matching.numTaskqueueWritePartitions=1"];
+// and the matcher that dispatches a queue's backlog by priority (decision 298: long work marked LONG_WORK waits behind
+// the short steps; the older matcher, this server version's default, ignores priorities)
+export const TEMPORAL_DYNAMIC_CONFIG = ["matching.numTaskqueueWritePartitions=1", "matching.useNewMatcher=true"];
 
 /** The gRPC health check's SERVING (grpc.health.v1.HealthCheckResponse.ServingStatus). */
 const SERVING = 1;

@@ -151,10 +151,10 @@ describe("one render over two worker processes", () => {
     for (const worker of workers) expect(starts.some((s) => s.identity.startsWith(identityOf(worker))), `worker ${worker.pid} rendered a chunk`).toBe(true);
     expect((await prisma.renderedVideo.findUniqueOrThrow({ where: { id: render.id } })).status).toBe("completed");
     expect((await handle.query(renderProgressQuery)).progress).toBe(100);
-    // the sound mixed on the heavy queue beside the chunks, its loudness on the render queue once a chunk was done
+    // the sound mixed and brought to its loudness on the heavy queue beside the chunks (decision 298)
     const queues = await activityQueues(handle);
     expect(queues.get("mixRenderSound")).toBe(taskQueueFor(taskQueue, "heavy"));
-    expect(queues.get("normaliseRenderSound")).toBe(taskQueueFor(taskQueue, "render"));
+    expect(queues.get("normaliseRenderSound")).toBe(taskQueueFor(taskQueue, "heavy"));
     expect(queues.get("joinRenderChunks")).toBe(taskQueueFor(taskQueue, "heavy"));
     await expectRightVideo(user.id, projectId, result.mediaFileId);
     await Promise.all(workers.map(killWorkerProcess));

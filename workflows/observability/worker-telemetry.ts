@@ -64,12 +64,14 @@ export const metricsActivityInterceptor: ActivityInterceptorsFactory = (ctx) => 
       const stage = stageOf(info.workflowType);
       const labels = { stage, activity: info.activityType };
       const started = performance.now();
+      // how long the attempt waited for a slot on its queue (scheduled to started): a starved queue shows here
+      const queuedSeconds = Math.max(0, Math.round(Date.now() - info.currentAttemptScheduledTimestampMs) / 1000);
       const ids = { workflowId: info.workflowExecution?.workflowId, runId: info.workflowExecution?.runId, activityId: info.activityId, activityType: info.activityType, stage };
       // one line per attempt, when it ends, inside the activity's span (its trace id on the line)
       const ended = (outcome: string, error?: unknown) => {
         const seconds = (performance.now() - started) / 1000;
         activityDuration.observe({ ...labels, outcome }, seconds);
-        const fields = { outcome, seconds: Math.round(seconds * 1000) / 1000, attempt: info.attempt, ...(error ? { error: error instanceof Error ? error.message : String(error) } : {}) };
+        const fields = { outcome, seconds: Math.round(seconds * 1000) / 1000, queuedSeconds, attempt: info.attempt, ...(error ? { error: error instanceof Error ? error.message : String(error) } : {}) };
         log()[outcome === "failed" ? "warn" : "info"](fields, `activity ${info.activityType} ${outcome}`);
       };
       return withLogContext(ids, async () => {

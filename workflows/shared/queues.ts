@@ -1,10 +1,9 @@
 // Work queues by weight (issue 30, decision 155). Workflows and light activities (script, storyboard split,
 // metadata, bookkeeping) run on the configured task queue itself; heavy activities (images, voices, clip
-// conversion, music generation and mix, thumbnails, YouTube uploads, a chunked render's sound and join) on
-// `<queue>-heavy`; renders (a whole video, or one chunk of it, and a chunked render's sound brought to loudness,
-// which goes to the first worker done with its chunk: decision 156) on `<queue>-render`, whose slots are the
-// worker's render slots, so a busy worker never holds a chunk another worker could start. A queue of renders
-// therefore never delays a script.
+// conversion, music generation and mix, thumbnails, YouTube uploads, a chunked render's sound, its loudness and its
+// join: decision 298) on `<queue>-heavy`; renders (a whole video, or one chunk of it) on `<queue>-render`, whose slots
+// are the worker's render slots, so a busy worker never holds a chunk another worker could start. A queue of renders
+// therefore never delays a script; within a queue, long work waits behind short steps (shared/priorities.ts).
 import { proxyActivities, workflowInfo, type ActivityInterfaceFor, type ActivityOptions } from "@temporalio/workflow";
 import { taskQueueFor, type WorkClass } from "./queue-names";
 

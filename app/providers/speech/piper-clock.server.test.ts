@@ -4,6 +4,7 @@
 // within DRAFT_TOLERANCE of what the voice spoke, their mean within MEAN_TOLERANCE (two readings of the voice
 // differ by about 1 % a draft: it samples its durations), for a small share of the CPU the voice took to speak them.
 import fs from "node:fs";
+import os from "node:os";
 import { describe, expect, it } from "vitest";
 import { treeCpuSeconds } from "../../../scripts/lib/process-tree";
 
@@ -76,6 +77,25 @@ describe("the neural voice's own clock", () => {
     expect(Math.abs(fresh / once - 1)).toBeLessThan(DRAFT_TOLERANCE);
     expect(keptCpu).toBeLessThan(freshCpu / 2);
     expect(keptCpu).toBeLessThan(readCpu / 2);
+  }, 60_000);
+
+  it("times drafts asked at once on a clock a core, each as one clock alone times it", async () => {
+    const drafts = calibration.drafts.slice(0, 3);
+    const alone = [];
+    for (const d of drafts) alone.push((await piperClockedNarrationOf(calibration.voice, d.scenes.map((s) => s.text).join("\n\n"), d.scenes.length))!.speechSeconds);
+    const together = await Promise.all(drafts.map(async (d) => (await piperClockedNarrationOf(calibration.voice, d.scenes.map((s) => s.text).join("\n\n"), d.scenes.length))!.speechSeconds));
+    // every draft read afresh: within a draft's tolerance of its reading alone
+    for (const [i, seconds] of together.entries()) expect(Math.abs(seconds / alone[i]! - 1)).toBeLessThan(DRAFT_TOLERANCE);
+    // the clocks' processes (children of this one, durations only): one more started while the first was busy
+    const clocks = fs.readdirSync("/proc").filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("piper-voice-process");
+      } catch {
+        return false;
+      }
+    });
+    expect(clocks).toHaveLength(Math.min(2, os.availableParallelism()));
   }, 60_000);
 
   it("refuses a voice that is not installed, so the fit times the draft another way", async () => {

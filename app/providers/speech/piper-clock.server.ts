@@ -6,6 +6,7 @@
 // the clock errs only by how much two readings of the voice differ, not by what eSpeak's phoneme count misses (the
 // voice's pauses at commas, its long vowels): about an eighth of the voice's CPU for a draft (the text encoder is
 // most of it), against 0.1 CPU s for the phoneme clock, whose calibration erred by 3 % on this voice.
+import os from "node:os";
 import { countWords } from "../text/language";
 import { splitVoiceover } from "../text/scenes";
 import { encodeSentence, sounding } from "./piper-alignment";
@@ -31,15 +32,66 @@ export const DURATION_READINGS = 1;
 const timedSentences = new Map<string, Float32Array>();
 const TIMED_SENTENCES_KEPT = 5000;
 
-/** One durations-only session a voice file and version, kept for the process's life. */
-const sessions = new Map<string, Promise<PiperSession>>();
+/**
+ * Durations-only sessions (processes) a voice may have at once: one a core, at most CLOCK_SESSIONS_MAX. Each times one
+ * draft at a time on one core; under bench:load the one clock was the scripts' limit, its process at about 40 % of a
+ * core beside two renders while fits queued for it (decision 298). A second starts only while the first is busy, and
+ * each ends when idle like any voice (about 200 MB each).
+ */
+const CLOCK_SESSIONS_MAX = 2;
+const clockSessionCount = () => Math.max(1, Math.min(CLOCK_SESSIONS_MAX, os.availableParallelism()));
 
-function durationSession(voice: PiperVoice): Promise<PiperSession> {
-  return perVoiceFile(sessions, voice.modelFile, (file) =>
-    PiperSession.load(file, { durationsOnly: true }).catch((e: Error) => {
-      throw new Error(`the neural voice ${voice.name} could not be loaded to time drafts with: ${e.message}`);
-    }),
-  );
+/** A voice file's duration sessions, the first loaded at once, the others when every one is busy. */
+class ClockSessions {
+  private readonly loaded: PiperSession[] = [];
+  private starting: Promise<PiperSession> | null = null;
+
+  private constructor(private readonly voice: PiperVoice) {}
+
+  static async open(voice: PiperVoice): Promise<ClockSessions> {
+    const clocks = new ClockSessions(voice);
+    clocks.loaded.push(await clocks.load());
+    return clocks;
+  }
+
+  private load(): Promise<PiperSession> {
+    return PiperSession.load(this.voice.modelFile, { durationsOnly: true }).catch((e: Error) => {
+      throw new Error(`the neural voice ${this.voice.name} could not be loaded to time drafts with: ${e.message}`);
+    });
+  }
+
+  /** An idle session; else a new one while there is room (one at a time); else the one with the fewest waiting. */
+  async pick(): Promise<PiperSession> {
+    const idle = this.loaded.find((s) => s.pending === 0);
+    if (idle) return idle;
+    if (!this.starting && this.loaded.length < clockSessionCount()) {
+      this.starting = this.load().then(
+        (session) => {
+          this.loaded.push(session);
+          this.starting = null;
+          return session;
+        },
+        () => {
+          // a second clock that cannot start: the first times the drafts as before
+          this.starting = null;
+          return this.leastBusy();
+        },
+      );
+      return this.starting;
+    }
+    return this.leastBusy();
+  }
+
+  private leastBusy(): PiperSession {
+    return this.loaded.reduce((a, b) => (b.pending < a.pending ? b : a));
+  }
+}
+
+/** Each voice file's (and version's) clocks, kept for the process's life. */
+const clocks = new Map<string, Promise<ClockSessions>>();
+
+async function durationSession(voice: PiperVoice): Promise<PiperSession> {
+  return (await perVoiceFile(clocks, voice.modelFile, () => ClockSessions.open(voice))).pick();
 }
 
 /**
@@ -79,7 +131,6 @@ export async function piperClockedNarrationOf(
   const times = Math.max(1, Math.round(readings));
   const voice = findPiperVoice(voiceId);
   if (!voice) throw new Error(`the neural voice ${voiceId} is not installed`);
-  const session = await durationSession(voice);
   const inference = { ...DEFAULT_INFERENCE, ...voice.config.inference };
   const scales: [number, number, number] = [inference.noise_scale, inference.length_scale, inference.noise_w];
   const scenes = splitVoiceover(script, sceneCount);
@@ -99,23 +150,33 @@ export async function piperClockedNarrationOf(
   );
   let total = 0;
   for (let r = 0; r < times; r++) {
-    for (const sentences of encoded) {
-      const read: { frames: Float32Array; firstSound: number; lastSound: number }[] = [];
-      for (const s of sentences) {
-        // the first reading may be one kept from an earlier draft; a second reading is always a fresh one
-        const key = reuse && r === 0 ? `${voice.modelFile}|${scales.join(",")}|${s.ids.join(",")}` : null;
-        let frames = key === null ? undefined : timedSentences.get(key);
+    // the first reading may be one kept from an earlier draft; a second reading is always a fresh one
+    const keyOf = (ids: number[]) => (reuse && r === 0 ? `${voice.modelFile}|${scales.join(",")}|${ids.join(",")}` : null);
+    const kept = encoded.map((sentences) =>
+      sentences.map((s) => {
+        const key = keyOf(s.ids);
+        return key === null ? undefined : timedSentences.get(key);
+      }),
+    );
+    // the rest read in one message to the clock's process (decision 298)
+    const missing = encoded.flatMap((sentences, i) => sentences.filter((_, j) => !kept[i]![j]));
+    // the clock picked as the request goes, so that one busy with another draft is passed over
+    const fresh = missing.length === 0 ? [] : await (await durationSession(voice)).durations(missing.map((s) => s.ids), scales);
+    let nextFresh = 0;
+    for (const [i, sentences] of encoded.entries()) {
+      const read = sentences.map((s, j) => {
+        let frames = kept[i]![j];
         if (!frames) {
-          const fresh = (await session.run(s.ids, scales)).frames;
-          if (!fresh || fresh.length !== s.ids.length) throw new Error(`the neural voice ${voice.name} gave no durations`);
-          frames = fresh;
+          frames = fresh[nextFresh++];
+          if (!frames || frames.length !== s.ids.length) throw new Error(`the neural voice ${voice.name} gave no durations`);
+          const key = keyOf(s.ids);
           if (key !== null) {
             timedSentences.set(key, frames);
             if (timedSentences.size > TIMED_SENTENCES_KEPT) timedSentences.delete(timedSentences.keys().next().value!);
           }
         }
-        read.push({ frames, firstSound: s.firstSound, lastSound: s.lastSound });
-      }
+        return { frames, firstSound: s.firstSound, lastSound: s.lastSound };
+      });
       total += sceneSpeechSeconds(read, voice.config.audio.sample_rate);
     }
   }

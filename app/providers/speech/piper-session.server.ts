@@ -13,7 +13,7 @@ const VOICE_PROCESS = () => projectFile("app/providers/speech/piper-voice-proces
 
 export type PiperInference = { audio: Float32Array; frames: Float32Array | null };
 
-type Answer = { audio?: Float32Array; frames?: Float32Array | null; durationsOutput?: string | null };
+type Answer = { audio?: Float32Array; frames?: Float32Array | null; durations?: Float32Array[]; durationsOutput?: string | null };
 
 /** Every session this process loaded (each voice's and each duration clock's), for closeIdleVoicesSoon. */
 const sessions = new Set<PiperSession>();
@@ -85,6 +85,20 @@ export class PiperSession {
 
   /** One inference: the sentence's phoneme ids and Piper's [noise, length, noise_w] scales. */
   async run(ids: number[], scales: [number, number, number]): Promise<PiperInference> {
+    const answer = await this.ask({ type: "run", ids, scales });
+    return { audio: answer.audio!, frames: answer.frames ?? null };
+  }
+
+  /**
+   * Each sentence's durations (frames per phoneme id) in one message: a draft timed by the clock asked once per
+   * sentence, and under a render each answer waited for the worker's event loop between two frames drawn (decision 298).
+   */
+  async durations(sentences: number[][], scales: [number, number, number]): Promise<Float32Array[]> {
+    if (sentences.length === 0) return [];
+    return (await this.ask({ type: "durations", sentences, scales })).durations!;
+  }
+
+  private async ask(message: Record<string, unknown>): Promise<Answer> {
     clearTimeout(this.idleTimer);
     this.running++;
     try {
@@ -94,8 +108,7 @@ export class PiperSession {
         if (this.ready) this.ready = null;
         process = await this.started();
       }
-      const answer = await process.request({ type: "run", ids, scales });
-      return { audio: answer.audio!, frames: answer.frames ?? null };
+      return await process.request(message);
     } finally {
       this.running--;
       this.lastSpokeAt = performance.now();
@@ -121,6 +134,11 @@ export class PiperSession {
       },
       Math.max(0, this.lastSpokeAt + afterMs - performance.now()),
     ).unref();
+  }
+
+  /** Requests sent and not answered yet: the clock's sessions pick the least busy by it. */
+  get pending(): number {
+    return this.running;
   }
 
   /** Whether its process is up (or starting): false after an idle close, until the next inference. */

@@ -6,6 +6,7 @@
 // never in the worker. Messages:
 //   { id, type: "load", modelFile, durationsOnly }  -> { id, durationsOutput }   (the durations tensor's name or null)
 //   { id, type: "run", ids, scales }                -> { id, audio, frames }     (frames: per phoneme id, or null)
+//   { id, type: "durations", sentences, scales }    -> { id, durations }         (each sentence's frames; the clock)
 //   any failure                                     -> { id, error }
 // It ends with its parent: when the IPC channel closes (the worker ended, even by SIGKILL), so does this process.
 import fs from "node:fs";
@@ -24,6 +25,16 @@ function modelFor(file, onlyDurations) {
   return { model: durationsOnly(timed.model, timed.durationsOutput), durationsOutput: timed.durationsOutput };
 }
 
+/** One sentence's inference: its phoneme ids and Piper's scales in, every output out. */
+function infer(ids, scales) {
+  const input = BigInt64Array.from(ids.map(BigInt));
+  return session.run({
+    input: new ort.Tensor("int64", input, [1, input.length]),
+    input_lengths: new ort.Tensor("int64", BigInt64Array.from([BigInt(input.length)]), [1]),
+    scales: new ort.Tensor("float32", Float32Array.from(scales), [3]),
+  });
+}
+
 async function answer(m) {
   if (m.type === "load") {
     const timed = modelFor(m.modelFile, m.durationsOnly);
@@ -35,12 +46,15 @@ async function answer(m) {
     return { durationsOutput };
   }
   if (!session) throw new Error("the voice was not loaded");
-  const ids = BigInt64Array.from(m.ids.map(BigInt));
-  const out = await session.run({
-    input: new ort.Tensor("int64", ids, [1, ids.length]),
-    input_lengths: new ort.Tensor("int64", BigInt64Array.from([BigInt(ids.length)]), [1]),
-    scales: new ort.Tensor("float32", Float32Array.from(m.scales), [3]),
-  });
+  if (m.type === "durations") {
+    // a draft's sentences in one message (decision 298): one answer to wait for on the worker's busy event loop, not one
+    // a sentence
+    if (!durationsOutput) throw new Error("the voice has no duration output");
+    const durations = [];
+    for (const ids of m.sentences) durations.push(Float32Array.from((await infer(ids, m.scales))[durationsOutput].data));
+    return { durations };
+  }
+  const out = await infer(m.ids, m.scales);
   const audio = Float32Array.from(out[session.outputNames[0]].data);
   const frames = durationsOutput && out[durationsOutput] ? Float32Array.from(out[durationsOutput].data) : null;
   return { audio, frames };
